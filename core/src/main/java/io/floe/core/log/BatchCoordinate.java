@@ -1,0 +1,33 @@
+package io.floe.core.log;
+
+import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectKey;
+
+/**
+ * Where one committed record batch lives: its offsets in the partition's log and its byte range in
+ * an object. The batch bytes in the object are exactly what the producer sent; {@code baseOffset} is
+ * patched in when the batch is served.
+ */
+public record BatchCoordinate(
+        TopicPartition topicPartition,
+        long baseOffset,
+        long lastOffset,
+        ObjectKey object,
+        ByteRange range,
+        long maxTimestamp) {
+
+    public BatchCoordinate {
+        if (lastOffset < baseOffset) {
+            throw new IllegalArgumentException("lastOffset " + lastOffset + " < baseOffset " + baseOffset);
+        }
+    }
+
+    public int recordCount() {
+        return (int) (lastOffset - baseOffset + 1);
+    }
+
+    /** The offset after this batch. */
+    public long nextOffset() {
+        return lastOffset + 1;
+    }
+}

@@ -1,0 +1,98 @@
+package io.floe.core.metadata;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.object.ObjectKey;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
+import io.floe.core.topic.TopicExistsException;
+import io.floe.core.topic.UnknownTopicException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The single source of truth for topics, partitions, offsets, the batch index and producer state.
+ *
+ * <p>Contract, for every implementation:
+ * <ul>
+ *   <li>Every method is one transaction: it applies entirely or not at all. Methods are safe to call
+ *       from many threads; concurrent commits to the same partition are serialized by the store.</li>
+ *   <li>{@link #commit} assigns offsets densely ({@code baseOffset = highWatermark}, then the
+ *       watermark advances by the record count), checks producer sequences in batch order, and
+ *       consumes the upload's registration: a commit for an object that was never registered, or
+ *       whose registration was swept, is {@link CommitOutcome.Rejected}. A failure whose outcome is
+ *       not known (the connection broke after the statement was sent) is
+ *       {@link CommitOutcome.Unknown}; the store never reports {@code Committed} for a commit it
+ *       did not apply, nor {@code Rejected} for one it did.</li>
+ *   <li>Reads see every commit that returned before they began (read-your-writes for one store
+ *       instance).</li>
+ *   <li>Other failures throw {@link MetadataStoreException}; topic lookups throw
+ *       {@link UnknownTopicException} and {@link TopicExistsException} as documented.</li>
+ * </ul>
+ */
+public interface MetadataStore extends AutoCloseable {
+
+    // ----- topics
+
+    /** Creates a topic with a fresh id and empty logs. */
+    Topic createTopic(NewTopic topic) throws TopicExistsException;
+
+    /**
+     * Deletes a topic with its partitions, batch rows and producer state. Objects that held only
+     * its batches lose their last reference; deleting them is the cleanup's job.
+     */
+    void deleteTopic(String name) throws UnknownTopicException;
+
+    /** Raises the partition count to {@code totalCount}; new partitions start empty. */
+    Topic createPartitions(String name, int totalCount) throws UnknownTopicException, InvalidPartitionsException;
+
+    /** Replaces the topic's config overrides with {@code configs}. */
+    Topic setTopicConfigs(String name, Map<String, String> configs) throws UnknownTopicException;
+
+    Optional<Topic> topic(String name);
+
+    /** All topics, by name. */
+    List<Topic> topics();
+
+    // ----- producers
+
+    /** A producer id never handed out before (ids are unique across the cluster and across restarts). */
+    long allocateProducerId();
+
+    // ----- produce path
+
+    /**
+     * Records that {@code object} is about to be uploaded by {@code agentId}. This is the fence that
+     * makes orphan cleanup safe: cleanup only deletes objects whose registration it removed first.
+     */
+    void registerUpload(ObjectKey object, String agentId, Instant registeredAt);
+
+    /** Commits the batches of one uploaded object in one transaction; see the class contract. */
+    CommitOutcome commit(ObjectCommit commit);
+
+    // ----- read path
+
+    /** The partition's markers; {@link UnknownTopicException} when the topic does not exist. */
+    LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException;
+
+    /**
+     * Up to {@code maxBatches} committed batches of the partition whose {@code lastOffset >= fromOffset}
+     * and that are still above the log start, in offset order.
+     */
+    List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, int maxBatches);
+
+    /** The first batch (lowest offset) whose max timestamp is {@code >= timestamp}. */
+    Optional<BatchCoordinate> firstBatchAtOrAfter(TopicPartition topicPartition, long timestamp);
+
+    /** The batch holding the partition's largest timestamp (the earliest such batch on ties). */
+    Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition);
+
+    /** A short description for logs: the kind of store and where it is. */
+    String describe();
+
+    @Override
+    void close();
+}
