@@ -1,0 +1,135 @@
+package io.floe.agent;
+
+import io.floe.agent.cache.ObjectCache;
+import io.floe.agent.cluster.AgentNode;
+import io.floe.agent.cluster.Cluster;
+import io.floe.agent.config.TopicConfigs;
+import io.floe.agent.fetch.FetchService;
+import io.floe.agent.fetch.OffsetLookup;
+import io.floe.agent.fetch.PartitionLogs;
+import io.floe.agent.metering.MeteredObjectStore;
+import io.floe.agent.produce.ProducePipeline;
+import io.floe.agent.topic.Topics;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One stateless agent's data path, assembled: topics, the produce pipeline, the fetch path and the
+ * cluster view. The Kafka protocol layer drives it; the CLI builds it. Everything the agent keeps
+ * in memory can be rebuilt from the two stores.
+ */
+public final class Agent implements AutoCloseable {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(Agent.class);
+
+    private final AgentConfig config;
+    private final MetadataStore metadata;
+    private final ObjectStore objects;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final Cluster cluster;
+    private final Topics topics;
+    private final PartitionLogs logs;
+    private final ObjectCache cache;
+    private final ProducePipeline produce;
+    private final FetchService fetch;
+    private final OffsetLookup offsets;
+
+    private Agent(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters, Clock clock) {
+        this.config = config;
+        this.metadata = metadata;
+        this.objects = new MeteredObjectStore(objects, meters);
+        this.meters = meters;
+        this.clock = clock;
+        this.scheduler = Executors.newScheduledThreadPool(1, Threads.daemon("floe-scheduler"));
+        this.cluster = new Cluster(config.clusterId(),
+                new AgentNode(config.nodeId(), config.advertisedHost(), config.advertisedPort()));
+        TopicConfigs topicConfigs = new TopicConfigs(
+                Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
+        this.topics = new Topics(metadata, topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
+        this.cache = new ObjectCache(config.cacheBytesMax(), meters);
+        this.logs = new PartitionLogs(metadata);
+        this.topics.onDeleted(logs::forgetTopic);
+        this.fetch = new FetchService(config, logs, this.objects, cache, scheduler, meters);
+        this.produce = new ProducePipeline(config, metadata, this.objects, cache, topics, clock, scheduler, meters,
+                fetch::onCommitted);
+        this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
+    }
+
+    /** Assembles an agent on the given stores. The caller keeps ownership of the stores and the registry. */
+    public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
+            Clock clock) {
+        Agent agent = new Agent(config, metadata, objects, meters, clock);
+        LOGGER.info("Agent ready agentId={} nodeId={} advertised={}:{} metadata={} objects={}",
+                config.agentId(), config.nodeId(), config.advertisedHost(), config.advertisedPort(),
+                metadata.describe(), objects.describe());
+        return agent;
+    }
+
+    public AgentConfig config() {
+        return config;
+    }
+
+    public Cluster cluster() {
+        return cluster;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    public ProducePipeline produce() {
+        return produce;
+    }
+
+    public FetchService fetch() {
+        return fetch;
+    }
+
+    public OffsetLookup offsets() {
+        return offsets;
+    }
+
+    public MetadataStore metadata() {
+        return metadata;
+    }
+
+    public ObjectStore objects() {
+        return objects;
+    }
+
+    public MeterRegistry meters() {
+        return meters;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /**
+     * Stops taking new batches, flushes and commits what is buffered, and completes every pending
+     * produce and fetch. The stores stay open.
+     */
+    @Override
+    public void close() {
+        LOGGER.info("Agent stopping agentId={}: flushing buffered batches", config.agentId());
+        produce.close();
+        fetch.close();
+        scheduler.shutdown();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOGGER.info("Agent stopped agentId={}", config.agentId());
+    }
+}

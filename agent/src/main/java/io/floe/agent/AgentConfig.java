@@ -1,0 +1,105 @@
+package io.floe.agent;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything an agent needs to know about itself, with Kafka-like defaults. Built by the CLI from
+ * flags, environment and config file; validated here.
+ *
+ * @param nodeId the broker id this agent shows to clients
+ * @param agentId a unique name for this agent process, recorded with its uploads
+ * @param clusterId the cluster id clients see
+ * @param advertisedHost host clients are told to connect to
+ * @param advertisedPort port clients are told to connect to
+ * @param flushInterval how long the flush buffer waits after its first batch before flushing
+ * @param flushMaxBytes the buffer flushes as soon as it holds this many bytes
+ * @param flushesInFlightMax how many flushes may be uploading or committing at once
+ * @param cacheBytesMax the read cache's bound
+ * @param autoCreateTopics create unknown topics on Metadata and Produce, as Kafka's auto.create.topics.enable
+ * @param defaultPartitions partitions of an auto-created topic (Kafka's num.partitions)
+ * @param maxMessageBytes the default max.message.bytes of topics (Kafka's message.max.bytes)
+ * @param fetchMaxWait upper bound on a fetch's long poll, whatever the client asks
+ */
+public record AgentConfig(
+        int nodeId,
+        String agentId,
+        String clusterId,
+        String advertisedHost,
+        int advertisedPort,
+        Duration flushInterval,
+        long flushMaxBytes,
+        int flushesInFlightMax,
+        long cacheBytesMax,
+        boolean autoCreateTopics,
+        int defaultPartitions,
+        int maxMessageBytes,
+        Duration fetchMaxWait) {
+
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
+
+    public AgentConfig {
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(clusterId, "clusterId");
+        Objects.requireNonNull(advertisedHost, "advertisedHost");
+        Objects.requireNonNull(flushInterval, "flushInterval");
+        Objects.requireNonNull(fetchMaxWait, "fetchMaxWait");
+        require(nodeId >= 0, "nodeId must be >= 0, got " + nodeId);
+        require(advertisedPort > 0 && advertisedPort < 65536, "advertised port out of range: " + advertisedPort);
+        require(!flushInterval.isNegative() && !flushInterval.isZero(), "flush interval must be > 0, got " + flushInterval);
+        require(flushMaxBytes >= 1024, "flush max bytes must be >= 1024, got " + flushMaxBytes);
+        require(flushesInFlightMax >= 1, "flushes in flight must be >= 1, got " + flushesInFlightMax);
+        require(cacheBytesMax >= 0, "cache bytes must be >= 0, got " + cacheBytesMax);
+        require(defaultPartitions >= 1, "default partitions must be >= 1, got " + defaultPartitions);
+        require(maxMessageBytes >= 1024, "max message bytes must be >= 1024, got " + maxMessageBytes);
+    }
+
+    /** Defaults for a single local agent: 127.0.0.1:9092, 20 ms flushes of up to 8 MiB, 256 MiB cache. */
+    public static AgentConfig defaults() {
+        return new AgentConfig(
+                0,
+                "agent-0",
+                "floe-cluster",
+                "127.0.0.1",
+                9092,
+                Duration.ofMillis(20),
+                8L * 1024 * 1024,
+                4,
+                256L * 1024 * 1024,
+                true,
+                1,
+                DEFAULT_MAX_MESSAGE_BYTES,
+                Duration.ofSeconds(30));
+    }
+
+    public AgentConfig withAdvertised(String host, int port) {
+        return new AgentConfig(nodeId, agentId, clusterId, host, port, flushInterval, flushMaxBytes,
+                flushesInFlightMax, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+    }
+
+    public AgentConfig withFlush(Duration interval, long maxBytes) {
+        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, interval, maxBytes,
+                flushesInFlightMax, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+    }
+
+    public AgentConfig withCacheBytesMax(long bytes) {
+        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
+                flushesInFlightMax, bytes, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+    }
+
+    public AgentConfig withAutoCreateTopics(boolean enabled) {
+        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
+                flushesInFlightMax, cacheBytesMax, enabled, defaultPartitions, maxMessageBytes, fetchMaxWait);
+    }
+
+    public AgentConfig withDefaultPartitions(int partitions) {
+        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
+                flushesInFlightMax, cacheBytesMax, autoCreateTopics, partitions, maxMessageBytes, fetchMaxWait);
+    }
+
+    private static void require(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** The agent's bounded in-memory cache of object byte ranges. */
+package io.floe.agent.cache;

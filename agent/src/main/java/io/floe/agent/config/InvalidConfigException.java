@@ -1,0 +1,9 @@
+package io.floe.agent.config;
+
+/** A config name or value that Floe does not accept; the message says which and why. */
+public final class InvalidConfigException extends RuntimeException {
+
+    public InvalidConfigException(String message) {
+        super(message);
+    }
+}

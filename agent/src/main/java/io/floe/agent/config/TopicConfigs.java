@@ -1,0 +1,130 @@
+package io.floe.agent.config;
+
+import io.floe.core.topic.Topic;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The topic configs Floe knows, with Kafka's defaults, and the agent-level values that override those
+ * defaults. Floe-specific settings live under the {@code floe.} prefix and are accepted as strings.
+ */
+public final class TopicConfigs {
+
+    public static final String CLEANUP_POLICY = "cleanup.policy";
+    public static final String MAX_MESSAGE_BYTES = "max.message.bytes";
+    public static final String RETENTION_MS = "retention.ms";
+    public static final String RETENTION_BYTES = "retention.bytes";
+    public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
+    public static final String FLOE_PREFIX = "floe.";
+
+    private static final Map<String, TopicConfigDef> DEFINITIONS = definitions();
+
+    private final Map<String, String> agentDefaults;
+
+    /** {@code agentDefaults}: topic-config values the agent's own configuration sets (e.g. max.message.bytes). */
+    public TopicConfigs(Map<String, String> agentDefaults) {
+        agentDefaults.forEach(this::validateOne);
+        this.agentDefaults = Map.copyOf(agentDefaults);
+    }
+
+    /** Checks names and values of topic overrides; throws {@link InvalidConfigException} for the first bad one. */
+    public void validate(Map<String, String> overrides) {
+        overrides.forEach(this::validateOne);
+    }
+
+    /** The effective value of {@code name} for {@code topic}. */
+    public String value(Topic topic, String name) {
+        String override = topic.configs().get(name);
+        if (override != null) {
+            return override;
+        }
+        String agentValue = agentDefaults.get(name);
+        if (agentValue != null) {
+            return agentValue;
+        }
+        TopicConfigDef def = DEFINITIONS.get(name);
+        return def == null ? null : def.defaultValue();
+    }
+
+    public int maxMessageBytes(Topic topic) {
+        return Integer.parseInt(value(topic, MAX_MESSAGE_BYTES).trim());
+    }
+
+    /** Every known config of the topic with its effective value and source, plus its floe.* overrides. */
+    public List<ConfigEntry> describe(Topic topic) {
+        List<ConfigEntry> entries = new ArrayList<>();
+        for (TopicConfigDef def : DEFINITIONS.values()) {
+            String override = topic.configs().get(def.name());
+            String agentValue = agentDefaults.get(def.name());
+            ConfigSource source = override != null ? ConfigSource.TOPIC_OVERRIDE
+                    : agentValue != null ? ConfigSource.STATIC_AGENT : ConfigSource.DEFAULT;
+            String value = override != null ? override : agentValue != null ? agentValue : def.defaultValue();
+            entries.add(new ConfigEntry(def.name(), value, source, def.type(), false, false, def.documentation()));
+        }
+        topic.configs().forEach((name, value) -> {
+            if (!DEFINITIONS.containsKey(name)) {
+                entries.add(new ConfigEntry(name, value, ConfigSource.TOPIC_OVERRIDE, ConfigType.STRING, false, false,
+                        "Floe setting"));
+            }
+        });
+        return entries;
+    }
+
+    /** The default value of a known topic config, or null. */
+    public static String builtInDefault(String name) {
+        TopicConfigDef def = DEFINITIONS.get(name);
+        return def == null ? null : def.defaultValue();
+    }
+
+    public static boolean isKnown(String name) {
+        return DEFINITIONS.containsKey(name) || name.startsWith(FLOE_PREFIX);
+    }
+
+    private void validateOne(String name, String value) {
+        TopicConfigDef def = DEFINITIONS.get(name);
+        if (def != null) {
+            def.validate(value);
+        } else if (!name.startsWith(FLOE_PREFIX)) {
+            throw new InvalidConfigException("Unknown topic config name: " + name);
+        }
+    }
+
+    private static Map<String, TopicConfigDef> definitions() {
+        Map<String, TopicConfigDef> defs = new LinkedHashMap<>();
+        List.of(
+                new TopicConfigDef(CLEANUP_POLICY, ConfigType.LIST, "delete", Set.of("delete", "compact"),
+                        "delete removes old segments by retention; compact keeps the newest record per key"),
+                new TopicConfigDef("compression.type", ConfigType.STRING, "producer",
+                        Set.of("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
+                        "batches are stored as the producer compressed them"),
+                new TopicConfigDef("delete.retention.ms", ConfigType.LONG, "86400000",
+                        "how long tombstones are kept in compacted topics"),
+                new TopicConfigDef("file.delete.delay.ms", ConfigType.LONG, "60000", "delay before deleting an object"),
+                new TopicConfigDef("flush.messages", ConfigType.LONG, "9223372036854775807", "ignored: every ack is durable"),
+                new TopicConfigDef("flush.ms", ConfigType.LONG, "9223372036854775807", "ignored: every ack is durable"),
+                new TopicConfigDef("index.interval.bytes", ConfigType.INT, "4096", "ignored by Floe"),
+                new TopicConfigDef("max.compaction.lag.ms", ConfigType.LONG, "9223372036854775807",
+                        "maximum time a record stays uncompacted"),
+                new TopicConfigDef(MAX_MESSAGE_BYTES, ConfigType.INT, "1048588", "largest record batch accepted"),
+                new TopicConfigDef("message.timestamp.after.max.ms", ConfigType.LONG, "3600000",
+                        "how far in the future a timestamp may be"),
+                new TopicConfigDef("message.timestamp.before.max.ms", ConfigType.LONG, "9223372036854775807",
+                        "how far in the past a timestamp may be"),
+                new TopicConfigDef(MESSAGE_TIMESTAMP_TYPE, ConfigType.STRING, "CreateTime",
+                        Set.of("CreateTime", "LogAppendTime"), "CreateTime keeps producer timestamps"),
+                new TopicConfigDef("min.cleanable.dirty.ratio", ConfigType.DOUBLE, "0.5", "when key compaction runs"),
+                new TopicConfigDef("min.compaction.lag.ms", ConfigType.LONG, "0", "minimum time a record stays uncompacted"),
+                new TopicConfigDef("min.insync.replicas", ConfigType.INT, "1",
+                        "accepted for compatibility: objects are durable when acknowledged"),
+                new TopicConfigDef(RETENTION_BYTES, ConfigType.LONG, "-1", "maximum log size per partition, -1 unlimited"),
+                new TopicConfigDef(RETENTION_MS, ConfigType.LONG, "604800000", "how long records are kept, -1 forever"),
+                new TopicConfigDef("segment.bytes", ConfigType.INT, "1073741824", "ignored by Floe"),
+                new TopicConfigDef("segment.ms", ConfigType.LONG, "604800000", "ignored by Floe"),
+                new TopicConfigDef("unclean.leader.election.enable", ConfigType.BOOLEAN, "false", "no replicas in Floe"))
+                .forEach(def -> defs.put(def.name(), def));
+        return java.util.Collections.unmodifiableMap(defs);
+    }
+}

@@ -1,0 +1,170 @@
+package io.floe.agent.fetch;
+
+import io.floe.agent.AgentConfig;
+import io.floe.agent.Threads;
+import io.floe.agent.cache.ObjectCache;
+import io.floe.agent.produce.CommittedObject;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.object.ObjectStore;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The fetch path: answers at once when enough bytes are committed, otherwise parks the fetch until a
+ * commit to one of its partitions brings enough bytes or its max wait passes (Kafka's long poll).
+ * Reads and store look-ups run on the fetch executor, never on the caller's thread.
+ */
+public final class FetchService implements AutoCloseable {
+
+    private static final int FETCH_THREADS = 4;
+
+    private final AgentConfig config;
+    private final PartitionLogs logs;
+    private final FetchReader reader;
+    private final ScheduledExecutorService scheduler;
+    private final ExecutorService executor = Executors.newFixedThreadPool(FETCH_THREADS, Threads.daemon("floe-fetch"));
+    private final Map<TopicPartition, Set<PendingFetch>> waiting = new ConcurrentHashMap<>();
+    private final Set<PendingFetch> pending = ConcurrentHashMap.newKeySet();
+
+    public FetchService(AgentConfig config, PartitionLogs logs, ObjectStore objects, ObjectCache cache,
+            ScheduledExecutorService scheduler, MeterRegistry meters) {
+        this.config = config;
+        this.logs = logs;
+        this.reader = new FetchReader(logs, objects, cache, meters);
+        this.scheduler = scheduler;
+        Gauge.builder("floe.fetch.waiting", pending, Set::size)
+                .description("Fetches parked in a long poll").register(meters);
+    }
+
+    /**
+     * Answers a fetch, waiting (without blocking the caller's thread) until {@code minBytes} are
+     * available or {@code maxWait} passes. Never blocks: reads run on the fetch executor.
+     */
+    public CompletableFuture<FetchResult> fetch(FetchQuery query) {
+        PendingFetch fetch = new PendingFetch(query, new CompletableFuture<>());
+        executor.execute(() -> start(fetch));
+        return fetch.future;
+    }
+
+    /** Records a commit of this agent and wakes the fetches waiting on its partitions. */
+    public void onCommitted(CommittedObject committed) {
+        logs.onCommitted(committed);
+        Set<PendingFetch> toWake = new HashSet<>();
+        for (CommittedObject.Appended appended : committed.appended()) {
+            Set<PendingFetch> watchers = waiting.get(appended.batch().topicPartition());
+            if (watchers != null) {
+                toWake.addAll(watchers);
+            }
+        }
+        for (PendingFetch fetch : toWake) {
+            runOnExecutor(() -> {
+                if (reader.satisfied(fetch.query)) {
+                    finish(fetch);
+                }
+            });
+        }
+    }
+
+    private void start(PendingFetch fetch) {
+        try {
+            Duration maxWait = min(fetch.query.maxWait(), config.fetchMaxWait());
+            if (maxWait.isZero() || maxWait.isNegative() || reader.satisfied(fetch.query)) {
+                finish(fetch);
+                return;
+            }
+            park(fetch);
+            // A commit may have landed between the check and parking: check once more.
+            if (reader.satisfied(fetch.query)) {
+                finish(fetch);
+                return;
+            }
+            scheduler.schedule(() -> runOnExecutor(() -> finish(fetch)), maxWait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            unpark(fetch);
+            fetch.future.completeExceptionally(e);
+        }
+    }
+
+    private void park(PendingFetch fetch) {
+        pending.add(fetch);
+        for (PartitionQuery partition : fetch.query.partitions()) {
+            waiting.computeIfAbsent(partition.topicPartition(), tp -> ConcurrentHashMap.newKeySet()).add(fetch);
+        }
+    }
+
+    private void unpark(PendingFetch fetch) {
+        pending.remove(fetch);
+        for (PartitionQuery partition : fetch.query.partitions()) {
+            waiting.computeIfPresent(partition.topicPartition(), (tp, watchers) -> {
+                watchers.remove(fetch);
+                return watchers.isEmpty() ? null : watchers;
+            });
+        }
+    }
+
+    private void finish(PendingFetch fetch) {
+        if (!fetch.claim()) {
+            return;
+        }
+        unpark(fetch);
+        try {
+            fetch.future.complete(reader.read(fetch.query));
+        } catch (RuntimeException e) {
+            fetch.future.completeExceptionally(e);
+        }
+    }
+
+    private void runOnExecutor(Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException closing) {
+            // The service is closing; close() answers every parked fetch itself.
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** Answers every parked fetch with what is there now and stops the fetch executor. */
+    @Override
+    public void close() {
+        for (PendingFetch fetch : Set.copyOf(pending)) {
+            executor.execute(() -> finish(fetch));
+        }
+        executor.shutdown();
+        try {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A fetch in progress; completed exactly once, by whichever of wake-up and timeout claims it first. */
+    private static final class PendingFetch {
+        final FetchQuery query;
+        final CompletableFuture<FetchResult> future;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+
+        PendingFetch(FetchQuery query, CompletableFuture<FetchResult> future) {
+            this.query = query;
+            this.future = future;
+        }
+
+        boolean claim() {
+            return claimed.compareAndSet(false, true);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.floe.agent.fetch;
+
+import io.floe.agent.batch.StoredBatch;
+import io.floe.agent.cache.ObjectCache;
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.core.topic.UnknownTopicException;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+import org.apache.kafka.common.utils.internals.CloseableIterator;
+
+/**
+ * ListOffsets' questions: the markers, the first offset at or after a timestamp, the offset of the
+ * largest timestamp. Timestamp questions find the batch in the metadata store, then the record in
+ * the batch (which may mean decompressing it). Methods block.
+ */
+public final class OffsetLookup {
+
+    private final PartitionLogs logs;
+    private final MetadataStore metadata;
+    private final ObjectStore objects;
+    private final ObjectCache cache;
+
+    public OffsetLookup(PartitionLogs logs, MetadataStore metadata, ObjectStore objects, ObjectCache cache) {
+        this.logs = logs;
+        this.metadata = metadata;
+        this.objects = objects;
+        this.cache = cache;
+    }
+
+    /** The partition's log start and high watermark. Blocks on a cache miss. */
+    public LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException {
+        return logs.offsets(topicPartition);
+    }
+
+    /** The first offset whose record timestamp is {@code >= timestamp}; empty when there is none. Blocks. */
+    public Optional<TimestampedOffset> firstOffsetAtOrAfter(TopicPartition topicPartition, long timestamp) {
+        logs.offsets(topicPartition);
+        return metadata.firstBatchAtOrAfter(topicPartition, timestamp)
+                .flatMap(batch -> firstRecord(batch, record -> record.timestamp() >= timestamp));
+    }
+
+    /** The offset and timestamp of the record with the largest timestamp; empty for an empty log. Blocks. */
+    public Optional<TimestampedOffset> maxTimestamp(TopicPartition topicPartition) {
+        logs.offsets(topicPartition);
+        return metadata.batchWithMaxTimestamp(topicPartition)
+                .flatMap(batch -> firstRecord(batch, record -> record.timestamp() == batch.maxTimestamp()));
+    }
+
+    private Optional<TimestampedOffset> firstRecord(BatchCoordinate coordinate, Predicate<Record> matches) {
+        ByteBuffer bytes = cache.get(coordinate.object(), coordinate.range())
+                .orElseGet(() -> objects.get(coordinate.object(), coordinate.range()));
+        ByteBuffer copy = ByteBuffer.allocate(bytes.remaining()).put(bytes.duplicate()).flip();
+        copy.putLong(0, coordinate.baseOffset());
+        MutableRecordBatch batch = StoredBatch.of(copy);
+        try (CloseableIterator<Record> records = batch.skipKeyValueIterator(BufferSupplier.NO_CACHING)) {
+            while (records.hasNext()) {
+                Record record = records.next();
+                if (matches.test(record)) {
+                    return Optional.of(new TimestampedOffset(record.offset(), record.timestamp()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

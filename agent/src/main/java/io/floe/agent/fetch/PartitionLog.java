@@ -1,0 +1,109 @@
+package io.floe.agent.fetch;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The agent's in-memory view of one partition: its markers and an index of the batches committed
+ * since the view was loaded (the tail that consumers read). Batches below {@link #indexStart()} are
+ * looked up in the metadata store. Thread-safe.
+ */
+final class PartitionLog {
+
+    private final TopicPartition topicPartition;
+    private final int indexBatchesMax;
+    private final TreeMap<Long, BatchCoordinate> tail = new TreeMap<>();
+    private long logStartOffset;
+    private long highWatermark;
+    private long indexStart;
+    private long tailBytes;
+
+    PartitionLog(TopicPartition topicPartition, LogOffsets loaded, int indexBatchesMax) {
+        this.topicPartition = topicPartition;
+        this.indexBatchesMax = indexBatchesMax;
+        this.logStartOffset = loaded.logStartOffset();
+        this.highWatermark = loaded.highWatermark();
+        this.indexStart = loaded.highWatermark();
+    }
+
+    TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    synchronized LogOffsets offsets() {
+        return new LogOffsets(logStartOffset, highWatermark);
+    }
+
+    /** The lowest offset the in-memory index answers for; lower offsets need the store. */
+    synchronized long indexStart() {
+        return indexStart;
+    }
+
+    /**
+     * Adds a batch this agent just committed. Commits arrive in offset order; a batch that does not
+     * continue the index (another writer committed in between) makes the index restart at it.
+     */
+    synchronized void append(BatchCoordinate batch, long logStartAfterCommit) {
+        if (batch.baseOffset() < highWatermark) {
+            return;
+        }
+        if (batch.baseOffset() != highWatermark) {
+            tail.clear();
+            tailBytes = 0;
+            indexStart = batch.baseOffset();
+        }
+        tail.put(batch.baseOffset(), batch);
+        tailBytes += batch.range().length();
+        highWatermark = batch.nextOffset();
+        logStartOffset = Math.max(logStartOffset, logStartAfterCommit);
+        while (tail.size() > indexBatchesMax) {
+            Map.Entry<Long, BatchCoordinate> first = tail.pollFirstEntry();
+            tailBytes -= first.getValue().range().length();
+            indexStart = first.getValue().nextOffset();
+        }
+    }
+
+    /**
+     * Indexed batches with {@code lastOffset >= fromOffset}, in offset order, until {@code bytesMax}
+     * bytes are collected (at least one batch when there is one). Only valid for
+     * {@code fromOffset >= indexStart()}.
+     */
+    synchronized List<BatchCoordinate> batchesFrom(long fromOffset, long bytesMax) {
+        List<BatchCoordinate> found = new ArrayList<>();
+        Long start = tail.floorKey(fromOffset);
+        Map<Long, BatchCoordinate> view = start == null ? tail : tail.tailMap(start, true);
+        long bytes = 0;
+        for (BatchCoordinate batch : view.values()) {
+            if (batch.lastOffset() < fromOffset) {
+                continue;
+            }
+            if (!found.isEmpty() && bytes + batch.range().length() > bytesMax) {
+                break;
+            }
+            found.add(batch);
+            bytes += batch.range().length();
+        }
+        return found;
+    }
+
+    /** Bytes of indexed batches at or after {@code fromOffset} (an estimate for min_bytes). */
+    synchronized long bytesAvailableFrom(long fromOffset) {
+        if (fromOffset >= highWatermark) {
+            return 0;
+        }
+        if (fromOffset < indexStart) {
+            return Long.MAX_VALUE;
+        }
+        Long start = tail.floorKey(fromOffset);
+        long bytes = 0;
+        for (BatchCoordinate batch : (start == null ? tail : tail.tailMap(start, true)).values()) {
+            bytes += batch.range().length();
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,78 @@
+package io.floe.agent.fetch;
+
+import io.floe.agent.produce.CommittedObject;
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.topic.UnknownTopicException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The in-memory views of the partitions this agent serves, loaded from the metadata store on first
+ * use and fed by this agent's own commits. Reads below a view's index go to the store.
+ */
+public final class PartitionLogs {
+
+    static final int INDEX_BATCHES_MAX = 4096;
+
+    private final MetadataStore store;
+    private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+
+    public PartitionLogs(MetadataStore store) {
+        this.store = store;
+    }
+
+    /** The partition's view, loading its markers from the store the first time (blocks then). */
+    PartitionLog log(TopicPartition topicPartition) throws UnknownTopicException {
+        PartitionLog log = logs.get(topicPartition);
+        if (log != null) {
+            return log;
+        }
+        // Loading inside computeIfAbsent serializes it with onCommitted for the same partition, so a
+        // commit landing while the markers load is either in the loaded markers or appended after.
+        return logs.computeIfAbsent(topicPartition,
+                tp -> new PartitionLog(tp, store.offsets(tp), INDEX_BATCHES_MAX));
+    }
+
+    /** The partition's markers. Blocks on the first call for a partition. */
+    public LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException {
+        return log(topicPartition).offsets();
+    }
+
+    /** Committed batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax}. May block. */
+    List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax) {
+        PartitionLog log = log(topicPartition);
+        if (fromOffset >= log.indexStart()) {
+            return log.batchesFrom(fromOffset, bytesMax);
+        }
+        List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, 64);
+        long bytes = 0;
+        int count = 0;
+        for (BatchCoordinate batch : stored) {
+            if (count > 0 && bytes + batch.range().length() > bytesMax) {
+                break;
+            }
+            bytes += batch.range().length();
+            count++;
+        }
+        return stored.subList(0, count);
+    }
+
+    /** Records what this agent just committed. Called in commit order. */
+    public void onCommitted(CommittedObject committed) {
+        for (CommittedObject.Appended appended : committed.appended()) {
+            logs.computeIfPresent(appended.batch().topicPartition(), (tp, log) -> {
+                log.append(appended.batch(), appended.logStartOffset());
+                return log;
+            });
+        }
+    }
+
+    /** Forgets every view of {@code topic} (deleted or re-created). */
+    public void forgetTopic(String topic) {
+        logs.keySet().removeIf(tp -> tp.topic().equals(topic));
+    }
+}

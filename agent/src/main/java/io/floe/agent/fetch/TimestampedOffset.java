@@ -1,0 +1,4 @@
+package io.floe.agent.fetch;
+
+/** A record's offset with its timestamp, as ListOffsets answers. */
+public record TimestampedOffset(long offset, long timestamp) {}

@@ -1,0 +1,98 @@
+package io.floe.agent.produce;
+
+import io.floe.agent.produce.InvalidBatchException.Reason;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ProducerState;
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+import org.apache.kafka.common.utils.internals.CloseableIterator;
+
+/**
+ * Checks what a producer sent for one partition before it may reach storage: exactly one magic v2
+ * batch, its size within max.message.bytes, its CRC, and its records (count and offset deltas, which
+ * means decompressing them, as Kafka's broker does). Pure; safe from any thread.
+ */
+final class BatchValidator {
+
+    private BatchValidator() {}
+
+    static ValidatedBatch validate(TopicPartition topicPartition, ByteBuffer records, int maxMessageBytes) {
+        int size = records.remaining();
+        if (size > maxMessageBytes) {
+            throw new InvalidBatchException(Reason.MESSAGE_TOO_LARGE, "batch of " + size
+                    + " bytes exceeds max.message.bytes " + maxMessageBytes + " for " + topicPartition);
+        }
+        MutableRecordBatch batch = singleBatch(topicPartition, records);
+        if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
+            throw new InvalidBatchException(Reason.INVALID_RECORD, "record batch magic " + batch.magic()
+                    + " is not supported (only v2) for " + topicPartition);
+        }
+        try {
+            batch.ensureValid();
+        } catch (KafkaException e) {
+            throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, e.getMessage() + " for " + topicPartition);
+        }
+        if (batch.isControlBatch() || batch.isTransactional()) {
+            throw new InvalidBatchException(Reason.INVALID_RECORD,
+                    "transactional and control batches are not supported yet, for " + topicPartition);
+        }
+        int recordCount = checkRecords(topicPartition, batch);
+        ProducerState producer = batch.hasProducerId()
+                ? new ProducerState(batch.producerId(), batch.producerEpoch(), batch.baseSequence(), batch.lastSequence())
+                : ProducerState.NONE;
+        return new ValidatedBatch(records.slice(), recordCount, batch.maxTimestamp(), producer);
+    }
+
+    private static MutableRecordBatch singleBatch(TopicPartition topicPartition, ByteBuffer records) {
+        try {
+            Iterator<MutableRecordBatch> batches = MemoryRecords.readableRecords(records.duplicate()).batches().iterator();
+            if (!batches.hasNext()) {
+                throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, "no complete record batch in "
+                        + records.remaining() + " bytes for " + topicPartition);
+            }
+            MutableRecordBatch batch = batches.next();
+            if (batch.sizeInBytes() != records.remaining()) {
+                throw new InvalidBatchException(Reason.INVALID_RECORD, "produce requests must hold exactly one record "
+                        + "batch per partition; got " + records.remaining() + " bytes of which the first batch is "
+                        + batch.sizeInBytes() + " for " + topicPartition);
+            }
+            return batch;
+        } catch (KafkaException e) {
+            throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, e.getMessage() + " for " + topicPartition);
+        }
+    }
+
+    private static int checkRecords(TopicPartition topicPartition, MutableRecordBatch batch) {
+        Integer declared = batch.countOrNull();
+        long lastOffsetDelta = batch.lastOffset() - batch.baseOffset();
+        if (declared == null || declared < 1 || lastOffsetDelta != declared - 1) {
+            throw new InvalidBatchException(Reason.INVALID_RECORD, "record count " + declared
+                    + " does not match last offset delta " + lastOffsetDelta + " for " + topicPartition);
+        }
+        int seen = 0;
+        try (CloseableIterator<Record> records = batch.skipKeyValueIterator(BufferSupplier.NO_CACHING)) {
+            while (records.hasNext()) {
+                Record record = records.next();
+                if (record.offset() - batch.baseOffset() != seen) {
+                    throw new InvalidBatchException(Reason.INVALID_RECORD, "record " + seen + " has offset delta "
+                            + (record.offset() - batch.baseOffset()) + " for " + topicPartition);
+                }
+                seen++;
+            }
+        } catch (KafkaException | IllegalArgumentException | IllegalStateException e) {
+            throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, "unreadable records: " + e.getMessage()
+                    + " for " + topicPartition);
+        }
+        if (seen != declared) {
+            throw new InvalidBatchException(Reason.INVALID_RECORD, "batch declares " + declared + " records but holds "
+                    + seen + " for " + topicPartition);
+        }
+        return seen;
+    }
+}

@@ -1,0 +1,228 @@
+package io.floe.agent.produce;
+
+import io.floe.agent.AgentConfig;
+import io.floe.agent.Threads;
+import io.floe.agent.cache.ObjectCache;
+import io.floe.agent.topic.Topics;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AppendError;
+import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.core.topic.Topic;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The produce path of DESIGN §3: one flush buffer shared by every connection and partition; a flush
+ * becomes one segment object (register, upload) and one metadata transaction (commit), and only then
+ * are its producers answered.
+ *
+ * <p>A flush is sealed when it holds {@code flushMaxBytes} or its first batch is
+ * {@code flushInterval} old. Up to {@code flushesInFlightMax} flushes upload at once; while all are
+ * busy the open flush keeps filling (objects grow under load, requests per byte fall). Commits run
+ * one at a time in sealing order, so a producer's pipelined batches commit in the order it sent them.
+ */
+public final class ProducePipeline implements AutoCloseable {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(ProducePipeline.class);
+    private static final long CLOSE_TIMEOUT_SECONDS = 30;
+
+    private final AgentConfig config;
+    private final Topics topics;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final ProduceMetrics metrics;
+    private final SegmentUpload upload;
+    private final SegmentCommit commit;
+    private final ExecutorService uploadExecutor;
+    private final ExecutorService commitExecutor = Executors.newSingleThreadExecutor(Threads.daemon("floe-commit"));
+    private final long bufferBytesMax;
+
+    private final Object lock = new Object();
+    private Flush open;
+    private ScheduledFuture<?> openTimer;
+    private long nextFlushSequence;
+    private int flushesInFlight;
+    private long bufferedBytes;
+    private boolean closed;
+    private CompletableFuture<Void> commitChain = CompletableFuture.completedFuture(null);
+
+    public ProducePipeline(AgentConfig config, MetadataStore metadata, ObjectStore objects, ObjectCache cache,
+            Topics topics, Clock clock, ScheduledExecutorService scheduler, MeterRegistry meters,
+            Consumer<CommittedObject> onCommitted) {
+        this.config = config;
+        this.topics = topics;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.metrics = new ProduceMetrics(meters);
+        this.upload = new SegmentUpload(config.agentId(), metadata, objects, cache, clock);
+        this.commit = new SegmentCommit(metadata, onCommitted, metrics);
+        this.uploadExecutor = Executors.newFixedThreadPool(config.flushesInFlightMax(), Threads.daemon("floe-upload"));
+        this.bufferBytesMax = Math.max(4 * config.flushMaxBytes(), 64L * 1024 * 1024);
+        Gauge.builder("floe.produce.buffered.bytes", this, p -> p.bufferedBytesNow())
+                .description("Bytes accepted and not yet answered").baseUnit("bytes").register(meters);
+    }
+
+    /**
+     * Validates the records a client sent for one partition and buffers them for the next flush.
+     * Returns at once; the future completes when the batch is durable in the object store and
+     * committed (or refused). Must be called in the order batches arrived on a connection: the
+     * buffer keeps that order. Never blocks.
+     *
+     * @throws InvalidBatchException when the records are refused before reaching storage
+     */
+    public CompletableFuture<AppendResult> append(Topic topic, int partition, ByteBuffer records) {
+        TopicPartition topicPartition = new TopicPartition(topic.name(), partition);
+        ValidatedBatch batch;
+        try {
+            batch = BatchValidator.validate(topicPartition, copyOf(records), topics.configs().maxMessageBytes(topic));
+        } catch (InvalidBatchException e) {
+            metrics.refused(e.reason().name().toLowerCase());
+            throw e;
+        }
+        long arrived = System.nanoTime();
+        CompletableFuture<AppendResult> result = new CompletableFuture<>();
+        PendingAppend append = new PendingAppend(topicPartition, topic.id(), batch, result);
+        Flush sealed;
+        synchronized (lock) {
+            String refusal = closed ? "agent is shutting down"
+                    : bufferedBytes + append.sizeBytes() > bufferBytesMax
+                            ? "produce buffer full (" + bufferedBytes + " of " + bufferBytesMax + " bytes)" : null;
+            if (refusal != null) {
+                metrics.refused("busy");
+                return CompletableFuture.completedFuture(new AppendResult.Failed(AppendError.NOT_COMMITTED, refusal));
+            }
+            bufferedBytes += append.sizeBytes();
+            if (open == null) {
+                open = new Flush(nextFlushSequence++, System.nanoTime());
+                long sequence = open.sequence();
+                openTimer = scheduler.schedule(() -> onFlushDue(sequence), config.flushInterval().toNanos(),
+                        TimeUnit.NANOSECONDS);
+            }
+            open.add(append);
+            sealed = open.bytes() >= config.flushMaxBytes() ? sealIfSlotFree() : null;
+        }
+        if (sealed != null) {
+            LOGGER.trace("Flush sealed by size sequence={}", sealed.sequence());
+        }
+        return result.whenComplete((r, e) -> metrics.appendLatency(System.nanoTime() - arrived));
+    }
+
+    private void onFlushDue(long sequence) {
+        synchronized (lock) {
+            if (open != null && open.sequence() == sequence) {
+                sealIfSlotFree();
+            }
+        }
+    }
+
+    /** Seals the open flush and starts its upload, if an upload slot is free. Caller holds the lock. */
+    private Flush sealIfSlotFree() {
+        if (open == null || (flushesInFlight >= config.flushesInFlightMax() && !closed)) {
+            return null;
+        }
+        Flush flush = open;
+        open = null;
+        if (openTimer != null) {
+            openTimer.cancel(false);
+            openTimer = null;
+        }
+        flushesInFlight++;
+        metrics.sealed(flush.bytes(), flush.appends().size(), System.nanoTime() - flush.openedAtNanos());
+        CompletableFuture<UploadedObject> uploaded = CompletableFuture.supplyAsync(() -> timedUpload(flush), uploadExecutor);
+        // Chained under the lock, so commits run one at a time in sealing order although uploads race.
+        CompletableFuture<Void> uploadedAndPreviousCommitted =
+                commitChain.thenCompose(previous -> uploaded.handle((object, failure) -> null));
+        commitChain = uploadedAndPreviousCommitted.thenRunAsync(() -> finish(flush, uploaded), commitExecutor);
+        return flush;
+    }
+
+    private UploadedObject timedUpload(Flush flush) {
+        long started = System.nanoTime();
+        UploadedObject object = upload.upload(flush);
+        metrics.uploadLatency(System.nanoTime() - started);
+        return object;
+    }
+
+    /** Runs on the commit thread, in sealing order, once the flush's upload is done. Never throws. */
+    private void finish(Flush flush, CompletableFuture<UploadedObject> uploaded) {
+        try {
+            UploadedObject object = uploaded.join();
+            commit.commit(object);
+        } catch (CompletionException failed) {
+            Throwable cause = failed.getCause() != null ? failed.getCause() : failed;
+            LOGGER.warn("Upload failed flush={} batches={} bytes={}: {}",
+                    flush.sequence(), flush.appends().size(), flush.bytes(), cause.toString());
+            metrics.flushOutcome("upload_failed");
+            SegmentCommit.failAll(flush.appends(), "upload failed: " + cause.getMessage());
+        } catch (RuntimeException e) {
+            LOGGER.error("Unexpected failure finishing flush={}", flush.sequence(), e);
+            SegmentCommit.failAll(flush.appends(), "internal error: " + e);
+        } finally {
+            onFlushDone(flush);
+        }
+    }
+
+    private void onFlushDone(Flush flush) {
+        synchronized (lock) {
+            flushesInFlight--;
+            bufferedBytes -= flush.bytes();
+            boolean due = open != null && (open.bytes() >= config.flushMaxBytes()
+                    || System.nanoTime() - open.openedAtNanos() >= config.flushInterval().toNanos());
+            if (due) {
+                sealIfSlotFree();
+            }
+        }
+    }
+
+    private long bufferedBytesNow() {
+        synchronized (lock) {
+            return bufferedBytes;
+        }
+    }
+
+    private static ByteBuffer copyOf(ByteBuffer records) {
+        // The caller's buffer may be a network buffer that is reused once the request is handled.
+        ByteBuffer copy = ByteBuffer.allocate(records.remaining());
+        copy.put(records.duplicate()).flip();
+        return copy;
+    }
+
+    /** Refuses new batches, flushes what is buffered and waits (bounded) until every batch is answered. */
+    @Override
+    public void close() {
+        CompletableFuture<Void> drained;
+        synchronized (lock) {
+            closed = true;
+            sealIfSlotFree();
+            drained = commitChain;
+        }
+        try {
+            drained.get(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            LOGGER.error("Flushes still in flight after {} s at shutdown", CLOSE_TIMEOUT_SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            LOGGER.error("Flush failed at shutdown", e.getCause());
+        }
+        uploadExecutor.shutdown();
+        commitExecutor.shutdown();
+        LOGGER.info("Produce pipeline closed: every buffered batch was flushed and answered");
+    }
+}

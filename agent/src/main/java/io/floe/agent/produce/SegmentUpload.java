@@ -1,0 +1,71 @@
+package io.floe.agent.produce;
+
+import io.floe.agent.cache.ObjectCache;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.BatchAppend;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectKey;
+import io.floe.core.object.ObjectStore;
+import io.floe.core.segment.SegmentWriter;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Steps 3 and 4 of the produce protocol for one flush: register the upload (the fence that makes
+ * orphan cleanup safe), write the segment object create-only, and put it in the cache so tailing
+ * consumers read it from memory. Blocking; runs on an upload thread.
+ */
+final class SegmentUpload {
+
+    private final String agentId;
+    private final MetadataStore metadata;
+    private final ObjectStore objects;
+    private final ObjectCache cache;
+    private final Clock clock;
+    private final ObjectKeys keys;
+
+    SegmentUpload(String agentId, MetadataStore metadata, ObjectStore objects, ObjectCache cache, Clock clock) {
+        this.agentId = agentId;
+        this.metadata = metadata;
+        this.objects = objects;
+        this.cache = cache;
+        this.clock = clock;
+        this.keys = new ObjectKeys(clock, agentId);
+    }
+
+    UploadedObject upload(Flush flush) {
+        ObjectKey key = keys.next();
+        metadata.registerUpload(key, agentId, clock.instant());
+        List<PendingAppend> ordered = groupedByPartition(flush.appends());
+        SegmentWriter writer = new SegmentWriter();
+        List<BatchAppend> batches = new ArrayList<>(ordered.size());
+        for (PendingAppend append : ordered) {
+            ValidatedBatch batch = append.batch();
+            ByteRange range = writer.append(append.topicId(), append.topicPartition().partition(), batch.recordCount(),
+                    batch.producer().producerId(), batch.producer().producerEpoch(), batch.producer().baseSequence(),
+                    batch.maxTimestamp(), batch.bytes());
+            batches.add(new BatchAppend(append.topicPartition(), append.topicId(), range, batch.recordCount(),
+                    batch.maxTimestamp(), batch.producer()));
+        }
+        ByteBuffer object = writer.finish();
+        objects.put(key, object.duplicate());
+        cache.put(key, 0, object);
+        return new UploadedObject(key, object.remaining(), ordered, batches);
+    }
+
+    /** The appends grouped by partition, each partition's batches in arrival order. */
+    private static List<PendingAppend> groupedByPartition(List<PendingAppend> appends) {
+        Map<TopicPartition, List<PendingAppend>> byPartition = new LinkedHashMap<>();
+        for (PendingAppend append : appends) {
+            byPartition.computeIfAbsent(append.topicPartition(), tp -> new ArrayList<>()).add(append);
+        }
+        List<PendingAppend> ordered = new ArrayList<>(appends.size());
+        byPartition.values().forEach(ordered::addAll);
+        return ordered;
+    }
+}

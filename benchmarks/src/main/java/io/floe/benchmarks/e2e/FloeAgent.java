@@ -1,0 +1,93 @@
+package io.floe.benchmarks.e2e;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Floe agent started through its launcher, {@code bin/floe agent}, on free loopback ports with a temp data dir.
+ * Its heap is sampled from its {@code /metrics} endpoint during the whole run.
+ */
+final class FloeAgent implements Target {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(FloeAgent.class);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(60);
+
+    private final String bootstrapServers;
+    private final ChildProcess process;
+    private final HeapSampler heapSampler;
+
+    private FloeAgent(String bootstrapServers, ChildProcess process, HeapSampler heapSampler) {
+        this.bootstrapServers = bootstrapServers;
+        this.process = process;
+        this.heapSampler = heapSampler;
+    }
+
+    static FloeAgent start(BenchmarkOptions options, Path dir) throws IOException, InterruptedException {
+        Path dataDir = Files.createDirectories(dir.resolve("data"));
+        String listen = "127.0.0.1:" + Ports.free();
+        String httpListen = "127.0.0.1:" + Ports.free();
+        ChildProcess process = ChildProcess.start("floe", command(options, listen, httpListen, dataDir),
+                dir.resolve("agent.log"), Map.of());
+        HeapSampler sampler = new HeapSampler("floe",
+                new PrometheusHeapProbe(URI.create("http://" + httpListen + "/metrics")));
+        FloeAgent agent = new FloeAgent(listen, process, sampler);
+        try {
+            Readiness.await("floe", listen, process, options.startTimeout());
+        } catch (RuntimeException | InterruptedException e) {
+            agent.close();
+            throw e;
+        }
+        LOGGER.info("started system=floe bootstrap={} http={} pid={} dir={}", listen, httpListen, process.pid(), dir);
+        return agent;
+    }
+
+    static List<String> command(BenchmarkOptions options, String listen, String httpListen, Path dataDir) {
+        List<String> command = new ArrayList<>(List.of(options.floeScript().toString(), "agent",
+                "--listen", listen, "--http-listen", httpListen, "--data-dir", dataDir.toString()));
+        options.floeFlushIntervalMs().ifPresent(ms -> command.addAll(List.of("--flush-interval-ms",
+                Long.toString(ms))));
+        command.addAll(options.floeExtraArgs());
+        return command;
+    }
+
+    @Override
+    public String label() {
+        return "floe";
+    }
+
+    @Override
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public OptionalLong peakHeapBytes() {
+        return heapSampler.peakBytes();
+    }
+
+    @Override
+    public long peakRssBytes() {
+        return process.peakRssBytes();
+    }
+
+    @Override
+    public String logTail(int lines) {
+        return process.logTail(lines);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        heapSampler.close();
+        int exit = process.stop(STOP_GRACE);
+        LOGGER.info("stopped system=floe exit={}", exit);
+    }
+}

@@ -1,0 +1,74 @@
+package io.floe.cli.agent;
+
+import io.floe.agent.AgentConfig;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The settings of {@code floe agent}. Each has a long flag ({@code --flush-interval-ms}), an
+ * environment variable ({@code FLOE_FLUSH_INTERVAL_MS}) and a config-file key
+ * ({@code flush-interval-ms}), all derived from its key.
+ */
+enum Setting {
+    LISTEN("listen", Defaults.LISTEN),
+    ADVERTISE("advertise", null),
+    HTTP_LISTEN("http-listen", Defaults.HTTP_LISTEN),
+    DATA_DIR("data-dir", Defaults.DATA_DIR),
+    FLUSH_INTERVAL_MS("flush-interval-ms", Defaults.FLUSH_INTERVAL_MS),
+    FLUSH_MAX_BYTES("flush-max-bytes", Defaults.FLUSH_MAX_BYTES),
+    CACHE_BYTES("cache-bytes", Defaults.CACHE_BYTES),
+    NODE_ID("node-id", Defaults.NODE_ID),
+    CLUSTER_ID("cluster-id", Defaults.CLUSTER_ID),
+    AUTO_CREATE_TOPICS("auto-create-topics", Defaults.AUTO_CREATE_TOPICS),
+    DEFAULT_PARTITIONS("default-partitions", Defaults.DEFAULT_PARTITIONS),
+    MAX_MESSAGE_BYTES("max-message-bytes", Defaults.MAX_MESSAGE_BYTES);
+
+    /** Default values as constants, so the option descriptions in {@link AgentCommand} can show them. */
+    static final class Defaults {
+        static final String LISTEN = "127.0.0.1:9092";
+        static final String HTTP_LISTEN = "127.0.0.1:9644";
+        static final String DATA_DIR = "./floe-data";
+        static final String FLUSH_INTERVAL_MS = "20";
+        static final String FLUSH_MAX_BYTES = "8388608";
+        static final String CACHE_BYTES = "268435456";
+        static final String NODE_ID = "0";
+        static final String CLUSTER_ID = "floe-cluster";
+        static final String AUTO_CREATE_TOPICS = "true";
+        static final String DEFAULT_PARTITIONS = "1";
+        static final String MAX_MESSAGE_BYTES = "" + AgentConfig.DEFAULT_MAX_MESSAGE_BYTES;
+
+        private Defaults() {}
+    }
+
+    private final String key;
+    private final String defaultValue;
+
+    Setting(String key, String defaultValue) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+    }
+
+    /** The config-file key, e.g. {@code flush-interval-ms}. */
+    String key() {
+        return key;
+    }
+
+    /** The command-line flag, e.g. {@code --flush-interval-ms}. */
+    String flag() {
+        return "--" + key;
+    }
+
+    /** The environment variable, e.g. {@code FLOE_FLUSH_INTERVAL_MS}. */
+    String envVar() {
+        return "FLOE_" + name();
+    }
+
+    /** The built-in default; empty when the default is derived from another setting. */
+    Optional<String> defaultValue() {
+        return Optional.ofNullable(defaultValue);
+    }
+
+    static Optional<Setting> byKey(String key) {
+        return Arrays.stream(values()).filter(setting -> setting.key.equals(key)).findFirst();
+    }
+}

@@ -1,0 +1,120 @@
+package io.floe.metadata.sql;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectKey;
+import io.floe.core.topic.UnknownTopicException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads of partitions' markers and batch rows. Each method first resolves the partition row (its id
+ * and log start) and then reads batch rows by partition id, so every batch query is one index range
+ * scan; the caller runs both in one read transaction.
+ */
+final class BatchIndex {
+
+    private static final String COORDINATE_COLUMNS =
+            "SELECT base_offset, last_offset, object_key, byte_position, byte_length, max_timestamp FROM batches";
+
+    /** A partition's row: its id in the batch tables and its markers. */
+    private record PartitionRow(long id, LogOffsets offsets) {}
+
+    LogOffsets offsets(Connection connection, TopicPartition topicPartition) throws SQLException {
+        Optional<PartitionRow> partition = partition(connection, topicPartition);
+        if (partition.isPresent()) {
+            return partition.get().offsets();
+        }
+        throw new UnknownTopicException(topicExists(connection, topicPartition.topic())
+                ? topicPartition.toString() : topicPartition.topic());
+    }
+
+    List<BatchCoordinate> batches(Connection connection, TopicPartition topicPartition, long fromOffset, int maxBatches)
+            throws SQLException {
+        Optional<PartitionRow> partition = partition(connection, topicPartition);
+        if (partition.isEmpty()) {
+            return List.of();
+        }
+        // Batches never overlap, so ordering by last offset is ordering by base offset, and lets
+        // the scan run along the last-offset index without a sort.
+        String sql = COORDINATE_COLUMNS + " WHERE partition_id = ? AND last_offset >= ? ORDER BY last_offset LIMIT ?";
+        long from = Math.max(fromOffset, partition.get().offsets().logStartOffset());
+        return query(connection, topicPartition, sql, partition.get().id(), from, maxBatches);
+    }
+
+    Optional<BatchCoordinate> firstAtOrAfter(Connection connection, TopicPartition topicPartition, long timestamp)
+            throws SQLException {
+        Optional<PartitionRow> partition = partition(connection, topicPartition);
+        if (partition.isEmpty()) {
+            return Optional.empty();
+        }
+        String sql = COORDINATE_COLUMNS + " WHERE partition_id = ? AND last_offset >= ? AND max_timestamp >= ?"
+                + " ORDER BY last_offset LIMIT 1";
+        PartitionRow row = partition.get();
+        return first(query(connection, topicPartition, sql, row.id(), row.offsets().logStartOffset(), timestamp));
+    }
+
+    Optional<BatchCoordinate> withMaxTimestamp(Connection connection, TopicPartition topicPartition) throws SQLException {
+        Optional<PartitionRow> partition = partition(connection, topicPartition);
+        if (partition.isEmpty()) {
+            return Optional.empty();
+        }
+        String sql = COORDINATE_COLUMNS + " WHERE partition_id = ? AND last_offset >= ?"
+                + " ORDER BY max_timestamp DESC, base_offset LIMIT 1";
+        PartitionRow row = partition.get();
+        return first(query(connection, topicPartition, sql, row.id(), row.offsets().logStartOffset()));
+    }
+
+    private static Optional<PartitionRow> partition(Connection connection, TopicPartition topicPartition)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT p.id, p.log_start_offset, p.next_offset"
+                + " FROM partitions p JOIN topics t ON t.id = p.topic_id WHERE t.name = ? AND p.partition_index = ?")) {
+            select.setString(1, topicPartition.topic());
+            select.setInt(2, topicPartition.partition());
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new PartitionRow(rows.getLong(1), new LogOffsets(rows.getLong(2), rows.getLong(3))));
+            }
+        }
+    }
+
+    private static boolean topicExists(Connection connection, String name) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT 1 FROM topics WHERE name = ?")) {
+            select.setString(1, name);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    private static List<BatchCoordinate> query(Connection connection, TopicPartition topicPartition, String sql,
+            long... parameters) throws SQLException {
+        List<BatchCoordinate> batches = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                select.setLong(i + 1, parameters[i]);
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    batches.add(new BatchCoordinate(topicPartition, rows.getLong(1), rows.getLong(2),
+                            new ObjectKey(rows.getString(3)), new ByteRange(rows.getLong(4), rows.getInt(5)),
+                            rows.getLong(6)));
+                }
+            }
+        }
+        return batches;
+    }
+
+    private static Optional<BatchCoordinate> first(List<BatchCoordinate> batches) {
+        return batches.stream().findFirst();
+    }
+}

@@ -1,0 +1,157 @@
+package io.floe.metadata.sql;
+
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.BatchAppend;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * Everything one commit reads before it decides anything: the named topics, the target partitions'
+ * markers and the producers' histories, each loaded with a few multi-key statements. The commit then
+ * works in memory and {@link CommitWrites} writes back what changed.
+ */
+final class CommitState {
+
+    /** A topic as a commit needs it. */
+    record TopicRow(UUID id, int partitionCount) {}
+
+    record ProducerKey(long partitionId, long producerId) {}
+
+    private final Map<String, TopicRow> topics;
+    private final Map<TopicPartition, PartitionLog> partitions;
+    private final Map<ProducerKey, ProducerHistory> producers;
+
+    private CommitState(Map<String, TopicRow> topics, Map<TopicPartition, PartitionLog> partitions,
+            Map<ProducerKey, ProducerHistory> producers) {
+        this.topics = topics;
+        this.partitions = partitions;
+        this.producers = producers;
+    }
+
+    static CommitState load(Connection connection, Dialect dialect, List<BatchAppend> batches) throws SQLException {
+        Set<String> names = new LinkedHashSet<>();
+        batches.forEach(b -> names.add(b.topicPartition().topic()));
+        Map<String, TopicRow> topics = loadTopics(connection, List.copyOf(names));
+        // Sorted, so that databases with row locks lock partitions in the same order in every commit.
+        Set<TopicPartition> targets = new TreeSet<>();
+        for (BatchAppend batch : batches) {
+            TopicRow topic = topics.get(batch.topicPartition().topic());
+            if (topic != null && topic.partitionCount() > batch.topicPartition().partition()) {
+                targets.add(batch.topicPartition());
+            }
+        }
+        Map<TopicPartition, PartitionLog> partitions = loadPartitions(connection, dialect, topics, List.copyOf(targets));
+        Set<ProducerKey> producerKeys = new LinkedHashSet<>();
+        for (BatchAppend batch : batches) {
+            PartitionLog log = partitions.get(batch.topicPartition());
+            if (log != null && batch.producer().idempotent()) {
+                producerKeys.add(new ProducerKey(log.id(), batch.producer().producerId()));
+            }
+        }
+        Map<ProducerKey, ProducerHistory> producers = loadProducers(connection, dialect, List.copyOf(producerKeys));
+        return new CommitState(topics, partitions, producers);
+    }
+
+    /**
+     * Why the batch's target does not exist, or null when it does. The batch names its topic by
+     * name and id: a topic deleted and re-created under the same name has a new id.
+     */
+    String missingTarget(BatchAppend batch) {
+        TopicPartition target = batch.topicPartition();
+        TopicRow topic = topics.get(target.topic());
+        if (topic == null) {
+            return "topic '" + target.topic() + "' (id " + batch.topicId() + ") does not exist";
+        }
+        if (!topic.id().equals(batch.topicId())) {
+            return "topic '" + target.topic() + "' with id " + batch.topicId() + " was deleted; the topic now has id "
+                    + topic.id();
+        }
+        if (!partitions.containsKey(target)) {
+            return "partition " + target.partition() + " of topic '" + target.topic() + "' does not exist; the topic has "
+                    + topic.partitionCount() + " partitions";
+        }
+        return null;
+    }
+
+    PartitionLog partition(TopicPartition topicPartition) {
+        return partitions.get(topicPartition);
+    }
+
+    Collection<PartitionLog> partitions() {
+        return partitions.values();
+    }
+
+    /** The stored history, or null when the producer has none on this partition. */
+    ProducerHistory producer(long partitionId, long producerId) {
+        return producers.get(new ProducerKey(partitionId, producerId));
+    }
+
+    /** The producer's history, started fresh at {@code epoch} when none is stored. */
+    ProducerHistory producerOrFresh(long partitionId, long producerId, short epoch) {
+        return producers.computeIfAbsent(new ProducerKey(partitionId, producerId), key -> ProducerHistory.fresh(epoch));
+    }
+
+    Map<ProducerKey, ProducerHistory> producers() {
+        return producers;
+    }
+
+    private static Map<String, TopicRow> loadTopics(Connection connection, List<String> names) throws SQLException {
+        Map<String, TopicRow> topics = new HashMap<>();
+        KeyedSelect.run(connection, "SELECT name, id, partition_count FROM topics", List.of("name"), "", names,
+                (statement, index, name) -> statement.setString(index, name),
+                row -> topics.put(row.getString(1), new TopicRow(UUID.fromString(row.getString(2)), row.getInt(3))));
+        return topics;
+    }
+
+    private static Map<TopicPartition, PartitionLog> loadPartitions(Connection connection, Dialect dialect,
+            Map<String, TopicRow> topics, List<TopicPartition> targets) throws SQLException {
+        Map<UUID, String> names = new HashMap<>();
+        topics.forEach((name, topic) -> names.put(topic.id(), name));
+        Map<TopicPartition, PartitionLog> partitions = new HashMap<>();
+        KeyedSelect.run(connection, "SELECT topic_id, partition_index, id, log_start_offset, next_offset FROM partitions",
+                List.of("topic_id", "partition_index"), dialect.forUpdate(), targets,
+                (statement, index, target) -> {
+                    statement.setString(index, topics.get(target.topic()).id().toString());
+                    statement.setInt(index + 1, target.partition());
+                },
+                row -> partitions.put(
+                        new TopicPartition(names.get(UUID.fromString(row.getString(1))), row.getInt(2)),
+                        new PartitionLog(row.getLong(3), row.getLong(4), row.getLong(5))));
+        return partitions;
+    }
+
+    private static Map<ProducerKey, ProducerHistory> loadProducers(Connection connection, Dialect dialect,
+            List<ProducerKey> keys) throws SQLException {
+        Map<ProducerKey, List<RecentBatch>> recent = new HashMap<>();
+        KeyedSelect.run(connection, "SELECT partition_id, producer_id, base_sequence, last_sequence, base_offset"
+                        + " FROM producer_batches", List.of("partition_id", "producer_id"), " ORDER BY base_offset", keys,
+                CommitState::bindProducerKey,
+                row -> recent.computeIfAbsent(new ProducerKey(row.getLong(1), row.getLong(2)), key -> new ArrayList<>())
+                        .add(new RecentBatch(row.getInt(3), row.getInt(4), row.getLong(5))));
+        Map<ProducerKey, ProducerHistory> producers = new LinkedHashMap<>();
+        KeyedSelect.run(connection, "SELECT partition_id, producer_id, producer_epoch, last_sequence FROM producer_state",
+                List.of("partition_id", "producer_id"), dialect.forUpdate(), keys, CommitState::bindProducerKey,
+                row -> {
+                    ProducerKey key = new ProducerKey(row.getLong(1), row.getLong(2));
+                    producers.put(key, new ProducerHistory(row.getShort(3), row.getInt(4), recent.getOrDefault(key, List.of())));
+                });
+        return producers;
+    }
+
+    private static void bindProducerKey(PreparedStatement statement, int index, ProducerKey key)
+            throws SQLException {
+        statement.setLong(index, key.partitionId());
+        statement.setLong(index + 1, key.producerId());
+    }
+}

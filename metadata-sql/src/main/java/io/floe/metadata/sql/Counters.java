@@ -1,0 +1,34 @@
+package io.floe.metadata.sql;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/** Named counters in the {@code counters} table, for ids that must never repeat, across restarts too. */
+final class Counters {
+
+    static final String PRODUCER_ID = "producer_id";
+    static final String PARTITION_ID = "partition_id";
+
+    private Counters() {}
+
+    /** Reserves {@code count} consecutive values of the counter and returns the first. */
+    static long allocate(Connection connection, String name, int count) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(
+                "UPDATE counters SET value = value + ? WHERE name = ?")) {
+            update.setInt(1, count);
+            update.setString(2, name);
+            if (update.executeUpdate() != 1) {
+                throw new SQLException("counter " + name + " is missing from table counters");
+            }
+        }
+        try (PreparedStatement select = connection.prepareStatement("SELECT value FROM counters WHERE name = ?")) {
+            select.setString(1, name);
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                return rows.getLong(1) - count;
+            }
+        }
+    }
+}

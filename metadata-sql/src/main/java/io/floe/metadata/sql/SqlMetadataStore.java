@@ -1,0 +1,239 @@
+package io.floe.metadata.sql;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.MetadataStoreException;
+import io.floe.core.metadata.ObjectCommit;
+import io.floe.core.object.ObjectKey;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link MetadataStore} on a SQL database. Writes go through one connection, one at a time
+ * (which is what makes offsets dense); reads use a small pool of connections and see every write
+ * that returned before they began. See {@link MetadataStore} for the contract.
+ */
+public final class SqlMetadataStore implements MetadataStore {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(SqlMetadataStore.class);
+
+    private final Dialect dialect;
+    private final Database database;
+    private final TopicCatalog topics;
+    private final BatchIndex batchIndex = new BatchIndex();
+    private final CommitTransaction commits;
+    private final ProducerIds producerIds;
+
+    private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
+        this.dialect = dialect;
+        this.database = database;
+        this.topics = new TopicCatalog(clock);
+        this.commits = new CommitTransaction(dialect);
+        this.producerIds = new ProducerIds(database);
+    }
+
+    /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
+    public static SqlMetadataStore openSqlite(Path dbFile) {
+        return openSqlite(dbFile, Clock.systemUTC());
+    }
+
+    /**
+     * Opens (creating it if needed) the embedded SQLite store at {@code dbFile} and holds
+     * {@code <dbFile>.lock} until {@link #close()}: a second store on the same file fails with a
+     * non-retriable {@link MetadataStoreException}.
+     */
+    public static SqlMetadataStore openSqlite(Path dbFile, Clock clock) {
+        Objects.requireNonNull(dbFile, "dbFile");
+        return open(SqliteDialect.open(dbFile), clock);
+    }
+
+    /** Opens connections and migrates; on any failure releases everything, the file lock included. */
+    private static SqlMetadataStore open(Dialect dialect, Clock clock) {
+        Database database;
+        try {
+            database = Database.open(dialect);
+        } catch (SQLException e) {
+            dialect.close();
+            throw failure(dialect, "open", e);
+        } catch (RuntimeException e) {
+            dialect.close();
+            throw e;
+        }
+        try {
+            int found = Migrations.apply(database, clock, dialect.describe());
+            LOGGER.info("opened metadata store store={} schemaVersion={} previousVersion={}",
+                    dialect.describe(), Migrations.LATEST, found);
+            return new SqlMetadataStore(dialect, database, clock);
+        } catch (SQLException e) {
+            database.close();
+            throw failure(dialect, "migrate", e);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    // ----- topics
+
+    @Override
+    public Topic createTopic(NewTopic topic) {
+        return write("create topic " + topic.name(), connection -> topics.create(connection, topic));
+    }
+
+    @Override
+    public void deleteTopic(String name) {
+        write("delete topic " + name, connection -> {
+            topics.delete(connection, name);
+            return null;
+        });
+        LOGGER.info("deleted topic store={} topic={}", dialect.describe(), name);
+    }
+
+    @Override
+    public Topic createPartitions(String name, int totalCount) {
+        return write("create partitions of topic " + name, connection -> topics.createPartitions(connection, name, totalCount));
+    }
+
+    @Override
+    public Topic setTopicConfigs(String name, Map<String, String> configs) {
+        Map<String, String> copy = Map.copyOf(configs);
+        return write("set configs of topic " + name, connection -> topics.setConfigs(connection, name, copy));
+    }
+
+    @Override
+    public Optional<Topic> topic(String name) {
+        return read("read topic " + name, connection -> topics.find(connection, name));
+    }
+
+    @Override
+    public List<Topic> topics() {
+        return read("list topics", topics::all);
+    }
+
+    // ----- producers
+
+    @Override
+    public long allocateProducerId() {
+        try {
+            return producerIds.allocate();
+        } catch (SQLException e) {
+            throw failure(dialect, "allocate a producer id", e);
+        }
+    }
+
+    // ----- produce path
+
+    @Override
+    public void registerUpload(ObjectKey object, String agentId, Instant registeredAt) {
+        Objects.requireNonNull(object, "object");
+        Objects.requireNonNull(agentId, "agentId");
+        Objects.requireNonNull(registeredAt, "registeredAt");
+        write("register upload of " + object, connection -> {
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO objects"
+                    + " (object_key, agent_id, registered_at, state, ref_count) VALUES (?, ?, ?, ?, 0)")) {
+                insert.setString(1, object.value());
+                insert.setString(2, agentId);
+                insert.setLong(3, registeredAt.toEpochMilli());
+                insert.setString(4, CommitTransaction.REGISTERED);
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public CommitOutcome commit(ObjectCommit commit) {
+        CommitOutcome outcome;
+        try {
+            outcome = database.write(connection -> commits.apply(connection, commit));
+        } catch (SQLException | MetadataStoreException e) {
+            LOGGER.warn("commit outcome unknown store={} object={} batches={}",
+                    dialect.describe(), commit.object(), commit.batches().size(), e);
+            return new CommitOutcome.Unknown(e);
+        }
+        if (outcome instanceof CommitOutcome.Rejected rejected) {
+            LOGGER.warn("commit rejected store={} object={} reason={}", dialect.describe(), commit.object(), rejected.reason());
+        } else {
+            LOGGER.debug("committed store={} object={} batches={}", dialect.describe(), commit.object(),
+                    commit.batches().size());
+        }
+        return outcome;
+    }
+
+    // ----- read path
+
+    @Override
+    public LogOffsets offsets(TopicPartition topicPartition) {
+        return read("read offsets of " + topicPartition, connection -> batchIndex.offsets(connection, topicPartition));
+    }
+
+    @Override
+    public List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, int maxBatches) {
+        if (maxBatches < 0) {
+            throw new IllegalArgumentException("maxBatches must be >= 0, got " + maxBatches);
+        }
+        if (maxBatches == 0) {
+            return List.of();
+        }
+        return read("read batches of " + topicPartition,
+                connection -> batchIndex.batches(connection, topicPartition, fromOffset, maxBatches));
+    }
+
+    @Override
+    public Optional<BatchCoordinate> firstBatchAtOrAfter(TopicPartition topicPartition, long timestamp) {
+        return read("find timestamp " + timestamp + " in " + topicPartition,
+                connection -> batchIndex.firstAtOrAfter(connection, topicPartition, timestamp));
+    }
+
+    @Override
+    public Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition) {
+        return read("find max timestamp in " + topicPartition,
+                connection -> batchIndex.withMaxTimestamp(connection, topicPartition));
+    }
+
+    @Override
+    public String describe() {
+        return dialect.describe();
+    }
+
+    @Override
+    public void close() {
+        database.close();
+        LOGGER.info("closed metadata store store={}", dialect.describe());
+    }
+
+    private <T> T write(String action, SqlWork<T> work) {
+        try {
+            return database.write(work);
+        } catch (SQLException e) {
+            throw failure(dialect, action, e);
+        }
+    }
+
+    private <T> T read(String action, SqlWork<T> work) {
+        try {
+            return database.read(work);
+        } catch (SQLException e) {
+            throw failure(dialect, action, e);
+        }
+    }
+
+    private static MetadataStoreException failure(Dialect dialect, String action, SQLException e) {
+        return new MetadataStoreException("metadata store " + dialect.describe() + " failed to " + action + ": "
+                + e.getMessage(), dialect.retriable(e), e);
+    }
+}

@@ -1,0 +1,110 @@
+package io.floe.metadata.sql;
+
+import io.floe.core.metadata.MetadataStoreException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteException;
+
+/**
+ * Embedded SQLite: one agent, one file. WAL journal so reads run beside the single writer;
+ * {@code synchronous=FULL} because an acknowledged produce must survive a power loss; an exclusive
+ * file lock so a second agent on the same file fails at startup instead of corrupting offsets.
+ */
+final class SqliteDialect implements Dialect {
+
+    private static final int READER_COUNT = 4;
+    private static final int BUSY_TIMEOUT_MS = 5_000;
+    private static final int SQLITE_BUSY = 5;
+    private static final int SQLITE_LOCKED = 6;
+
+    private final Path dbFile;
+    private final String url;
+    private final DatabaseFileLock lock;
+
+    private SqliteDialect(Path dbFile, DatabaseFileLock lock) {
+        this.dbFile = dbFile;
+        this.url = "jdbc:sqlite:" + dbFile;
+        this.lock = lock;
+    }
+
+    /** Creates the parent directories and takes the file lock; fails if another store holds it. */
+    static SqliteDialect open(Path dbFile) {
+        Path absolute = dbFile.toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(absolute.getParent());
+        } catch (IOException e) {
+            throw new MetadataStoreException("cannot create the directory of metadata store " + absolute, false, e);
+        }
+        return new SqliteDialect(absolute, DatabaseFileLock.acquire(absolute));
+    }
+
+    @Override
+    public String describe() {
+        return "sqlite:" + dbFile;
+    }
+
+    @Override
+    public Connection openWriter() throws SQLException {
+        SQLiteConfig config = commonConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        // Take the write lock at BEGIN, so a transaction never fails half-way upgrading a read lock.
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        return config.createConnection(url);
+    }
+
+    @Override
+    public Connection openReader() throws SQLException {
+        SQLiteConfig config = commonConfig();
+        config.setReadOnly(true);
+        return config.createConnection(url);
+    }
+
+    private static SQLiteConfig commonConfig() {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        config.enforceForeignKeys(true);
+        return config;
+    }
+
+    @Override
+    public int readerCount() {
+        return READER_COUNT;
+    }
+
+    @Override
+    public String upsert(String table, List<String> keyColumns, List<String> valueColumns) {
+        String columns = String.join(", ", keyColumns) + ", " + String.join(", ", valueColumns);
+        String placeholders = String.join(", ", Collections.nCopies(keyColumns.size() + valueColumns.size(), "?"));
+        String updates = valueColumns.stream().map(c -> c + " = excluded." + c).collect(Collectors.joining(", "));
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + placeholders + ")"
+                + " ON CONFLICT (" + String.join(", ", keyColumns) + ") DO UPDATE SET " + updates;
+    }
+
+    /** SQLite has no row locks; the store's single write connection already serializes writers. */
+    @Override
+    public String forUpdate() {
+        return "";
+    }
+
+    @Override
+    public boolean retriable(SQLException e) {
+        if (!(e instanceof SQLiteException)) {
+            return false;
+        }
+        int primary = e.getErrorCode() & 0xFF;
+        return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+    }
+
+    @Override
+    public void close() {
+        lock.close();
+    }
+}

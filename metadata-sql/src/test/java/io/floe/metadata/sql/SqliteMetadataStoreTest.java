@@ -1,0 +1,128 @@
+package io.floe.metadata.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.MetadataStoreException;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
+import io.floe.testkit.metadata.MetadataStoreContract;
+import io.floe.testkit.metadata.ProduceFixture;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteMetadataStoreTest extends MetadataStoreContract {
+
+    @TempDir
+    Path directory;
+
+    @Override
+    protected MetadataStore createStore() {
+        return SqlMetadataStore.openSqlite(directory.resolve("contract").resolve("metadata.db"));
+    }
+
+    @Test
+    void aSecondStoreOnTheSameFileFailsUntilTheFirstCloses() {
+        Path file = directory.resolve("locked.db");
+        MetadataStore first = SqlMetadataStore.openSqlite(file);
+
+        assertThatThrownBy(() -> SqlMetadataStore.openSqlite(file))
+                .isInstanceOfSatisfying(MetadataStoreException.class, e -> assertThat(e.retriable()).isFalse())
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("another Floe agent is using this embedded metadata store");
+
+        first.close();
+        SqlMetadataStore.openSqlite(file).close();
+    }
+
+    @Test
+    void dataSurvivesCloseAndReopen() {
+        Path file = directory.resolve("durable.db");
+        Topic topic;
+        long producerId;
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
+            ProduceFixture produce = new ProduceFixture(store);
+            topic = store.createTopic(new NewTopic("orders", 2, Map.of("retention.ms", "1000")));
+            producerId = store.allocateProducerId();
+            produce.commit(produce.idempotent(topic, 1, producerId, 0, 0, 4), produce.batch(topic, 1, 3));
+        }
+
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
+            ProduceFixture produce = new ProduceFixture(store);
+            assertThat(store.topic("orders")).contains(topic);
+            TopicPartition partition = new TopicPartition("orders", 1);
+            assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(0, 7));
+            assertThat(store.batches(partition, 0, 10)).hasSize(2);
+            assertThat(store.allocateProducerId()).isGreaterThan(producerId);
+            assertThat(produce.commit(produce.idempotent(topic, 1, producerId, 0, 0, 4), produce.idempotent(topic, 1, producerId, 0, 4, 1)))
+                    .containsExactly(new AppendResult.Duplicate(0, 0), new AppendResult.Appended(7, 0));
+        }
+    }
+
+    @Test
+    void producerIdsStartAtOneThousand() {
+        assertThat(store().allocateProducerId()).isEqualTo(1000);
+        assertThat(store().allocateProducerId()).isEqualTo(1001);
+    }
+
+    @Test
+    void openingCreatesTheDirectoriesAndRecordsTheSchemaVersion() throws SQLException {
+        Path file = directory.resolve("a").resolve("b").resolve("metadata.db");
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
+            assertThat(store.describe()).isEqualTo("sqlite:" + file.toAbsolutePath());
+        }
+
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            assertThat(Migrations.currentVersion(connection)).isEqualTo(Migrations.LATEST);
+            assertThat(queryString(connection, "PRAGMA journal_mode")).isEqualTo("wal");
+        }
+    }
+
+    @Test
+    void aDatabaseFromANewerFloeIsRefused() throws SQLException {
+        Path file = directory.resolve("newer.db");
+        SqlMetadataStore.openSqlite(file).close();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (999, 'future', 0)");
+        }
+
+        assertThatThrownBy(() -> SqlMetadataStore.openSqlite(file))
+                .isInstanceOf(MetadataStoreException.class)
+                .hasMessageContaining("schema version 999")
+                .hasMessageContaining("newer than this Floe supports (" + Migrations.LATEST + ")");
+        // The failed open released the lock.
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement statement = connection.createStatement()) {
+            statement.execute("DELETE FROM schema_version WHERE version = 999");
+        }
+        SqlMetadataStore.openSqlite(file).close();
+    }
+
+    @Test
+    void operationsOnAClosedStoreFail() {
+        MetadataStore store = SqlMetadataStore.openSqlite(directory.resolve("closed.db"));
+        store.close();
+        store.close();
+
+        assertThatThrownBy(() -> store.topics()).isInstanceOf(MetadataStoreException.class).hasMessageContaining("closed");
+    }
+
+    private static String queryString(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getString(1);
+        }
+    }
+}

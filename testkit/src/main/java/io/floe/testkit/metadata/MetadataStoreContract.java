@@ -1,0 +1,497 @@
+package io.floe.testkit.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AppendError;
+import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.BatchAppend;
+import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.InvalidPartitionsException;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectKey;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
+import io.floe.core.topic.TopicExistsException;
+import io.floe.core.topic.UnknownTopicException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@link MetadataStore} contract, run against every implementation: extend it next to the
+ * implementation and return a fresh, empty store from {@link #createStore()}.
+ */
+public abstract class MetadataStoreContract {
+
+    private static final long TIMEOUT_SECONDS = 60;
+    private static final long PRODUCER = 4242;
+
+    private MetadataStore store;
+    private ProduceFixture produce;
+
+    /** A new store holding no topics; the suite closes it after each test. */
+    protected abstract MetadataStore createStore();
+
+    /** The store of the running test, for implementation-specific tests in subclasses. */
+    protected final MetadataStore store() {
+        return store;
+    }
+
+    @BeforeEach
+    final void openStore() {
+        store = createStore();
+        produce = new ProduceFixture(store);
+    }
+
+    @AfterEach
+    final void closeStore() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    // ----- topics
+
+    @Test
+    void createTopicGivesAFreshIdAndEmptyPartitions() {
+        Topic topic = store.createTopic(new NewTopic("orders", 3, Map.of("retention.ms", "1000")));
+
+        assertThat(topic.name()).isEqualTo("orders");
+        assertThat(topic.partitionCount()).isEqualTo(3);
+        assertThat(topic.configs()).containsExactly(Map.entry("retention.ms", "1000"));
+        assertThat(store.topic("orders")).contains(topic);
+        for (int partition = 0; partition < 3; partition++) {
+            assertThat(store.offsets(new TopicPartition("orders", partition))).isEqualTo(LogOffsets.EMPTY);
+        }
+        assertThat(store.createTopic(new NewTopic("payments", 1, Map.of())).id()).isNotEqualTo(topic.id());
+    }
+
+    @Test
+    void createTopicRefusesAnExistingName() {
+        Topic first = store.createTopic(new NewTopic("orders", 1, Map.of()));
+
+        assertThatThrownBy(() -> store.createTopic(new NewTopic("orders", 2, Map.of())))
+                .isInstanceOf(TopicExistsException.class)
+                .hasMessageContaining("orders");
+        assertThat(store.topic("orders")).contains(first);
+    }
+
+    @Test
+    void topicsAreListedByName() {
+        store.createTopic(new NewTopic("b", 1, Map.of()));
+        store.createTopic(new NewTopic("a", 2, Map.of("cleanup.policy", "compact")));
+        store.createTopic(new NewTopic("c", 1, Map.of()));
+
+        assertThat(store.topics()).extracting(Topic::name).containsExactly("a", "b", "c");
+        assertThat(store.topics().get(0).configs()).containsExactly(Map.entry("cleanup.policy", "compact"));
+        assertThat(store.topic("missing")).isEmpty();
+    }
+
+    @Test
+    void deleteTopicRemovesItsLogAndFreesTheName() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of("retention.ms", "1")));
+        produce.commit(produce.batch(topic, 0, 5), produce.batch(topic, 1, 5));
+        TopicPartition partition = new TopicPartition("orders", 0);
+
+        store.deleteTopic("orders");
+
+        assertThat(store.topic("orders")).isEmpty();
+        assertThat(store.topics()).isEmpty();
+        assertThatThrownBy(() -> store.offsets(partition)).isInstanceOf(UnknownTopicException.class);
+        assertThat(store.batches(partition, 0, 10)).isEmpty();
+        Topic again = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        assertThat(again.id()).isNotEqualTo(topic.id());
+        assertThat(again.configs()).isEmpty();
+        assertThat(store.offsets(partition)).isEqualTo(LogOffsets.EMPTY);
+        assertThat(store.batches(partition, 0, 10)).isEmpty();
+    }
+
+    @Test
+    void topicOperationsOnAMissingTopicThrowUnknownTopic() {
+        assertThatThrownBy(() -> store.deleteTopic("missing")).isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.createPartitions("missing", 3)).isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.setTopicConfigs("missing", Map.of())).isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.offsets(new TopicPartition("missing", 0)))
+                .isInstanceOf(UnknownTopicException.class);
+    }
+
+    @Test
+    void offsetsOfAPartitionOutOfRangeThrowUnknownTopic() {
+        store.createTopic(new NewTopic("orders", 2, Map.of()));
+
+        assertThatThrownBy(() -> store.offsets(new TopicPartition("orders", 2))).isInstanceOf(UnknownTopicException.class);
+    }
+
+    @Test
+    void createPartitionsAddsEmptyPartitionsAndKeepsTheRest() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of("retention.ms", "1000")));
+        produce.commit(produce.batch(topic, 1, 4));
+
+        Topic grown = store.createPartitions("orders", 4);
+
+        assertThat(grown).isEqualTo(new Topic("orders", topic.id(), 4, topic.configs()));
+        assertThat(store.topic("orders")).contains(grown);
+        assertThat(store.offsets(new TopicPartition("orders", 1))).isEqualTo(new LogOffsets(0, 4));
+        assertThat(store.offsets(new TopicPartition("orders", 3))).isEqualTo(LogOffsets.EMPTY);
+        assertThat(produce.commit(produce.batch(grown, 3, 2))).containsExactly(new AppendResult.Appended(0, 0));
+    }
+
+    @Test
+    void createPartitionsRefusesToShrinkOrStay() {
+        store.createTopic(new NewTopic("orders", 3, Map.of()));
+
+        assertThatThrownBy(() -> store.createPartitions("orders", 2))
+                .isInstanceOf(InvalidPartitionsException.class)
+                .hasMessage("Topic currently has 3 partitions, which is higher than the requested 2.");
+        assertThatThrownBy(() -> store.createPartitions("orders", 3)).isInstanceOf(InvalidPartitionsException.class);
+        assertThat(store.topic("orders").orElseThrow().partitionCount()).isEqualTo(3);
+    }
+
+    @Test
+    void setTopicConfigsReplacesTheOverrides() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of("retention.ms", "1000", "segment.ms", "5")));
+
+        Topic updated = store.setTopicConfigs("orders", Map.of("retention.ms", "2000", "cleanup.policy", "compact"));
+
+        assertThat(updated).isEqualTo(new Topic("orders", topic.id(), 1,
+                Map.of("retention.ms", "2000", "cleanup.policy", "compact")));
+        assertThat(store.topic("orders")).contains(updated);
+        assertThat(store.setTopicConfigs("orders", Map.of()).configs()).isEmpty();
+        assertThat(store.topic("orders").orElseThrow().configs()).isEmpty();
+    }
+
+    // ----- commit
+
+    @Test
+    void commitAssignsDenseOffsetsAcrossCommitsAndPartitions() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+
+        assertThat(produce.commit(produce.batch(topic, 0, 3), produce.batch(topic, 1, 2), produce.batch(topic, 0, 5)))
+                .containsExactly(appended(0), appended(0), appended(3));
+        assertThat(produce.commit(produce.batch(topic, 0, 1), produce.batch(topic, 1, 4)))
+                .containsExactly(appended(8), appended(2));
+
+        assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(new LogOffsets(0, 9));
+        assertThat(store.offsets(new TopicPartition("orders", 1))).isEqualTo(new LogOffsets(0, 6));
+        assertThat(store.batches(new TopicPartition("orders", 0), 0, 10))
+                .extracting(BatchCoordinate::baseOffset, BatchCoordinate::lastOffset)
+                .containsExactly(offsets(0, 2), offsets(3, 7), offsets(8, 8));
+    }
+
+    @Test
+    void committedBatchesPointAtTheirObjectAndRange() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        ObjectKey object = produce.registerUpload();
+        BatchAppend batch = produce.batch(topic, 0, 7, 1234L);
+
+        assertThat(produce.commit(object, batch)).isEqualTo(new CommitOutcome.Committed(List.of(appended(0))));
+
+        assertThat(store.batches(new TopicPartition("orders", 0), 0, 10))
+                .containsExactly(new BatchCoordinate(batch.topicPartition(), 0, 6, object, batch.range(), 1234L));
+    }
+
+    @Test
+    void commitOfAnUnregisteredObjectIsRejected() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+
+        CommitOutcome outcome = produce.commit(new ObjectKey("segments/00/never-registered.seg"), produce.batch(topic, 0, 1));
+
+        assertThat(outcome).isInstanceOf(CommitOutcome.Rejected.class);
+        assertThat(((CommitOutcome.Rejected) outcome).reason()).contains("never-registered");
+        assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(LogOffsets.EMPTY);
+    }
+
+    @Test
+    void anObjectIsCommittedAtMostOnce() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        ObjectKey object = produce.registerUpload();
+        assertThat(produce.commit(object, produce.batch(topic, 0, 2))).isInstanceOf(CommitOutcome.Committed.class);
+
+        assertThat(produce.commit(object, produce.batch(topic, 0, 2))).isInstanceOf(CommitOutcome.Rejected.class);
+
+        assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(new LogOffsets(0, 2));
+    }
+
+    @Test
+    void batchesForMissingTopicsOrPartitionsFailAloneInTheirCommit() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        Topic ghost = new Topic("ghost", UUID.randomUUID(), 1, Map.of());
+        Topic staleId = new Topic("orders", UUID.randomUUID(), 2, Map.of());
+        Topic wider = new Topic("orders", topic.id(), 5, Map.of());
+
+        List<AppendResult> results = produce.commit(produce.batch(ghost, 0, 1), produce.batch(staleId, 0, 1),
+                produce.batch(wider, 4, 1), produce.batch(topic, 1, 3));
+
+        assertThat(results.subList(0, 3)).allSatisfy(result -> assertFailed(result, AppendError.UNKNOWN_TOPIC_OR_PARTITION));
+        assertThat(results.get(3)).isEqualTo(appended(0));
+        assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(LogOffsets.EMPTY);
+    }
+
+    @Test
+    void batchesForADeletedTopicFailEvenAfterItIsRecreated() {
+        Topic old = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.batch(old, 0, 3));
+        store.deleteTopic("orders");
+        assertFailed(produce.commit(produce.batch(old, 0, 1)).get(0), AppendError.UNKNOWN_TOPIC_OR_PARTITION);
+
+        Topic recreated = store.createTopic(new NewTopic("orders", 1, Map.of()));
+
+        List<AppendResult> results = produce.commit(produce.batch(old, 0, 1), produce.batch(recreated, 0, 2));
+        assertFailed(results.get(0), AppendError.UNKNOWN_TOPIC_OR_PARTITION);
+        assertThat(results.get(1)).isEqualTo(appended(0));
+    }
+
+    // ----- idempotent producers
+
+    @Test
+    void retriedBatchesWithinAndAcrossCommitsGetTheirOriginalOffsets() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        BatchAppend first = produce.idempotent(topic, 0, PRODUCER, 0, 0, 3);
+        BatchAppend second = produce.idempotent(topic, 0, PRODUCER, 0, 3, 2);
+
+        assertThat(produce.commit(first, second, produce.idempotent(topic, 0, PRODUCER, 0, 0, 3)))
+                .containsExactly(appended(0), appended(3), new AppendResult.Duplicate(0, 0));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 3, 2), produce.idempotent(topic, 0, PRODUCER, 0, 5, 1)))
+                .containsExactly(new AppendResult.Duplicate(3, 0), appended(5));
+
+        assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(new LogOffsets(0, 6));
+        assertThat(store.batches(new TopicPartition("orders", 0), 0, 10)).hasSize(3);
+    }
+
+    @Test
+    void theLastFiveBatchesOfAProducerAreRecognizedAsRetries() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        for (int sequence = 0; sequence < 8; sequence++) {
+            produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, sequence, 1));
+        }
+
+        for (int sequence = 3; sequence < 8; sequence++) {
+            assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, sequence, 1)))
+                    .containsExactly(new AppendResult.Duplicate(sequence, 0));
+        }
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(8);
+    }
+
+    @Test
+    void aSequenceGapIsOutOfOrder() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 5));
+
+        AppendResult gap = produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 7, 1)).get(0);
+
+        assertFailed(gap, AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(((AppendResult.Failed) gap).message()).contains("5").contains("7");
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 5, 1))).containsExactly(appended(5));
+    }
+
+    @Test
+    void aStaleEpochIsFenced() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 3, 0, 1));
+
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 1, 1)).get(0), AppendError.PRODUCER_FENCED);
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 0, 1)).get(0), AppendError.PRODUCER_FENCED);
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(1);
+    }
+
+    @Test
+    void aNewEpochMustStartAtSequenceZero() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10));
+
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 10, 1)).get(0),
+                AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 2), produce.idempotent(topic, 0, PRODUCER, 1, 2, 1)))
+                .containsExactly(appended(10), appended(12));
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)).get(0), AppendError.PRODUCER_FENCED);
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 2)))
+                .containsExactly(new AppendResult.Duplicate(10, 0));
+    }
+
+    @Test
+    void aProducerUnknownOnThePartitionMayStartAtAnySequence() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 100));
+
+        assertThat(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 42, 1), produce.idempotent(topic, 0, 7, 5, 17, 2)))
+                .containsExactly(appended(0), appended(100));
+        assertThat(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 43, 1))).containsExactly(appended(1));
+    }
+
+    @Test
+    void sequencesWrapAfterIntegerMax() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, Integer.MAX_VALUE - 1, 2));
+
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 1))).containsExactly(appended(2));
+    }
+
+    @Test
+    void batchesWithoutAProducerIdAreNeverDuplicates() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        BatchAppend batch = produce.batch(topic, 0, 2);
+
+        assertThat(produce.commit(batch, batch)).containsExactly(appended(0), appended(2));
+    }
+
+    // ----- reads
+
+    @Test
+    void batchesStartAtTheBatchHoldingTheFromOffsetAndArePaged() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        for (int i = 0; i < 5; i++) {
+            produce.commit(produce.batch(topic, 0, 10));
+        }
+        TopicPartition partition = new TopicPartition("orders", 0);
+
+        assertThat(baseOffsets(store.batches(partition, 0, 2))).containsExactly(0L, 10L);
+        assertThat(baseOffsets(store.batches(partition, -5, 1))).containsExactly(0L);
+        assertThat(baseOffsets(store.batches(partition, 15, 2))).containsExactly(10L, 20L);
+        assertThat(baseOffsets(store.batches(partition, 19, 100))).containsExactly(10L, 20L, 30L, 40L);
+        assertThat(baseOffsets(store.batches(partition, 20, 100))).containsExactly(20L, 30L, 40L);
+        assertThat(baseOffsets(store.batches(partition, 49, 100))).containsExactly(40L);
+        assertThat(store.batches(partition, 50, 100)).isEmpty();
+        assertThat(store.batches(partition, 0, 0)).isEmpty();
+        assertThat(store.batches(new TopicPartition("missing", 0), 0, 10)).isEmpty();
+        assertThat(store.batches(new TopicPartition("orders", 1), 0, 10)).isEmpty();
+    }
+
+    @Test
+    void timestampLookupsFindTheFirstAndTheLargest() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        produce.commit(produce.batch(topic, 0, 1, 100), produce.batch(topic, 0, 1, 300), produce.batch(topic, 0, 1, 200),
+                produce.batch(topic, 0, 1, 300), produce.batch(topic, 0, 1, 50));
+        TopicPartition partition = new TopicPartition("orders", 0);
+
+        assertThat(store.firstBatchAtOrAfter(partition, 0)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(0));
+        assertThat(store.firstBatchAtOrAfter(partition, 100)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(0));
+        assertThat(store.firstBatchAtOrAfter(partition, 150)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(1));
+        assertThat(store.firstBatchAtOrAfter(partition, 301)).isEmpty();
+        assertThat(store.batchWithMaxTimestamp(partition)).hasValueSatisfying(b -> {
+            assertThat(b.baseOffset()).isEqualTo(1);
+            assertThat(b.maxTimestamp()).isEqualTo(300);
+        });
+        TopicPartition empty = new TopicPartition("orders", 1);
+        assertThat(store.firstBatchAtOrAfter(empty, 0)).isEmpty();
+        assertThat(store.batchWithMaxTimestamp(empty)).isEmpty();
+        assertThat(store.firstBatchAtOrAfter(new TopicPartition("missing", 0), 0)).isEmpty();
+        assertThat(store.batchWithMaxTimestamp(new TopicPartition("missing", 0))).isEmpty();
+    }
+
+    // ----- producer ids and concurrency
+
+    @Test
+    void producerIdsAreUniqueAcrossThreads() throws Exception {
+        int threads = 4;
+        int perThread = 300;
+        List<Callable<List<Long>>> tasks = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            tasks.add(() -> {
+                List<Long> ids = new ArrayList<>();
+                for (int i = 0; i < perThread; i++) {
+                    ids.add(store.allocateProducerId());
+                }
+                return ids;
+            });
+        }
+
+        Set<Long> ids = new HashSet<>();
+        runConcurrently(tasks).forEach(ids::addAll);
+
+        assertThat(ids).hasSize(threads * perThread).allSatisfy(id -> assertThat(id).isNotNegative());
+    }
+
+    @Test
+    void concurrentCommitsToTheSamePartitionsGetDenseUniqueOffsets() throws Exception {
+        Topic topic = store.createTopic(new NewTopic("orders", 3, Map.of()));
+        int threads = 4;
+        int commitsPerThread = 25;
+        List<Callable<List<AppendResult>>> tasks = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int records = t + 1;
+            tasks.add(() -> {
+                List<AppendResult> results = new ArrayList<>();
+                for (int i = 0; i < commitsPerThread; i++) {
+                    results.addAll(produce.commit(produce.batch(topic, 0, records), produce.batch(topic, 1, records),
+                            produce.batch(topic, 2, records), produce.batch(topic, i % 3, records)));
+                }
+                return results;
+            });
+        }
+
+        List<List<AppendResult>> results = runConcurrently(tasks);
+
+        assertThat(results).allSatisfy(r -> assertThat(r).allSatisfy(a -> assertThat(a).isInstanceOf(AppendResult.Appended.class)));
+        for (int partition = 0; partition < 3; partition++) {
+            TopicPartition tp = new TopicPartition("orders", partition);
+            List<BatchCoordinate> log = store.batches(tp, 0, 10_000);
+            long next = 0;
+            for (BatchCoordinate batch : log) {
+                assertThat(batch.baseOffset()).as("batch after offset %d of %s", next, tp).isEqualTo(next);
+                next = batch.nextOffset();
+            }
+            assertThat(store.offsets(tp).highWatermark()).isEqualTo(next);
+        }
+        long batchCount = (long) threads * commitsPerThread * 4;
+        assertThat(results.stream().mapToLong(List::size).sum()).isEqualTo(batchCount);
+    }
+
+    // ----- helpers
+
+    private static AppendResult appended(long baseOffset) {
+        return new AppendResult.Appended(baseOffset, 0);
+    }
+
+    private static Tuple offsets(long base, long last) {
+        return tuple(base, last);
+    }
+
+    private static List<Long> baseOffsets(List<BatchCoordinate> batches) {
+        return batches.stream().map(BatchCoordinate::baseOffset).toList();
+    }
+
+    private static void assertFailed(AppendResult result, AppendError error) {
+        assertThat(result).isInstanceOfSatisfying(AppendResult.Failed.class,
+                failed -> assertThat(failed.error()).as(failed.message()).isEqualTo(error));
+    }
+
+    /** Starts all tasks together (a barrier, not a sleep) and returns their results in task order. */
+    private static <T> List<T> runConcurrently(List<Callable<T>> tasks) throws Exception {
+        ExecutorService executor = Executors.newFixedThreadPool(tasks.size());
+        try {
+            CyclicBarrier start = new CyclicBarrier(tasks.size());
+            List<Future<T>> futures = new ArrayList<>();
+            for (Callable<T> task : tasks) {
+                futures.add(executor.submit(() -> {
+                    start.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    return task.call();
+                }));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+}
