@@ -30,6 +30,7 @@ record BenchmarkOptions(
         Path floeScript,
         OptionalLong floeFlushIntervalMs,
         List<String> floeExtraArgs,
+        String floeJavaOptions,
         Duration startTimeout,
         Duration toolTimeout,
         Duration consumeIdleTimeout,
@@ -66,6 +67,7 @@ record BenchmarkOptions(
               --floe-script PATH       Floe launcher (default bin/floe)
               --flush-interval-ms N    passed to `floe agent`
               --floe-arg ARG           extra argument for `floe agent` (repeatable)
+              --floe-java-opts OPTS    JVM options for the agent, passed as FLOE_JAVA_OPTS (default: none, JVM defaults)
               --start-timeout-s S      readiness wait for each system (default 120)
               --tool-timeout-s S       wall-clock limit of each perf tool run (default 900)
               --consume-timeout-ms MS  longest gap between consumed records before a consumer gives up (default 30000)
@@ -107,6 +109,7 @@ record BenchmarkOptions(
         Path floeScript = Path.of("bin", "floe");
         OptionalLong flushIntervalMs = OptionalLong.empty();
         final List<String> floeExtraArgs = new ArrayList<>();
+        String floeJavaOptions = "";
         long startTimeoutS = 120;
         long toolTimeoutS = 900;
         long consumeTimeoutMs = 30_000;
@@ -125,6 +128,7 @@ record BenchmarkOptions(
                 case "--floe-script" -> floeScript = Path.of(value);
                 case "--flush-interval-ms" -> flushIntervalMs = OptionalLong.of(positive(flag, value));
                 case "--floe-arg" -> floeExtraArgs.add(value);
+                case "--floe-java-opts" -> floeJavaOptions = value;
                 case "--start-timeout-s" -> startTimeoutS = positive(flag, value);
                 case "--tool-timeout-s" -> toolTimeoutS = positive(flag, value);
                 case "--consume-timeout-ms" -> consumeTimeoutMs = positive(flag, value);
@@ -142,7 +146,7 @@ record BenchmarkOptions(
                     "Floe launcher " + floeScript.toAbsolutePath() + " does not exist (or use --kafka-only)");
             return new BenchmarkOptions(records, recordSizeBytes, partitions, rounds, warmupRecords, consumerMode,
                     kafkaOnly, kafkaClasspath, driverClasspath, floeScript.toAbsolutePath(), flushIntervalMs,
-                    List.copyOf(floeExtraArgs), Duration.ofSeconds(startTimeoutS), Duration.ofSeconds(toolTimeoutS),
+                    List.copyOf(floeExtraArgs), floeJavaOptions, Duration.ofSeconds(startTimeoutS), Duration.ofSeconds(toolTimeoutS),
                     Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);
         }
 

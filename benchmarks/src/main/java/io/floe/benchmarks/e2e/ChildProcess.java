@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -20,6 +22,8 @@ import java.util.stream.Stream;
 final class ChildProcess {
 
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /** Children still running, so that a driver stopped by Ctrl-C leaves none behind (see {@link #killAll()}). */
+    private static final Set<ChildProcess> LIVE = ConcurrentHashMap.newKeySet();
 
     private final String name;
     private final Process process;
@@ -37,7 +41,10 @@ final class ChildProcess {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         builder.environment().putAll(environment);
         try {
-            return new ChildProcess(name, builder.start(), logFile);
+            ChildProcess child = new ChildProcess(name, builder.start(), logFile);
+            LIVE.add(child);
+            child.process.onExit().thenRun(() -> LIVE.remove(child));
+            return child;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + ": " + String.join(" ", command), e);
         }
@@ -96,6 +103,18 @@ final class ChildProcess {
             return -1;
         }
         return process.exitValue();
+    }
+
+    /** Kills every child still running; for the driver's shutdown hook. */
+    static void killAll() {
+        for (ChildProcess child : List.copyOf(LIVE)) {
+            try {
+                child.kill();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     private void kill() throws InterruptedException {

@@ -31,8 +31,8 @@ record ConsumerSummary(
     static Optional<ConsumerSummary> parseConsumerPerformance(List<String> outputLines) {
         for (int i = 0; i + 1 < outputLines.size(); i++) {
             if (outputLines.get(i).strip().startsWith(PERF_HEADER_START)) {
-                Map<String, String> row = zip(outputLines.get(i), outputLines.get(i + 1));
-                return Optional.of(new ConsumerSummary(
+                // The tool prints the header before it consumes: an error can come where the values should be.
+                return zip(outputLines.get(i), outputLines.get(i + 1)).map(row -> new ConsumerSummary(
                         Long.parseLong(row.get("data.consumed.in.nMsg")),
                         Double.parseDouble(row.get("data.consumed.in.MB")),
                         Double.parseDouble(row.get("MB.sec")),
@@ -69,17 +69,17 @@ record ConsumerSummary(
                 megabytes / seconds, records / seconds);
     }
 
-    private static Map<String, String> zip(String header, String values) {
+    /** Header names to values; empty when the line after the header is not a row of values. */
+    private static Optional<Map<String, String>> zip(String header, String values) {
         String[] names = header.strip().split(",\\s*");
         String[] cells = values.strip().split(",\\s*");
         if (names.length != cells.length) {
-            throw new IllegalArgumentException("ConsumerPerformance header has " + names.length + " columns, values "
-                    + cells.length + ": '" + header + "' / '" + values + "'");
+            return Optional.empty();
         }
         Map<String, String> row = new HashMap<>();
         for (int i = 0; i < names.length; i++) {
             row.put(names[i], cells[i]);
         }
-        return row;
+        return Optional.of(row);
     }
 }

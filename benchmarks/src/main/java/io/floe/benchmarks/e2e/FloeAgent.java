@@ -36,14 +36,14 @@ final class FloeAgent implements Target {
         String listen = "127.0.0.1:" + Ports.free();
         String httpListen = "127.0.0.1:" + Ports.free();
         ChildProcess process = ChildProcess.start("floe", command(options, listen, httpListen, dataDir),
-                dir.resolve("agent.log"), Map.of());
+                dir.resolve("agent.log"), Map.of("FLOE_JAVA_OPTS", options.floeJavaOptions()));
         HeapSampler sampler = new HeapSampler("floe",
                 new PrometheusHeapProbe(URI.create("http://" + httpListen + "/metrics")));
         FloeAgent agent = new FloeAgent(listen, process, sampler);
         try {
             Readiness.await("floe", listen, process, options.startTimeout());
         } catch (RuntimeException | InterruptedException e) {
-            agent.close();
+            agent.stop();
             throw e;
         }
         LOGGER.info("started system=floe bootstrap={} http={} pid={} dir={}", listen, httpListen, process.pid(), dir);
@@ -85,7 +85,7 @@ final class FloeAgent implements Target {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void stop() throws InterruptedException {
         heapSampler.close();
         int exit = process.stop(STOP_GRACE);
         LOGGER.info("stopped system=floe exit={}", exit);

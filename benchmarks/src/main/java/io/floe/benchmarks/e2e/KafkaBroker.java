@@ -66,7 +66,7 @@ final class KafkaBroker implements Target {
         try {
             Readiness.await(label, bootstrap, process, options.startTimeout());
         } catch (RuntimeException | InterruptedException e) {
-            broker.close();
+            broker.stop();
             throw e;
         }
         LOGGER.info("started system={} bootstrap={} pid={} dir={}", label, bootstrap, process.pid(), dir);
@@ -147,7 +147,7 @@ final class KafkaBroker implements Target {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void stop() throws InterruptedException {
         heapSampler.close();
         heapProbe.close();
         int exit = process.stop(STOP_GRACE);

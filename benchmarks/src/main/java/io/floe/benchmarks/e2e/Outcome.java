@@ -25,7 +25,7 @@ sealed interface Outcome<T> {
         return new Skipped<>(reason);
     }
 
-    default Optional<T> value() {
+    default Optional<T> measured() {
         return this instanceof Measured<T> m ? Optional.of(m.value()) : Optional.empty();
     }
 

@@ -3,7 +3,7 @@ package io.floe.benchmarks.e2e;
 import java.util.OptionalLong;
 
 /** A running system under test, reachable over the Kafka protocol on loopback. */
-sealed interface Target extends AutoCloseable permits KafkaBroker, FloeAgent {
+sealed interface Target permits KafkaBroker, FloeAgent {
 
     /** Name in the report: {@code kafka}, {@code floe}, or {@code kafka-b} in Floe's slot with --kafka-only. */
     String label();
@@ -13,13 +13,12 @@ sealed interface Target extends AutoCloseable permits KafkaBroker, FloeAgent {
     /** Peak used heap sampled since the start; empty when no sample succeeded. */
     OptionalLong peakHeapBytes();
 
-    /** Peak resident set size of the process tree; read before {@link #close()}. */
+    /** Peak resident set size of the process tree; read before {@link #stop()}. */
     long peakRssBytes();
 
     /** The last lines of the system's log, for error messages. */
     String logTail(int lines);
 
     /** Stops the system (SIGTERM, then waits) and deletes nothing: the caller owns the directories. */
-    @Override
-    void close() throws InterruptedException;
+    void stop() throws InterruptedException;
 }

@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param defaultPartitions the partition count of auto-created topics
  * @param maxMessageBytes the default max.message.bytes of topics
  */
-public record AgentSettings(
+record AgentSettings(
         HostPort listen,
         HostPort advertise,
         HostPort httpListen,

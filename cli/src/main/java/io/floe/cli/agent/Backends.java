@@ -6,6 +6,7 @@ import io.floe.core.object.ObjectStore;
 import io.floe.metadata.sql.SqlMetadataStore;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,28 +26,32 @@ final class Backends {
 
     /** What a store is for, so a URL naming the wrong kind of store is rejected before anything opens. */
     private enum Role {
-        METADATA("metadata store"),
-        OBJECTS("object store");
+        METADATA("metadata store", "a metadata store"),
+        OBJECTS("object store", "an object store");
 
         private final String description;
+        private final String withArticle;
 
-        Role(String description) {
+        Role(String description, String withArticle) {
             this.description = description;
+            this.withArticle = withArticle;
         }
     }
 
     private Backends() {}
 
-    static MetadataStore metadataStore(String url) {
-        return (MetadataStore) open(url, Role.METADATA);
+    /** Opens the metadata store {@code url} names; {@code clock} stamps what it records. */
+    static MetadataStore metadataStore(String url, Clock clock) {
+        return (MetadataStore) open(url, Role.METADATA, clock);
     }
 
-    static ObjectStore objectStore(String url) {
-        return (ObjectStore) open(url, Role.OBJECTS);
+    /** Opens the object store {@code url} names; {@code clock} is for stores that need time (none yet). */
+    static ObjectStore objectStore(String url, Clock clock) {
+        return (ObjectStore) open(url, Role.OBJECTS, clock);
     }
 
     /** Opens the store for {@code url}; each case checks the role first, so the callers' casts hold. */
-    private static AutoCloseable open(String url, Role role) {
+    private static AutoCloseable open(String url, Role role, Clock clock) {
         Matcher matcher = URL.matcher(url);
         if (!matcher.matches()) {
             throw new IllegalArgumentException("'" + url + "' is not a store URL such as sqlite:/path or file:/path");
@@ -56,7 +61,7 @@ final class Backends {
         return switch (scheme) {
             case "sqlite" -> {
                 require(Role.METADATA, role, url);
-                yield SqlMetadataStore.openSqlite(path(url, rest));
+                yield SqlMetadataStore.openSqlite(path(url, rest), clock);
             }
             case "file" -> {
                 require(Role.OBJECTS, role, url);
@@ -71,8 +76,8 @@ final class Backends {
 
     private static void require(Role expected, Role actual, String url) {
         if (expected != actual) {
-            throw new IllegalArgumentException(url + " names a " + expected.description + ", not a "
-                    + actual.description);
+            throw new IllegalArgumentException(url + " names " + expected.withArticle + ", not "
+                    + actual.withArticle);
         }
     }
 

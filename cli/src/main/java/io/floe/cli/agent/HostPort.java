@@ -6,7 +6,7 @@ import java.util.Objects;
  * A network address as written on the command line: {@code host:port}, with IPv6 hosts in brackets
  * ({@code [::1]:9092}).
  */
-public record HostPort(String host, int port) {
+record HostPort(String host, int port) {
 
     public HostPort {
         Objects.requireNonNull(host, "host");

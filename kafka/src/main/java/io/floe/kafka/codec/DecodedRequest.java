@@ -1,6 +1,5 @@
 package io.floe.kafka.codec;
 
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.requests.RequestHeader;
 
@@ -13,8 +12,11 @@ public sealed interface DecodedRequest {
     /** An API key that kafka-clients does not know: only the correlation id is trusted. */
     record UnknownApi(short apiKey, short apiVersion, int correlationId) implements DecodedRequest {}
 
-    /** An API kafka-clients knows, but that Floe does not serve at this version (or at all). */
-    record UnsupportedVersion(RequestHeader header) implements DecodedRequest {}
+    /**
+     * An API kafka-clients knows, but that Floe does not serve at this version (or at all). The body
+     * is parsed when kafka-clients can, so the error response can name what was asked; else null.
+     */
+    record UnsupportedVersion(RequestHeader header, ApiMessage body) implements DecodedRequest {}
 
     /** The header parsed but the body did not. */
     record MalformedBody(RequestHeader header, RuntimeException cause) implements DecodedRequest {}
@@ -22,10 +24,4 @@ public sealed interface DecodedRequest {
     /** Not even the header parsed: the connection cannot be trusted. */
     record MalformedHeader(RuntimeException cause) implements DecodedRequest {}
 
-    /** Peeks the correlation id of a header that parsed at least that far. */
-    static String describe(RequestHeader header) {
-        ApiKeys key = header.apiKey();
-        return key.name + " v" + header.apiVersion() + " correlationId=" + header.correlationId()
-                + " clientId=" + header.clientId();
-    }
 }

@@ -44,14 +44,26 @@ public final class RequestDecoder {
         }
         VersionRange range = served.get(header.apiKey());
         if (range == null || !range.contains(header.apiVersion())) {
-            return new DecodedRequest.UnsupportedVersion(header);
+            ApiMessage body = null;
+            if (header.apiKey().isVersionSupported(header.apiVersion())) {
+                try {
+                    body = readBody(header, buffer);
+                } catch (RuntimeException e) {
+                    body = null;
+                }
+            }
+            return new DecodedRequest.UnsupportedVersion(header, body);
         }
         try {
-            ApiMessage body = ApiMessageType.fromApiKey(apiKey).newRequest();
-            body.read(new ByteBufferAccessor(buffer), header.apiVersion());
-            return new DecodedRequest.Valid(header, body);
+            return new DecodedRequest.Valid(header, readBody(header, buffer));
         } catch (RuntimeException e) {
             return new DecodedRequest.MalformedBody(header, e);
         }
+    }
+
+    private static ApiMessage readBody(RequestHeader header, ByteBuffer buffer) {
+        ApiMessage body = ApiMessageType.fromApiKey(header.apiKey().id).newRequest();
+        body.read(new ByteBufferAccessor(buffer), header.apiVersion());
+        return body;
     }
 }

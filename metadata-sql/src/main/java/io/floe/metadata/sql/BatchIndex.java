@@ -21,8 +21,19 @@ import java.util.Optional;
  */
 final class BatchIndex {
 
-    private static final String COORDINATE_COLUMNS =
-            "SELECT base_offset, last_offset, object_key, byte_position, byte_length, max_timestamp FROM batches";
+    /**
+     * The batches of partition {@code ?1} with {@code last_offset >= ?3}, as a range of the primary
+     * key: batches never overlap, so they are the batch starting at or before the offset (if it
+     * reaches it) and every later one. This spares an index on {@code last_offset}, which would cost
+     * every commit a page write per partition. Parameters: partition id, partition id, offset, offset.
+     */
+    private static final String FROM_OFFSET = " WHERE partition_id = ? AND base_offset >= COALESCE("
+            + "(SELECT MAX(base_offset) FROM batches WHERE partition_id = ? AND base_offset <= ?), 0)"
+            + " AND last_offset >= ?";
+
+    private static final String COORDINATES =
+            "SELECT base_offset, last_offset, object_key, byte_position, byte_length, max_timestamp FROM batches"
+                    + FROM_OFFSET;
 
     /** A partition's row: its id in the batch tables and its markers. */
     private record PartitionRow(long id, LogOffsets offsets) {}
@@ -42,11 +53,10 @@ final class BatchIndex {
         if (partition.isEmpty()) {
             return List.of();
         }
-        // Batches never overlap, so ordering by last offset is ordering by base offset, and lets
-        // the scan run along the last-offset index without a sort.
-        String sql = COORDINATE_COLUMNS + " WHERE partition_id = ? AND last_offset >= ? ORDER BY last_offset LIMIT ?";
+        long id = partition.get().id();
         long from = Math.max(fromOffset, partition.get().offsets().logStartOffset());
-        return query(connection, topicPartition, sql, partition.get().id(), from, maxBatches);
+        String sql = COORDINATES + " ORDER BY base_offset LIMIT ?";
+        return query(connection, topicPartition, sql, id, id, from, from, maxBatches);
     }
 
     Optional<BatchCoordinate> firstAtOrAfter(Connection connection, TopicPartition topicPartition, long timestamp)
@@ -55,21 +65,22 @@ final class BatchIndex {
         if (partition.isEmpty()) {
             return Optional.empty();
         }
-        String sql = COORDINATE_COLUMNS + " WHERE partition_id = ? AND last_offset >= ? AND max_timestamp >= ?"
-                + " ORDER BY last_offset LIMIT 1";
-        PartitionRow row = partition.get();
-        return first(query(connection, topicPartition, sql, row.id(), row.offsets().logStartOffset(), timestamp));
+        String sql = COORDINATES + " AND max_timestamp >= ? ORDER BY base_offset LIMIT 1";
+        long id = partition.get().id();
+        long logStart = partition.get().offsets().logStartOffset();
+        return first(query(connection, topicPartition, sql, id, id, logStart, logStart, timestamp));
     }
 
-    Optional<BatchCoordinate> withMaxTimestamp(Connection connection, TopicPartition topicPartition) throws SQLException {
+    Optional<BatchCoordinate> withMaxTimestamp(Connection connection, TopicPartition topicPartition)
+            throws SQLException {
         Optional<PartitionRow> partition = partition(connection, topicPartition);
         if (partition.isEmpty()) {
             return Optional.empty();
         }
-        String sql = COORDINATE_COLUMNS + " WHERE partition_id = ? AND last_offset >= ?"
-                + " ORDER BY max_timestamp DESC, base_offset LIMIT 1";
-        PartitionRow row = partition.get();
-        return first(query(connection, topicPartition, sql, row.id(), row.offsets().logStartOffset()));
+        String sql = COORDINATES + " ORDER BY max_timestamp DESC, base_offset LIMIT 1";
+        long id = partition.get().id();
+        long logStart = partition.get().offsets().logStartOffset();
+        return first(query(connection, topicPartition, sql, id, id, logStart, logStart));
     }
 
     private static Optional<PartitionRow> partition(Connection connection, TopicPartition topicPartition)

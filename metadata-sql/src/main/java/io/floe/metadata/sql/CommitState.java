@@ -5,10 +5,8 @@ import io.floe.core.metadata.BatchAppend;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +49,8 @@ final class CommitState {
                 targets.add(batch.topicPartition());
             }
         }
-        Map<TopicPartition, PartitionLog> partitions = loadPartitions(connection, dialect, topics, List.copyOf(targets));
+        Map<TopicPartition, PartitionLog> partitions =
+                loadPartitions(connection, dialect, topics, List.copyOf(targets));
         Set<ProducerKey> producerKeys = new LinkedHashSet<>();
         for (BatchAppend batch : batches) {
             PartitionLog log = partitions.get(batch.topicPartition());
@@ -78,8 +77,8 @@ final class CommitState {
                     + topic.id();
         }
         if (!partitions.containsKey(target)) {
-            return "partition " + target.partition() + " of topic '" + target.topic() + "' does not exist; the topic has "
-                    + topic.partitionCount() + " partitions";
+            return "partition " + target.partition() + " of topic '" + target.topic()
+                    + "' does not exist; the topic has " + topic.partitionCount() + " partitions";
         }
         return null;
     }
@@ -119,8 +118,8 @@ final class CommitState {
         Map<UUID, String> names = new HashMap<>();
         topics.forEach((name, topic) -> names.put(topic.id(), name));
         Map<TopicPartition, PartitionLog> partitions = new HashMap<>();
-        KeyedSelect.run(connection, "SELECT topic_id, partition_index, id, log_start_offset, next_offset FROM partitions",
-                List.of("topic_id", "partition_index"), dialect.forUpdate(), targets,
+        String select = "SELECT topic_id, partition_index, id, log_start_offset, next_offset FROM partitions";
+        KeyedSelect.run(connection, select, List.of("topic_id", "partition_index"), dialect.forUpdate(), targets,
                 (statement, index, target) -> {
                     statement.setString(index, topics.get(target.topic()).id().toString());
                     statement.setInt(index + 1, target.partition());
@@ -133,19 +132,12 @@ final class CommitState {
 
     private static Map<ProducerKey, ProducerHistory> loadProducers(Connection connection, Dialect dialect,
             List<ProducerKey> keys) throws SQLException {
-        Map<ProducerKey, List<RecentBatch>> recent = new HashMap<>();
-        KeyedSelect.run(connection, "SELECT partition_id, producer_id, base_sequence, last_sequence, base_offset"
-                        + " FROM producer_batches", List.of("partition_id", "producer_id"), " ORDER BY base_offset", keys,
+        Map<ProducerKey, ProducerHistory> producers = new HashMap<>();
+        KeyedSelect.run(connection, "SELECT partition_id, producer_id, producer_epoch, last_sequence, recent_batches"
+                        + " FROM producer_state", List.of("partition_id", "producer_id"), dialect.forUpdate(), keys,
                 CommitState::bindProducerKey,
-                row -> recent.computeIfAbsent(new ProducerKey(row.getLong(1), row.getLong(2)), key -> new ArrayList<>())
-                        .add(new RecentBatch(row.getInt(3), row.getInt(4), row.getLong(5))));
-        Map<ProducerKey, ProducerHistory> producers = new LinkedHashMap<>();
-        KeyedSelect.run(connection, "SELECT partition_id, producer_id, producer_epoch, last_sequence FROM producer_state",
-                List.of("partition_id", "producer_id"), dialect.forUpdate(), keys, CommitState::bindProducerKey,
-                row -> {
-                    ProducerKey key = new ProducerKey(row.getLong(1), row.getLong(2));
-                    producers.put(key, new ProducerHistory(row.getShort(3), row.getInt(4), recent.getOrDefault(key, List.of())));
-                });
+                row -> producers.put(new ProducerKey(row.getLong(1), row.getLong(2)),
+                        ProducerHistory.decode(row.getShort(3), row.getInt(4), row.getString(5))));
         return producers;
     }
 

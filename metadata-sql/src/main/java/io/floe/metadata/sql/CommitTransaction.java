@@ -69,7 +69,8 @@ final class CommitTransaction {
             return new AppendResult.Failed(refuse.error(), refuse.message());
         }
         AppendResult.Appended result = appendTo(log, batch, appended);
-        state.producerOrFresh(log.id(), producer.producerId(), producer.producerEpoch()).record(producer.producerEpoch(),
+        ProducerHistory history = state.producerOrFresh(log.id(), producer.producerId(), producer.producerEpoch());
+        history.record(producer.producerEpoch(),
                 new RecentBatch(producer.baseSequence(), producer.lastSequence(), result.baseOffset()));
         return result;
     }

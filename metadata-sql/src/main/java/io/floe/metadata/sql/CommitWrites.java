@@ -50,7 +50,8 @@ final class CommitWrites {
     }
 
     private static void advancePartitions(Connection connection, CommitState state) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement("UPDATE partitions SET next_offset = ? WHERE id = ?")) {
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE partitions SET next_offset = ? WHERE id = ?")) {
             for (PartitionLog log : state.partitions()) {
                 if (log.advanced()) {
                     update.setLong(1, log.nextOffset());
@@ -62,45 +63,24 @@ final class CommitWrites {
         }
     }
 
-    /** Upserts each changed producer's state, then replaces the stored recent batches that fell out of its window. */
+    /** Upserts the state of each producer whose history changed, its last batches included. */
     private static void saveProducers(Connection connection, Dialect dialect,
             Map<CommitState.ProducerKey, ProducerHistory> producers) throws SQLException {
         String upsert = dialect.upsert("producer_state", List.of("partition_id", "producer_id"),
-                List.of("producer_epoch", "last_sequence"));
-        try (PreparedStatement saveState = connection.prepareStatement(upsert);
-                PreparedStatement dropOld = connection.prepareStatement("DELETE FROM producer_batches"
-                        + " WHERE partition_id = ? AND producer_id = ? AND base_offset < ?");
-                PreparedStatement addNew = connection.prepareStatement("INSERT INTO producer_batches"
-                        + " (partition_id, producer_id, base_offset, base_sequence, last_sequence) VALUES (?, ?, ?, ?, ?)")) {
+                List.of("producer_epoch", "last_sequence", "recent_batches"));
+        try (PreparedStatement save = connection.prepareStatement(upsert)) {
             for (Map.Entry<CommitState.ProducerKey, ProducerHistory> entry : producers.entrySet()) {
-                if (entry.getValue().changed()) {
-                    addProducer(entry.getKey(), entry.getValue(), saveState, dropOld, addNew);
+                ProducerHistory history = entry.getValue();
+                if (history.changed()) {
+                    save.setLong(1, entry.getKey().partitionId());
+                    save.setLong(2, entry.getKey().producerId());
+                    save.setShort(3, history.epoch());
+                    save.setInt(4, history.lastSequence());
+                    save.setString(5, history.encodeRecent());
+                    save.addBatch();
                 }
             }
-            saveState.executeBatch();
-            dropOld.executeBatch();
-            addNew.executeBatch();
-        }
-    }
-
-    private static void addProducer(CommitState.ProducerKey key, ProducerHistory history, PreparedStatement saveState,
-            PreparedStatement dropOld, PreparedStatement addNew) throws SQLException {
-        saveState.setLong(1, key.partitionId());
-        saveState.setLong(2, key.producerId());
-        saveState.setShort(3, history.epoch());
-        saveState.setInt(4, history.lastSequence());
-        saveState.addBatch();
-        dropOld.setLong(1, key.partitionId());
-        dropOld.setLong(2, key.producerId());
-        dropOld.setLong(3, history.oldestKeptOffset());
-        dropOld.addBatch();
-        for (RecentBatch batch : history.unstored()) {
-            addNew.setLong(1, key.partitionId());
-            addNew.setLong(2, key.producerId());
-            addNew.setLong(3, batch.baseOffset());
-            addNew.setInt(4, batch.baseSequence());
-            addNew.setInt(5, batch.lastSequence());
-            addNew.addBatch();
+            save.executeBatch();
         }
     }
 }

@@ -58,6 +58,9 @@ final class Database implements AutoCloseable {
         writeLock.lock();
         try {
             ensureOpen();
+            if (writer.isClosed()) {
+                writer = dialect.openWriter(); // a failed rollback closed it
+            }
             return inTransaction(writer, work, true);
         } finally {
             writeLock.unlock();
@@ -75,60 +78,55 @@ final class Database implements AutoCloseable {
     }
 
     private <T> T inTransaction(Connection connection, SqlWork<T> work, boolean isWriter) throws SQLException {
-        // Autocommit is switched off only for the transaction, so no connection idles inside one
-        // (an idle open read transaction would pin the WAL and keep it from being checkpointed).
-        connection.setAutoCommit(false);
+        dialect.begin(connection, isWriter);
         try {
             T result = work.run(connection);
-            connection.commit();
+            dialect.commit(connection);
             return result;
         } catch (SQLException | RuntimeException | Error e) {
             rollback(connection, isWriter, e);
             throw e;
-        } finally {
-            if (!connection.isClosed()) {
-                connection.setAutoCommit(true);
-            }
-        }
-    }
-
-    private void rollback(Connection connection, boolean isWriter, Throwable failure) {
-        try {
-            connection.rollback();
-        } catch (SQLException e) {
-            failure.addSuppressed(e);
-            LOGGER.error("rollback failed, reopening connection store={} writer={}", dialect.describe(), isWriter, e);
-            if (isWriter) {
-                replaceWriter();
-            }
         }
     }
 
     /**
-     * Swaps a writer that could not roll back for a fresh one. If that fails too, the closed writer
-     * stays and the next write fails (and tries again) with an ordinary SQLException.
+     * Rolls back after a failure. If even that fails, the connection's state is unknown (the
+     * database may have rolled back by itself, or the connection may be broken), so it is closed;
+     * the next write or read on it opens a fresh one.
      */
-    private void replaceWriter() {
-        closeQuietly(writer);
+    private void rollback(Connection connection, boolean isWriter, Throwable failure) {
         try {
-            writer = dialect.openWriter();
+            dialect.rollback(connection);
         } catch (SQLException e) {
-            LOGGER.error("cannot reopen the write connection store={}", dialect.describe(), e);
+            failure.addSuppressed(e);
+            LOGGER.error("rollback failed, closing connection store={} writer={}", dialect.describe(), isWriter, e);
+            closeQuietly(connection);
         }
     }
 
-    private Connection borrowReader() {
+    /** A read connection from the pool, reopened if a failed rollback closed it. */
+    private Connection borrowReader() throws SQLException {
         ensureOpen();
+        Connection reader;
         try {
-            Connection reader = readers.poll(READER_WAIT_MS_MAX, TimeUnit.MILLISECONDS);
-            if (reader == null) {
-                throw new MetadataStoreException("no read connection of " + dialect.describe()
-                        + " became free within " + READER_WAIT_MS_MAX + " ms", true, null);
-            }
-            return reader;
+            reader = readers.poll(READER_WAIT_MS_MAX, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new MetadataStoreException("interrupted waiting for a read connection of " + dialect.describe(), true, e);
+            throw new MetadataStoreException(
+                    "interrupted waiting for a read connection of " + dialect.describe(), true, e);
+        }
+        if (reader == null) {
+            throw new MetadataStoreException("no read connection of " + dialect.describe()
+                    + " became free within " + READER_WAIT_MS_MAX + " ms", true, null);
+        }
+        if (!reader.isClosed()) {
+            return reader;
+        }
+        try {
+            return dialect.openReader();
+        } catch (SQLException | RuntimeException e) {
+            returnReader(reader);
+            throw e;
         }
     }
 

@@ -20,6 +20,16 @@ interface Dialect extends AutoCloseable {
     /** A connection for reads only. */
     Connection openReader() throws SQLException;
 
+    /**
+     * Starts a transaction on {@code connection}. A write transaction takes the database's write
+     * lock now, not at its first write.
+     */
+    void begin(Connection connection, boolean write) throws SQLException;
+
+    void commit(Connection connection) throws SQLException;
+
+    void rollback(Connection connection) throws SQLException;
+
     /** How many read connections the store keeps open. */
     int readerCount();
 

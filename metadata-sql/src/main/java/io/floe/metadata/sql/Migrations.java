@@ -23,40 +23,76 @@ final class Migrations {
 
     /**
      * Hot tables key rows by a numeric partition id instead of (topic id, partition): smaller
-     * indexes, and one-column joins. Batches are indexed by last offset because fetch asks for the
-     * batch holding an offset ({@code last_offset >= fetch offset}); by object for reference counts,
-     * compaction and the foreign-key check when an object row is deleted.
+     * indexes, one-column joins. Every index on {@code batches} costs a page write per partition a
+     * commit touches, so there are only two: the primary key (which also finds the batch holding an
+     * offset, see {@code BatchIndex}) and the object key (reference counts, compaction, and the
+     * foreign-key check when an object row is deleted). A producer's last batches live in one
+     * column of its state row ({@code ProducerHistory} encodes them), so a commit writes one row per
+     * producer and partition. Times are epoch milliseconds.
      */
-    static final List<Migration> ALL = List.of(new Migration(1, "topics, partitions, objects, batches, producers", List.of(
-            "CREATE TABLE counters (name VARCHAR(64) PRIMARY KEY, value BIGINT NOT NULL)",
+    private static final Migration INITIAL = new Migration(1, "topics, partitions, objects, batches, producers", List.of(
+            """
+            CREATE TABLE counters (
+                name VARCHAR(64) PRIMARY KEY,
+                value BIGINT NOT NULL)""",
             "INSERT INTO counters (name, value) VALUES ('producer_id', 1000)",
             "INSERT INTO counters (name, value) VALUES ('partition_id', 1)",
-            "CREATE TABLE topics (id CHAR(36) PRIMARY KEY, name VARCHAR(249) NOT NULL UNIQUE,"
-                    + " partition_count INTEGER NOT NULL CHECK (partition_count > 0), created_at BIGINT NOT NULL)",
-            "CREATE TABLE topic_configs (topic_id CHAR(36) NOT NULL REFERENCES topics (id),"
-                    + " name VARCHAR(255) NOT NULL, value TEXT NOT NULL, PRIMARY KEY (topic_id, name))",
-            "CREATE TABLE partitions (id BIGINT PRIMARY KEY, topic_id CHAR(36) NOT NULL REFERENCES topics (id),"
-                    + " partition_index INTEGER NOT NULL, log_start_offset BIGINT NOT NULL, next_offset BIGINT NOT NULL,"
-                    + " UNIQUE (topic_id, partition_index), CHECK (0 <= log_start_offset AND log_start_offset <= next_offset))",
-            "CREATE TABLE objects (object_key VARCHAR(1024) PRIMARY KEY, agent_id VARCHAR(255) NOT NULL,"
-                    + " registered_at BIGINT NOT NULL, state VARCHAR(16) NOT NULL CHECK (state IN ('REGISTERED', 'COMMITTED')),"
-                    + " size_bytes BIGINT, ref_count INTEGER NOT NULL CHECK (ref_count >= 0))",
-            "CREATE TABLE batches (partition_id BIGINT NOT NULL REFERENCES partitions (id),"
-                    + " base_offset BIGINT NOT NULL, last_offset BIGINT NOT NULL,"
-                    + " object_key VARCHAR(1024) NOT NULL REFERENCES objects (object_key),"
-                    + " byte_position BIGINT NOT NULL, byte_length INTEGER NOT NULL, max_timestamp BIGINT NOT NULL,"
-                    + " producer_id BIGINT NOT NULL, producer_epoch SMALLINT NOT NULL,"
-                    + " base_sequence INTEGER NOT NULL, last_sequence INTEGER NOT NULL,"
-                    + " PRIMARY KEY (partition_id, base_offset), CHECK (base_offset <= last_offset))",
-            "CREATE INDEX batches_by_last_offset ON batches (partition_id, last_offset)",
+            """
+            CREATE TABLE topics (
+                id CHAR(36) PRIMARY KEY,
+                name VARCHAR(249) NOT NULL UNIQUE,
+                partition_count INTEGER NOT NULL CHECK (partition_count > 0),
+                created_at BIGINT NOT NULL)""",
+            """
+            CREATE TABLE topic_configs (
+                topic_id CHAR(36) NOT NULL REFERENCES topics (id),
+                name VARCHAR(255) NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (topic_id, name))""",
+            """
+            CREATE TABLE partitions (
+                id BIGINT PRIMARY KEY,
+                topic_id CHAR(36) NOT NULL REFERENCES topics (id),
+                partition_index INTEGER NOT NULL,
+                log_start_offset BIGINT NOT NULL,
+                next_offset BIGINT NOT NULL,
+                UNIQUE (topic_id, partition_index),
+                CHECK (0 <= log_start_offset AND log_start_offset <= next_offset))""",
+            """
+            CREATE TABLE objects (
+                object_key VARCHAR(1024) PRIMARY KEY,
+                agent_id VARCHAR(255) NOT NULL,
+                registered_at BIGINT NOT NULL,
+                state VARCHAR(16) NOT NULL CHECK (state IN ('REGISTERED', 'COMMITTED')),
+                size_bytes BIGINT,
+                ref_count INTEGER NOT NULL CHECK (ref_count >= 0))""",
+            """
+            CREATE TABLE batches (
+                partition_id BIGINT NOT NULL REFERENCES partitions (id),
+                base_offset BIGINT NOT NULL,
+                last_offset BIGINT NOT NULL,
+                object_key VARCHAR(1024) NOT NULL REFERENCES objects (object_key),
+                byte_position BIGINT NOT NULL,
+                byte_length INTEGER NOT NULL,
+                max_timestamp BIGINT NOT NULL,
+                producer_id BIGINT NOT NULL,
+                producer_epoch SMALLINT NOT NULL,
+                base_sequence INTEGER NOT NULL,
+                last_sequence INTEGER NOT NULL,
+                PRIMARY KEY (partition_id, base_offset),
+                CHECK (base_offset <= last_offset))""",
             "CREATE INDEX batches_by_object ON batches (object_key)",
-            "CREATE TABLE producer_state (partition_id BIGINT NOT NULL REFERENCES partitions (id),"
-                    + " producer_id BIGINT NOT NULL, producer_epoch SMALLINT NOT NULL, last_sequence INTEGER NOT NULL,"
-                    + " PRIMARY KEY (partition_id, producer_id))",
-            "CREATE TABLE producer_batches (partition_id BIGINT NOT NULL, producer_id BIGINT NOT NULL,"
-                    + " base_offset BIGINT NOT NULL, base_sequence INTEGER NOT NULL, last_sequence INTEGER NOT NULL,"
-                    + " PRIMARY KEY (partition_id, producer_id, base_offset),"
-                    + " FOREIGN KEY (partition_id, producer_id) REFERENCES producer_state (partition_id, producer_id))")));
+            """
+            CREATE TABLE producer_state (
+                partition_id BIGINT NOT NULL REFERENCES partitions (id),
+                producer_id BIGINT NOT NULL,
+                producer_epoch SMALLINT NOT NULL,
+                last_sequence INTEGER NOT NULL,
+                recent_batches VARCHAR(255) NOT NULL,
+                PRIMARY KEY (partition_id, producer_id))"""));
+
+    /** Every migration, in version order; append, never edit. */
+    static final List<Migration> ALL = List.of(INITIAL);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 
@@ -74,7 +110,8 @@ final class Migrations {
         int found = database.read(Migrations::currentVersion);
         if (found > LATEST) {
             throw new MetadataStoreException("metadata store " + where + " has schema version " + found
-                    + ", newer than this Floe supports (" + LATEST + "): upgrade Floe or use another database", false, null);
+                    + ", newer than this Floe supports (" + LATEST + "): upgrade Floe or use another database",
+                    false, null);
         }
         for (Migration migration : ALL) {
             if (migration.version() > found) {

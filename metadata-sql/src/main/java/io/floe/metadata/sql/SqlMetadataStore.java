@@ -105,7 +105,8 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public Topic createPartitions(String name, int totalCount) {
-        return write("create partitions of topic " + name, connection -> topics.createPartitions(connection, name, totalCount));
+        return write("create partitions of topic " + name,
+                connection -> topics.createPartitions(connection, name, totalCount));
     }
 
     @Override
@@ -155,6 +156,11 @@ public final class SqlMetadataStore implements MetadataStore {
         });
     }
 
+    /**
+     * Any failure is {@link CommitOutcome.Unknown}: after a failed COMMIT statement the transaction
+     * may or may not be durable, and callers must treat every failure the same way (keep the object,
+     * answer producers with a retriable error).
+     */
     @Override
     public CommitOutcome commit(ObjectCommit commit) {
         CommitOutcome outcome;
@@ -164,9 +170,14 @@ public final class SqlMetadataStore implements MetadataStore {
             LOGGER.warn("commit outcome unknown store={} object={} batches={}",
                     dialect.describe(), commit.object(), commit.batches().size(), e);
             return new CommitOutcome.Unknown(e);
+        } catch (RuntimeException e) {
+            LOGGER.error("commit failed unexpectedly, outcome unknown store={} object={} batches={}",
+                    dialect.describe(), commit.object(), commit.batches().size(), e);
+            return new CommitOutcome.Unknown(e);
         }
         if (outcome instanceof CommitOutcome.Rejected rejected) {
-            LOGGER.warn("commit rejected store={} object={} reason={}", dialect.describe(), commit.object(), rejected.reason());
+            LOGGER.warn("commit rejected store={} object={} reason={}",
+                    dialect.describe(), commit.object(), rejected.reason());
         } else {
             LOGGER.debug("committed store={} object={} batches={}", dialect.describe(), commit.object(),
                     commit.batches().size());

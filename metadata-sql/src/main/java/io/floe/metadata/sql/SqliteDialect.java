@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -21,6 +22,13 @@ final class SqliteDialect implements Dialect {
 
     private static final int READER_COUNT = 4;
     private static final int BUSY_TIMEOUT_MS = 5_000;
+    /**
+     * The writer keeps the hot pages of the batch index cached between commits. Readers keep the
+     * default: another connection's commit invalidates their cache anyway.
+     */
+    private static final int WRITER_CACHE_KIB = 64 * 1024;
+    /** A large transaction (deleting a big topic) grows the WAL; it is cut back to this size after checkpoints. */
+    private static final int WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
     private static final int SQLITE_BUSY = 5;
     private static final int SQLITE_LOCKED = 6;
 
@@ -55,8 +63,8 @@ final class SqliteDialect implements Dialect {
         SQLiteConfig config = commonConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
-        // Take the write lock at BEGIN, so a transaction never fails half-way upgrading a read lock.
-        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        config.setCacheSize(-WRITER_CACHE_KIB);
+        config.setJournalSizeLimit(WAL_SIZE_LIMIT_BYTES);
         return config.createConnection(url);
     }
 
@@ -72,6 +80,33 @@ final class SqliteDialect implements Dialect {
         config.setBusyTimeout(BUSY_TIMEOUT_MS);
         config.enforceForeignKeys(true);
         return config;
+    }
+
+    /**
+     * Plain SQL instead of JDBC's auto-commit switch: sqlite-jdbc's {@code commit()} immediately
+     * begins the next transaction, and a failed BEGIN leaves its auto-commit flag off with no
+     * transaction open. Writers BEGIN IMMEDIATE, so a write transaction never fails half-way while
+     * upgrading a read lock.
+     */
+    @Override
+    public void begin(Connection connection, boolean write) throws SQLException {
+        execute(connection, write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED");
+    }
+
+    @Override
+    public void commit(Connection connection) throws SQLException {
+        execute(connection, "COMMIT");
+    }
+
+    @Override
+    public void rollback(Connection connection) throws SQLException {
+        execute(connection, "ROLLBACK");
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     @Override

@@ -58,9 +58,9 @@ final class TopicCatalog {
         String batchesOfTopic = "SELECT b.object_key FROM batches b JOIN partitions p ON p.id = b.partition_id"
                 + " WHERE p.topic_id = ?";
         update(connection, "UPDATE objects SET ref_count = ref_count - (SELECT COUNT(*) FROM batches b"
-                + " JOIN partitions p ON p.id = b.partition_id WHERE p.topic_id = ? AND b.object_key = objects.object_key)"
+                + " JOIN partitions p ON p.id = b.partition_id"
+                + " WHERE p.topic_id = ? AND b.object_key = objects.object_key)"
                 + " WHERE object_key IN (" + batchesOfTopic + ")", topicId, topicId);
-        update(connection, "DELETE FROM producer_batches WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM producer_state WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM batches WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM partitions WHERE topic_id = ?", topicId);
@@ -113,7 +113,8 @@ final class TopicCatalog {
         try (PreparedStatement select = connection.prepareStatement("SELECT topic_id, name, value FROM topic_configs");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                configsByTopic.computeIfAbsent(rows.getString(1), id -> new HashMap<>()).put(rows.getString(2), rows.getString(3));
+                configsByTopic.computeIfAbsent(rows.getString(1), id -> new HashMap<>())
+                        .put(rows.getString(2), rows.getString(3));
             }
         }
         List<Topic> topics = new ArrayList<>();
@@ -147,7 +148,8 @@ final class TopicCatalog {
         return configs;
     }
 
-    private static void insertConfigs(Connection connection, UUID topicId, Map<String, String> configs) throws SQLException {
+    private static void insertConfigs(Connection connection, UUID topicId, Map<String, String> configs)
+            throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(
                 "INSERT INTO topic_configs (topic_id, name, value) VALUES (?, ?, ?)")) {
             for (Map.Entry<String, String> config : configs.entrySet()) {

@@ -6,19 +6,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
+import io.floe.core.metadata.ObjectCommit;
+import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.testkit.metadata.MetadataStoreContract;
 import io.floe.testkit.metadata.ProduceFixture;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +52,29 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
                 .hasMessageContaining("another Floe agent is using this embedded metadata store");
 
         first.close();
+        SqlMetadataStore.openSqlite(file).close();
+    }
+
+    @Test
+    void aStoreHeldByAnotherProcessCannotBeOpened() throws Exception {
+        Path file = directory.resolve("other-process.db");
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), file.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        try (BufferedReader output = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))) {
+            assertThat(output.readLine()).startsWith("opened sqlite:");
+
+            assertThatThrownBy(() -> SqlMetadataStore.openSqlite(file))
+                    .isInstanceOf(MetadataStoreException.class)
+                    .hasMessageContaining("another Floe agent is using this embedded metadata store");
+
+            holder.getOutputStream().close();
+            assertThat(holder.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(holder.exitValue()).isZero();
+        } finally {
+            holder.destroyForcibly();
+        }
         SqlMetadataStore.openSqlite(file).close();
     }
 
@@ -117,6 +149,35 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
         store.close();
 
         assertThatThrownBy(() -> store.topics()).isInstanceOf(MetadataStoreException.class).hasMessageContaining("closed");
+        assertThat(store.commit(new ObjectCommit(new ObjectKey("segments/00/late.seg"), 0, List.of())))
+                .isInstanceOf(CommitOutcome.Unknown.class);
+    }
+
+    @Test
+    void objectsAreRegisteredThenCommittedWithTheirReferenceCount() throws SQLException {
+        Path file = directory.resolve("objects.db");
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file);
+                Connection raw = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            ProduceFixture produce = new ProduceFixture(store);
+            Topic orders = store.createTopic(new NewTopic("orders", 2, Map.of()));
+            Topic payments = store.createTopic(new NewTopic("payments", 1, Map.of()));
+            ObjectKey pending = produce.registerUpload();
+            ObjectKey shared = produce.registerUpload();
+            Topic gone = new Topic("gone", UUID.randomUUID(), 1, Map.of());
+            produce.commit(shared, produce.batch(orders, 0, 1), produce.batch(orders, 1, 1),
+                    produce.batch(payments, 0, 1), produce.batch(gone, 0, 1));
+
+            assertThat(objectRow(raw, pending)).isEqualTo("REGISTERED/0");
+            assertThat(objectRow(raw, shared)).isEqualTo("COMMITTED/3");
+
+            store.deleteTopic("orders");
+
+            assertThat(objectRow(raw, shared)).isEqualTo("COMMITTED/1");
+        }
+    }
+
+    private static String objectRow(Connection connection, ObjectKey object) throws SQLException {
+        return queryString(connection, "SELECT state || '/' || ref_count FROM objects WHERE object_key = '" + object + "'");
     }
 
     private static String queryString(Connection connection, String sql) throws SQLException {

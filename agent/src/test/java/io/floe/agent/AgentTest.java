@@ -1,0 +1,234 @@
+package io.floe.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.agent.fetch.FetchError;
+import io.floe.agent.fetch.FetchQuery;
+import io.floe.agent.fetch.FetchResult;
+import io.floe.agent.fetch.PartitionQuery;
+import io.floe.agent.fetch.PartitionResult;
+import io.floe.agent.fetch.TimestampedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.LocalObjectStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
+import io.floe.metadata.sql.SqlMetadataStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent's data path on real stores (SQLite, local directory), without the Kafka protocol. */
+class AgentTest {
+
+    @TempDir
+    Path dataDir;
+
+    private MetadataStore metadata;
+    private ObjectStore objects;
+    private Agent agent;
+
+    @BeforeEach
+    void start() {
+        metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
+        objects = new LocalObjectStore(dataDir.resolve("objects"));
+        agent = startAgent();
+    }
+
+    @AfterEach
+    void stop() {
+        agent.close();
+        metadata.close();
+        objects.close();
+    }
+
+    private Agent startAgent() {
+        AgentConfig config = AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1024 * 1024);
+        return Agent.start(config, metadata, objects, new SimpleMeterRegistry(), Clock.systemUTC());
+    }
+
+    @Test
+    void assignsDenseOffsetsAndServesTheBatchesBackWithOffsetsPatchedIn() {
+        Topic topic = agent.topics().create(new NewTopic("orders", 2, Map.of()), false);
+
+        List<AppendResult> results = List.of(
+                append(topic, 0, batch(0, 5)).join(),
+                append(topic, 0, batch(5, 5)).join(),
+                append(topic, 1, batch(100, 2)).join(),
+                append(topic, 0, batch(10, 5)).join());
+
+        assertThat(results).extracting(r -> ((AppendResult.Appended) r).baseOffset()).containsExactly(0L, 5L, 0L, 10L);
+        List<Record> records = records(fetchNow(new TopicPartition("orders", 0), 0));
+        assertThat(records).extracting(Record::offset).containsExactlyElementsOf(range(0, 15));
+        assertThat(records).extracting(r -> utf8(r.value())).containsExactlyElementsOf(values(0, 15));
+        assertThat(agent.offsets().offsets(new TopicPartition("orders", 1)).highWatermark()).isEqualTo(2);
+    }
+
+    @Test
+    void fetchFromTheMiddleOfABatchReturnsTheWholeBatch() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        append(topic, 0, batch(0, 10)).join();
+
+        List<Record> records = records(fetchNow(new TopicPartition("t", 0), 7));
+
+        assertThat(records).extracting(Record::offset).startsWith(0L).endsWith(9L);
+    }
+
+    @Test
+    void longPollWakesUpWhenACommitArrives() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        TopicPartition tp = new TopicPartition("t", 0);
+        CompletableFuture<FetchResult> waiting = agent.fetch().fetch(
+                new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMinutes(5), 1, 1 << 20));
+        assertThat(waiting).isNotDone();
+
+        append(topic, 0, batch(0, 3)).join();
+
+        assertThat(records(waiting.join().partitions().get(0))).hasSize(3);
+    }
+
+    @Test
+    void longPollAnswersEmptyWhenMaxWaitPasses() {
+        agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        TopicPartition tp = new TopicPartition("t", 0);
+
+        FetchResult result = agent.fetch().fetch(
+                new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMillis(20), 1, 1 << 20)).join();
+
+        assertThat(records(result.partitions().get(0))).isEmpty();
+    }
+
+    @Test
+    void fetchOutsideTheLogIsOutOfRange() {
+        agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+
+        PartitionResult result = fetchNow(new TopicPartition("t", 0), 1);
+
+        assertThat(result).isInstanceOfSatisfying(PartitionResult.Error.class,
+                e -> assertThat(e.error()).isEqualTo(FetchError.OFFSET_OUT_OF_RANGE));
+        assertThat(fetchNow(new TopicPartition("nope", 0), 0)).isInstanceOfSatisfying(PartitionResult.Error.class,
+                e -> assertThat(e.error()).isEqualTo(FetchError.UNKNOWN_TOPIC_OR_PARTITION));
+    }
+
+    @Test
+    void anIdempotentRetryIsStoredOnceAndAnsweredWithItsOriginalOffset() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        ByteBuffer first = idempotentBatch(4000L, 0, 3);
+
+        AppendResult original = append(topic, 0, first).join();
+        AppendResult retry = append(topic, 0, first).join();
+        AppendResult next = append(topic, 0, idempotentBatch(4000L, 3, 2)).join();
+
+        assertThat(original).isEqualTo(new AppendResult.Appended(0, 0));
+        assertThat(retry).isEqualTo(new AppendResult.Duplicate(0, 0));
+        assertThat(next).isEqualTo(new AppendResult.Appended(3, 0));
+        assertThat(records(fetchNow(new TopicPartition("t", 0), 0))).hasSize(5);
+    }
+
+    @Test
+    void aRestartedAgentServesEverythingAcknowledgedFromTheStores() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        for (int i = 0; i < 20; i++) {
+            append(topic, 0, batch(i * 3, 3)).join();
+        }
+        agent.close();
+
+        agent = startAgent();
+
+        List<Record> records = new ArrayList<>();
+        long next = 0;
+        while (next < 60) {
+            List<Record> page = records(fetchNow(new TopicPartition("t", 0), next));
+            records.addAll(page);
+            next = page.get(page.size() - 1).offset() + 1;
+        }
+        assertThat(records).extracting(r -> utf8(r.value())).containsExactlyElementsOf(values(0, 60));
+    }
+
+    @Test
+    void findsOffsetsByTimestamp() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        append(topic, 0, batch(0, 5)).join();
+        append(topic, 0, batch(5, 5)).join();
+        TopicPartition tp = new TopicPartition("t", 0);
+
+        assertThat(agent.offsets().firstOffsetAtOrAfter(tp, 1_007)).contains(new TimestampedOffset(7, 1_007));
+        assertThat(agent.offsets().firstOffsetAtOrAfter(tp, 5_000)).isEmpty();
+        assertThat(agent.offsets().maxTimestamp(tp)).contains(new TimestampedOffset(9, 1_009));
+    }
+
+    private CompletableFuture<AppendResult> append(Topic topic, int partition, ByteBuffer records) {
+        return agent.produce().append(topic, partition, records);
+    }
+
+    private PartitionResult fetchNow(TopicPartition tp, long offset) {
+        return agent.fetch().fetch(new FetchQuery(List.of(new PartitionQuery(tp, offset, 1 << 20)), Duration.ZERO, 0,
+                1 << 20)).join().partitions().get(0);
+    }
+
+    private static List<Record> records(PartitionResult result) {
+        assertThat(result).isInstanceOf(PartitionResult.Data.class);
+        List<Record> records = new ArrayList<>();
+        for (RecordBatch batch : MemoryRecords.readableRecords(((PartitionResult.Data) result).records()).batches()) {
+            assertThat(batch.isValid()).isTrue();
+            batch.forEach(records::add);
+        }
+        return records;
+    }
+
+    private static ByteBuffer batch(int first, int count) {
+        return MemoryRecords.withRecords(Compression.NONE, simpleRecords(first, count)).buffer();
+    }
+
+    private static ByteBuffer idempotentBatch(long producerId, int sequence, int count) {
+        return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) 0, sequence,
+                simpleRecords(sequence, count)).buffer();
+    }
+
+    private static SimpleRecord[] simpleRecords(int first, int count) {
+        SimpleRecord[] records = new SimpleRecord[count];
+        for (int i = 0; i < count; i++) {
+            records[i] = new SimpleRecord(1_000L + first + i, ("k" + (first + i)).getBytes(StandardCharsets.UTF_8),
+                    ("v" + (first + i)).getBytes(StandardCharsets.UTF_8));
+        }
+        return records;
+    }
+
+    private static List<Long> range(long from, long to) {
+        List<Long> offsets = new ArrayList<>();
+        for (long i = from; i < to; i++) {
+            offsets.add(i);
+        }
+        return offsets;
+    }
+
+    private static List<String> values(int from, int to) {
+        List<String> values = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            values.add("v" + i);
+        }
+        return values;
+    }
+
+    private static String utf8(ByteBuffer buffer) {
+        return StandardCharsets.UTF_8.decode(buffer.duplicate()).toString();
+    }
+}

@@ -1,0 +1,189 @@
+package io.floe.cli.agent;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code floe agent}: runs one agent until SIGTERM or SIGINT, then shuts it down in order and exits
+ * with 0. Each option can also come from a {@code FLOE_*} environment variable or a {@code --config}
+ * properties file; a flag wins over the environment, which wins over the file.
+ */
+@Command(
+        name = "agent",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Runs a Floe agent: a Kafka-compatible server that keeps its data in an object store.",
+        footerHeading = "%nConfiguration:%n",
+        footer = {
+            "Each option can also be set by an environment variable FLOE_<NAME> (--flush-interval-ms is"
+                    + " FLOE_FLUSH_INTERVAL_MS) or in the --config file (flush-interval-ms=20).",
+            "A flag wins over the environment, which wins over the config file, which wins over the default."
+        })
+public final class AgentCommand implements Callable<Integer> {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(AgentCommand.class);
+    private static final String CONFIG_ENV = "FLOE_CONFIG";
+
+    private final Map<String, String> env;
+    private final Map<Setting, String> flags = new EnumMap<>(Setting.class);
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", order = 100,
+            description = "Properties file with settings, keyed by long option name (flush-interval-ms=20)."
+                    + " Env: " + CONFIG_ENV + ".")
+    private Path configFile;
+
+    /** {@code env} stands for the process environment. */
+    public AgentCommand(Map<String, String> env) {
+        this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
+    }
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT", order = 1,
+            description = "Kafka listener. Default: " + Setting.Defaults.LISTEN + ".")
+    void listen(String value) {
+        flag(Setting.LISTEN, value);
+    }
+
+    @Option(names = "--advertise", paramLabel = "HOST:PORT", order = 2,
+            description = "Address clients are told to connect to. Default: the --listen address;"
+                    + " required when that is a wildcard such as 0.0.0.0.")
+    void advertise(String value) {
+        flag(Setting.ADVERTISE, value);
+    }
+
+    @Option(names = "--http-listen", paramLabel = "HOST:PORT", order = 3,
+            description = "HTTP endpoint for /metrics and /health. Default: " + Setting.Defaults.HTTP_LISTEN + ".")
+    void httpListen(String value) {
+        flag(Setting.HTTP_LISTEN, value);
+    }
+
+    @Option(names = "--data-dir", paramLabel = "DIR", order = 4,
+            description = "Directory of the embedded metadata and object stores. Default: "
+                    + Setting.Defaults.DATA_DIR + ".")
+    void dataDir(String value) {
+        flag(Setting.DATA_DIR, value);
+    }
+
+    @Option(names = "--flush-interval-ms", paramLabel = "N", order = 5,
+            description = "Longest wait, after its first batch, before the produce buffer is flushed. Default: "
+                    + Setting.Defaults.FLUSH_INTERVAL_MS + ".")
+    void flushIntervalMs(String value) {
+        flag(Setting.FLUSH_INTERVAL_MS, value);
+    }
+
+    @Option(names = "--flush-max-bytes", paramLabel = "N", order = 6,
+            description = "The produce buffer is flushed when it holds this many bytes. Default: "
+                    + Setting.Defaults.FLUSH_MAX_BYTES + " (8 MiB).")
+    void flushMaxBytes(String value) {
+        flag(Setting.FLUSH_MAX_BYTES, value);
+    }
+
+    @Option(names = "--cache-bytes", paramLabel = "N", order = 7,
+            description = "Bound of the in-memory read cache. Default: " + Setting.Defaults.CACHE_BYTES
+                    + " (256 MiB).")
+    void cacheBytes(String value) {
+        flag(Setting.CACHE_BYTES, value);
+    }
+
+    @Option(names = "--node-id", paramLabel = "N", order = 8,
+            description = "Broker id shown to clients. Default: " + Setting.Defaults.NODE_ID + ".")
+    void nodeId(String value) {
+        flag(Setting.NODE_ID, value);
+    }
+
+    @Option(names = "--cluster-id", paramLabel = "ID", order = 9,
+            description = "Cluster id shown to clients. Default: " + Setting.Defaults.CLUSTER_ID + ".")
+    void clusterId(String value) {
+        flag(Setting.CLUSTER_ID, value);
+    }
+
+    @Option(names = "--auto-create-topics", paramLabel = "true|false", order = 10,
+            description = "Create unknown topics on Metadata and Produce requests. Default: "
+                    + Setting.Defaults.AUTO_CREATE_TOPICS + ".")
+    void autoCreateTopics(String value) {
+        flag(Setting.AUTO_CREATE_TOPICS, value);
+    }
+
+    @Option(names = "--default-partitions", paramLabel = "N", order = 11,
+            description = "Partitions of auto-created topics. Default: " + Setting.Defaults.DEFAULT_PARTITIONS + ".")
+    void defaultPartitions(String value) {
+        flag(Setting.DEFAULT_PARTITIONS, value);
+    }
+
+    @Option(names = "--max-message-bytes", paramLabel = "N", order = 12,
+            description = "Default max.message.bytes of topics: the largest record batch accepted. Default: "
+                    + Setting.Defaults.MAX_MESSAGE_BYTES + ".")
+    void maxMessageBytes(String value) {
+        flag(Setting.MAX_MESSAGE_BYTES, value);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
+        AgentSettings settings;
+        try {
+            settings = settings();
+        } catch (InvalidSettingException e) {
+            err.println("floe agent: " + e.getMessage());
+            return CommandLine.ExitCode.USAGE;
+        }
+        AgentRuntime runtime;
+        try {
+            runtime = AgentRuntime.start(settings, Clock.systemUTC());
+        } catch (AgentStartException e) {
+            err.println("floe agent: " + e.getMessage());
+            return CommandLine.ExitCode.SOFTWARE;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndHalt(runtime), "floe-shutdown"));
+        runtime.awaitStopped();
+        return CommandLine.ExitCode.OK;
+    }
+
+    /** The settings from flags, environment and config file, validated. */
+    AgentSettings settings() {
+        return SettingsResolver.resolve(flags, env, configFile());
+    }
+
+    private ConfigFile configFile() {
+        if (configFile != null) {
+            return ConfigFile.load(configFile);
+        }
+        String fromEnv = env.get(CONFIG_ENV);
+        return fromEnv == null || fromEnv.isBlank() ? ConfigFile.NONE : ConfigFile.load(Path.of(fromEnv.trim()));
+    }
+
+    private void flag(Setting setting, String value) {
+        if (value == null) {
+            flags.remove(setting);
+        } else {
+            flags.put(setting, value);
+        }
+    }
+
+    /**
+     * Runs in the shutdown hook on SIGTERM or SIGINT. After its hooks the JVM would exit with 128 +
+     * the signal number (143, 130); an orderly shutdown is not a failure, so the hook halts with 0
+     * once everything is stopped (1 when a part failed to stop). The cost of halting: JVM shutdown
+     * work that runs after the application's hooks is skipped, notably {@code File.deleteOnExit},
+     * so sqlite-jdbc's extracted native library (about 1 MB) stays in {@code java.io.tmpdir}.
+     */
+    private static void stopAndHalt(AgentRuntime runtime) {
+        LOGGER.info("Shutdown requested");
+        boolean clean = runtime.stop();
+        Runtime.getRuntime().halt(clean ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE);
+    }
+}

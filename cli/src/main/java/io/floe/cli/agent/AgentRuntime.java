@@ -1,0 +1,180 @@
+package io.floe.cli.agent;
+
+import io.floe.agent.Agent;
+import io.floe.cli.http.HealthAndMetrics;
+import io.floe.cli.http.HttpEndpoint;
+import io.floe.cli.http.RouteTable;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.kafka.KafkaServer;
+import io.floe.kafka.KafkaServerConfig;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: one running agent with everything around it, wired by hand. Starts, in
+ * order, the metrics registry, the HTTP endpoint, the metadata store, the object store, the agent
+ * and the Kafka listener; {@link #close()} stops them in reverse, so the listener finishes its
+ * in-flight requests first, the agent then flushes and commits what it buffered, and the stores
+ * close only after that. Thread-safe; closing twice is harmless.
+ */
+final class AgentRuntime implements AutoCloseable {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(AgentRuntime.class);
+    /** Room in a request frame for the headers around one largest batch. */
+    private static final int FRAME_OVERHEAD_BYTES = 1024 * 1024;
+
+    private final Stages stages;
+    private final KafkaServer kafka;
+    private final HttpEndpoint http;
+    private final AtomicBoolean serving;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean stoppedCleanly;
+
+    private AgentRuntime(Stages stages, KafkaServer kafka, HttpEndpoint http, AtomicBoolean serving) {
+        this.stages = stages;
+        this.kafka = kafka;
+        this.http = http;
+        this.serving = serving;
+    }
+
+    /**
+     * Starts an agent with {@code settings}. When a part fails to start, the parts started before it
+     * are stopped again and an {@link AgentStartException} says which part failed and why.
+     */
+    public static AgentRuntime start(AgentSettings settings, Clock clock) {
+        Stages stages = new Stages();
+        AtomicBoolean serving = new AtomicBoolean();
+        createDataDir(settings.dataDir());
+        PrometheusMeterRegistry registry = stages.start("metrics registry", AgentRuntime::registry,
+                PrometheusMeterRegistry::close);
+        stages.start("JVM metrics", () -> bindJvmMetrics(registry), JvmGcMetrics::close);
+        HttpEndpoint http = stages.start("HTTP endpoint on " + settings.httpListen(),
+                () -> HttpEndpoint.start(settings.httpListen().host(), settings.httpListen().port(),
+                        HealthAndMetrics.addTo(new RouteTable(), registry, serving::get)),
+                HttpEndpoint::close);
+        MetadataStore metadata = stages.start("metadata store " + settings.metadataUrl(),
+                () -> Backends.metadataStore(settings.metadataUrl(), clock), MetadataStore::close);
+        ObjectStore objects = stages.start("object store " + settings.objectsUrl(),
+                () -> Backends.objectStore(settings.objectsUrl(), clock), ObjectStore::close);
+        Agent agent = stages.start("agent",
+                () -> Agent.start(settings.agentConfig(agentId(settings)), metadata, objects, registry, clock),
+                Agent::close);
+        KafkaServer kafka = stages.start("Kafka listener on " + settings.listen(),
+                () -> KafkaServer.start(kafkaConfig(settings), agent), KafkaServer::close);
+        serving.set(true);
+        LOGGER.info("Floe agent started kafka={} advertised={} http={} metadata={} objects={} config=[{}]",
+                new HostPort(settings.listen().host(), kafka.port()), settings.advertise(),
+                new HostPort(settings.httpListen().host(), http.port()), metadata.describe(), objects.describe(),
+                settings.describe());
+        return new AgentRuntime(stages, kafka, http, serving);
+    }
+
+    /** The port the Kafka listener is bound to. */
+    public int kafkaPort() {
+        return kafka.port();
+    }
+
+    /** The port the HTTP endpoint is bound to. */
+    public int httpPort() {
+        return http.port();
+    }
+
+    /** Blocks until {@link #close()} has finished. */
+    public void awaitStopped() throws InterruptedException {
+        stopped.await();
+    }
+
+    /**
+     * Stops every part in reverse start order and logs each step. Returns false when a part failed
+     * to stop (the others are stopped anyway). A second call waits for the first to finish.
+     */
+    public boolean stop() {
+        if (!stopping.compareAndSet(false, true)) {
+            awaitStoppedUninterruptibly();
+            return stoppedCleanly;
+        }
+        LOGGER.info("Floe agent stopping");
+        serving.set(false);
+        stoppedCleanly = stages.stopAll();
+        LOGGER.info("Floe agent stopped clean={}", stoppedCleanly);
+        stopped.countDown();
+        return stoppedCleanly;
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void awaitStoppedUninterruptibly() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                stopped.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void createDataDir(Path dataDir) {
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new AgentStartException("cannot create data directory " + dataDir + ": " + e, e);
+        }
+    }
+
+    private static PrometheusMeterRegistry registry() {
+        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    }
+
+    /** Binds the JVM and process meters; the returned GC binder holds listeners to close. */
+    private static JvmGcMetrics bindJvmMetrics(PrometheusMeterRegistry registry) {
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        return gc;
+    }
+
+    /**
+     * Kafka's defaults, on the configured listener. A frame must hold a whole produce request, so it
+     * grows with a max-message-bytes above the default frame limit.
+     */
+    private static KafkaServerConfig kafkaConfig(AgentSettings settings) {
+        KafkaServerConfig config = KafkaServerConfig.defaults()
+                .withListener(settings.listen().host(), settings.listen().port());
+        long frameBytesNeeded = (long) settings.maxMessageBytes() + FRAME_OVERHEAD_BYTES;
+        if (frameBytesNeeded > config.maxFrameBytes()) {
+            config = config.withMaxFrameBytes((int) Math.min(Integer.MAX_VALUE, frameBytesNeeded));
+        }
+        return config;
+    }
+
+    /** Unique per process on a host; recorded with the agent's uploads, so an orphan names its writer. */
+    private static String agentId(AgentSettings settings) {
+        return "agent-" + settings.nodeId() + "-" + ProcessHandle.current().pid();
+    }
+}

@@ -1,0 +1,96 @@
+package io.floe.cli.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.cli.Floe;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/** The {@code agent} command's parsing, through picocli, up to the point where it would start an agent. */
+class AgentCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private static AgentSettings parse(Map<String, String> env, String... args) {
+        CommandLine floe = Floe.commandLine(env);
+        CommandLine.ParseResult result = floe.parseArgs(args);
+        AgentCommand command = result.subcommand().commandSpec().commandLine().getCommand();
+        return command.settings();
+    }
+
+    @Test
+    void everySettingHasItsFlag() {
+        CommandLine agent = Floe.commandLine(Map.of()).getSubcommands().get("agent");
+
+        for (Setting setting : Setting.values()) {
+            OptionSpec option = agent.getCommandSpec().findOption(setting.flag());
+            assertThat(option).as(setting.flag()).isNotNull();
+        }
+        assertThat(agent.getCommandSpec().findOption("--config")).isNotNull();
+    }
+
+    @Test
+    void flagsOverrideEnvironmentAndConfigFile() throws IOException {
+        Path config = Files.writeString(dir.resolve("floe.properties"),
+                "flush-interval-ms=30\nnode-id=3\ncache-bytes=99\n");
+        Map<String, String> env = Map.of("FLOE_NODE_ID", "4", "FLOE_FLUSH_INTERVAL_MS", "40");
+
+        AgentSettings settings = parse(env, "agent", "--config", config.toString(), "--flush-interval-ms", "50");
+
+        assertThat(settings.flushIntervalMs()).isEqualTo(50);
+        assertThat(settings.nodeId()).isEqualTo(4);
+        assertThat(settings.cacheBytes()).isEqualTo(99);
+    }
+
+    @Test
+    void theConfigFileCanComeFromTheEnvironment() throws IOException {
+        Path config = Files.writeString(dir.resolve("floe.properties"), "default-partitions=12\n");
+
+        AgentSettings settings = parse(Map.of("FLOE_CONFIG", config.toString()), "agent");
+
+        assertThat(settings.defaultPartitions()).isEqualTo(12);
+    }
+
+    @Test
+    void anInvalidValueExitsWithTwoAndOneLine() {
+        StringWriter err = new StringWriter();
+        CommandLine floe = Floe.commandLine(Map.of("FLOE_DEFAULT_PARTITIONS", "many"));
+        floe.setErr(new PrintWriter(err));
+
+        int exitCode = floe.execute("agent", "--data-dir", dir.toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("floe agent: invalid value 'many' for --default-partitions"
+                + " (from environment variable FLOE_DEFAULT_PARTITIONS): expected an integer from 1 to 2147483647"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void aMissingConfigFileExitsWithTwo() {
+        StringWriter err = new StringWriter();
+        CommandLine floe = Floe.commandLine(Map.of());
+        floe.setErr(new PrintWriter(err));
+
+        int exitCode = floe.execute("agent", "--config", dir.resolve("nope.properties").toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).contains("nope.properties does not exist").doesNotContain("Exception");
+    }
+
+    @Test
+    void helpListsTheOptionsWithTheirDefaults() {
+        String help = Floe.commandLine(Map.of()).getSubcommands().get("agent").getUsageMessage();
+
+        assertThat(help).contains("--listen=HOST:PORT", "Default: 127.0.0.1:9092", "--flush-interval-ms=N",
+                "FLOE_FLUSH_INTERVAL_MS", "--config=FILE");
+    }
+}

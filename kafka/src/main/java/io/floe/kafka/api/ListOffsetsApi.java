@@ -1,0 +1,131 @@
+package io.floe.kafka.api;
+
+import io.floe.agent.Agent;
+import io.floe.agent.fetch.OffsetLookup;
+import io.floe.agent.fetch.TimestampedOffset;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.topic.Topic;
+import io.floe.kafka.error.KafkaErrors;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
+import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
+import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
+import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
+
+/**
+ * ListOffsets (v1-11): earliest (-2, and earliest-local -4), latest (-1), max timestamp (-3) and by
+ * timestamp. Floe has no local/remote split, so last-tiered (-5) and earliest-pending-upload (-6)
+ * find no offset (-1), as Kafka answers for topics without tiered storage. Isolation level is ignored
+ * (no transactions). Runs on the blocking executor: lookups may read the stores.
+ */
+final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffsetsResponseData> {
+
+    static final long LATEST = -1;
+    static final long EARLIEST = -2;
+    static final long MAX_TIMESTAMP = -3;
+    static final long EARLIEST_LOCAL = -4;
+    static final long LATEST_TIERED = -5;
+    static final long EARLIEST_PENDING_UPLOAD = -6;
+    private static final long NONE = -1;
+
+    private final Agent agent;
+    private final Executor blocking;
+
+    ListOffsetsApi(Agent agent, Executor blocking) {
+        this.agent = agent;
+        this.blocking = blocking;
+    }
+
+    @Override
+    public ApiKeys key() {
+        return ApiKeys.LIST_OFFSETS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 1;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 11;
+    }
+
+    @Override
+    public Map<Errors, Integer> errorCounts(ListOffsetsResponseData response) {
+        return new ListOffsetsResponse(response).errorCounts();
+    }
+
+    @Override
+    public CompletionStage<ListOffsetsResponseData> handle(RequestContext context, ListOffsetsRequestData request) {
+        short version = context.apiVersion();
+        return CompletableFuture.supplyAsync(() -> respond(request, version), blocking);
+    }
+
+    private ListOffsetsResponseData respond(ListOffsetsRequestData request, short version) {
+        List<ListOffsetsTopicResponse> topics = new ArrayList<>(request.topics().size());
+        for (ListOffsetsTopic requested : request.topics()) {
+            Optional<Topic> topic = findQuietly(requested.name());
+            List<ListOffsetsPartitionResponse> partitions = new ArrayList<>(requested.partitions().size());
+            for (ListOffsetsPartition partition : requested.partitions()) {
+                partitions.add(lookup(requested.name(), topic, partition, version));
+            }
+            topics.add(new ListOffsetsTopicResponse().setName(requested.name()).setPartitions(partitions));
+        }
+        return new ListOffsetsResponseData().setThrottleTimeMs(0).setTopics(topics);
+    }
+
+    private Optional<Topic> findQuietly(String name) {
+        try {
+            return agent.topics().find(name);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private ListOffsetsPartitionResponse lookup(String name, Optional<Topic> topic, ListOffsetsPartition request,
+            short version) {
+        ListOffsetsPartitionResponse response = new ListOffsetsPartitionResponse()
+                .setPartitionIndex(request.partitionIndex());
+        if (topic.isEmpty() || !topic.get().hasPartition(request.partitionIndex())) {
+            return response.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).setOffset(NONE).setTimestamp(NONE);
+        }
+        TopicPartition topicPartition = new TopicPartition(name, request.partitionIndex());
+        try {
+            TimestampedOffset found = offsetFor(topicPartition, request.timestamp());
+            response.setErrorCode(Errors.NONE.code()).setOffset(found.offset()).setTimestamp(found.timestamp());
+            // The leader epoch exists from v4 on, and Floe's partitions never change epoch.
+            return version >= 4 && found.offset() != NONE ? response.setLeaderEpoch(0) : response;
+        } catch (RuntimeException e) {
+            return response.setErrorCode(KafkaErrors.errorOf(e).code()).setOffset(NONE).setTimestamp(NONE);
+        }
+    }
+
+    private TimestampedOffset offsetFor(TopicPartition topicPartition, long timestamp) {
+        OffsetLookup offsets = agent.offsets();
+        TimestampedOffset none = new TimestampedOffset(NONE, NONE);
+        if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
+            LogOffsets markers = offsets.offsets(topicPartition);
+            return new TimestampedOffset(markers.logStartOffset(), NONE);
+        } else if (timestamp == LATEST) {
+            return new TimestampedOffset(offsets.offsets(topicPartition).highWatermark(), NONE);
+        } else if (timestamp == MAX_TIMESTAMP) {
+            return offsets.maxTimestamp(topicPartition).orElse(none);
+        } else if (timestamp == LATEST_TIERED || timestamp == EARLIEST_PENDING_UPLOAD) {
+            return none;
+        }
+        return offsets.firstOffsetAtOrAfter(topicPartition, timestamp).orElse(none);
+    }
+}

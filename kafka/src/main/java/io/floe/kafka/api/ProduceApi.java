@@ -1,0 +1,214 @@
+package io.floe.kafka.api;
+
+import io.floe.agent.Agent;
+import io.floe.agent.produce.InvalidBatchException;
+import io.floe.agent.topic.Topics;
+import io.floe.core.metadata.AppendResult;
+import io.floe.core.topic.Topic;
+import io.floe.kafka.error.KafkaErrors;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InvalidRequiredAcksException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
+import org.apache.kafka.common.errors.UnknownTopicIdException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData;
+import org.apache.kafka.common.message.ProduceRequestData.TopicProduceData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
+import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.requests.ProduceResponse;
+
+/**
+ * Produce (v3-13; topic ids from v13). Hands each partition's records to the agent's produce pipeline
+ * synchronously, on the event loop, in request order, so batches of one connection keep their order;
+ * the response completes when every partition has its outcome. acks=0 gets no response.
+ * Transactional produce is refused with TRANSACTIONAL_ID_AUTHORIZATION_FAILED: Floe has no
+ * transactions yet.
+ */
+final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseData> {
+
+    private static final short FIRST_VERSION_WITH_TOPIC_IDS = 13;
+
+    private final Agent agent;
+
+    ProduceApi(Agent agent) {
+        this.agent = agent;
+    }
+
+    @Override
+    public ApiKeys key() {
+        return ApiKeys.PRODUCE;
+    }
+
+    @Override
+    public short minVersion() {
+        return 3;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 13;
+    }
+
+    @Override
+    public boolean expectsResponse(ProduceRequestData request) {
+        return request.acks() != 0;
+    }
+
+    @Override
+    public Map<Errors, Integer> errorCounts(ProduceResponseData response) {
+        return new ProduceResponse(response).errorCounts();
+    }
+
+    @Override
+    public CompletionStage<ProduceResponseData> handle(RequestContext context, ProduceRequestData request) {
+        ProduceResponseData response = new ProduceResponseData().setThrottleTimeMs(0);
+        Optional<ApiException> refusal = refusal(request);
+        boolean byId = context.apiVersion() >= FIRST_VERSION_WITH_TOPIC_IDS;
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        for (TopicProduceData topicData : request.topicData()) {
+            TopicProduceResponse topicResponse = new TopicProduceResponse();
+            if (byId) {
+                topicResponse.setTopicId(topicData.topicId());
+            } else {
+                topicResponse.setName(topicData.name());
+            }
+            TopicOutcome topic = refusal.map(TopicOutcome::failed).orElseGet(() -> resolve(topicData, byId));
+            for (PartitionProduceData partitionData : topicData.partitionData()) {
+                PartitionProduceResponse partition = new PartitionProduceResponse().setIndex(partitionData.index());
+                topicResponse.partitionResponses().add(partition);
+                append(topic, partitionData, partition).ifPresent(pending::add);
+            }
+            response.responses().add(topicResponse);
+        }
+        return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).thenApply(done -> response);
+    }
+
+    private static Optional<ApiException> refusal(ProduceRequestData request) {
+        if (request.transactionalId() != null) {
+            return Optional.of(new TransactionalIdAuthorizationException(
+                    "Floe does not support transactions yet (transactional.id " + request.transactionalId() + ")"));
+        }
+        short acks = request.acks();
+        if (acks != 0 && acks != 1 && acks != -1) {
+            return Optional.of(new InvalidRequiredAcksException(
+                    "acks must be -1, 0 or 1, got " + acks));
+        }
+        return Optional.empty();
+    }
+
+    private TopicOutcome resolve(TopicProduceData topicData, boolean byId) {
+        Topics topics = agent.topics();
+        try {
+            if (byId) {
+                Uuid id = topicData.topicId();
+                return topics.find(TopicIds.toFloe(id)).map(TopicOutcome::found).orElseGet(() -> TopicOutcome.failed(
+                        new UnknownTopicIdException("unknown topic id " + id)));
+            }
+            String name = topicData.name();
+            Optional<String> invalid = Topics.validateName(name);
+            if (invalid.isPresent()) {
+                return TopicOutcome.failed(new InvalidTopicException(invalid.get()));
+            }
+            Optional<Topic> topic = topics.autoCreateEnabled() ? topics.findOrAutoCreate(name) : topics.find(name);
+            return topic.map(TopicOutcome::found).orElseGet(() -> TopicOutcome.failed(
+                    new UnknownTopicOrPartitionException("unknown topic " + name)));
+        } catch (RuntimeException e) {
+            return TopicOutcome.failed(KafkaErrors.toApiException(e));
+        }
+    }
+
+    /** Starts the append of one partition; the future (if any) fills {@code partition} when it completes. */
+    private Optional<CompletableFuture<?>> append(TopicOutcome topic, PartitionProduceData data,
+            PartitionProduceResponse partition) {
+        if (topic.error() != null) {
+            fail(partition, topic.error());
+            return Optional.empty();
+        }
+        if (!topic.topic().hasPartition(data.index())) {
+            fail(partition, new UnknownTopicOrPartitionException("topic "
+                    + topic.topic().name() + " has " + topic.topic().partitionCount() + " partitions, not "
+                    + data.index()));
+            return Optional.empty();
+        }
+        if (!(data.records() instanceof MemoryRecords records)) {
+            fail(partition, new InvalidRecordException("no records for partition "
+                    + data.index() + " of topic " + topic.topic().name()));
+            return Optional.empty();
+        }
+        ByteBuffer buffer = records.buffer();
+        try {
+            return Optional.of(agent.produce().append(topic.topic(), data.index(), buffer)
+                    .handle((result, failure) -> {
+                        complete(partition, result, failure);
+                        return null;
+                    }));
+        } catch (InvalidBatchException e) {
+            fail(partition, KafkaErrors.forInvalidBatch(e));
+        } catch (RuntimeException e) {
+            fail(partition, KafkaErrors.toApiException(e));
+        }
+        return Optional.empty();
+    }
+
+    private static void complete(PartitionProduceResponse partition, AppendResult result, Throwable failure) {
+        if (failure != null) {
+            fail(partition, KafkaErrors.toApiException(failure));
+        } else if (result instanceof AppendResult.Appended appended) {
+            succeed(partition, appended.baseOffset(), appended.logStartOffset());
+        } else if (result instanceof AppendResult.Duplicate duplicate) {
+            succeed(partition, duplicate.baseOffset(), duplicate.logStartOffset());
+        } else if (result instanceof AppendResult.Failed failed) {
+            Errors error = switch (failed.error()) {
+                case UNKNOWN_TOPIC_OR_PARTITION -> Errors.UNKNOWN_TOPIC_OR_PARTITION;
+                case OUT_OF_ORDER_SEQUENCE -> Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
+                // Producers expect INVALID_PRODUCER_EPOCH from produce; PRODUCER_FENCED is for transactions.
+                case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+                // Retriable: the idempotent retry finds the batch if the commit did apply after all.
+                case NOT_COMMITTED -> Errors.KAFKA_STORAGE_ERROR;
+            };
+            fail(partition, error.exception(failed.message()));
+        }
+    }
+
+    private static void succeed(PartitionProduceResponse partition, long baseOffset, long logStartOffset) {
+        partition.setErrorCode(Errors.NONE.code())
+                .setBaseOffset(baseOffset)
+                .setLogStartOffset(logStartOffset)
+                .setLogAppendTimeMs(-1);
+    }
+
+    private static void fail(PartitionProduceResponse partition, ApiException error) {
+        partition.setErrorCode(Errors.forException(error).code())
+                .setErrorMessage(error.getMessage())
+                .setBaseOffset(-1)
+                .setLogStartOffset(-1)
+                .setLogAppendTimeMs(-1);
+    }
+
+    /** A produce request's topic, or why its partitions fail. */
+    private record TopicOutcome(Topic topic, ApiException error) {
+
+        static TopicOutcome found(Topic topic) {
+            return new TopicOutcome(topic, null);
+        }
+
+        static TopicOutcome failed(ApiException error) {
+            return new TopicOutcome(null, error);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.floe.kafka.api;
+
+import java.net.SocketAddress;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.RequestHeader;
+
+/**
+ * What a handler knows about a request besides its body.
+ *
+ * @param header the parsed request header (api key, version, correlation id, client id)
+ * @param peer the client's address
+ */
+public record RequestContext(RequestHeader header, SocketAddress peer) {
+
+    public ApiKeys apiKey() {
+        return header.apiKey();
+    }
+
+    public short apiVersion() {
+        return header.apiVersion();
+    }
+
+    public String clientId() {
+        return header.clientId();
+    }
+
+    public int correlationId() {
+        return header.correlationId();
+    }
+}
