@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "floe",
+        scope = CommandLine.ScopeType.INHERIT, // subcommands get --help, --version and the exit codes
         mixinStandardHelpOptions = true,
         versionProvider = FloeVersion.class,
         description = "Floe: diskless, Kafka-compatible streaming on object storage.",

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,7 @@ public final class KafkaServer implements AutoCloseable {
     private final KafkaServerConfig config;
     private final ThreadPoolExecutor blocking;
     private final Listener listener;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private KafkaServer(KafkaServerConfig config, ThreadPoolExecutor blocking, Listener listener) {
         this.config = config;
@@ -70,8 +72,12 @@ public final class KafkaServer implements AutoCloseable {
         return config.bindHost();
     }
 
+    /** Idempotent. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         listener.close(CLOSE_GRACE);
         blocking.shutdown();
         try {

@@ -14,6 +14,8 @@ import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
@@ -251,6 +253,28 @@ class KafkaServerWireTest {
             assertThat(response.responses().iterator().next().partitionResponses()).singleElement()
                     .satisfies(partition -> assertThat(partition.errorCode())
                             .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
+        }
+    }
+
+    @Test
+    void closeAnswersTheRequestsInFlightFirst() throws Exception {
+        fixture.agent().topics().create(new NewTopic("orders", 1, Map.of()), false);
+        try (WireClient client = new WireClient(port)) {
+            FetchRequestData longPoll = new FetchRequestData().setMaxWaitMs(1500).setMinBytes(1).setMaxBytes(1 << 20)
+                    .setSessionEpoch(-1).setTopics(List.of(new FetchRequestData.FetchTopic().setTopic("orders")
+                            .setPartitions(List.of(new FetchRequestData.FetchPartition().setPartition(0)
+                                    .setFetchOffset(0).setPartitionMaxBytes(1 << 20)))));
+            client.send(ApiKeys.FETCH, (short) 12, 21, longPoll);
+            Thread.sleep(200);
+            Thread closer = new Thread(fixture.server()::close);
+            closer.start();
+
+            DecodedResponse response = client.receive(ApiKeys.FETCH, (short) 12);
+            closer.join();
+
+            assertThat(response.correlationId()).isEqualTo(21);
+            assertThat(((FetchResponseData) response.body()).errorCode()).isZero();
+            assertThat(client.closedByServer()).isTrue();
         }
     }
 

@@ -90,6 +90,8 @@ class ProduceConsumeIT {
             assertThat(received).hasSize(20);
             assertThat(received).extracting(ConsumerRecord::offset).containsExactlyElementsOf(
                     java.util.stream.LongStream.range(0, 20).boxed().toList());
+            // The consumer fetched through an incremental session without ever being told to start over.
+            assertThat(fixture.meters().find("floe.kafka.errors").counters()).isEmpty();
         }
     }
 

@@ -82,7 +82,8 @@ public final class ProducePipeline implements AutoCloseable {
      * Validates the records a client sent for one partition and buffers them for the next flush.
      * Returns at once; the future completes when the batch is durable in the object store and
      * committed (or refused). Must be called in the order batches arrived on a connection: the
-     * buffer keeps that order. Never blocks.
+     * buffer keeps that order. Never blocks. The pipeline keeps {@code records} without copying
+     * until the future completes: the caller must not reuse or modify its bytes.
      *
      * @throws InvalidBatchException when the records are refused before reaching storage
      */
@@ -90,7 +91,7 @@ public final class ProducePipeline implements AutoCloseable {
         TopicPartition topicPartition = new TopicPartition(topic.name(), partition);
         ValidatedBatch batch;
         try {
-            batch = BatchValidator.validate(topicPartition, copyOf(records), topics.configs().maxMessageBytes(topic));
+            batch = BatchValidator.validate(topicPartition, records, topics.configs().maxMessageBytes(topic));
         } catch (InvalidBatchException e) {
             metrics.refused(e.reason().name().toLowerCase());
             throw e;
@@ -194,13 +195,6 @@ public final class ProducePipeline implements AutoCloseable {
         synchronized (lock) {
             return bufferedBytes;
         }
-    }
-
-    private static ByteBuffer copyOf(ByteBuffer records) {
-        // The caller's buffer may be a network buffer that is reused once the request is handled.
-        ByteBuffer copy = ByteBuffer.allocate(records.remaining());
-        copy.put(records.duplicate()).flip();
-        return copy;
     }
 
     /** Refuses new batches, flushes what is buffered and waits (bounded) until every batch is answered. */

@@ -61,7 +61,7 @@ record BenchmarkOptions(
               --record-size B          record value size in bytes (default 1024)
               --partitions P           partitions of the benchmark topic (default 6)
               --rounds R               interleaved rounds, Kafka then Floe in each (default 3)
-              --warmup-records W       ProducerPerformance --warmup-records; steady-state figures are then reported (default 0)
+              --warmup-records W       passed to ProducerPerformance, which then reports steady-state figures (default 0)
               --consumer MODE          perf | assign | both (default both)
               --kafka-only             a second Kafka broker takes Floe's slot (validates the driver, shows noise)
               --floe-script PATH       Floe launcher (default bin/floe)
@@ -146,7 +146,8 @@ record BenchmarkOptions(
                     "Floe launcher " + floeScript.toAbsolutePath() + " does not exist (or use --kafka-only)");
             return new BenchmarkOptions(records, recordSizeBytes, partitions, rounds, warmupRecords, consumerMode,
                     kafkaOnly, kafkaClasspath, driverClasspath, floeScript.toAbsolutePath(), flushIntervalMs,
-                    List.copyOf(floeExtraArgs), floeJavaOptions, Duration.ofSeconds(startTimeoutS), Duration.ofSeconds(toolTimeoutS),
+                    List.copyOf(floeExtraArgs), floeJavaOptions, Duration.ofSeconds(startTimeoutS),
+                    Duration.ofSeconds(toolTimeoutS),
                     Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);
         }
 

@@ -25,7 +25,8 @@ final class Readiness {
                 AdminClientConfig.CLIENT_ID_CONFIG, "bench-readiness"))) {
             while (System.nanoTime() < deadlineNs) {
                 if (!process.isAlive()) {
-                    throw new IllegalStateException(label + " exited while starting. Log tail:\n" + process.logTail(40));
+                    throw new IllegalStateException(
+                            label + " exited while starting. Log tail:\n" + process.logTail(40));
                 }
                 long attemptStartNs = System.nanoTime();
                 int attemptMs = (int) Math.max(100, Math.min(ATTEMPT_TIMEOUT.toMillis(),

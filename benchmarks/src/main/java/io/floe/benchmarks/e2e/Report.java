@@ -64,12 +64,13 @@ final class Report {
         if (options.kafkaOnly()) {
             return "";
         }
-        StringBuilder flags = new StringBuilder("Floe agent: `bin/floe agent --listen <free port> --http-listen <free port>"
-                + " --data-dir <temp dir>");
+        StringBuilder flags = new StringBuilder("Floe agent: `bin/floe agent --listen <free port>"
+                + " --http-listen <free port> --data-dir <temp dir>");
         options.floeFlushIntervalMs().ifPresent(ms -> flags.append(" --flush-interval-ms ").append(ms));
         options.floeExtraArgs().forEach(a -> flags.append(' ').append(a));
-        return flags.append("`, FLOE_JAVA_OPTS=`").append(options.floeJavaOptions())
-                .append("`; ").toString();
+        return flags.append("`, FLOE_JAVA_OPTS ").append(options.floeJavaOptions().isBlank()
+                ? "unset (JVM default heap: a quarter of RAM)" : "`" + options.floeJavaOptions() + "`")
+                .append("; ").toString();
     }
 
     String roundTable(int round) {

@@ -22,7 +22,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "agent",
-        mixinStandardHelpOptions = true,
         sortOptions = false,
         description = "Runs a Floe agent: a Kafka-compatible server that keeps its data in an object store.",
         footerHeading = "%nConfiguration:%n",

@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code floe topics create TOPIC [--partitions N] [--config k=v]...}. */
-@Command(name = "create", mixinStandardHelpOptions = true, description = "Creates a topic.")
+@Command(name = "create", description = "Creates a topic.")
 final class CreateTopicCommand implements Callable<Integer> {
 
     @Spec

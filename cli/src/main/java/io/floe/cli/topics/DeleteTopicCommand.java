@@ -9,7 +9,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code floe topics delete TOPIC...}. */
-@Command(name = "delete", mixinStandardHelpOptions = true, description = "Deletes topics and their data.")
+@Command(name = "delete", description = "Deletes topics and their data.")
 final class DeleteTopicCommand implements Callable<Integer> {
 
     @Spec

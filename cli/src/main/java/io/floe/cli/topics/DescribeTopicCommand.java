@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code floe topics describe [TOPIC...]}: partitions, leaders and configs with their sources. */
-@Command(name = "describe", mixinStandardHelpOptions = true,
+@Command(name = "describe",
         description = "Shows topics' partitions, leaders and configs (with where each config value comes from).")
 final class DescribeTopicCommand implements Callable<Integer> {
 

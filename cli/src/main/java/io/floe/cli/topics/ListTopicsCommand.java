@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code floe topics list}: topic names, one a line, sorted. */
-@Command(name = "list", mixinStandardHelpOptions = true, description = "Lists topic names, one a line.")
+@Command(name = "list", description = "Lists topic names, one a line.")
 final class ListTopicsCommand implements Callable<Integer> {
 
     @Spec

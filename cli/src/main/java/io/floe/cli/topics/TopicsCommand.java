@@ -9,7 +9,6 @@ import picocli.CommandLine.Spec;
 /** {@code floe topics}: the parent of the topic commands. */
 @Command(
         name = "topics",
-        mixinStandardHelpOptions = true,
         description = "Manages topics: create, list, describe, delete.",
         subcommands = {CreateTopicCommand.class, ListTopicsCommand.class, DescribeTopicCommand.class,
             DeleteTopicCommand.class})

@@ -1,5 +1,6 @@
 package io.floe.core.metadata;
 
+import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
@@ -9,12 +10,14 @@ import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
 import io.floe.core.topic.UnknownTopicException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The single source of truth for topics, partitions, offsets, the batch index and producer state.
+ * The single source of truth for topics, partitions, offsets, the batch index, producer state and
+ * consumer groups' committed offsets.
  *
  * <p>Contract, for every implementation:
  * <ul>
@@ -89,6 +92,36 @@ public interface MetadataStore extends AutoCloseable {
 
     /** The batch holding the partition's largest timestamp (the earliest such batch on ties). */
     Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition);
+
+    // ----- consumer group offsets
+
+    /**
+     * Stores {@code offsets} for {@code groupId} in one transaction, each replacing the group's earlier
+     * commit for its partition. Topics are not checked: the caller validates them first. Offsets
+     * outlive the topic's deletion only until {@link #deleteTopicOffsets} runs.
+     */
+    void commitOffsets(String groupId, Map<TopicPartition, CommittedOffset> offsets);
+
+    /** Every offset {@code groupId} committed, by partition; empty when it has none. */
+    Map<TopicPartition, CommittedOffset> committedOffsets(String groupId);
+
+    /** Deletes the group's offsets of {@code partitions}; returns how many existed. */
+    int deleteOffsets(String groupId, Collection<TopicPartition> partitions);
+
+    /** Deletes every offset of {@code groupId}; returns how many existed. */
+    int deleteGroupOffsets(String groupId);
+
+    /** Deletes every group's offsets of {@code topic}, as when the topic is deleted; returns how many existed. */
+    int deleteTopicOffsets(String topic);
+
+    /**
+     * Deletes the offsets of {@code groupId} committed before {@code committedBefore} (retention);
+     * returns how many.
+     */
+    int expireOffsets(String groupId, Instant committedBefore);
+
+    /** The ids of all groups with at least one committed offset, sorted. */
+    List<String> offsetGroups();
 
     /** A short description for logs: the kind of store and where it is. */
     String describe();

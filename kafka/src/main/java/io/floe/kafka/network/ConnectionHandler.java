@@ -1,7 +1,9 @@
 package io.floe.kafka.network;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
@@ -10,6 +12,7 @@ import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +36,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private SocketAddress peer;
     /** No more requests are read or served; the connection closes once the queued answers are written. */
     private boolean closing;
+    private boolean closeRequested;
     /** The server is shutting down: nothing more is read; {@link #drained} completes when the queue empties. */
     private boolean draining;
 
@@ -120,6 +124,30 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         return drained;
     }
 
+    /**
+     * Closes the connection once the answers already handed to the socket are sent, dropping those
+     * still pending. Callable from any thread.
+     */
+    CompletableFuture<Void> close() {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        if (ctx == null) {
+            closed.complete(null);
+            return closed;
+        }
+        ctx.channel().closeFuture().addListener(done -> closed.complete(null));
+        try {
+            ctx.executor().execute(this::closeAfterWrites);
+        } catch (RejectedExecutionException e) {
+            ctx.channel().close();
+        }
+        return closed;
+    }
+
+    /** Closing right away would drop written bytes the socket has not taken yet; close after them. */
+    private void closeAfterWrites() {
+        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
     private void accept(Outcome outcome, long startNanos) {
         if (outcome instanceof Outcome.Respond respond) {
             Slot slot = new Slot(respond.api(), startNanos);
@@ -164,8 +192,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             ctx.flush();
         }
         if (slots.isEmpty()) {
-            if (closing) {
-                ctx.close();
+            if (closing && !closeRequested) {
+                closeRequested = true;
+                closeAfterWrites();
             }
             if (draining) {
                 drained.complete(null);

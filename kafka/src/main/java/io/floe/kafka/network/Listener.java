@@ -130,6 +130,15 @@ public final class Listener implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        CompletableFuture<?>[] closes = connections.stream().map(ConnectionHandler::close)
+                .toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(closes).get(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            LOGGER.warn("Kafka listener could not close every connection address={}", address, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         workers.shutdownGracefully(0, grace.toMillis(), TimeUnit.MILLISECONDS).syncUninterruptibly();
         acceptor.shutdownGracefully(0, grace.toMillis(), TimeUnit.MILLISECONDS).syncUninterruptibly();
         LOGGER.info("Kafka listener closed address={}", address);

@@ -55,6 +55,7 @@ final class RequestDispatcher {
         } else if (decoded instanceof DecodedRequest.UnknownApi unknown) {
             metrics.requestReceived(NetworkMetrics.UNKNOWN_API, size);
             metrics.badFrame("unknown_api");
+            metrics.error(NetworkMetrics.UNKNOWN_API, Errors.UNSUPPORTED_VERSION);
             LOGGER.warn("Unknown API key, answering UNSUPPORTED_VERSION peer={} apiKey={} apiVersion={} "
                     + "correlationId={} size={}", peer, unknown.apiKey(), unknown.apiVersion(),
                     unknown.correlationId(), size);
@@ -64,6 +65,7 @@ final class RequestDispatcher {
             RequestHeader header = unsupported.header();
             metrics.requestReceived(header.apiKey().name, size);
             metrics.badFrame("unsupported_version");
+            metrics.error(header.apiKey().name, Errors.UNSUPPORTED_VERSION);
             LOGGER.warn("Unsupported API version peer={} api={} apiVersion={} served={} correlationId={} clientId={}",
                     peer, header.apiKey().name, header.apiVersion(), registry.servedVersions().get(header.apiKey()),
                     header.correlationId(), header.clientId());
@@ -72,6 +74,7 @@ final class RequestDispatcher {
             RequestHeader header = malformed.header();
             metrics.requestReceived(header.apiKey().name, size);
             metrics.badFrame("malformed_body");
+            metrics.error(header.apiKey().name, Errors.INVALID_REQUEST);
             LOGGER.warn("Malformed request body, answering INVALID_REQUEST peer={} api={} apiVersion={} "
                     + "correlationId={} clientId={} size={} cause={}", peer, header.apiKey().name,
                     header.apiVersion(), header.correlationId(), header.clientId(), size, malformed.cause().toString());

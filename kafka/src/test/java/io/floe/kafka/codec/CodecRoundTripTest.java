@@ -87,7 +87,7 @@ class CodecRoundTripTest {
     @ParameterizedTest(name = "{0} v{1}")
     @MethodSource("apiVersions")
     void responseRoundTrips(ApiKeys key, short version) {
-        ApiMessage sample = Samples.response(key, version);
+        ApiMessage sample = ResponseSamples.response(key, version);
 
         DecodedResponse decoded = decodeFrame(ResponseEncoder.encode(ALLOCATOR, 91, key, version, sample), key, version);
 
@@ -125,7 +125,7 @@ class CodecRoundTripTest {
     @Test
     void fetchedRecordsAreWrappedNotCopied() {
         MemoryRecords records = Samples.records(200, 1000);
-        FetchResponseData response = Samples.fetchResponse((short) 18, records);
+        FetchResponseData response = ResponseSamples.fetchResponse((short) 18, records);
 
         ByteBuf frame = ResponseEncoder.encode(ALLOCATOR, 3, ApiKeys.FETCH, (short) 18, response);
 

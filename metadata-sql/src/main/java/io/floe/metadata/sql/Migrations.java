@@ -91,8 +91,26 @@ final class Migrations {
                 recent_batches VARCHAR(255) NOT NULL,
                 PRIMARY KEY (partition_id, producer_id))"""));
 
+    /**
+     * Consumer groups' committed offsets, keyed by group, topic name and partition as Kafka keys them
+     * (a name, not a topic id, so an offset stays readable after its topic is gone until topic
+     * deletion clears it). The topic index serves that clearing; group lookups use the primary key.
+     */
+    private static final Migration GROUP_OFFSETS = new Migration(2, "consumer group offsets", List.of(
+            """
+            CREATE TABLE group_offsets (
+                group_id TEXT NOT NULL,
+                topic_name VARCHAR(249) NOT NULL,
+                partition_index INTEGER NOT NULL,
+                committed_offset BIGINT NOT NULL,
+                leader_epoch INTEGER NOT NULL,
+                metadata TEXT NOT NULL,
+                commit_timestamp BIGINT NOT NULL,
+                PRIMARY KEY (group_id, topic_name, partition_index))""",
+            "CREATE INDEX group_offsets_by_topic ON group_offsets (topic_name)"));
+
     /** Every migration, in version order; append, never edit. */
-    static final List<Migration> ALL = List.of(INITIAL);
+    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

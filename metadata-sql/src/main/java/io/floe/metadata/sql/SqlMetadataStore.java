@@ -1,5 +1,6 @@
 package io.floe.metadata.sql;
 
+import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
@@ -15,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,6 +39,7 @@ public final class SqlMetadataStore implements MetadataStore {
     private final BatchIndex batchIndex = new BatchIndex();
     private final CommitTransaction commits;
     private final ProducerIds producerIds;
+    private final GroupOffsets groupOffsets;
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
@@ -44,6 +47,7 @@ public final class SqlMetadataStore implements MetadataStore {
         this.topics = new TopicCatalog(clock);
         this.commits = new CommitTransaction(dialect);
         this.producerIds = new ProducerIds(database);
+        this.groupOffsets = new GroupOffsets(dialect);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -214,6 +218,63 @@ public final class SqlMetadataStore implements MetadataStore {
     public Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition) {
         return read("find max timestamp in " + topicPartition,
                 connection -> batchIndex.withMaxTimestamp(connection, topicPartition));
+    }
+
+    // ----- consumer group offsets
+
+    @Override
+    public void commitOffsets(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
+        Objects.requireNonNull(groupId, "groupId");
+        Map<TopicPartition, CommittedOffset> copy = Map.copyOf(offsets);
+        if (copy.isEmpty()) {
+            return;
+        }
+        write("commit " + copy.size() + " offsets of group " + groupId, connection -> {
+            groupOffsets.commit(connection, groupId, copy);
+            return null;
+        });
+    }
+
+    @Override
+    public Map<TopicPartition, CommittedOffset> committedOffsets(String groupId) {
+        Objects.requireNonNull(groupId, "groupId");
+        return read("read offsets of group " + groupId, connection -> groupOffsets.ofGroup(connection, groupId));
+    }
+
+    @Override
+    public int deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+        Objects.requireNonNull(groupId, "groupId");
+        List<TopicPartition> copy = List.copyOf(partitions);
+        if (copy.isEmpty()) {
+            return 0;
+        }
+        return write("delete " + copy.size() + " offsets of group " + groupId,
+                connection -> groupOffsets.delete(connection, groupId, copy));
+    }
+
+    @Override
+    public int deleteGroupOffsets(String groupId) {
+        Objects.requireNonNull(groupId, "groupId");
+        return write("delete offsets of group " + groupId, connection -> groupOffsets.deleteGroup(connection, groupId));
+    }
+
+    @Override
+    public int deleteTopicOffsets(String topic) {
+        Objects.requireNonNull(topic, "topic");
+        return write("delete group offsets of topic " + topic, connection -> groupOffsets.deleteTopic(connection, topic));
+    }
+
+    @Override
+    public int expireOffsets(String groupId, Instant committedBefore) {
+        Objects.requireNonNull(groupId, "groupId");
+        Objects.requireNonNull(committedBefore, "committedBefore");
+        return write("expire offsets of group " + groupId,
+                connection -> groupOffsets.expire(connection, groupId, committedBefore));
+    }
+
+    @Override
+    public List<String> offsetGroups() {
+        return read("list groups with offsets", groupOffsets::groups);
     }
 
     @Override

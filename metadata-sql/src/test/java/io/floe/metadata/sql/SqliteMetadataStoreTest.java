@@ -3,6 +3,7 @@ package io.floe.metadata.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
@@ -99,6 +100,21 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
             assertThat(store.allocateProducerId()).isGreaterThan(producerId);
             assertThat(produce.commit(produce.idempotent(topic, 1, producerId, 0, 0, 4), produce.idempotent(topic, 1, producerId, 0, 4, 1)))
                     .containsExactly(new AppendResult.Duplicate(0, 0), new AppendResult.Appended(7, 0));
+        }
+    }
+
+    @Test
+    void groupOffsetsSurviveCloseAndReopen() {
+        Path file = directory.resolve("groups.db");
+        TopicPartition partition = new TopicPartition("orders", 2);
+        CommittedOffset committed = new CommittedOffset(42, 7, "{\"owner\":\"a\"}", 1_700_000_000_000L);
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
+            store.commitOffsets("billing", Map.of(partition, committed));
+        }
+
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
+            assertThat(store.offsetGroups()).containsExactly("billing");
+            assertThat(store.committedOffsets("billing")).containsExactly(Map.entry(partition, committed));
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
@@ -18,6 +19,7 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
 import io.floe.core.topic.UnknownTopicException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -396,6 +398,88 @@ public abstract class MetadataStoreContract {
         assertThat(store.batchWithMaxTimestamp(new TopicPartition("missing", 0))).isEmpty();
     }
 
+    // ----- consumer group offsets
+
+    @Test
+    void committedOffsetsAreReadBackAndReplacedPerPartition() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition orders1 = new TopicPartition("orders", 1);
+        TopicPartition payments0 = new TopicPartition("payments", 0);
+        CommittedOffset first = new CommittedOffset(10, 3, "checkpoint \u00e9", 1_000);
+        store.commitOffsets("billing", Map.of(orders0, first, orders1, new CommittedOffset(5, -1, "", 1_000)));
+        store.commitOffsets("audit", Map.of(orders0, new CommittedOffset(99, 0, "", 1_500)));
+
+        CommittedOffset replaced = new CommittedOffset(20, 4, "", 2_000);
+        store.commitOffsets("billing", Map.of(orders1, replaced, payments0, new CommittedOffset(0, -1, "m", 2_000)));
+
+        assertThat(store.committedOffsets("billing")).containsExactly(
+                Map.entry(orders0, first), Map.entry(orders1, replaced),
+                Map.entry(payments0, new CommittedOffset(0, -1, "m", 2_000)));
+        assertThat(store.committedOffsets("audit")).containsExactly(Map.entry(orders0, new CommittedOffset(99, 0, "", 1_500)));
+        assertThat(store.committedOffsets("missing")).isEmpty();
+        assertThat(store.offsetGroups()).containsExactly("audit", "billing");
+    }
+
+    @Test
+    void committingNoOffsetsCreatesNoGroup() {
+        store.commitOffsets("idle", Map.of());
+
+        assertThat(store.offsetGroups()).isEmpty();
+    }
+
+    @Test
+    void deleteOffsetsRemovesOnlyTheNamedPartitionsOfTheGroup() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition orders1 = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(orders0, offsetAt(1, 0), orders1, offsetAt(2, 0)));
+        store.commitOffsets("audit", Map.of(orders0, offsetAt(3, 0)));
+
+        assertThat(store.deleteOffsets("billing", List.of(orders0, new TopicPartition("orders", 7)))).isEqualTo(1);
+
+        assertThat(store.committedOffsets("billing")).containsOnlyKeys(orders1);
+        assertThat(store.committedOffsets("audit")).containsOnlyKeys(orders0);
+        assertThat(store.deleteOffsets("billing", List.of())).isZero();
+    }
+
+    @Test
+    void deleteGroupOffsetsForgetsTheGroup() {
+        store.commitOffsets("billing", Map.of(new TopicPartition("orders", 0), offsetAt(1, 0),
+                new TopicPartition("orders", 1), offsetAt(1, 0)));
+        store.commitOffsets("audit", Map.of(new TopicPartition("orders", 0), offsetAt(1, 0)));
+
+        assertThat(store.deleteGroupOffsets("billing")).isEqualTo(2);
+
+        assertThat(store.committedOffsets("billing")).isEmpty();
+        assertThat(store.offsetGroups()).containsExactly("audit");
+        assertThat(store.deleteGroupOffsets("billing")).isZero();
+    }
+
+    @Test
+    void deleteTopicOffsetsClearsTheTopicInEveryGroup() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition payments0 = new TopicPartition("payments", 0);
+        store.commitOffsets("billing", Map.of(orders0, offsetAt(1, 0), payments0, offsetAt(1, 0)));
+        store.commitOffsets("audit", Map.of(orders0, offsetAt(1, 0)));
+
+        assertThat(store.deleteTopicOffsets("orders")).isEqualTo(2);
+
+        assertThat(store.committedOffsets("billing")).containsOnlyKeys(payments0);
+        assertThat(store.offsetGroups()).containsExactly("billing");
+    }
+
+    @Test
+    void expireOffsetsDeletesOnlyCommitsOlderThanTheCutoff() {
+        TopicPartition old = new TopicPartition("orders", 0);
+        TopicPartition recent = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(old, offsetAt(1, 1_000), recent, offsetAt(2, 5_000)));
+        store.commitOffsets("audit", Map.of(old, offsetAt(1, 1_000)));
+
+        assertThat(store.expireOffsets("billing", Instant.ofEpochMilli(5_000))).isEqualTo(1);
+
+        assertThat(store.committedOffsets("billing")).containsOnlyKeys(recent);
+        assertThat(store.committedOffsets("audit")).containsOnlyKeys(old);
+    }
+
     // ----- producer ids and concurrency
 
     @Test
@@ -455,6 +539,10 @@ public abstract class MetadataStoreContract {
     }
 
     // ----- helpers
+
+    private static CommittedOffset offsetAt(long offset, long commitTimestampMs) {
+        return new CommittedOffset(offset, CommittedOffset.NO_LEADER_EPOCH, "", commitTimestampMs);
+    }
 
     private static AppendResult appended(long baseOffset) {
         return new AppendResult.Appended(baseOffset, 0);

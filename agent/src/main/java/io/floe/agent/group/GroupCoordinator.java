@@ -1,0 +1,272 @@
+package io.floe.agent.group;
+
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's consumer group coordinator for Kafka's classic protocol. Group membership lives in
+ * memory, one lock per group; committed offsets live in the metadata store, so after a restart a
+ * group that only has offsets shows as Empty with them, and its members rejoin.
+ *
+ * <p>Threads: {@link #join}, {@link #sync}, {@link #heartbeat} and {@link #leave} only touch memory and
+ * may run on an event loop; JoinGroup and SyncGroup answers arrive as futures completed by a later
+ * request or a timeout. Every other method reads or writes the metadata store and blocks. All
+ * methods are thread-safe.
+ */
+public final class GroupCoordinator {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(GroupCoordinator.class);
+
+    private final GroupCoordinatorConfig config;
+    private final MetadataStore store;
+    private final TimerService timers;
+    private final Clock clock;
+    private final ConcurrentMap<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    private final JoinHandler joins;
+    private final MemberRequests members;
+    private final OffsetOperations offsets;
+
+    GroupCoordinator(GroupCoordinatorConfig config, MetadataStore store, TimerService timers, Clock clock,
+            MeterRegistry meters, Supplier<UUID> memberIds) {
+        this.config = config;
+        this.store = store;
+        this.timers = timers;
+        this.clock = clock;
+        GroupMetrics metrics = new GroupMetrics(meters, groups::values);
+        Rebalance rebalance = new Rebalance(config, clock, metrics);
+        this.joins = new JoinHandler(config, rebalance, memberIds);
+        this.members = new MemberRequests(rebalance);
+        this.offsets = new OffsetOperations(config, store, clock, members, metrics);
+    }
+
+    public GroupCoordinatorConfig config() {
+        return config;
+    }
+
+    // ----- membership: memory only
+
+    /** JoinGroup; the future completes when the join phase ends (or at once with an error). */
+    public CompletableFuture<JoinResponse> join(JoinRequest request) {
+        CompletableFuture<JoinResponse> future = new CompletableFuture<>();
+        long sessionTimeoutMs = request.sessionTimeoutMs();
+        if (request.groupId().isEmpty()) {
+            future.complete(JoinResponse.failed(GroupError.INVALID_GROUP_ID, request.memberId()));
+        } else if (sessionTimeoutMs < config.minSessionTimeout().toMillis()
+                || sessionTimeoutMs > config.maxSessionTimeout().toMillis()) {
+            future.complete(JoinResponse.failed(GroupError.INVALID_SESSION_TIMEOUT, request.memberId()));
+        } else {
+            // Only a first join (no member id) may create the group; anyone else must rejoin from scratch.
+            ClassicGroup group = request.memberId().isEmpty()
+                    ? groups.computeIfAbsent(request.groupId(), this::newGroup)
+                    : groups.get(request.groupId());
+            if (group == null) {
+                future.complete(JoinResponse.failed(GroupError.UNKNOWN_MEMBER_ID, request.memberId()));
+            } else {
+                group.run(() -> joins.join(group, request, future));
+            }
+        }
+        return future;
+    }
+
+    /** SyncGroup; the future completes when the leader's assignment arrives (or at once with an error). */
+    public CompletableFuture<SyncResponse> sync(SyncRequest request) {
+        CompletableFuture<SyncResponse> future = new CompletableFuture<>();
+        ClassicGroup group = groups.get(request.groupId());
+        if (request.groupId().isEmpty()) {
+            future.complete(SyncResponse.failed(GroupError.INVALID_GROUP_ID));
+        } else if (group == null) {
+            future.complete(SyncResponse.failed(GroupError.UNKNOWN_MEMBER_ID));
+        } else {
+            group.run(() -> members.sync(group, request, future));
+        }
+        return future;
+    }
+
+    public GroupError heartbeat(HeartbeatRequest request) {
+        if (request.groupId().isEmpty()) {
+            return GroupError.INVALID_GROUP_ID;
+        }
+        ClassicGroup group = groups.get(request.groupId());
+        return group == null ? GroupError.UNKNOWN_MEMBER_ID : group.call(() -> members.heartbeat(group, request));
+    }
+
+    public LeaveResponse leave(LeaveRequest request) {
+        if (request.groupId().isEmpty()) {
+            return new LeaveResponse(GroupError.INVALID_GROUP_ID, List.of());
+        }
+        ClassicGroup group = groups.get(request.groupId());
+        if (group == null) {
+            return new LeaveResponse(GroupError.NONE, request.members().stream()
+                    .map(m -> new LeaveResponse.Left(m.memberId(), m.groupInstanceId(), GroupError.UNKNOWN_MEMBER_ID))
+                    .toList());
+        }
+        return group.call(() -> members.leave(group, request));
+    }
+
+    // ----- offsets: blocking
+
+    /** OffsetCommit: checks the member, then stores the offsets. Store failures throw. */
+    public OffsetCommitResult commitOffsets(OffsetCommitRequest request) {
+        if (request.groupId().isEmpty()) {
+            return OffsetCommitResult.failed(GroupError.INVALID_GROUP_ID);
+        }
+        return offsets.commit(groups.get(request.groupId()), request);
+    }
+
+    /** Every offset the group committed, by partition. */
+    public Map<TopicPartition, CommittedOffset> committedOffsets(String groupId) {
+        return store.committedOffsets(groupId);
+    }
+
+    /**
+     * OffsetDelete. {@code subscriptions} reads the topics out of a consumer member's metadata (Kafka's
+     * consumer protocol, which only the protocol layer knows); it may throw if the bytes are not that.
+     */
+    public OffsetDeleteResult deleteOffsets(String groupId, Collection<TopicPartition> partitions,
+            Function<byte[], Set<String>> subscriptions) {
+        if (groupId.isEmpty()) {
+            return OffsetDeleteResult.failed(GroupError.INVALID_GROUP_ID);
+        }
+        return offsets.delete(groups.get(groupId), groupId, partitions, subscriptions);
+    }
+
+    /** Forgets every group's offsets of a deleted topic, so a new topic of that name starts afresh. */
+    public void onTopicDeleted(String topic) {
+        int removed = store.deleteTopicOffsets(topic);
+        if (removed > 0) {
+            LOGGER.info("Removed committed offsets of deleted topic topic={} offsets={}", topic, removed);
+        }
+    }
+
+    /** Removes offsets past retention of groups without members; returns how many. */
+    public int expireOffsets() {
+        int expired = offsets.expire(groups::get);
+        dropForgottenGroups();
+        return expired;
+    }
+
+    // ----- administration: blocking
+
+    /** Groups in memory, plus groups known only by their stored offsets (shown Empty), by id. */
+    public List<GroupListing> listGroups() {
+        Map<String, GroupListing> listed = new TreeMap<>();
+        for (String groupId : store.offsetGroups()) {
+            listed.put(groupId, new GroupListing(groupId, "", GroupState.EMPTY));
+        }
+        for (ClassicGroup group : groups.values()) {
+            GroupListing listing = group.call(() -> new GroupListing(group.groupId(),
+                    group.protocolType() == null ? "" : group.protocolType(), group.state()));
+            if (listing.state() != GroupState.DEAD) {
+                listed.put(listing.groupId(), listing);
+            }
+        }
+        return List.copyOf(listed.values());
+    }
+
+    /** The group with its members; Dead when the coordinator knows neither members nor offsets of it. */
+    public GroupDescription describeGroup(String groupId) {
+        ClassicGroup group = groups.get(groupId);
+        GroupDescription described = group == null ? GroupDescription.dead(groupId) : group.call(() -> describe(group));
+        if (described.state() == GroupState.DEAD && !store.committedOffsets(groupId).isEmpty()) {
+            return new GroupDescription(groupId, GroupState.EMPTY, "", "", List.of());
+        }
+        return described;
+    }
+
+    private static GroupDescription describe(ClassicGroup group) {
+        boolean stable = group.isIn(GroupState.STABLE);
+        List<MemberDescription> described = new ArrayList<>();
+        for (GroupMember member : group.members()) {
+            byte[] metadata = stable ? member.metadata(group.protocolName()) : SyncResponse.NO_ASSIGNMENT;
+            described.add(new MemberDescription(member.memberId(), member.groupInstanceId(), member.clientId(),
+                    member.clientHost(), metadata, member.assignment()));
+        }
+        return new GroupDescription(group.groupId(), group.state(),
+                group.protocolType() == null ? "" : group.protocolType(), stable ? group.protocolName() : "", described);
+    }
+
+    /**
+     * DeleteGroups for one group: refused while it has members; otherwise the group and its offsets
+     * are gone (members of a concurrent join are told to look the coordinator up again).
+     */
+    public GroupError deleteGroup(String groupId) {
+        if (groupId.isEmpty()) {
+            return GroupError.INVALID_GROUP_ID;
+        }
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return store.deleteGroupOffsets(groupId) > 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
+        }
+        GroupError error = group.call(() -> {
+            if (group.isIn(GroupState.DEAD)) {
+                return GroupError.GROUP_ID_NOT_FOUND;
+            } else if (!group.isIn(GroupState.EMPTY)) {
+                return GroupError.NON_EMPTY_GROUP;
+            }
+            markDead(group);
+            return GroupError.NONE;
+        });
+        if (error == GroupError.NONE) {
+            int removed = store.deleteGroupOffsets(groupId);
+            LOGGER.info("Deleted group group={} offsets={}", groupId, removed);
+        }
+        return error;
+    }
+
+    // ----- lifecycle
+
+    /** Answers every waiting JoinGroup and SyncGroup with COORDINATOR_NOT_AVAILABLE and stops all timeouts. */
+    public void close() {
+        for (ClassicGroup group : groups.values()) {
+            group.run(() -> {
+                group.timeouts().cancelAll();
+                for (GroupMember member : group.members()) {
+                    group.completeJoin(member, JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, member.memberId()));
+                    group.completeSync(member, SyncResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE));
+                }
+            });
+        }
+        LOGGER.info("Group coordinator stopped groups={}", groups.size());
+    }
+
+    private ClassicGroup newGroup(String groupId) {
+        return new ClassicGroup(groupId, timers, clock.millis());
+    }
+
+    /** Empty groups without offsets or pending members leave memory, as Kafka drops them. */
+    private void dropForgottenGroups() {
+        Set<String> withOffsets = Set.copyOf(store.offsetGroups());
+        groups.values().stream()
+                .filter(group -> !withOffsets.contains(group.groupId()))
+                .sorted(Comparator.comparing(ClassicGroup::groupId))
+                .forEach(group -> group.run(() -> {
+                    if (group.isIn(GroupState.EMPTY) && !group.hasPendingMembers()) {
+                        markDead(group);
+                    }
+                }));
+    }
+
+    private void markDead(ClassicGroup group) {
+        group.transitionTo(GroupState.DEAD, clock.millis());
+        group.timeouts().cancelAll();
+        groups.remove(group.groupId(), group);
+    }
+}

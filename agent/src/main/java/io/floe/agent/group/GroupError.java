@@ -1,0 +1,37 @@
+package io.floe.agent.group;
+
+/**
+ * Why the coordinator refused a request, with the meaning Kafka's error of the same name has. The
+ * {@code kafka} module maps these to wire error codes.
+ */
+public enum GroupError {
+    NONE,
+    /** The group id is empty. */
+    INVALID_GROUP_ID,
+    /** The member (or the group) is not known: the client must rejoin without a member id. */
+    UNKNOWN_MEMBER_ID,
+    /** A first JoinGroup (v4+) got a member id assigned and must be sent again with it. */
+    MEMBER_ID_REQUIRED,
+    /** The request's generation is not the group's current one. */
+    ILLEGAL_GENERATION,
+    /** The group is rebalancing: the member must rejoin. */
+    REBALANCE_IN_PROGRESS,
+    /** The group is being deleted; the client should look the coordinator up again and retry. */
+    COORDINATOR_NOT_AVAILABLE,
+    /** Another member id holds this group instance id now. */
+    FENCED_INSTANCE_ID,
+    /** The protocol type differs from the group's, or no protocol is supported by every member. */
+    INCONSISTENT_GROUP_PROTOCOL,
+    /** The session timeout is outside the coordinator's allowed range. */
+    INVALID_SESSION_TIMEOUT,
+    /** The group already has its maximum number of members. */
+    GROUP_MAX_SIZE_REACHED,
+    /** No such group. */
+    GROUP_ID_NOT_FOUND,
+    /** The group still has members. */
+    NON_EMPTY_GROUP,
+    /** A commit's metadata string is longer than allowed. */
+    OFFSET_METADATA_TOO_LARGE,
+    /** Offsets of a topic the active group consumes cannot be deleted. */
+    GROUP_SUBSCRIBED_TO_TOPIC
+}

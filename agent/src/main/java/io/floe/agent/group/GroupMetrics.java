@@ -1,0 +1,46 @@
+package io.floe.agent.group;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Collection;
+import java.util.function.Supplier;
+
+/**
+ * The coordinator's meters: groups in memory by state, completed rebalances, committed and expired
+ * offsets. Groups that exist only as stored offsets (after a restart) are not counted until a
+ * member or a request brings them into memory.
+ */
+final class GroupMetrics {
+
+    private final Counter rebalances;
+    private final Counter offsetCommits;
+    private final Counter offsetsExpired;
+
+    GroupMetrics(MeterRegistry meters, Supplier<Collection<ClassicGroup>> groups) {
+        for (GroupState state : GroupState.values()) {
+            Gauge.builder("floe.groups", () -> groups.get().stream().filter(group -> group.isIn(state)).count())
+                    .tag("state", state.label())
+                    .description("Consumer groups in memory, by state")
+                    .register(meters);
+        }
+        this.rebalances = Counter.builder("floe.group.rebalances")
+                .description("Join phases completed with members (each starts a generation)").register(meters);
+        this.offsetCommits = Counter.builder("floe.group.offset.commits")
+                .description("Partition offsets committed by consumer groups").register(meters);
+        this.offsetsExpired = Counter.builder("floe.group.offsets.expired")
+                .description("Committed offsets removed by retention").register(meters);
+    }
+
+    void rebalanced() {
+        rebalances.increment();
+    }
+
+    void committed(int partitions) {
+        offsetCommits.increment(partitions);
+    }
+
+    void expired(int offsets) {
+        offsetsExpired.increment(offsets);
+    }
+}
