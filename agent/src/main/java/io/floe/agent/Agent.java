@@ -7,6 +7,8 @@ import io.floe.agent.config.TopicConfigs;
 import io.floe.agent.fetch.FetchService;
 import io.floe.agent.fetch.OffsetLookup;
 import io.floe.agent.fetch.PartitionLogs;
+import io.floe.agent.group.GroupCoordinator;
+import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.agent.metering.MeteredObjectStore;
 import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
@@ -22,8 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One stateless agent's data path, assembled: topics, the produce pipeline, the fetch path and the
- * cluster view. The Kafka protocol layer drives it; the CLI builds it. Everything the agent keeps
+ * One stateless agent's data path, assembled: topics, the produce pipeline, the fetch path, the
+ * consumer group coordinator and the cluster view. The Kafka protocol layer drives it; the CLI builds it. Everything the agent keeps
  * in memory can be rebuilt from the two stores.
  */
 public final class Agent implements AutoCloseable {
@@ -43,8 +45,10 @@ public final class Agent implements AutoCloseable {
     private final ProducePipeline produce;
     private final FetchService fetch;
     private final OffsetLookup offsets;
+    private final GroupCoordinator groups;
 
-    private Agent(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters, Clock clock) {
+    private Agent(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters, Clock clock,
+            GroupCoordinatorConfig groupConfig) {
         this.config = config;
         this.metadata = metadata;
         this.objects = new MeteredObjectStore(objects, meters);
@@ -63,12 +67,20 @@ public final class Agent implements AutoCloseable {
         this.produce = new ProducePipeline(config, metadata, this.objects, cache, topics, clock, scheduler, meters,
                 fetch::onCommitted);
         this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
+        this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters);
+        this.topics.onDeleted(groups::onTopicDeleted);
     }
 
     /** Assembles an agent on the given stores. The caller keeps ownership of the stores and the registry. */
     public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
             Clock clock) {
-        Agent agent = new Agent(config, metadata, objects, meters, clock);
+        return start(config, metadata, objects, meters, clock, GroupCoordinatorConfig.defaults());
+    }
+
+    /** As {@link #start(AgentConfig, MetadataStore, ObjectStore, MeterRegistry, Clock)}, with group coordinator settings. */
+    public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
+            Clock clock, GroupCoordinatorConfig groupConfig) {
+        Agent agent = new Agent(config, metadata, objects, meters, clock, groupConfig);
         LOGGER.info("Agent ready agentId={} nodeId={} advertised={}:{} metadata={} objects={}",
                 config.agentId(), config.nodeId(), config.advertisedHost(), config.advertisedPort(),
                 metadata.describe(), objects.describe());
@@ -99,6 +111,11 @@ public final class Agent implements AutoCloseable {
         return offsets;
     }
 
+    /** The consumer group coordinator (classic protocol) and committed offsets. */
+    public GroupCoordinator groups() {
+        return groups;
+    }
+
     public MetadataStore metadata() {
         return metadata;
     }
@@ -124,6 +141,7 @@ public final class Agent implements AutoCloseable {
         LOGGER.info("Agent stopping agentId={}: flushing buffered batches", config.agentId());
         produce.close();
         fetch.close();
+        groups.close();
         scheduler.shutdown();
         try {
             scheduler.awaitTermination(5, TimeUnit.SECONDS);

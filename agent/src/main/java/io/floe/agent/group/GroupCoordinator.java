@@ -1,5 +1,6 @@
 package io.floe.agent.group;
 
+import io.floe.agent.Threads;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
@@ -16,6 +17,12 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -31,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * request or a timeout. Every other method reads or writes the metadata store and blocks. All
  * methods are thread-safe.
  */
-public final class GroupCoordinator {
+public final class GroupCoordinator implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(GroupCoordinator.class);
 
@@ -43,6 +50,9 @@ public final class GroupCoordinator {
     private final JoinHandler joins;
     private final MemberRequests members;
     private final OffsetOperations offsets;
+    /** The periodic retention sweep, when started by {@link #start}; it runs on its own thread because it blocks on the store. */
+    private ScheduledFuture<?> retentionSchedule;
+    private ExecutorService retentionThread;
 
     GroupCoordinator(GroupCoordinatorConfig config, MetadataStore store, TimerService timers, Clock clock,
             MeterRegistry meters, Supplier<UUID> memberIds) {
@@ -55,6 +65,35 @@ public final class GroupCoordinator {
         this.joins = new JoinHandler(config, rebalance, memberIds);
         this.members = new MemberRequests(rebalance);
         this.offsets = new OffsetOperations(config, store, clock, members, metrics);
+    }
+
+    /**
+     * A coordinator whose timeouts run on {@code scheduler} and that sweeps expired offsets every
+     * {@link GroupCoordinatorConfig#offsetsRetentionCheckInterval()}.
+     */
+    public static GroupCoordinator start(GroupCoordinatorConfig config, MetadataStore store,
+            ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters) {
+        GroupCoordinator coordinator = new GroupCoordinator(config, store, TimerService.on(scheduler), clock, meters,
+                UUID::randomUUID);
+        coordinator.retentionThread = Executors.newSingleThreadExecutor(Threads.daemon("floe-group-retention"));
+        long intervalMs = config.offsetsRetentionCheckInterval().toMillis();
+        coordinator.retentionSchedule = scheduler.scheduleWithFixedDelay(coordinator::sweepInBackground, intervalMs,
+                intervalMs, TimeUnit.MILLISECONDS);
+        return coordinator;
+    }
+
+    private void sweepInBackground() {
+        try {
+            retentionThread.execute(() -> {
+                try {
+                    expireOffsets();
+                } catch (RuntimeException e) {
+                    LOGGER.warn("Offset retention sweep failed; retrying next interval cause={}", e.toString());
+                }
+            });
+        } catch (RejectedExecutionException stopping) {
+            LOGGER.debug("Offset retention sweep skipped: coordinator stopping");
+        }
     }
 
     public GroupCoordinatorConfig config() {
@@ -148,11 +187,19 @@ public final class GroupCoordinator {
         return offsets.delete(groups.get(groupId), groupId, partitions, subscriptions);
     }
 
-    /** Forgets every group's offsets of a deleted topic, so a new topic of that name starts afresh. */
+    /**
+     * Forgets every group's offsets of a deleted topic, so a new topic of that name starts afresh. A
+     * store failure is logged, not thrown: the topic is gone either way, and retention removes the
+     * offsets once their group is idle.
+     */
     public void onTopicDeleted(String topic) {
-        int removed = store.deleteTopicOffsets(topic);
-        if (removed > 0) {
-            LOGGER.info("Removed committed offsets of deleted topic topic={} offsets={}", topic, removed);
+        try {
+            int removed = store.deleteTopicOffsets(topic);
+            if (removed > 0) {
+                LOGGER.info("Removed committed offsets of deleted topic topic={} offsets={}", topic, removed);
+            }
+        } catch (RuntimeException e) {
+            LOGGER.warn("Could not remove committed offsets of deleted topic topic={} cause={}", topic, e.toString());
         }
     }
 
@@ -233,8 +280,16 @@ public final class GroupCoordinator {
 
     // ----- lifecycle
 
-    /** Answers every waiting JoinGroup and SyncGroup with COORDINATOR_NOT_AVAILABLE and stops all timeouts. */
+    /**
+     * Stops the retention sweep and all timeouts and answers every waiting JoinGroup and SyncGroup
+     * with COORDINATOR_NOT_AVAILABLE. The store stays open.
+     */
+    @Override
     public void close() {
+        if (retentionSchedule != null) {
+            retentionSchedule.cancel(false);
+            retentionThread.shutdownNow();
+        }
         for (ClassicGroup group : groups.values()) {
             group.run(() -> {
                 group.timeouts().cancelAll();

@@ -170,8 +170,13 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
             fail(partition, KafkaErrors.toApiException(failure));
         } else if (result instanceof AppendResult.Appended appended) {
             succeed(partition, appended.baseOffset(), appended.logStartOffset());
-        } else if (result instanceof AppendResult.Duplicate duplicate) {
+        } else if (result instanceof AppendResult.Duplicate duplicate && duplicate.offsetKnown()) {
             succeed(partition, duplicate.baseOffset(), duplicate.logStartOffset());
+        } else if (result instanceof AppendResult.Duplicate) {
+            // Kafka's answer for a retry older than the remembered batches: the producer completes
+            // the batch as sent, with an unknown offset.
+            fail(partition, Errors.DUPLICATE_SEQUENCE_NUMBER.exception(
+                    "batch was stored by an earlier attempt; its offset is no longer known"));
         } else if (result instanceof AppendResult.Failed failed) {
             Errors error = switch (failed.error()) {
                 case UNKNOWN_TOPIC_OR_PARTITION -> Errors.UNKNOWN_TOPIC_OR_PARTITION;

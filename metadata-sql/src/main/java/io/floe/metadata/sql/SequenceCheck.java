@@ -2,6 +2,7 @@ package io.floe.metadata.sql;
 
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
+import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.ProducerState;
 
 /** The idempotent-producer rules, as a pure function of the stored history and the incoming batch. */
@@ -40,8 +41,23 @@ final class SequenceCheck {
             return new Duplicate(original.get().baseOffset());
         }
         int expected = nextSequence(history.lastSequence());
-        return batch.baseSequence() == expected ? ACCEPT : new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
+        if (batch.baseSequence() == expected) {
+            return ACCEPT;
+        }
+        if (isBehind(batch, history.lastSequence())) {
+            // Sequences of one epoch are stored contiguously, so a retry ending at or before the last
+            // stored sequence was stored; it is only older than the remembered batches (its producer
+            // kept retrying while later batches were answered, e.g. after unknown commit outcomes).
+            return new Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET);
+        }
+        return new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
                 producer + ": out of order sequence, expected " + expected + ", got " + batch.baseSequence());
+    }
+
+    /** True when the batch lies wholly at or before {@code lastSequence} (within half the sequence space). */
+    static boolean isBehind(ProducerState batch, int lastSequence) {
+        long distance = ((long) lastSequence - batch.lastSequence() + (1L << 31)) % (1L << 31);
+        return batch.baseSequence() <= batch.lastSequence() && distance < (1L << 30);
     }
 
     /** Sequences wrap from Integer.MAX_VALUE to 0, as in Kafka. */

@@ -1,0 +1,80 @@
+package io.floe.kafka.api.group;
+
+import io.floe.agent.group.GroupCoordinator;
+import io.floe.agent.group.GroupListing;
+import io.floe.kafka.api.KafkaApi;
+import io.floe.kafka.api.RequestContext;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.message.ListGroupsResponseData.ListedGroup;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * ListGroups (v0-5), with the states filter of v4 and the types filter of v5, both case-insensitive
+ * as in Kafka. Every Floe group is a classic group. Runs on the blocking executor: groups known only
+ * by their stored offsets are listed too.
+ */
+final class ListGroupsApi implements KafkaApi<ListGroupsRequestData, ListGroupsResponseData> {
+
+    static final String CLASSIC_TYPE = "classic";
+
+    private final GroupCoordinator groups;
+    private final Executor blocking;
+
+    ListGroupsApi(GroupCoordinator groups, Executor blocking) {
+        this.groups = groups;
+        this.blocking = blocking;
+    }
+
+    @Override
+    public ApiKeys key() {
+        return ApiKeys.LIST_GROUPS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 5;
+    }
+
+    @Override
+    public CompletionStage<ListGroupsResponseData> handle(RequestContext context, ListGroupsRequestData request) {
+        Set<String> states = lowerCase(request.statesFilter());
+        Set<String> types = lowerCase(request.typesFilter());
+        return CompletableFuture.supplyAsync(() -> {
+            List<ListedGroup> listed = groups.listGroups().stream()
+                    .filter(group -> states.isEmpty() || states.contains(group.state().label().toLowerCase(Locale.ROOT)))
+                    .filter(group -> types.isEmpty() || types.contains(CLASSIC_TYPE))
+                    .map(ListGroupsApi::toWire)
+                    .toList();
+            return new ListGroupsResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setGroups(listed);
+        }, blocking);
+    }
+
+    private static ListedGroup toWire(GroupListing group) {
+        return new ListedGroup().setGroupId(group.groupId()).setProtocolType(group.protocolType())
+                .setGroupState(group.state().label()).setGroupType(CLASSIC_TYPE);
+    }
+
+    private static Set<String> lowerCase(List<String> filter) {
+        return filter.stream().map(value -> value.trim().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+    }
+
+    @Override
+    public Map<Errors, Integer> errorCounts(ListGroupsResponseData response) {
+        return Map.of(Errors.forCode(response.errorCode()), 1);
+    }
+}

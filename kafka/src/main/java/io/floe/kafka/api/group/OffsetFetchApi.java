@@ -1,0 +1,168 @@
+package io.floe.kafka.api.group;
+
+import io.floe.agent.group.GroupCoordinator;
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.topic.Topic;
+import io.floe.kafka.api.KafkaApi;
+import io.floe.kafka.api.RequestContext;
+import io.floe.kafka.error.KafkaErrors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
+import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestTopics;
+import org.apache.kafka.common.message.OffsetFetchResponseData;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
+import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.OffsetFetchRequest;
+import org.apache.kafka.common.requests.OffsetFetchResponse;
+
+/**
+ * OffsetFetch (v1-10): one group up to v7, a batch from v8, topic ids from v10; null topics (v2+)
+ * ask for every committed offset of the group. A partition without a commit answers offset -1 and
+ * empty metadata, as Kafka does. require_stable is ignored: Floe has no transactional offsets.
+ * Runs on the blocking executor.
+ */
+final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFetchResponseData> {
+
+    private static final long NO_OFFSET = -1;
+
+    private final GroupCoordinator groups;
+    private final GroupTopics topics;
+    private final Executor blocking;
+
+    OffsetFetchApi(GroupCoordinator groups, GroupTopics topics, Executor blocking) {
+        this.groups = groups;
+        this.topics = topics;
+        this.blocking = blocking;
+    }
+
+    @Override
+    public ApiKeys key() {
+        return ApiKeys.OFFSET_FETCH;
+    }
+
+    @Override
+    public short minVersion() {
+        return 1;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 10;
+    }
+
+    @Override
+    public CompletionStage<OffsetFetchResponseData> handle(RequestContext context, OffsetFetchRequestData request) {
+        short version = context.apiVersion();
+        return CompletableFuture.supplyAsync(() -> respond(request, version), blocking);
+    }
+
+    private OffsetFetchResponseData respond(OffsetFetchRequestData request, short version) {
+        boolean byId = OffsetFetchRequest.useTopicIds(version);
+        List<OffsetFetchResponseGroup> answers = new ArrayList<>();
+        for (OffsetFetchRequestGroup group : groupsOf(request, version)) {
+            answers.add(fetchQuietly(group, byId, version));
+        }
+        return new OffsetFetchResponse.Builder(answers).build(version).data().setThrottleTimeMs(0);
+    }
+
+    /** Before v8 the request carries one group in top-level fields. */
+    private static List<OffsetFetchRequestGroup> groupsOf(OffsetFetchRequestData request, short version) {
+        if (version >= OffsetFetchRequest.BATCH_MIN_VERSION) {
+            return request.groups();
+        }
+        List<OffsetFetchRequestTopics> topics = request.topics() == null ? null : request.topics().stream()
+                .map(t -> new OffsetFetchRequestTopics().setName(t.name()).setPartitionIndexes(t.partitionIndexes()))
+                .toList();
+        return List.of(new OffsetFetchRequestGroup().setGroupId(request.groupId()).setTopics(topics));
+    }
+
+    private OffsetFetchResponseGroup fetchQuietly(OffsetFetchRequestGroup group, boolean byId, short version) {
+        if (group.groupId().isEmpty()) {
+            return OffsetFetchResponse.groupError(group, Errors.INVALID_GROUP_ID, version);
+        }
+        try {
+            Map<TopicPartition, CommittedOffset> committed = groups.committedOffsets(group.groupId());
+            List<OffsetFetchResponseTopics> answered = group.topics() == null
+                    ? allTopics(committed, byId) : requestedTopics(group.topics(), committed, byId);
+            return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setTopics(answered);
+        } catch (RuntimeException e) {
+            return OffsetFetchResponse.groupError(group, KafkaErrors.errorOf(e), version);
+        }
+    }
+
+    private List<OffsetFetchResponseTopics> requestedTopics(List<OffsetFetchRequestTopics> requested,
+            Map<TopicPartition, CommittedOffset> committed, boolean byId) {
+        List<OffsetFetchResponseTopics> answered = new ArrayList<>();
+        for (OffsetFetchRequestTopics topic : requested) {
+            Optional<String> name = byId ? topics.byId(topic.topicId()).map(Topic::name) : Optional.of(topic.name());
+            List<OffsetFetchResponsePartitions> partitions = new ArrayList<>();
+            for (int partition : topic.partitionIndexes()) {
+                CommittedOffset offset = name.isEmpty() || partition < 0 ? null
+                        : committed.get(new TopicPartition(name.get(), partition));
+                OffsetFetchResponsePartitions answer = partition(partition, offset);
+                if (name.isEmpty()) {
+                    answer.setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
+                }
+                partitions.add(answer);
+            }
+            answered.add(new OffsetFetchResponseTopics().setName(topic.name()).setTopicId(topic.topicId())
+                    .setPartitions(partitions));
+        }
+        return answered;
+    }
+
+    /** Every committed offset; with topic ids, offsets of topics that no longer exist are left out. */
+    private List<OffsetFetchResponseTopics> allTopics(Map<TopicPartition, CommittedOffset> committed, boolean byId) {
+        Map<String, OffsetFetchResponseTopics> byTopic = new LinkedHashMap<>();
+        committed.forEach((partition, offset) -> {
+            OffsetFetchResponseTopics topic = byTopic.computeIfAbsent(partition.topic(), name -> {
+                OffsetFetchResponseTopics created = new OffsetFetchResponseTopics().setName(name);
+                if (byId) {
+                    topics.byName(name).ifPresent(found -> created.setTopicId(GroupTopics.idOf(found)));
+                }
+                return created;
+            });
+            topic.partitions().add(partition(partition.partition(), offset));
+        });
+        return byTopic.values().stream()
+                .filter(topic -> !byId || !topic.topicId().equals(Uuid.ZERO_UUID))
+                .toList();
+    }
+
+    private static OffsetFetchResponsePartitions partition(int index, CommittedOffset offset) {
+        OffsetFetchResponsePartitions answer = new OffsetFetchResponsePartitions().setPartitionIndex(index)
+                .setErrorCode(Errors.NONE.code());
+        if (offset == null) {
+            return answer.setCommittedOffset(NO_OFFSET).setCommittedLeaderEpoch(CommittedOffset.NO_LEADER_EPOCH)
+                    .setMetadata("");
+        }
+        return answer.setCommittedOffset(offset.offset()).setCommittedLeaderEpoch(offset.leaderEpoch())
+                .setMetadata(offset.metadata());
+    }
+
+    @Override
+    public Map<Errors, Integer> errorCounts(OffsetFetchResponseData response) {
+        Map<Errors, Integer> counts = new HashMap<>();
+        if (response.groups().isEmpty()) {
+            counts.put(Errors.forCode(response.errorCode()), 1);
+            response.topics().forEach(t -> t.partitions()
+                    .forEach(p -> counts.merge(Errors.forCode(p.errorCode()), 1, Integer::sum)));
+        }
+        response.groups().forEach(g -> counts.merge(Errors.forCode(g.errorCode()), 1, Integer::sum));
+        return counts;
+    }
+}

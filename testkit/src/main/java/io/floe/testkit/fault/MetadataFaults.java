@@ -1,0 +1,53 @@
+package io.floe.testkit.fault;
+
+import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ObjectCommit;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
+
+/**
+ * Fault-injecting decorators of {@link MetadataStore}. Every method not named here passes through to
+ * the real store unchanged.
+ */
+public final class MetadataFaults {
+
+    private MetadataFaults() {}
+
+    /**
+     * A store whose commits numbered {@code n} (1, 2, 3, ... in call order) for which
+     * {@code unknownAfterApply} holds are applied and then reported as {@link CommitOutcome.Unknown}:
+     * the "it committed, but the caller saw a timeout" case that idempotent retries must resolve.
+     */
+    public static MetadataStore commitsAppliedButReportedUnknown(MetadataStore store, IntPredicate unknownAfterApply) {
+        AtomicInteger commits = new AtomicInteger();
+        InvocationHandler handler = (proxy, method, args) -> {
+            Object result = invoke(store, method, args);
+            if (isCommit(method) && result instanceof CommitOutcome.Committed
+                    && unknownAfterApply.test(commits.incrementAndGet())) {
+                return new CommitOutcome.Unknown(new TimeoutException("injected: commit applied, response lost"));
+            }
+            return result;
+        };
+        return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
+                new Class<?>[] {MetadataStore.class}, handler);
+    }
+
+    private static boolean isCommit(Method method) {
+        return method.getName().equals("commit") && method.getParameterCount() == 1
+                && method.getParameterTypes()[0] == ObjectCommit.class;
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}
