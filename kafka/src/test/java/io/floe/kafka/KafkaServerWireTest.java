@@ -16,8 +16,8 @@ import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
-import org.apache.kafka.common.message.FindCoordinatorRequestData;
-import org.apache.kafka.common.message.FindCoordinatorResponseData;
+import org.apache.kafka.common.message.DescribeAclsRequestData;
+import org.apache.kafka.common.message.DescribeAclsResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
@@ -70,8 +70,8 @@ class KafkaServerWireTest {
             ApiVersionsResponseData.ApiVersion produce = response.apiKeys().find(ApiKeys.PRODUCE.id);
             assertThat(produce.minVersion()).isEqualTo((short) 3);
             assertThat(produce.maxVersion()).isEqualTo((short) 13);
-            assertThat(response.apiKeys().find(ApiKeys.FIND_COORDINATOR.id)).isNull();
-            assertThat(response.apiKeys()).hasSize(11);
+            assertThat(response.apiKeys().find(ApiKeys.DESCRIBE_ACLS.id)).isNull();
+            assertThat(response.apiKeys()).hasSize(22);
         }
     }
 
@@ -135,14 +135,12 @@ class KafkaServerWireTest {
     @Test
     void apiFloeDoesNotServeGetsItsOwnErrorResponse() {
         try (WireClient client = new WireClient(port)) {
-            DecodedResponse response = client.call(ApiKeys.FIND_COORDINATOR, (short) 4, 9,
-                    new FindCoordinatorRequestData().setKeyType((byte) 0).setCoordinatorKeys(List.of("group-1")));
+            DecodedResponse response = client.call(ApiKeys.DESCRIBE_ACLS, (short) 3, 9,
+                    new DescribeAclsRequestData().setResourceTypeFilter((byte) 1).setPatternTypeFilter((byte) 1)
+                            .setOperation((byte) 1).setPermissionType((byte) 1));
 
-            FindCoordinatorResponseData body = (FindCoordinatorResponseData) response.body();
-            assertThat(body.coordinators()).singleElement().satisfies(coordinator -> {
-                assertThat(coordinator.key()).isEqualTo("group-1");
-                assertThat(coordinator.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
-            });
+            DescribeAclsResponseData body = (DescribeAclsResponseData) response.body();
+            assertThat(body.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
             assertServes(client);
         }
     }

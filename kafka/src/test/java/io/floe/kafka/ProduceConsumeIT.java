@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A default (idempotent, acks=all) kafka-clients producer and an assigned consumer (no group: Floe's
- * group coordinator is not part of this module) against a real agent over loopback.
+ * A default (idempotent, acks=all) kafka-clients producer and an assigned consumer against a real
+ * agent over loopback.
  */
 class ProduceConsumeIT {
 

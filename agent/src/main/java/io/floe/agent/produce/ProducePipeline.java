@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -41,15 +42,17 @@ public final class ProducePipeline implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(ProducePipeline.class);
     private static final long CLOSE_TIMEOUT_SECONDS = 30;
+    /** Well below any orphan grace period, so a reserved registration is never swept before use. */
+    private static final Duration KEY_RESERVE_MAX_AGE = Duration.ofSeconds(60);
 
     private final AgentConfig config;
     private final Topics topics;
-    private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final ProduceMetrics metrics;
     private final SegmentUpload upload;
     private final SegmentCommit commit;
     private final ExecutorService uploadExecutor;
+    private final ExecutorService registerExecutor;
     private final ExecutorService commitExecutor = Executors.newSingleThreadExecutor(Threads.daemon("floe-commit"));
     private final long bufferBytesMax;
 
@@ -67,10 +70,12 @@ public final class ProducePipeline implements AutoCloseable {
             Consumer<CommittedObject> onCommitted) {
         this.config = config;
         this.topics = topics;
-        this.clock = clock;
         this.scheduler = scheduler;
         this.metrics = new ProduceMetrics(meters);
-        this.upload = new SegmentUpload(config.agentId(), metadata, objects, cache, clock);
+        this.registerExecutor = Executors.newSingleThreadExecutor(Threads.daemon("floe-register"));
+        RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, config.agentId()), metadata, config.agentId(),
+                clock, registerExecutor, config.flushesInFlightMax(), KEY_RESERVE_MAX_AGE);
+        this.upload = new SegmentUpload(keys, objects, cache);
         this.commit = new SegmentCommit(metadata, onCommitted, metrics);
         this.uploadExecutor = Executors.newFixedThreadPool(config.flushesInFlightMax(), Threads.daemon("floe-upload"));
         this.bufferBytesMax = Math.max(4 * config.flushMaxBytes(), 64L * 1024 * 1024);
@@ -217,6 +222,7 @@ public final class ProducePipeline implements AutoCloseable {
         }
         uploadExecutor.shutdown();
         commitExecutor.shutdown();
+        registerExecutor.shutdown();
         LOGGER.info("Produce pipeline closed: every buffered batch was flushed and answered");
     }
 }

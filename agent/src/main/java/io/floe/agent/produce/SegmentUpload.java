@@ -3,44 +3,35 @@ package io.floe.agent.produce;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.BatchAppend;
-import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.segment.SegmentWriter;
 import java.nio.ByteBuffer;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Steps 3 and 4 of the produce protocol for one flush: register the upload (the fence that makes
- * orphan cleanup safe), write the segment object create-only, and put it in the cache so tailing
+ * Steps 3 and 4 of the produce protocol for one flush: take a registered key (the registration is
+ * the fence that makes orphan cleanup safe), write the segment object create-only under it, and put it in the cache so tailing
  * consumers read it from memory. Blocking; runs on an upload thread.
  */
 final class SegmentUpload {
 
-    private final String agentId;
-    private final MetadataStore metadata;
+    private final RegisteredKeys keys;
     private final ObjectStore objects;
     private final ObjectCache cache;
-    private final Clock clock;
-    private final ObjectKeys keys;
 
-    SegmentUpload(String agentId, MetadataStore metadata, ObjectStore objects, ObjectCache cache, Clock clock) {
-        this.agentId = agentId;
-        this.metadata = metadata;
+    SegmentUpload(RegisteredKeys keys, ObjectStore objects, ObjectCache cache) {
+        this.keys = keys;
         this.objects = objects;
         this.cache = cache;
-        this.clock = clock;
-        this.keys = new ObjectKeys(clock, agentId);
     }
 
     UploadedObject upload(Flush flush) {
-        ObjectKey key = keys.next();
-        metadata.registerUpload(key, agentId, clock.instant());
+        ObjectKey key = keys.take();
         List<PendingAppend> ordered = groupedByPartition(flush.appends());
         SegmentWriter writer = new SegmentWriter();
         List<BatchAppend> batches = new ArrayList<>(ordered.size());
@@ -55,7 +46,7 @@ final class SegmentUpload {
         ByteBuffer object = writer.finish();
         objects.put(key, object.duplicate());
         cache.put(key, 0, object);
-        return new UploadedObject(key, object.remaining(), ordered, batches);
+        return new UploadedObject(key, object, ordered, batches);
     }
 
     /** The appends grouped by partition, each partition's batches in arrival order. */

@@ -10,6 +10,7 @@ import static io.floe.agent.group.CoordinatorFixture.protocols;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -97,16 +98,18 @@ class GroupMembershipTest {
     }
 
     @Test
-    void theProtocolEveryMemberSupportsIsSelectedByPreference() {
-        CompletableFuture<JoinResponse> a = coordinator.join(joinRequest("", null, protocols("sticky", "range")));
-        String first = a.join().memberId();
-        a = coordinator.join(joinRequest(first, null, protocols("sticky", "range")));
-        String second = coordinator.join(joinRequest("", null, protocols("range", "roundrobin"))).join().memberId();
-        CompletableFuture<JoinResponse> b = coordinator.join(joinRequest(second, null, protocols("range", "roundrobin")));
-        fixture.timers.advance(2 * INITIAL_DELAY_MS);
+    void theProtocolEveryMemberSupportsWinsByTheMembersPreferences() {
+        List<CompletableFuture<JoinResponse>> joins = new ArrayList<>();
+        for (List<Protocol> protocols : List.of(protocols("sticky", "range", "roundrobin"),
+                protocols("range", "sticky"), protocols("range", "sticky"))) {
+            String memberId = coordinator.join(joinRequest("", null, protocols)).join().memberId();
+            joins.add(coordinator.join(joinRequest(memberId, null, protocols)));
+        }
+        fixture.timers.advance(3 * INITIAL_DELAY_MS);
 
-        assertThat(a.join().protocolName()).isEqualTo("range");
-        assertThat(b.join().protocolName()).isEqualTo("range");
+        assertThat(joins).allSatisfy(join -> assertThat(join.join().protocolName()).isEqualTo("range"));
+        assertThat(joins.get(0).join().members()).allSatisfy(member ->
+                assertThat(member.metadata()).isEqualTo(bytes("range-metadata")));
     }
 
     @Test

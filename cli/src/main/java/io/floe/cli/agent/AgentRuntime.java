@@ -75,7 +75,11 @@ final class AgentRuntime implements AutoCloseable {
                 () -> Agent.start(settings.agentConfig(agentId(settings)), metadata, objects, registry, clock),
                 Agent::close);
         KafkaServer kafka = stages.start("Kafka listener on " + settings.listen(),
-                () -> KafkaServer.start(kafkaConfig(settings), agent), KafkaServer::close);
+                () -> KafkaServer.start(kafkaConfig(settings), agent), server -> {
+                    // Answer parked JoinGroup/SyncGroup requests first, so the listener's drain is quick.
+                    agent.groups().close();
+                    server.close();
+                });
         serving.set(true);
         LOGGER.info("Floe agent started kafka={} advertised={} http={} metadata={} objects={} config=[{}]",
                 new HostPort(settings.listen().host(), kafka.port()), settings.advertise(),

@@ -67,6 +67,7 @@ final class InProcessFloe implements AutoCloseable {
     /** Graceful shutdown in the CLI's order: stop serving, flush and commit, close the stores. */
     @Override
     public void close() {
+        agent.groups().close();
         server.close();
         agent.close();
         metadata.close();

@@ -1,6 +1,7 @@
 package io.floe.kafka.api;
 
 import io.floe.agent.Agent;
+import io.floe.kafka.api.group.GroupApis;
 import io.floe.kafka.codec.VersionRange;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,7 +35,7 @@ public final class ApiRegistry {
      * metadata store, and {@code listeners} names the bound listener for DescribeConfigs.
      */
     public static ApiRegistry standard(Agent agent, Executor blocking, Supplier<String> listeners) {
-        return of(List.of(
+        List<KafkaApi<? extends ApiMessage, ? extends ApiMessage>> apis = new ArrayList<>(List.of(
                 new MetadataApi(agent, blocking),
                 new ProduceApi(agent),
                 new FetchApi(agent, new FetchSessionCache(FetchSessionCache.DEFAULT_MAX_SESSIONS,
@@ -46,6 +47,8 @@ public final class ApiRegistry {
                 new CreatePartitionsApi(agent, blocking),
                 new DescribeConfigsApi(agent, blocking, listeners),
                 new DescribeClusterApi(agent)));
+        apis.addAll(GroupApis.all(agent, blocking));
+        return of(apis);
     }
 
     /** A registry of {@code apis} plus ApiVersions; each api key at most once, versions within kafka-clients'. */

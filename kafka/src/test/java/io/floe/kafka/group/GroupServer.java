@@ -26,9 +26,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
@@ -109,6 +109,8 @@ final class GroupServer implements AutoCloseable {
     }
 
     private void stop() {
+        // Answer parked JoinGroup/SyncGroup requests first, so the listener need not wait for them.
+        agent.groups().close();
         listener.close(Duration.ofSeconds(5));
         blocking.shutdown();
         try {

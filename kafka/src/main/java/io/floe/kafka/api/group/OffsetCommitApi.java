@@ -27,8 +27,9 @@ import org.apache.kafka.common.requests.OffsetCommitResponse;
  * OffsetCommit (v2-10). Topics are checked here, as Kafka's broker does before its coordinator sees
  * them: an unknown name is UNKNOWN_TOPIC_OR_PARTITION, an unknown id (v10 names topics by id)
  * UNKNOWN_TOPIC_ID. A group-wide refusal applies to every partition; before v9 an unknown group
- * with a generation is ILLEGAL_GENERATION, as Kafka keeps it for old clients. The retention time
- * of v2-4 is ignored, as Kafka ignores it. Runs on the blocking executor.
+ * with a generation is ILLEGAL_GENERATION, as Kafka keeps it for old clients. The per-commit
+ * retention time of v2-4 is ignored (Kafka turns it into a per-offset expiry): Floe applies
+ * offsets.retention.minutes to every offset. Runs on the blocking executor.
  */
 final class OffsetCommitApi implements KafkaApi<OffsetCommitRequestData, OffsetCommitResponseData> {
 
