@@ -74,7 +74,7 @@ public final class ProducePipeline implements AutoCloseable {
         this.metrics = new ProduceMetrics(meters);
         this.registerExecutor = Executors.newSingleThreadExecutor(Threads.daemon("floe-register"));
         RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, config.agentId()), metadata, config.agentId(),
-                clock, registerExecutor, config.flushesInFlightMax(), KEY_RESERVE_MAX_AGE);
+                clock, registerExecutor, 4 * config.flushesInFlightMax(), KEY_RESERVE_MAX_AGE);
         this.upload = new SegmentUpload(keys, objects, cache);
         this.commit = new SegmentCommit(metadata, onCommitted, metrics);
         this.uploadExecutor = Executors.newFixedThreadPool(config.flushesInFlightMax(), Threads.daemon("floe-upload"));

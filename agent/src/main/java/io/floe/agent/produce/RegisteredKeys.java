@@ -4,6 +4,8 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -64,8 +66,9 @@ final class RegisteredKeys {
         return new Reserved(key, now);
     }
 
+    /** Refills once half the reserve is used, so registrations go to the store in batches. */
     private void refillLater() {
-        if (ready.size() >= reserve || !refilling.compareAndSet(false, true)) {
+        if (ready.size() > reserve / 2 || !refilling.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -77,8 +80,15 @@ final class RegisteredKeys {
 
     private void refill() {
         try {
-            while (ready.size() < reserve) {
-                ready.addLast(register());
+            int missing = reserve - ready.size();
+            if (missing > 0) {
+                List<ObjectKey> fresh = new ArrayList<>(missing);
+                for (int i = 0; i < missing; i++) {
+                    fresh.add(keys.next());
+                }
+                long now = clock.millis();
+                metadata.registerUploads(fresh, agentId, clock.instant());
+                fresh.forEach(key -> ready.addLast(new Reserved(key, now)));
             }
         } catch (RuntimeException e) {
             LOGGER.warn("Could not reserve object keys agentId={}: {}", agentId, e.toString());

@@ -61,10 +61,6 @@ final class SegmentCommit {
         for (int i = 0; i < results.size(); i++) {
             if (results.get(i) instanceof AppendResult.Appended done) {
                 BatchAppend batch = uploaded.batches().get(i);
-                // The cache shares these bytes: patching the offset here, once, spares every fetch
-                // of the batch a copy. The stored object keeps the producer's offsets; store reads
-                // are patched as they are cached.
-                uploaded.bytes().putLong((int) batch.range().position(), done.baseOffset());
                 appended.add(new CommittedObject.Appended(new BatchCoordinate(batch.topicPartition(), done.baseOffset(),
                         done.baseOffset() + batch.recordCount() - 1, uploaded.key(), batch.range(),
                         batch.maxTimestamp()), done.logStartOffset()));

@@ -73,6 +73,16 @@ public interface MetadataStore extends AutoCloseable {
      */
     void registerUpload(ObjectKey object, String agentId, Instant registeredAt);
 
+    /**
+     * Registers several uploads at once; implementations should do it in one transaction (one
+     * durable write instead of one each), as agents reserve keys ahead of their flushes.
+     */
+    default void registerUploads(List<ObjectKey> objects, String agentId, Instant registeredAt) {
+        for (ObjectKey object : objects) {
+            registerUpload(object, agentId, registeredAt);
+        }
+    }
+
     /** Commits the batches of one uploaded object in one transaction; see the class contract. */
     CommitOutcome commit(ObjectCommit commit);
 

@@ -144,17 +144,28 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public void registerUpload(ObjectKey object, String agentId, Instant registeredAt) {
-        Objects.requireNonNull(object, "object");
+        registerUploads(List.of(object), agentId, registeredAt);
+    }
+
+    @Override
+    public void registerUploads(List<ObjectKey> objects, String agentId, Instant registeredAt) {
+        Objects.requireNonNull(objects, "objects");
         Objects.requireNonNull(agentId, "agentId");
         Objects.requireNonNull(registeredAt, "registeredAt");
-        write("register upload of " + object, connection -> {
+        if (objects.isEmpty()) {
+            return;
+        }
+        write("register " + objects.size() + " uploads starting " + objects.get(0), connection -> {
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO objects"
                     + " (object_key, agent_id, registered_at, state, ref_count) VALUES (?, ?, ?, ?, 0)")) {
-                insert.setString(1, object.value());
-                insert.setString(2, agentId);
-                insert.setLong(3, registeredAt.toEpochMilli());
-                insert.setString(4, CommitTransaction.REGISTERED);
-                insert.executeUpdate();
+                for (ObjectKey object : objects) {
+                    insert.setString(1, object.value());
+                    insert.setString(2, agentId);
+                    insert.setLong(3, registeredAt.toEpochMilli());
+                    insert.setString(4, CommitTransaction.REGISTERED);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
             }
             return null;
         });
