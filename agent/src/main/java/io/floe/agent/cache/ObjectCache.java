@@ -18,6 +18,8 @@ import java.util.TreeMap;
  * as well. Objects are immutable, so a cached range never goes stale. Thread-safe.
  *
  * <p>Entries are grouped by object and evicted an object at a time, least recently used first.
+ * Returned buffers share the cached bytes and are writable: the fetch path patches batch offsets
+ * into them in place (always the same value for a given range, see FetchReader).
  */
 public final class ObjectCache {
 
@@ -47,7 +49,7 @@ public final class ObjectCache {
         if (length == 0 || length > bytesMax) {
             return;
         }
-        ByteBuffer stored = data.slice().asReadOnlyBuffer();
+        ByteBuffer stored = data.slice();
         synchronized (this) {
             ByteBuffer previous = objects.computeIfAbsent(key, k -> new TreeMap<>()).put(position, stored);
             bytesCached += length - (previous == null ? 0 : previous.remaining());

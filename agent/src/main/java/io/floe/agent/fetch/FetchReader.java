@@ -21,14 +21,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Plans and performs the reads of one fetch: picks the batches within the byte limits, merges
- * neighbouring ranges of one object into one read, serves them from the cache or the object store,
- * verifies batches read from the store, and patches each batch's base offset in.
+ * Plans and performs the reads of one fetch: picks the batches within the byte limits, groups a
+ * partition's neighbouring batches of one object into runs, serves runs from the cache or reads them
+ * from the object store (neighbouring runs of one object merged into one read), and answers each
+ * partition with its bytes.
+ *
+ * <p>Each served batch gets its offset patched in from its coordinate, in place: a committed batch's
+ * offset never changes, so concurrent fetches write the same 8 bytes with the same value, and a
+ * partition answered by one run costs no copy. The coordinate, never the cache, is the authority: a
+ * commit whose outcome was unknown may have applied with offsets the agent never learned, and its
+ * cached bytes then still carry the producer's. Cached bytes were validated on produce (or verified
+ * when read); bytes read from the object store are CRC-checked before they are served or cached.
  */
 final class FetchReader {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(FetchReader.class);
-    private static final int BASE_OFFSET_POSITION = 0;
 
     private final PartitionLogs logs;
     private final ObjectStore objects;
@@ -72,17 +79,18 @@ final class FetchReader {
     /** Reads the fetch's answer. Blocks on object-store reads. */
     FetchResult read(FetchQuery query) {
         List<Planned> plan = plan(query);
-        Map<ObjectKey, List<ByteRange>> wanted = new HashMap<>();
+        Map<ObjectKey, List<Run>> wanted = new LinkedHashMap<>();
         for (Planned planned : plan) {
-            for (BatchCoordinate batch : planned.batches) {
-                wanted.computeIfAbsent(batch.object(), k -> new ArrayList<>()).add(batch.range());
+            for (Run run : planned.runs()) {
+                wanted.computeIfAbsent(run.object(), k -> new ArrayList<>()).add(run);
             }
         }
-        Map<ObjectKey, Loaded> loaded = new HashMap<>();
-        wanted.forEach((key, ranges) -> loaded.put(key, load(key, ranges)));
+        Map<Run, ByteBuffer> loaded = new HashMap<>();
+        Map<ObjectKey, String> failures = new HashMap<>();
+        wanted.forEach((key, runs) -> load(key, runs, loaded, failures));
         List<PartitionResult> results = new ArrayList<>(plan.size());
         for (Planned planned : plan) {
-            results.add(planned.error != null ? planned.error : assemble(planned, loaded));
+            results.add(planned.error() != null ? planned.error() : assemble(planned, loaded, failures));
         }
         return new FetchResult(results);
     }
@@ -92,12 +100,12 @@ final class FetchReader {
         long budget = Math.max(0, query.maxBytes());
         boolean anyData = false;
         for (PartitionQuery partition : query.partitions()) {
-            Planned planned = planPartition(partition, anyData ? Math.min(budget, partition.maxBytes())
-                    : Math.max(1, Math.min(budget, partition.maxBytes())), anyData);
-            for (BatchCoordinate batch : planned.batches) {
-                budget -= batch.range().length();
+            long partitionBudget = Math.min(budget, partition.maxBytes());
+            Planned planned = planPartition(partition, anyData ? partitionBudget : Math.max(1, partitionBudget), anyData);
+            for (Run run : planned.runs()) {
+                budget -= run.range().length();
             }
-            anyData |= !planned.batches.isEmpty();
+            anyData |= !planned.runs().isEmpty();
             plan.add(planned);
         }
         return plan;
@@ -125,77 +133,121 @@ final class FetchReader {
         if (anyData && !batches.isEmpty() && batches.get(0).range().length() > bytesMax) {
             batches = List.of();
         }
-        return new Planned(partition, offsets, batches, null);
+        return new Planned(partition, offsets, runs(batches), null);
     }
 
-    /** The bytes of the wanted ranges of one object: merged, from the cache when possible. */
-    private Loaded load(ObjectKey key, List<ByteRange> ranges) {
-        Map<ByteRange, ByteBuffer> found = new LinkedHashMap<>();
-        List<ByteRange> missing = new ArrayList<>();
-        for (ByteRange range : ranges) {
-            cache.get(key, range).ifPresentOrElse(bytes -> {
-                found.put(range, bytes);
-                bytesFromCache.increment(range.length());
-            }, () -> missing.add(range));
-        }
-        if (missing.isEmpty()) {
-            return new Loaded(found, null);
-        }
-        try {
-            for (ByteRange merged : merge(missing)) {
-                ByteBuffer bytes = objects.get(key, merged);
-                bytesFromStore.increment(merged.length());
-                cache.put(key, merged.position(), bytes);
-                for (ByteRange range : missing) {
-                    if (range.position() >= merged.position() && range.end() <= merged.end()) {
-                        found.put(range, bytes.slice((int) (range.position() - merged.position()), range.length()));
-                    }
+    /** Consecutive batches lying back to back in one object become one run (one slice to serve). */
+    static List<Run> runs(List<BatchCoordinate> batches) {
+        List<Run> runs = new ArrayList<>();
+        List<BatchCoordinate> current = new ArrayList<>();
+        for (BatchCoordinate batch : batches) {
+            if (!current.isEmpty()) {
+                BatchCoordinate last = current.get(current.size() - 1);
+                if (!last.object().equals(batch.object()) || last.range().end() != batch.range().position()) {
+                    runs.add(Run.of(current));
+                    current = new ArrayList<>();
                 }
             }
-            return new Loaded(found, null);
-        } catch (ObjectStoreException e) {
-            LOGGER.warn("Fetch read failed object={} ranges={}: {}", key, missing.size(), e.getMessage());
-            return new Loaded(Map.of(), e);
+            current.add(batch);
+        }
+        if (!current.isEmpty()) {
+            runs.add(Run.of(current));
+        }
+        return runs;
+    }
+
+    /** Fills {@code loaded} with the bytes of each run of one object, from the cache or the store. */
+    private void load(ObjectKey key, List<Run> runs, Map<Run, ByteBuffer> loaded, Map<ObjectKey, String> failures) {
+        List<Run> missing = new ArrayList<>();
+        for (Run run : runs) {
+            cache.get(key, run.range()).ifPresentOrElse(bytes -> {
+                patch(run, bytes);
+                loaded.put(run, bytes);
+                bytesFromCache.increment(run.range().length());
+            }, () -> missing.add(run));
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        List<ByteRange> ranges = new ArrayList<>();
+        missing.forEach(run -> ranges.add(run.range()));
+        try {
+            for (ByteRange merged : merge(ranges)) {
+                ByteBuffer bytes = writable(objects.get(key, merged));
+                bytesFromStore.increment(merged.length());
+                for (Run run : missing) {
+                    if (run.range().position() >= merged.position() && run.range().end() <= merged.end()) {
+                        ByteBuffer slice = bytes.slice((int) (run.range().position() - merged.position()),
+                                run.range().length());
+                        verify(run, slice);
+                        patch(run, slice);
+                        loaded.put(run, slice);
+                    }
+                }
+                cache.put(key, merged.position(), bytes);
+            }
+        } catch (ObjectStoreException | CorruptBatchException e) {
+            LOGGER.warn("Fetch read failed object={} runs={}: {}", key, missing.size(), e.getMessage());
+            failures.put(key, e.getMessage());
         }
     }
 
-    private PartitionResult assemble(Planned planned, Map<ObjectKey, Loaded> loaded) {
+    private void verify(Run run, ByteBuffer runBytes) {
+        for (BatchCoordinate batch : run.batches()) {
+            if (!StoredBatch.isIntact(batchBytes(run, runBytes, batch))) {
+                corruptBatches.increment();
+                LOGGER.error("Corrupt batch topicPartition={} baseOffset={} object={} range={}",
+                        batch.topicPartition(), batch.baseOffset(), batch.object(), batch.range());
+                throw new CorruptBatchException("batch at offset " + batch.baseOffset() + " of "
+                        + batch.topicPartition() + " in " + batch.object() + " failed its CRC check");
+            }
+        }
+    }
+
+    /** Writes each batch's assigned offset into its base-offset field (outside the batch CRC). */
+    private static void patch(Run run, ByteBuffer runBytes) {
+        for (BatchCoordinate batch : run.batches()) {
+            batchBytes(run, runBytes, batch).putLong(0, batch.baseOffset());
+        }
+    }
+
+    private static ByteBuffer batchBytes(Run run, ByteBuffer runBytes, BatchCoordinate batch) {
+        int offsetInRun = (int) (batch.range().position() - run.range().position());
+        return runBytes.slice(offsetInRun, batch.range().length());
+    }
+
+    private static PartitionResult assemble(Planned planned, Map<Run, ByteBuffer> loaded,
+            Map<ObjectKey, String> failures) {
+        List<ByteBuffer> parts = new ArrayList<>(planned.runs().size());
         int size = 0;
-        for (BatchCoordinate batch : planned.batches) {
-            size += batch.range().length();
-        }
-        ByteBuffer records = ByteBuffer.allocate(size);
-        for (BatchCoordinate batch : planned.batches) {
-            Loaded object = loaded.get(batch.object());
-            if (object.failure() != null) {
-                return storageError(planned, object.failure().getMessage());
+        for (Run run : planned.runs()) {
+            String failure = failures.get(run.object());
+            ByteBuffer bytes = loaded.get(run);
+            if (failure != null || bytes == null) {
+                return new PartitionResult.Error(planned.partition().topicPartition(), FetchError.STORAGE_ERROR,
+                        planned.offsets(), failure != null ? failure : "no bytes for " + run.object());
             }
-            ByteBuffer bytes = object.ranges().get(batch.range());
-            if (!valid(bytes, batch)) {
-                return storageError(planned, "batch at offset " + batch.baseOffset() + " in " + batch.object()
-                        + " failed its CRC check");
-            }
-            int start = records.position();
-            records.put(bytes.duplicate());
-            records.putLong(start + BASE_OFFSET_POSITION, batch.baseOffset());
+            parts.add(bytes);
+            size += bytes.remaining();
         }
-        records.flip();
-        return new PartitionResult.Data(planned.partition.topicPartition(), planned.offsets, records);
+        ByteBuffer records;
+        if (parts.size() == 1) {
+            records = parts.get(0).duplicate();
+        } else {
+            records = ByteBuffer.allocate(size);
+            parts.forEach(part -> records.put(part.duplicate()));
+            records.flip();
+        }
+        return new PartitionResult.Data(planned.partition().topicPartition(), planned.offsets(), records);
     }
 
-    private boolean valid(ByteBuffer bytes, BatchCoordinate batch) {
-        if (bytes.remaining() == batch.range().length() && StoredBatch.isIntact(bytes)) {
-            return true;
+    private static ByteBuffer writable(ByteBuffer bytes) {
+        if (!bytes.isReadOnly()) {
+            return bytes;
         }
-        corruptBatches.increment();
-        LOGGER.error("Corrupt batch topicPartition={} baseOffset={} object={} range={}",
-                batch.topicPartition(), batch.baseOffset(), batch.object(), batch.range());
-        return false;
-    }
-
-    private static PartitionResult storageError(Planned planned, String message) {
-        return new PartitionResult.Error(planned.partition.topicPartition(), FetchError.STORAGE_ERROR,
-                planned.offsets, message);
+        ByteBuffer copy = ByteBuffer.allocate(bytes.remaining());
+        copy.put(bytes.duplicate()).flip();
+        return copy;
     }
 
     /** Sorted, with touching or overlapping ranges merged into one read. */
@@ -214,11 +266,46 @@ final class FetchReader {
         return merged;
     }
 
-    /** The bytes read for one object, by requested range, or why they could not be read. */
-    private record Loaded(Map<ByteRange, ByteBuffer> ranges, ObjectStoreException failure) {}
+    /** Batches of one partition lying back to back in one object. Identity matters: runs are map keys. */
+    static final class Run {
+        private final ObjectKey object;
+        private final ByteRange range;
+        private final List<BatchCoordinate> batches;
 
-    private record Planned(PartitionQuery partition, LogOffsets offsets, List<BatchCoordinate> batches,
-            PartitionResult.Error error) {
+        private Run(ObjectKey object, ByteRange range, List<BatchCoordinate> batches) {
+            this.object = object;
+            this.range = range;
+            this.batches = batches;
+        }
+
+        static Run of(List<BatchCoordinate> batches) {
+            BatchCoordinate first = batches.get(0);
+            BatchCoordinate last = batches.get(batches.size() - 1);
+            long start = first.range().position();
+            return new Run(first.object(), new ByteRange(start, Math.toIntExact(last.range().end() - start)),
+                    List.copyOf(batches));
+        }
+
+        ObjectKey object() {
+            return object;
+        }
+
+        ByteRange range() {
+            return range;
+        }
+
+        List<BatchCoordinate> batches() {
+            return batches;
+        }
+    }
+
+    private static final class CorruptBatchException extends RuntimeException {
+        CorruptBatchException(String message) {
+            super(message);
+        }
+    }
+
+    private record Planned(PartitionQuery partition, LogOffsets offsets, List<Run> runs, PartitionResult.Error error) {
         static Planned error(PartitionResult.Error error) {
             return new Planned(null, null, List.of(), error);
         }

@@ -81,6 +81,26 @@ final class Records {
         return records;
     }
 
+    /** Reads every record of {@code partitions} from offset 0 up to their end offsets at the start (no group). */
+    static List<ConsumerRecord<byte[], byte[]>> readToEnd(String bootstrap, Collection<TopicPartition> partitions,
+            Duration timeout) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (!reached(consumer, ends) && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends) {
+        return ends.entrySet().stream().allMatch(end -> consumer.position(end.getKey()) >= end.getValue());
+    }
+
     static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
