@@ -23,12 +23,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An agent in a child JVM killed with SIGKILL (no shutdown hook runs) while producers are sending:
  * after a restart on the same data directory, every acknowledged record is there, once.
  */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
 class CrashRecoveryIT {
 
     private static final String TOPIC = "crash";
@@ -58,7 +60,7 @@ class CrashRecoveryIT {
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of(
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 5_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
                 ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000))) {
-            for (int i = 0; i < 20_000; i++) {
+            for (int i = 0; i <= 10_000; i++) {
                 String value = "value-" + i;
                 producer.send(new ProducerRecord<>(TOPIC, Records.bytes("k" + i), Records.bytes(value)), (ack, error) -> {
                     if (error == null) {
@@ -66,12 +68,12 @@ class CrashRecoveryIT {
                         enoughAcked.countDown();
                     }
                 });
-                if (i == 10_000) {
-                    assertThat(enoughAcked.await(60, TimeUnit.SECONDS)).as("acks before the kill").isTrue();
-                    agent.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-                }
             }
+            // Kill while sends are still in flight; no more sends after it (each would block on metadata).
+            assertThat(enoughAcked.await(60, TimeUnit.SECONDS)).as("acks before the kill").isTrue();
+            agent.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             producer.flush();
+            producer.close(Duration.ofSeconds(10));
         }
         Set<String> acked = new HashSet<>(acknowledged);
         assertThat(acked).hasSizeGreaterThanOrEqualTo(5_000);

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import io.floe.testkit.fault.MetadataFaults;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,11 +23,13 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Real kafka-clients producers and consumers against a whole agent over loopback. */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ProduceConsumeIT {
 
     private static final int PARTITIONS = 6;

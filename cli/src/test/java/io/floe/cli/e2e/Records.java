@@ -98,7 +98,8 @@ final class Records {
     }
 
     private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> ends) {
-        return ends.entrySet().stream().allMatch(end -> consumer.position(end.getKey()) >= end.getValue());
+        return ends.entrySet().stream()
+                .allMatch(end -> consumer.position(end.getKey(), Duration.ofSeconds(10)) >= end.getValue());
     }
 
     static byte[] bytes(String text) {
