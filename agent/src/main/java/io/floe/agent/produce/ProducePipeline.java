@@ -104,7 +104,6 @@ public final class ProducePipeline implements AutoCloseable {
         long arrived = System.nanoTime();
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
         PendingAppend append = new PendingAppend(topicPartition, topic.id(), batch, result);
-        Flush sealed;
         synchronized (lock) {
             String refusal = closed ? "agent is shutting down"
                     : bufferedBytes + append.sizeBytes() > bufferBytesMax
@@ -121,10 +120,9 @@ public final class ProducePipeline implements AutoCloseable {
                         TimeUnit.NANOSECONDS);
             }
             open.add(append);
-            sealed = open.bytes() >= config.flushMaxBytes() ? sealIfSlotFree() : null;
-        }
-        if (sealed != null) {
-            LOGGER.trace("Flush sealed by size sequence={}", sealed.sequence());
+            if (open.bytes() >= config.flushMaxBytes()) {
+                sealIfSlotFree();
+            }
         }
         return result.whenComplete((r, e) -> metrics.appendLatency(System.nanoTime() - arrived));
     }
@@ -138,9 +136,9 @@ public final class ProducePipeline implements AutoCloseable {
     }
 
     /** Seals the open flush and starts its upload, if an upload slot is free. Caller holds the lock. */
-    private Flush sealIfSlotFree() {
+    private void sealIfSlotFree() {
         if (open == null || (flushesInFlight >= config.flushesInFlightMax() && !closed)) {
-            return null;
+            return;
         }
         Flush flush = open;
         open = null;
@@ -155,7 +153,6 @@ public final class ProducePipeline implements AutoCloseable {
         CompletableFuture<Void> uploadedAndPreviousCommitted =
                 commitChain.thenCompose(previous -> uploaded.handle((object, failure) -> null));
         commitChain = uploadedAndPreviousCommitted.thenRunAsync(() -> finish(flush, uploaded), commitExecutor);
-        return flush;
     }
 
     private UploadedObject timedUpload(Flush flush) {
