@@ -2,11 +2,35 @@ package io.floe.agent.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectKey;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FetchReaderTest {
+
+    private static final TopicPartition TP = new TopicPartition("t", 0);
+    private static final ObjectKey A = new ObjectKey("segments/00/a.seg");
+    private static final ObjectKey B = new ObjectKey("segments/00/b.seg");
+
+    @Test
+    void backToBackBatchesOfOneObjectFormOneRunAndAGapOrAnotherObjectStartsANewOne() {
+        List<BatchCoordinate> batches = List.of(
+                new BatchCoordinate(TP, 0, 4, A, new ByteRange(5, 100), 1),
+                new BatchCoordinate(TP, 5, 9, A, new ByteRange(105, 50), 2),
+                // A batch of the object not in the list (a duplicate, another partition) lies between.
+                new BatchCoordinate(TP, 10, 12, A, new ByteRange(200, 30), 3),
+                new BatchCoordinate(TP, 13, 20, B, new ByteRange(230, 40), 4));
+
+        List<FetchReader.Run> runs = FetchReader.runs(batches);
+
+        assertThat(runs).extracting(FetchReader.Run::range).containsExactly(
+                new ByteRange(5, 150), new ByteRange(200, 30), new ByteRange(230, 40));
+        assertThat(runs).extracting(FetchReader.Run::object).containsExactly(A, A, B);
+        assertThat(runs.get(0).batches()).extracting(BatchCoordinate::baseOffset).containsExactly(0L, 5L);
+    }
 
     @Test
     void mergesTouchingAndOverlappingRangesIntoOneRead() {
