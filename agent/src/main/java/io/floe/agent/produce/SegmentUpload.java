@@ -46,7 +46,7 @@ final class SegmentUpload {
         ByteBuffer object = writer.finish();
         objects.put(key, object.duplicate());
         cache.put(key, 0, object);
-        return new UploadedObject(key, object, ordered, batches);
+        return new UploadedObject(key, object.remaining(), ordered, batches);
     }
 
     /** The appends grouped by partition, each partition's batches in arrival order. */

@@ -61,13 +61,7 @@ final class CreatePartitionsApi implements KafkaApi<CreatePartitionsRequestData,
 
     private CreatePartitionsResponseData respond(CreatePartitionsRequestData request) {
         CreatePartitionsResponseData response = new CreatePartitionsResponseData().setThrottleTimeMs(0);
-        Set<String> seen = new HashSet<>();
-        Set<String> duplicated = new HashSet<>();
-        request.topics().forEach(topic -> {
-            if (!seen.add(topic.name())) {
-                duplicated.add(topic.name());
-            }
-        });
+        Set<String> duplicated = TopicNames.duplicated(request.topics().stream().map(topic -> topic.name()).toList());
         Set<String> answered = new HashSet<>();
         for (CreatePartitionsTopic topic : request.topics()) {
             if (answered.add(topic.name())) {

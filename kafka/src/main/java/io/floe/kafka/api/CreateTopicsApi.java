@@ -71,13 +71,7 @@ final class CreateTopicsApi implements KafkaApi<CreateTopicsRequestData, CreateT
 
     private CreateTopicsResponseData respond(CreateTopicsRequestData request) {
         CreateTopicsResponseData response = new CreateTopicsResponseData().setThrottleTimeMs(0);
-        Set<String> seen = new HashSet<>();
-        Set<String> duplicated = new HashSet<>();
-        request.topics().forEach(topic -> {
-            if (!seen.add(topic.name())) {
-                duplicated.add(topic.name());
-            }
-        });
+        Set<String> duplicated = TopicNames.duplicated(request.topics().stream().map(topic -> topic.name()).toList());
         Set<String> answered = new HashSet<>();
         for (CreatableTopic topic : request.topics()) {
             if (!answered.add(topic.name())) {
