@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
@@ -263,7 +264,7 @@ class KafkaServerWireTest {
                             .setPartitions(List.of(new FetchRequestData.FetchPartition().setPartition(0)
                                     .setFetchOffset(0).setPartitionMaxBytes(1 << 20)))));
             client.send(ApiKeys.FETCH, (short) 12, 21, longPoll);
-            Thread.sleep(200);
+            awaitParkedFetches(1);
             Thread closer = new Thread(fixture.server()::close);
             closer.start();
 
@@ -273,6 +274,15 @@ class KafkaServerWireTest {
             assertThat(response.correlationId()).isEqualTo(21);
             assertThat(((FetchResponseData) response.body()).errorCode()).isZero();
             assertThat(client.closedByServer()).isTrue();
+        }
+    }
+
+    /** Waits (bounded) until the agent holds {@code count} fetches in a long poll. */
+    private void awaitParkedFetches(int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (fixture.agent().meters().get("floe.fetch.waiting").gauge().value() < count) {
+            assertThat(System.nanoTime()).as("fetch parked in time").isLessThan(deadline);
+            Thread.onSpinWait();
         }
     }
 
