@@ -187,7 +187,7 @@ class AgentTest {
     private static List<Record> records(PartitionResult result) {
         assertThat(result).isInstanceOf(PartitionResult.Data.class);
         List<Record> records = new ArrayList<>();
-        for (RecordBatch batch : MemoryRecords.readableRecords(((PartitionResult.Data) result).records()).batches()) {
+        for (RecordBatch batch : MemoryRecords.readableRecords(((PartitionResult.Data) result).contiguous()).batches()) {
             assertThat(batch.isValid()).isTrue();
             batch.forEach(records::add);
         }

@@ -219,7 +219,6 @@ final class FetchReader {
     private static PartitionResult assemble(Planned planned, Map<Run, ByteBuffer> loaded,
             Map<ObjectKey, String> failures) {
         List<ByteBuffer> parts = new ArrayList<>(planned.runs().size());
-        int size = 0;
         for (Run run : planned.runs()) {
             String failure = failures.get(run.object());
             ByteBuffer bytes = loaded.get(run);
@@ -227,18 +226,9 @@ final class FetchReader {
                 return new PartitionResult.Error(planned.partition().topicPartition(), FetchError.STORAGE_ERROR,
                         planned.offsets(), failure != null ? failure : "no bytes for " + run.object());
             }
-            parts.add(bytes);
-            size += bytes.remaining();
+            parts.add(bytes.duplicate());
         }
-        ByteBuffer records;
-        if (parts.size() == 1) {
-            records = parts.get(0).duplicate();
-        } else {
-            records = ByteBuffer.allocate(size);
-            parts.forEach(part -> records.put(part.duplicate()));
-            records.flip();
-        }
-        return new PartitionResult.Data(planned.partition().topicPartition(), planned.offsets(), records);
+        return new PartitionResult.Data(planned.partition().topicPartition(), planned.offsets(), parts);
     }
 
     private static ByteBuffer writable(ByteBuffer bytes) {

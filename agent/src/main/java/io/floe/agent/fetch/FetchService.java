@@ -8,6 +8,7 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -37,6 +38,8 @@ public final class FetchService implements AutoCloseable {
     private final ExecutorService executor = Executors.newFixedThreadPool(FETCH_THREADS, Threads.daemon("floe-fetch"));
     private final Map<TopicPartition, Set<PendingFetch>> waiting = new ConcurrentHashMap<>();
     private final Set<PendingFetch> pending = ConcurrentHashMap.newKeySet();
+    private final MeterRegistry meters;
+    private final Timer readLatency;
 
     public FetchService(AgentConfig config, PartitionLogs logs, ObjectStore objects, ObjectCache cache,
             ScheduledExecutorService scheduler, MeterRegistry meters) {
@@ -46,6 +49,9 @@ public final class FetchService implements AutoCloseable {
         this.scheduler = scheduler;
         Gauge.builder("floe.fetch.waiting", pending, Set::size)
                 .description("Fetches parked in a long poll").register(meters);
+        this.meters = meters;
+        this.readLatency = Timer.builder("floe.fetch.read.latency")
+                .description("Time to read a fetch's answer from the cache and the object store").register(meters);
     }
 
     /**
@@ -120,7 +126,10 @@ public final class FetchService implements AutoCloseable {
         }
         unpark(fetch);
         try {
-            fetch.future.complete(reader.read(fetch.query));
+            Timer.Sample reading = Timer.start(meters);
+            FetchResult result = reader.read(fetch.query);
+            reading.stop(readLatency);
+            fetch.future.complete(result);
         } catch (RuntimeException e) {
             fetch.future.completeExceptionally(e);
         }

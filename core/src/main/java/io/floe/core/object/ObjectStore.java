@@ -29,7 +29,11 @@ public interface ObjectStore extends AutoCloseable {
     /** Stores {@code content} (from its position to its limit) under {@code key}, create-only. */
     void put(ObjectKey key, ByteBuffer content);
 
-    /** Reads {@code range} of the object. The returned buffer holds exactly {@code range.length()} bytes. */
+    /**
+     * Reads {@code range} of the object. The returned buffer holds exactly {@code range.length()} bytes
+     * and is the caller's: it may be written to (a private mapping, for example), and writes never
+     * reach the store.
+     */
     ByteBuffer get(ObjectKey key, ByteRange range);
 
     /** Reads the whole object. */

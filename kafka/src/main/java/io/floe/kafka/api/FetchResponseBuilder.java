@@ -2,6 +2,7 @@ package io.floe.kafka.api;
 
 import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionResult;
+import io.floe.kafka.codec.ChunkedRecords;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -9,6 +10,7 @@ import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
 import org.apache.kafka.common.message.FetchResponseData.PartitionData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.BaseRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 
 /** Turns the agent's fetch result into a Fetch response, keeping only what a session must be told. */
@@ -71,6 +73,13 @@ final class FetchResponseBuilder {
         return result;
     }
 
+    /** One chunk as memory records (what clients' own decoders expect); several, written chunk by chunk. */
+    private static BaseRecords records(PartitionResult.Data data) {
+        return data.chunks().size() == 1
+                ? MemoryRecords.readableRecords(data.chunks().get(0))
+                : new ChunkedRecords(data.chunks());
+    }
+
     private PartitionData data(int partition, PartitionResult result) {
         if (result instanceof PartitionResult.Data data) {
             long highWatermark = data.offsets().highWatermark();
@@ -82,7 +91,7 @@ final class FetchResponseBuilder {
                     .setLogStartOffset(data.offsets().logStartOffset())
                     .setAbortedTransactions(readCommitted ? List.of() : null)
                     .setPreferredReadReplica(-1)
-                    .setRecords(MemoryRecords.readableRecords(data.records()));
+                    .setRecords(records(data));
         }
         PartitionResult.Error failed = (PartitionResult.Error) result;
         return switch (failed.error()) {

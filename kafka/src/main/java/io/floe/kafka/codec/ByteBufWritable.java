@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
+import org.apache.kafka.common.record.internal.BaseRecords;
 import org.apache.kafka.common.protocol.Writable;
 
 /**
@@ -94,6 +95,15 @@ final class ByteBufWritable implements Writable {
         }
         composite.addComponent(true, Unpooled.wrappedBuffer(buffer.duplicate()));
         current = allocator.buffer(Math.min(chunkBytes, 64 * 1024));
+    }
+
+    @Override
+    public void writeRecords(BaseRecords records) {
+        if (records instanceof ChunkedRecords chunked) {
+            chunked.chunks().forEach(this::writeByteBuffer);
+        } else {
+            Writable.super.writeRecords(records);
+        }
     }
 
     @Override

@@ -82,6 +82,25 @@ public abstract class ObjectStoreContract {
     }
 
     @Test
+    public void handsOutReadsThatTheCallerMayWriteWithoutChangingTheObject() {
+        ObjectKey key = new ObjectKey("segments/ab/0003.seg");
+        byte[] content = content(4, 1 << 20);
+        store.put(key, ByteBuffer.wrap(content));
+
+        for (ByteRange range : List.of(new ByteRange(100, 512 * 1024), new ByteRange(7, 100), new ByteRange(0, 1 << 20))) {
+            ByteBuffer read = store.get(key, range);
+            int from = (int) range.position();
+            assertContent(read, Arrays.copyOfRange(content, from, from + range.length()));
+            for (int i = read.position(); i < read.limit(); i += 4096) {
+                read.put(i, (byte) ~read.get(i));
+            }
+        }
+
+        assertContent(store.get(key), content);
+        assertContent(store.get(key, new ByteRange(100, 512 * 1024)), Arrays.copyOfRange(content, 100, 100 + 512 * 1024));
+    }
+
+    @Test
     public void putsFromPositionToLimitWithoutMovingTheBuffer() {
         byte[] content = content(3, 1_000);
         ByteBuffer heap = ByteBuffer.wrap(content).position(10).limit(990);
