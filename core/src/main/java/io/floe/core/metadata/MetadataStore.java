@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The single source of truth for topics, partitions, offsets, the batch index, producer state and
- * consumer groups' committed offsets.
+ * The single source of truth for topics, partitions, offsets, the batch index, producer state,
+ * consumer groups' committed offsets and the agents' membership.
  *
  * <p>Contract, for every implementation:
  * <ul>
@@ -29,9 +29,12 @@ import java.util.Optional;
  *       whose registration was swept, is {@link CommitOutcome.Rejected}. A failure whose outcome is
  *       not known (the connection broke after the statement was sent) is
  *       {@link CommitOutcome.Unknown}; the store never reports {@code Committed} for a commit it
- *       did not apply, nor {@code Rejected} for one it did.</li>
+ *       did not apply, nor {@code Rejected} for one it did. Committing an object again (a retry
+ *       after {@code Unknown}) appends nothing: the outcome is {@code Committed}, with
+ *       {@link AppendResult.Duplicate} at the original offset for each batch the first commit
+ *       appended.</li>
  *   <li>Reads see every commit that returned before they began (read-your-writes for one store
- *       instance).</li>
+ *       instance, and across instances sharing one database).</li>
  *   <li>Other failures throw {@link MetadataStoreException}; topic lookups throw
  *       {@link UnknownTopicException} and {@link TopicExistsException} as documented.</li>
  * </ul>
@@ -103,6 +106,37 @@ public interface MetadataStore extends AutoCloseable {
     /** The batch holding the partition's largest timestamp (the earliest such batch on ties). */
     Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition);
 
+    // ----- log administration
+
+    /**
+     * Moves the partition's log start up to {@code beforeOffset} (Kafka's DeleteRecords), in one
+     * transaction, and returns the log start after it. Never moves it backwards: an offset at or below
+     * the current log start changes nothing. Batches wholly below the new log start are no longer
+     * returned by reads; removing their rows is retention's job.
+     *
+     * @throws OffsetOutOfRangeException when {@code beforeOffset} is negative or above the high watermark
+     * @throws UnknownTopicException when the topic or partition does not exist
+     */
+    long deleteRecords(TopicPartition topicPartition, long beforeOffset)
+            throws OffsetOutOfRangeException, UnknownTopicException;
+
+    /**
+     * The idempotent producers with state on the partition, by producer id (every producer that
+     * appended to it; Floe does not expire producer state yet).
+     *
+     * @throws UnknownTopicException when the topic or partition does not exist
+     */
+    List<ActiveProducer> producers(TopicPartition topicPartition) throws UnknownTopicException;
+
+    /**
+     * The bytes of the batches at or above the log start of each partition of {@code topic} (a batch
+     * reaching across the log start counts whole), by partition index: what the partition's log
+     * occupies in objects.
+     *
+     * @throws UnknownTopicException when the topic does not exist
+     */
+    Map<Integer, Long> partitionSizes(String topic) throws UnknownTopicException;
+
     // ----- consumer group offsets
 
     /**
@@ -132,6 +166,23 @@ public interface MetadataStore extends AutoCloseable {
 
     /** The ids of all groups with at least one committed offset, sorted. */
     List<String> offsetGroups();
+
+    // ----- membership
+
+    /**
+     * Records a heartbeat of {@code registration.agentId()}: inserts the agent, or replaces its
+     * address, rack and heartbeat time. Agents call it periodically; every agent's store sees it.
+     */
+    void heartbeatAgent(AgentRegistration registration);
+
+    /**
+     * The agents whose last heartbeat is after {@code heartbeatAfter}, sorted by agent id. Heartbeat
+     * times come from each agent's clock, so callers leave a margin for clock skew.
+     */
+    List<AgentRegistration> liveAgents(Instant heartbeatAfter);
+
+    /** Removes the agent from the membership (on a clean shutdown); returns whether it was registered. */
+    boolean removeAgent(String agentId);
 
     /** A short description for logs: the kind of store and where it is. */
     String describe();

@@ -6,11 +6,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
@@ -25,6 +27,9 @@ final class CommitState {
     record TopicRow(UUID id, int partitionCount) {}
 
     record ProducerKey(long partitionId, long producerId) {}
+
+    private static final Comparator<ProducerKey> PRODUCER_KEY_ORDER =
+            Comparator.comparingLong(ProducerKey::partitionId).thenComparingLong(ProducerKey::producerId);
 
     private final Map<String, TopicRow> topics;
     private final Map<TopicPartition, PartitionLog> partitions;
@@ -41,8 +46,7 @@ final class CommitState {
         Set<String> names = new LinkedHashSet<>();
         batches.forEach(b -> names.add(b.topicPartition().topic()));
         Map<String, TopicRow> topics = loadTopics(connection, List.copyOf(names));
-        // Sorted, so that databases with row locks lock partitions in the same order in every commit.
-        Set<TopicPartition> targets = new TreeSet<>();
+        Set<TopicPartition> targets = new LinkedHashSet<>();
         for (BatchAppend batch : batches) {
             TopicRow topic = topics.get(batch.topicPartition().topic());
             if (topic != null && topic.partitionCount() > batch.topicPartition().partition()) {
@@ -51,7 +55,8 @@ final class CommitState {
         }
         Map<TopicPartition, PartitionLog> partitions =
                 loadPartitions(connection, dialect, topics, List.copyOf(targets));
-        Set<ProducerKey> producerKeys = new LinkedHashSet<>();
+        // Sorted, so that databases with row locks lock them in the same order in every commit.
+        Set<ProducerKey> producerKeys = new TreeSet<>(PRODUCER_KEY_ORDER);
         for (BatchAppend batch : batches) {
             PartitionLog log = partitions.get(batch.topicPartition());
             if (log != null && batch.producer().idempotent()) {
@@ -113,20 +118,30 @@ final class CommitState {
         return topics;
     }
 
+    /**
+     * Finds the targets' partition ids first, without locks (a partition keeps its id for life, and
+     * ids are never reused), then locks the rows by ascending id and reads their markers under the
+     * lock: where writers run concurrently, the markers are the ones the previous commit left.
+     */
     private static Map<TopicPartition, PartitionLog> loadPartitions(Connection connection, Dialect dialect,
             Map<String, TopicRow> topics, List<TopicPartition> targets) throws SQLException {
         Map<UUID, String> names = new HashMap<>();
         topics.forEach((name, topic) -> names.put(topic.id(), name));
-        Map<TopicPartition, PartitionLog> partitions = new HashMap<>();
-        String select = "SELECT topic_id, partition_index, id, log_start_offset, next_offset FROM partitions";
-        KeyedSelect.run(connection, select, List.of("topic_id", "partition_index"), dialect.forUpdate(), targets,
+        Map<Long, TopicPartition> byId = new TreeMap<>();
+        KeyedSelect.run(connection, "SELECT topic_id, partition_index, id FROM partitions",
+                List.of("topic_id", "partition_index"), "", targets,
                 (statement, index, target) -> {
                     statement.setString(index, topics.get(target.topic()).id().toString());
                     statement.setInt(index + 1, target.partition());
                 },
-                row -> partitions.put(
-                        new TopicPartition(names.get(UUID.fromString(row.getString(1))), row.getInt(2)),
-                        new PartitionLog(row.getLong(3), row.getLong(4), row.getLong(5))));
+                row -> byId.put(row.getLong(3),
+                        new TopicPartition(names.get(UUID.fromString(row.getString(1))), row.getInt(2))));
+        Map<TopicPartition, PartitionLog> partitions = new HashMap<>();
+        KeyedSelect.run(connection, "SELECT id, log_start_offset, next_offset FROM partitions", List.of("id"),
+                dialect.forUpdateInOrder("id"), List.copyOf(byId.keySet()),
+                (statement, index, id) -> statement.setLong(index, id),
+                row -> partitions.put(byId.get(row.getLong(1)),
+                        new PartitionLog(row.getLong(1), row.getLong(2), row.getLong(3))));
         return partitions;
     }
 
@@ -134,7 +149,8 @@ final class CommitState {
             List<ProducerKey> keys) throws SQLException {
         Map<ProducerKey, ProducerHistory> producers = new HashMap<>();
         KeyedSelect.run(connection, "SELECT partition_id, producer_id, producer_epoch, last_sequence, recent_batches"
-                        + " FROM producer_state", List.of("partition_id", "producer_id"), dialect.forUpdate(), keys,
+                        + " FROM producer_state", List.of("partition_id", "producer_id"),
+                dialect.forUpdateInOrder("partition_id, producer_id"), keys,
                 CommitState::bindProducerKey,
                 row -> producers.put(new ProducerKey(row.getLong(1), row.getLong(2)),
                         ProducerHistory.decode(row.getShort(3), row.getInt(4), row.getString(5))));

@@ -17,6 +17,10 @@ import java.util.List;
 /**
  * The body of {@code commit}, run inside one write transaction: consume the upload's registration,
  * check and append each batch in order, write back, mark the object committed.
+ *
+ * <p>The object's row is read {@code FOR UPDATE} first: two commits of one object (a retry racing
+ * the original, from another agent even) queue on it, and the second finds the object
+ * {@code COMMITTED} and appends nothing ({@link RepeatedCommit}).
  */
 final class CommitTransaction {
 
@@ -35,9 +39,12 @@ final class CommitTransaction {
             return new CommitOutcome.Rejected("object " + commit.object()
                     + " has no upload registration: it was never registered, or swept as an orphan");
         }
+        if (COMMITTED.equals(objectState)) {
+            return RepeatedCommit.resolve(connection, dialect, commit);
+        }
         if (!REGISTERED.equals(objectState)) {
             return new CommitOutcome.Rejected("object " + commit.object() + " is " + objectState
-                    + ", not " + REGISTERED + ": it was already committed");
+                    + ", not " + REGISTERED);
         }
         CommitState state = CommitState.load(connection, dialect, commit.batches());
         List<AppendResult> results = new ArrayList<>(commit.batches().size());

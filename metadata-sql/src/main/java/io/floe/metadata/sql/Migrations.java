@@ -109,16 +109,34 @@ final class Migrations {
                 PRIMARY KEY (group_id, topic_name, partition_index))""",
             "CREATE INDEX group_offsets_by_topic ON group_offsets (topic_name)"));
 
+    /**
+     * The agents' membership: one row per agent, replaced by each heartbeat. Few rows, read whole by
+     * the liveness query, so no index beyond the key.
+     */
+    private static final Migration AGENTS = new Migration(3, "agent membership", List.of(
+            """
+            CREATE TABLE agents (
+                agent_id VARCHAR(255) PRIMARY KEY,
+                host VARCHAR(255) NOT NULL,
+                port INTEGER NOT NULL CHECK (port BETWEEN 1 AND 65535),
+                rack VARCHAR(255),
+                heartbeat_at BIGINT NOT NULL)"""));
+
     /** Every migration, in version order; append, never edit. */
-    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS);
+    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 
     private Migrations() {}
 
-    /** Brings the database to {@link #LATEST}; returns the version it was at before. */
-    static int apply(Database database, Clock clock, String where) throws SQLException {
+    /**
+     * Brings the database to {@link #LATEST}; returns the version it was at before. Stores that start
+     * at once on one database take turns: each step holds the dialect's schema lock and checks the
+     * version again under it, so every migration is applied once.
+     */
+    static int apply(Database database, Dialect dialect, Clock clock, String where) throws SQLException {
         database.write(connection -> {
+            dialect.lockSchema(connection);
             try (Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
                         + " description VARCHAR(200) NOT NULL, applied_at BIGINT NOT NULL)");
@@ -132,8 +150,8 @@ final class Migrations {
                     false, null);
         }
         for (Migration migration : ALL) {
-            if (migration.version() > found) {
-                database.write(connection -> applyOne(connection, migration, clock));
+            if (migration.version() > found
+                    && database.write(connection -> applyIfMissing(connection, dialect, migration, clock))) {
                 LOGGER.info("applied metadata migration store={} version={} description={}",
                         where, migration.version(), migration.description());
             }
@@ -149,7 +167,13 @@ final class Migrations {
         }
     }
 
-    private static Void applyOne(Connection connection, Migration migration, Clock clock) throws SQLException {
+    /** Applies {@code migration} unless another store did since this one read the version; true if applied. */
+    private static boolean applyIfMissing(Connection connection, Dialect dialect, Migration migration, Clock clock)
+            throws SQLException {
+        dialect.lockSchema(connection);
+        if (currentVersion(connection) >= migration.version()) {
+            return false;
+        }
         try (Statement statement = connection.createStatement()) {
             for (String sql : migration.statements()) {
                 statement.execute(sql);
@@ -162,6 +186,6 @@ final class Migrations {
             insert.setLong(3, clock.millis());
             insert.executeUpdate();
         }
-        return null;
+        return true;
     }
 }

@@ -4,6 +4,8 @@ import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ActiveProducer;
+import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
@@ -25,9 +27,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link MetadataStore} on a SQL database. Writes go through one connection, one at a time
- * (which is what makes offsets dense); reads use a small pool of connections and see every write
- * that returned before they began. See {@link MetadataStore} for the contract.
+ * The {@link MetadataStore} on a SQL database. On embedded SQLite, writes go through one connection,
+ * one at a time (which is what makes offsets dense); on PostgreSQL, shared by many agents, writes
+ * run concurrently and row locks serialize those that touch the same partitions. Reads see every
+ * write that returned before they began. See {@link MetadataStore} for the contract.
  */
 public final class SqlMetadataStore implements MetadataStore {
 
@@ -40,14 +43,18 @@ public final class SqlMetadataStore implements MetadataStore {
     private final CommitTransaction commits;
     private final ProducerIds producerIds;
     private final GroupOffsets groupOffsets;
+    private final LogAdministration logAdministration;
+    private final Membership membership;
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
         this.database = database;
-        this.topics = new TopicCatalog(clock);
+        this.topics = new TopicCatalog(clock, dialect);
         this.commits = new CommitTransaction(dialect);
         this.producerIds = new ProducerIds(database);
         this.groupOffsets = new GroupOffsets(dialect);
+        this.logAdministration = new LogAdministration(dialect);
+        this.membership = new Membership(dialect);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -62,14 +69,41 @@ public final class SqlMetadataStore implements MetadataStore {
      */
     public static SqlMetadataStore openSqlite(Path dbFile, Clock clock) {
         Objects.requireNonNull(dbFile, "dbFile");
-        return open(SqliteDialect.open(dbFile), clock);
+        SqliteDialect dialect = SqliteDialect.open(dbFile);
+        return open(dialect, () -> SingleWriterDatabase.open(dialect), clock);
+    }
+
+    /**
+     * Opens the PostgreSQL store that {@code url} names, {@code postgresql://USER:PASSWORD@HOST:PORT/DATABASE}
+     * or {@code jdbc:postgresql://...}, with the default pool size and timeouts; see
+     * {@link #openPostgres(PostgresConfig, Clock)}.
+     */
+    public static SqlMetadataStore openPostgres(String url, Clock clock) {
+        return openPostgres(PostgresConfig.parse(url), clock);
+    }
+
+    /**
+     * Opens a store on a PostgreSQL database that several agents may share, creating or upgrading
+     * its schema (stores starting at once take turns). Fails with a {@link MetadataStoreException}
+     * carrying the server's reason when the database is unreachable or refuses the login.
+     */
+    public static SqlMetadataStore openPostgres(PostgresConfig config, Clock clock) {
+        Objects.requireNonNull(config, "config");
+        PostgresDialect dialect = new PostgresDialect(config);
+        return open(dialect, () -> PooledDatabase.open(config, dialect), clock);
+    }
+
+    /** Opens a dialect's connections. */
+    @FunctionalInterface
+    private interface DatabaseOpener {
+        Database open() throws SQLException;
     }
 
     /** Opens connections and migrates; on any failure releases everything, the file lock included. */
-    private static SqlMetadataStore open(Dialect dialect, Clock clock) {
+    private static SqlMetadataStore open(Dialect dialect, DatabaseOpener opener, Clock clock) {
         Database database;
         try {
-            database = Database.open(dialect);
+            database = opener.open();
         } catch (SQLException e) {
             dialect.close();
             throw failure(dialect, "open", e);
@@ -78,7 +112,7 @@ public final class SqlMetadataStore implements MetadataStore {
             throw e;
         }
         try {
-            int found = Migrations.apply(database, clock, dialect.describe());
+            int found = Migrations.apply(database, dialect, clock, dialect.describe());
             LOGGER.info("opened metadata store store={} schemaVersion={} previousVersion={}",
                     dialect.describe(), Migrations.LATEST, found);
             return new SqlMetadataStore(dialect, database, clock);
@@ -231,6 +265,32 @@ public final class SqlMetadataStore implements MetadataStore {
                 connection -> batchIndex.withMaxTimestamp(connection, topicPartition));
     }
 
+    // ----- log administration
+
+    @Override
+    public long deleteRecords(TopicPartition topicPartition, long beforeOffset) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        long logStart = write("delete records of " + topicPartition + " before " + beforeOffset,
+                connection -> logAdministration.deleteRecords(connection, topicPartition, beforeOffset));
+        LOGGER.info("moved log start store={} partition={} requested={} logStart={}",
+                dialect.describe(), topicPartition, beforeOffset, logStart);
+        return logStart;
+    }
+
+    @Override
+    public List<ActiveProducer> producers(TopicPartition topicPartition) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return read("read producers of " + topicPartition,
+                connection -> logAdministration.producers(connection, topicPartition));
+    }
+
+    @Override
+    public Map<Integer, Long> partitionSizes(String topic) {
+        Objects.requireNonNull(topic, "topic");
+        return read("read partition sizes of topic " + topic,
+                connection -> logAdministration.partitionSizes(connection, topic));
+    }
+
     // ----- consumer group offsets
 
     @Override
@@ -286,6 +346,29 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public List<String> offsetGroups() {
         return read("list groups with offsets", groupOffsets::groups);
+    }
+
+    // ----- membership
+
+    @Override
+    public void heartbeatAgent(AgentRegistration registration) {
+        Objects.requireNonNull(registration, "registration");
+        write("record heartbeat of agent " + registration.agentId(), connection -> {
+            membership.heartbeat(connection, registration);
+            return null;
+        });
+    }
+
+    @Override
+    public List<AgentRegistration> liveAgents(Instant heartbeatAfter) {
+        Objects.requireNonNull(heartbeatAfter, "heartbeatAfter");
+        return read("list live agents", connection -> membership.live(connection, heartbeatAfter));
+    }
+
+    @Override
+    public boolean removeAgent(String agentId) {
+        Objects.requireNonNull(agentId, "agentId");
+        return write("remove agent " + agentId, connection -> membership.remove(connection, agentId));
     }
 
     @Override

@@ -7,9 +7,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Collections;
-import java.util.List;
-import java.util.stream.Collectors;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteException;
 
@@ -31,6 +28,7 @@ final class SqliteDialect implements Dialect {
     private static final int WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
     private static final int SQLITE_BUSY = 5;
     private static final int SQLITE_LOCKED = 6;
+    private static final int SQLITE_CONSTRAINT = 19;
 
     private final Path dbFile;
     private final String url;
@@ -58,8 +56,8 @@ final class SqliteDialect implements Dialect {
         return "sqlite:" + dbFile;
     }
 
-    @Override
-    public Connection openWriter() throws SQLException {
+    /** A connection for the single writer, configured for durable commits. */
+    Connection openWriter() throws SQLException {
         SQLiteConfig config = commonConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
@@ -68,8 +66,8 @@ final class SqliteDialect implements Dialect {
         return config.createConnection(url);
     }
 
-    @Override
-    public Connection openReader() throws SQLException {
+    /** A connection for reads only. */
+    Connection openReader() throws SQLException {
         SQLiteConfig config = commonConfig();
         config.setReadOnly(true);
         return config.createConnection(url);
@@ -109,18 +107,9 @@ final class SqliteDialect implements Dialect {
         }
     }
 
-    @Override
-    public int readerCount() {
+    /** How many read connections the store keeps open. */
+    int readerCount() {
         return READER_COUNT;
-    }
-
-    @Override
-    public String upsert(String table, List<String> keyColumns, List<String> valueColumns) {
-        String columns = String.join(", ", keyColumns) + ", " + String.join(", ", valueColumns);
-        String placeholders = String.join(", ", Collections.nCopies(keyColumns.size() + valueColumns.size(), "?"));
-        String updates = valueColumns.stream().map(c -> c + " = excluded." + c).collect(Collectors.joining(", "));
-        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + placeholders + ")"
-                + " ON CONFLICT (" + String.join(", ", keyColumns) + ") DO UPDATE SET " + updates;
     }
 
     /** SQLite has no row locks; the store's single write connection already serializes writers. */
@@ -130,12 +119,30 @@ final class SqliteDialect implements Dialect {
     }
 
     @Override
+    public String forUpdateInOrder(String orderBy) {
+        return "";
+    }
+
+    /** BEGIN IMMEDIATE already excludes every other writer, and the file lock every other store. */
+    @Override
+    public void lockSchema(Connection connection) {
+        // Nothing more to lock.
+    }
+
+    @Override
     public boolean retriable(SQLException e) {
         if (!(e instanceof SQLiteException)) {
             return false;
         }
         int primary = e.getErrorCode() & 0xFF;
         return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+    }
+
+    /** Primary keys and unique columns fail alike, with "UNIQUE constraint failed: table.column". */
+    @Override
+    public boolean uniqueViolation(SQLException e) {
+        return e instanceof SQLiteException && (e.getErrorCode() & 0xFF) == SQLITE_CONSTRAINT
+                && String.valueOf(e.getMessage()).contains("UNIQUE constraint failed");
     }
 
     @Override

@@ -18,20 +18,27 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Topic rows, their config overrides and their partitions' rows. Each method runs inside the caller's transaction. */
+/**
+ * Topic rows, their config overrides and their partitions' rows. Each method runs inside the caller's
+ * transaction. Changes to a topic lock its row first, so concurrent changes from several stores
+ * queue instead of working from the same stale read.
+ */
 final class TopicCatalog {
 
     /** The partition ids of one topic, for statements that clear a topic's per-partition rows. */
     private static final String PARTITIONS_OF_TOPIC = "SELECT id FROM partitions WHERE topic_id = ?";
 
     private final Clock clock;
+    private final Dialect dialect;
 
-    TopicCatalog(Clock clock) {
+    TopicCatalog(Clock clock, Dialect dialect) {
         this.clock = clock;
+        this.dialect = dialect;
     }
 
+    /** Another store creating the same name at the same time makes the insert fail on the unique name. */
     Topic create(Connection connection, NewTopic request) throws SQLException {
-        if (find(connection, request.name()).isPresent()) {
+        if (find(connection, request.name(), "").isPresent()) {
             throw new TopicExistsException(request.name());
         }
         Topic topic = new Topic(request.name(), UUID.randomUUID(), request.partitionCount(), request.configs());
@@ -42,6 +49,11 @@ final class TopicCatalog {
             insert.setInt(3, topic.partitionCount());
             insert.setLong(4, clock.millis());
             insert.executeUpdate();
+        } catch (SQLException e) {
+            if (dialect.uniqueViolation(e)) {
+                throw new TopicExistsException(request.name());
+            }
+            throw e;
         }
         insertConfigs(connection, topic.id(), topic.configs());
         insertPartitions(connection, topic.id(), 0, topic.partitionCount());
@@ -55,6 +67,7 @@ final class TopicCatalog {
     void delete(Connection connection, String name) throws SQLException {
         Topic topic = require(connection, name);
         String topicId = topic.id().toString();
+        lockPartitions(connection, topicId);
         String batchesOfTopic = "SELECT b.object_key FROM batches b JOIN partitions p ON p.id = b.partition_id"
                 + " WHERE p.topic_id = ?";
         update(connection, "UPDATE objects SET ref_count = ref_count - (SELECT COUNT(*) FROM batches b"
@@ -91,8 +104,12 @@ final class TopicCatalog {
     }
 
     Optional<Topic> find(Connection connection, String name) throws SQLException {
+        return find(connection, name, "");
+    }
+
+    private Optional<Topic> find(Connection connection, String name, String lock) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, partition_count FROM topics WHERE name = ?")) {
+                "SELECT id, partition_count FROM topics WHERE name = ?" + lock)) {
             select.setString(1, name);
             try (ResultSet rows = select.executeQuery()) {
                 if (!rows.next()) {
@@ -130,8 +147,26 @@ final class TopicCatalog {
         return topics;
     }
 
+    /** The topic, its row locked until the transaction ends. */
     private Topic require(Connection connection, String name) throws SQLException {
-        return find(connection, name).orElseThrow(() -> new UnknownTopicException(name));
+        return find(connection, name, dialect.forUpdate()).orElseThrow(() -> new UnknownTopicException(name));
+    }
+
+    /**
+     * Locks the topic's partition rows in ascending id order, as commits do, before the deletion
+     * touches the rows that hang off them: a commit then either finishes first or finds the
+     * partitions gone, and the two never wait for each other's rows.
+     */
+    private void lockPartitions(Connection connection, String topicId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                PARTITIONS_OF_TOPIC + dialect.forUpdateInOrder("id"))) {
+            select.setString(1, topicId);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    // Reading the rows takes the locks.
+                }
+            }
+        }
     }
 
     private static Map<String, String> configs(Connection connection, UUID topicId) throws SQLException {

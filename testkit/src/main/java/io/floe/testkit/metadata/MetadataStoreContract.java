@@ -8,12 +8,15 @@ import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ActiveProducer;
+import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchAppend;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.InvalidPartitionsException;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
@@ -225,11 +228,40 @@ public abstract class MetadataStoreContract {
     void anObjectIsCommittedAtMostOnce() {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
         ObjectKey object = produce.registerUpload();
-        assertThat(produce.commit(object, produce.batch(topic, 0, 2))).isInstanceOf(CommitOutcome.Committed.class);
+        BatchAppend batch = produce.batch(topic, 0, 2);
+        assertThat(produce.commit(object, batch)).isEqualTo(new CommitOutcome.Committed(List.of(appended(0))));
 
-        assertThat(produce.commit(object, produce.batch(topic, 0, 2))).isInstanceOf(CommitOutcome.Rejected.class);
+        // The retry of a commit whose outcome was unknown: nothing is appended, the batch keeps its offset.
+        assertThat(produce.commit(object, batch))
+                .isEqualTo(new CommitOutcome.Committed(List.of(new AppendResult.Duplicate(0, 0))));
 
         assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(new LogOffsets(0, 2));
+        assertThat(store.batches(new TopicPartition("orders", 0), 0, 10)).hasSize(1);
+    }
+
+    @Test
+    void aRepeatedCommitAppendsNothingAndAnswersEachBatchAsItStands() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        Topic ghost = new Topic("ghost", UUID.randomUUID(), 1, Map.of());
+        ObjectKey object = produce.registerUpload();
+        BatchAppend plain = produce.batch(topic, 0, 2);
+        BatchAppend first = produce.idempotent(topic, 1, PRODUCER, 0, 0, 3);
+        BatchAppend retryOfFirst = produce.idempotent(topic, 1, PRODUCER, 0, 0, 3);
+        BatchAppend gap = produce.idempotent(topic, 1, PRODUCER, 0, 7, 1);
+        BatchAppend lost = produce.batch(ghost, 0, 1);
+        produce.commit(object, plain, first, retryOfFirst, gap, lost);
+
+        CommitOutcome repeated = produce.commit(object, plain, first, retryOfFirst, gap, lost, produce.batch(topic, 0, 1));
+
+        assertThat(repeated).isInstanceOf(CommitOutcome.Committed.class);
+        List<AppendResult> results = ((CommitOutcome.Committed) repeated).results();
+        assertThat(results.subList(0, 3)).containsExactly(new AppendResult.Duplicate(0, 0),
+                new AppendResult.Duplicate(0, 0), new AppendResult.Duplicate(0, 0));
+        assertFailed(results.get(3), AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertFailed(results.get(4), AppendError.UNKNOWN_TOPIC_OR_PARTITION);
+        assertFailed(results.get(5), AppendError.NOT_COMMITTED);
+        assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(new LogOffsets(0, 2));
+        assertThat(store.offsets(new TopicPartition("orders", 1))).isEqualTo(new LogOffsets(0, 3));
     }
 
     @Test
@@ -398,6 +430,87 @@ public abstract class MetadataStoreContract {
         assertThat(store.batchWithMaxTimestamp(new TopicPartition("missing", 0))).isEmpty();
     }
 
+    // ----- log administration
+
+    @Test
+    void deleteRecordsMovesTheLogStartForwardOnly() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        for (int i = 0; i < 3; i++) {
+            produce.commit(produce.batch(topic, 0, 10));
+        }
+        TopicPartition partition = new TopicPartition("orders", 0);
+
+        assertThat(store.deleteRecords(partition, 15)).isEqualTo(15);
+        assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(15, 30));
+        assertThat(store.deleteRecords(partition, 5)).isEqualTo(15);
+        assertThat(store.deleteRecords(partition, 15)).isEqualTo(15);
+        assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(15, 30));
+        assertThat(store.deleteRecords(partition, 30)).isEqualTo(30);
+        assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(30, 30));
+        assertThat(store.offsets(new TopicPartition("orders", 1))).isEqualTo(LogOffsets.EMPTY);
+        assertThat(produce.commit(produce.batch(topic, 0, 1))).containsExactly(new AppendResult.Appended(30, 30));
+        assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(30, 31));
+    }
+
+    @Test
+    void deleteRecordsRefusesOffsetsOutsideTheLogAndUnknownPartitions() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.batch(topic, 0, 10));
+        TopicPartition partition = new TopicPartition("orders", 0);
+
+        assertThatThrownBy(() -> store.deleteRecords(partition, 11))
+                .isInstanceOf(OffsetOutOfRangeException.class)
+                .hasMessageContaining("11").hasMessageContaining("10");
+        assertThatThrownBy(() -> store.deleteRecords(partition, -1)).isInstanceOf(OffsetOutOfRangeException.class);
+        assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(0, 10));
+        assertThatThrownBy(() -> store.deleteRecords(new TopicPartition("orders", 1), 0))
+                .isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.deleteRecords(new TopicPartition("missing", 0), 0))
+                .isInstanceOf(UnknownTopicException.class);
+    }
+
+    @Test
+    void readsAndSizesSkipBatchesBelowTheLogStart() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        produce.commit(produce.batch(topic, 0, 10, 100), produce.batch(topic, 0, 10, 300),
+                produce.batch(topic, 0, 10, 200));
+        TopicPartition partition = new TopicPartition("orders", 0);
+        assertThat(store.partitionSizes("orders")).containsExactly(Map.entry(0, 300L), Map.entry(1, 0L));
+
+        store.deleteRecords(partition, 15);
+
+        assertThat(baseOffsets(store.batches(partition, 0, 10))).containsExactly(10L, 20L);
+        assertThat(store.partitionSizes("orders")).containsEntry(0, 200L);
+
+        store.deleteRecords(partition, 20);
+
+        assertThat(baseOffsets(store.batches(partition, 0, 10))).containsExactly(20L);
+        assertThat(baseOffsets(store.batches(partition, 12, 10))).containsExactly(20L);
+        assertThat(store.firstBatchAtOrAfter(partition, 0)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(20));
+        assertThat(store.batchWithMaxTimestamp(partition)).hasValueSatisfying(b -> assertThat(b.maxTimestamp()).isEqualTo(200));
+        assertThat(store.partitionSizes("orders")).containsExactly(Map.entry(0, 100L), Map.entry(1, 0L));
+        assertThatThrownBy(() -> store.partitionSizes("missing")).isInstanceOf(UnknownTopicException.class);
+    }
+
+    @Test
+    void producersListTheIdempotentProducersOfAPartitionById() {
+        Topic topic = store.createTopic(new NewTopic("orders", 3, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 0, 3), produce.batch(topic, 0, 1));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 3, 4));
+        produce.commit(produce.idempotent(topic, 0, 7, 0, 0, 1), produce.idempotent(topic, 1, 9, 1, 0, 1));
+
+        assertThat(store.producers(new TopicPartition("orders", 0))).containsExactly(
+                new ActiveProducer(7, (short) 0, 0, ProduceFixture.DEFAULT_TIMESTAMP),
+                new ActiveProducer(PRODUCER, (short) 2, 6, ProduceFixture.DEFAULT_TIMESTAMP));
+        assertThat(store.producers(new TopicPartition("orders", 1)))
+                .containsExactly(new ActiveProducer(9, (short) 1, 0, ProduceFixture.DEFAULT_TIMESTAMP));
+        assertThat(store.producers(new TopicPartition("orders", 2))).isEmpty();
+        assertThatThrownBy(() -> store.producers(new TopicPartition("orders", 3)))
+                .isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.producers(new TopicPartition("missing", 0)))
+                .isInstanceOf(UnknownTopicException.class);
+    }
+
     // ----- consumer group offsets
 
     @Test
@@ -536,6 +649,53 @@ public abstract class MetadataStoreContract {
         }
         long batchCount = (long) threads * commitsPerThread * 4;
         assertThat(results.stream().mapToLong(List::size).sum()).isEqualTo(batchCount);
+    }
+
+    // ----- membership
+
+    @Test
+    void heartbeatsRegisterAgentsAndReplaceTheirEntries() {
+        Instant start = Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
+        AgentRegistration a = new AgentRegistration("agent-a", "10.0.0.1", 9092, "rack-1", start);
+        AgentRegistration b = new AgentRegistration("agent-b", "10.0.0.2", 9093, null, start.plusMillis(5));
+        store.heartbeatAgent(b);
+        store.heartbeatAgent(a);
+
+        assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(a, b);
+
+        AgentRegistration moved = new AgentRegistration("agent-a", "10.0.0.9", 19092, null, start.plusSeconds(10));
+        store.heartbeatAgent(moved);
+
+        assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(moved, b);
+        assertThat(moved.heartbeatAt()).isEqualTo(Instant.ofEpochMilli(1_700_000_010_123L));
+    }
+
+    @Test
+    void liveAgentsAreThoseWithAHeartbeatAfterTheCutoff() {
+        Instant start = Instant.ofEpochMilli(1_700_000_000_000L);
+        assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
+        AgentRegistration early = new AgentRegistration("agent-early", "early.example", 9092, null, start);
+        AgentRegistration late = new AgentRegistration("agent-late", "late.example", 9092, "b", start.plusSeconds(10));
+        store.heartbeatAgent(early);
+        store.heartbeatAgent(late);
+
+        assertThat(store.liveAgents(start.minusMillis(1))).containsExactly(early, late);
+        assertThat(store.liveAgents(start)).containsExactly(late);
+        assertThat(store.liveAgents(start.plusSeconds(10))).isEmpty();
+    }
+
+    @Test
+    void removedAgentsAreNoLongerLiveUntilTheirNextHeartbeat() {
+        AgentRegistration agent = new AgentRegistration("agent-a", "10.0.0.1", 9092, null,
+                Instant.ofEpochMilli(1_700_000_000_000L));
+        store.heartbeatAgent(agent);
+
+        assertThat(store.removeAgent("agent-a")).isTrue();
+        assertThat(store.removeAgent("agent-a")).isFalse();
+        assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
+
+        store.heartbeatAgent(agent);
+        assertThat(store.liveAgents(Instant.EPOCH)).containsExactly(agent);
     }
 
     // ----- helpers
