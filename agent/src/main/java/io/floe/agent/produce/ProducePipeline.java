@@ -1,5 +1,6 @@
 package io.floe.agent.produce;
 
+import io.floe.core.object.ObjectKeys;
 import io.floe.agent.AgentConfig;
 import io.floe.agent.Threads;
 import io.floe.agent.cache.ObjectCache;

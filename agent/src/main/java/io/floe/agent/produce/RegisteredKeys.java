@@ -1,5 +1,6 @@
 package io.floe.agent.produce;
 
+import io.floe.core.object.ObjectKeys;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectKey;
 import java.time.Clock;

@@ -2,6 +2,7 @@ package io.floe.agent.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.object.ObjectKeys;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectCommit;

@@ -9,11 +9,13 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
 import io.floe.core.topic.UnknownTopicException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The single source of truth for topics, partitions, offsets, the batch index, producer state,
@@ -183,6 +185,61 @@ public interface MetadataStore extends AutoCloseable {
 
     /** Removes the agent from the membership (on a clean shutdown); returns whether it was registered. */
     boolean removeAgent(String agentId);
+    // ----- maintenance (DESIGN §5): leases, compaction, retention, cleanup
+
+    /**
+     * Takes the lease on {@code job} for {@code owner} until {@code now + ttl}: granted when nobody
+     * holds it, when its holder's lease expired (the epoch then grows), or as a renewal when
+     * {@code owner} holds it already. Empty while another owner's lease runs.
+     */
+    Optional<JobLease> acquireLease(String job, String owner, Instant now, Duration ttl);
+
+    /** Gives up {@code lease} early; does nothing when it is no longer held at that epoch. */
+    void releaseLease(JobLease lease);
+
+    /** Committed objects smaller than {@code sizeBelowBytes} and registered before the given time, oldest first. */
+    List<StoredObject> smallObjects(long sizeBelowBytes, Instant registeredBefore, int max);
+
+    /** Every batch row pointing into {@code objects}, ordered by object then byte position. */
+    List<BatchCoordinate> batchesIn(Collection<ObjectKey> objects);
+
+    /**
+     * Compaction's swap, in one transaction: consumes the output's registration, points every moved
+     * batch row at its new range (compare-and-swap: each row must still point where the plan read
+     * it, or nothing applies), and schedules inputs that lost their last reference for deletion
+     * after {@code deleteAfter}.
+     */
+    RewriteOutcome rewrite(ObjectRewrite rewrite, Instant deleteAfter);
+
+    /**
+     * Moves the log start of {@code topicPartition} up to {@code newLogStart} (never down, never past
+     * the high watermark), removes the batch rows that lie entirely below it and schedules objects
+     * that lost their last reference for deletion after {@code deleteAfter}. Returns the log start.
+     */
+    long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter)
+            throws UnknownTopicException;
+
+    /** Bytes of the partition's batches that reach at or above its log start. */
+    long logBytes(TopicPartition topicPartition) throws UnknownTopicException;
+
+    /**
+     * The orphan sweep's fence (DESIGN §3 step 7), in one transaction: registrations made before
+     * {@code registeredBefore} and never committed are scheduled for deletion now (a commit that comes
+     * later is rejected), and committed objects no batch row points to any more (their topic was
+     * deleted) after {@code deleteAfter}. Returns how many objects it scheduled.
+     */
+    int scheduleUnreferenced(Instant registeredBefore, Instant now, Instant deleteAfter);
+
+    /** Deletions due at {@code now}, soonest first, at most {@code max}. */
+    List<ObjectDeletion> dueDeletions(Instant now, int max);
+
+    /** Forgets scheduled deletions whose objects are gone from the object store. */
+    void forgetDeletions(Collection<ObjectKey> deleted);
+
+    /** Those of {@code keys} the store has no row for: neither registered, committed nor scheduled for deletion. */
+    Set<ObjectKey> unknownObjects(Collection<ObjectKey> keys);
+
+    StorageStats storageStats();
 
     /** A short description for logs: the kind of store and where it is. */
     String describe();

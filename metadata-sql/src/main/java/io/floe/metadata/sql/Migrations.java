@@ -122,8 +122,28 @@ final class Migrations {
                 rack VARCHAR(255),
                 heartbeat_at BIGINT NOT NULL)"""));
 
+    /**
+     * Background jobs (DESIGN §5): one lease row per job, and the deletion schedule. An object that
+     * lost its last reference (or whose registration expired) leaves {@code objects} for
+     * {@code object_deletions} in the transaction that decided it, so nothing can commit into it or
+     * point at it again; the object store's copy is deleted after {@code delete_after}, then the row.
+     */
+    private static final Migration MAINTENANCE = new Migration(4, "job leases, object deletion schedule", List.of(
+            """
+            CREATE TABLE job_leases (
+                job VARCHAR(200) PRIMARY KEY,
+                owner VARCHAR(255) NOT NULL,
+                epoch BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL)""",
+            """
+            CREATE TABLE object_deletions (
+                object_key VARCHAR(1024) PRIMARY KEY,
+                reason VARCHAR(16) NOT NULL,
+                delete_after BIGINT NOT NULL)""",
+            "CREATE INDEX object_deletions_by_time ON object_deletions (delete_after)"));
+
     /** Every migration, in version order; append, never edit. */
-    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS);
+    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

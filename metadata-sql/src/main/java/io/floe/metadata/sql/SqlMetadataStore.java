@@ -7,9 +7,15 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.JobLease;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.ObjectCommit;
+import io.floe.core.metadata.ObjectDeletion;
+import io.floe.core.metadata.ObjectRewrite;
+import io.floe.core.metadata.RewriteOutcome;
+import io.floe.core.metadata.StorageStats;
+import io.floe.core.metadata.StoredObject;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
@@ -17,12 +23,14 @@ import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +53,9 @@ public final class SqlMetadataStore implements MetadataStore {
     private final GroupOffsets groupOffsets;
     private final LogAdministration logAdministration;
     private final Membership membership;
+    private final JobLeases leases;
+    private final ObjectRewrites rewrites;
+    private final LogCleanup cleanup;
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
@@ -55,6 +66,9 @@ public final class SqlMetadataStore implements MetadataStore {
         this.groupOffsets = new GroupOffsets(dialect);
         this.logAdministration = new LogAdministration(dialect);
         this.membership = new Membership(dialect);
+        this.leases = new JobLeases(dialect);
+        this.rewrites = new ObjectRewrites(dialect);
+        this.cleanup = new LogCleanup(dialect);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -369,6 +383,98 @@ public final class SqlMetadataStore implements MetadataStore {
     public boolean removeAgent(String agentId) {
         Objects.requireNonNull(agentId, "agentId");
         return write("remove agent " + agentId, connection -> membership.remove(connection, agentId));
+    }
+
+    // ----- maintenance
+
+    @Override
+    public Optional<JobLease> acquireLease(String job, String owner, Instant now, Duration ttl) {
+        return write("take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
+    }
+
+    @Override
+    public void releaseLease(JobLease lease) {
+        write("release the lease of job " + lease.job(), connection -> {
+            leases.release(connection, lease);
+            return null;
+        });
+    }
+
+    @Override
+    public List<StoredObject> smallObjects(long sizeBelowBytes, Instant registeredBefore, int max) {
+        return read("list small objects",
+                connection -> rewrites.smallObjects(connection, sizeBelowBytes, registeredBefore, max));
+    }
+
+    @Override
+    public List<BatchCoordinate> batchesIn(Collection<ObjectKey> objects) {
+        List<ObjectKey> copy = List.copyOf(objects);
+        return copy.isEmpty() ? List.of()
+                : read("read the batches of " + copy.size() + " objects", connection -> rewrites.batchesIn(connection, copy));
+    }
+
+    /** Like {@link #commit}, any failure but a conflict with the plan is {@link RewriteOutcome.Unknown}. */
+    @Override
+    public RewriteOutcome rewrite(ObjectRewrite rewrite, Instant deleteAfter) {
+        try {
+            RewriteOutcome outcome = database.write(connection -> rewrites.rewrite(connection, rewrite, deleteAfter));
+            LOGGER.debug("rewrote store={} output={} batches={}", dialect.describe(), rewrite.output(),
+                    rewrite.moves().size());
+            return outcome;
+        } catch (ObjectRewrites.Conflict e) {
+            LOGGER.info("rewrite rejected store={} output={} reason={}", dialect.describe(), rewrite.output(),
+                    e.getMessage());
+            return new RewriteOutcome.Rejected(e.getMessage());
+        } catch (SQLException | RuntimeException e) {
+            LOGGER.warn("rewrite outcome unknown store={} output={}", dialect.describe(), rewrite.output(), e);
+            return new RewriteOutcome.Unknown(e);
+        }
+    }
+
+    @Override
+    public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
+        return write("truncate " + topicPartition + " below " + newLogStart,
+                connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
+    }
+
+    @Override
+    public long logBytes(TopicPartition topicPartition) {
+        return read("size " + topicPartition, connection -> cleanup.logBytes(connection, topicPartition));
+    }
+
+    @Override
+    public int scheduleUnreferenced(Instant registeredBefore, Instant now, Instant deleteAfter) {
+        return write("schedule unreferenced objects",
+                connection -> cleanup.scheduleUnreferenced(connection, registeredBefore, now, deleteAfter));
+    }
+
+    @Override
+    public List<ObjectDeletion> dueDeletions(Instant now, int max) {
+        return read("list due deletions", connection -> cleanup.dueDeletions(connection, now, max));
+    }
+
+    @Override
+    public void forgetDeletions(Collection<ObjectKey> deleted) {
+        List<ObjectKey> copy = List.copyOf(deleted);
+        if (copy.isEmpty()) {
+            return;
+        }
+        write("forget " + copy.size() + " deletions", connection -> {
+            cleanup.forgetDeletions(connection, copy);
+            return null;
+        });
+    }
+
+    @Override
+    public Set<ObjectKey> unknownObjects(Collection<ObjectKey> keys) {
+        List<ObjectKey> copy = List.copyOf(keys);
+        return copy.isEmpty() ? Set.of()
+                : read("look up " + copy.size() + " objects", connection -> cleanup.unknownObjects(connection, copy));
+    }
+
+    @Override
+    public StorageStats storageStats() {
+        return read("read storage stats", cleanup::stats);
     }
 
     @Override

@@ -1,26 +1,25 @@
-package io.floe.agent.produce;
+package io.floe.core.object;
 
-import io.floe.core.object.ObjectKey;
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Fresh, never reused segment keys: {@code segments/<2 hex>/<millis>-<incarnation>-<counter>.seg}.
- * The two hex digits spread keys over S3 partitions; the rest sorts by time. The incarnation (agent
- * id and start time) keeps keys of restarted or concurrent agents apart.
+ * The two hex digits spread keys over S3 partitions; the rest sorts by time. The incarnation (writer
+ * id and start time) keeps keys of restarted or concurrent writers (agents, compaction) apart.
  */
-final class ObjectKeys {
+public final class ObjectKeys {
 
     private final Clock clock;
     private final String incarnation;
     private final AtomicLong counter = new AtomicLong();
 
-    ObjectKeys(Clock clock, String agentId) {
+    public ObjectKeys(Clock clock, String agentId) {
         this.clock = clock;
         this.incarnation = agentId.replaceAll("[^A-Za-z0-9_-]", "_") + "-" + Long.toString(clock.millis(), 36);
     }
 
-    ObjectKey next() {
+    public ObjectKey next() {
         String id = String.format("%013d-%s-%08d", clock.millis(), incarnation, counter.incrementAndGet());
         int spread = (id.hashCode() * 0x9E3779B1) >>> 24;
         return new ObjectKey(String.format("segments/%02x/%s.seg", spread, id));

@@ -1,0 +1,68 @@
+package io.floe.metadata.sql;
+
+import io.floe.core.metadata.ObjectDeletion;
+import io.floe.core.object.ObjectKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reference counts of committed objects, and the hand-over of an object that lost its last
+ * reference to the deletion schedule: its row leaves {@code objects} (so nothing can commit into it or
+ * point at it again) and enters {@code object_deletions} in the same transaction.
+ */
+final class ObjectReferences {
+
+    private ObjectReferences() {}
+
+    /** Drops {@code released} references per object; returns the objects left with none, now scheduled. */
+    static List<ObjectKey> release(Connection connection, Map<ObjectKey, Integer> released, Instant deleteAfter,
+            ObjectDeletion.Reason reason) throws SQLException {
+        List<ObjectKey> unreferenced = new ArrayList<>();
+        try (PreparedStatement decrement = connection.prepareStatement(
+                "UPDATE objects SET ref_count = ref_count - ? WHERE object_key = ?");
+                PreparedStatement count = connection.prepareStatement(
+                        "SELECT ref_count FROM objects WHERE object_key = ?")) {
+            for (Map.Entry<ObjectKey, Integer> entry : released.entrySet()) {
+                decrement.setInt(1, entry.getValue());
+                decrement.setString(2, entry.getKey().value());
+                decrement.executeUpdate();
+                count.setString(1, entry.getKey().value());
+                try (ResultSet row = count.executeQuery()) {
+                    if (row.next() && row.getInt(1) == 0) {
+                        unreferenced.add(entry.getKey());
+                    }
+                }
+            }
+        }
+        schedule(connection, unreferenced, deleteAfter, reason);
+        return unreferenced;
+    }
+
+    /** Moves the objects' rows to the deletion schedule. */
+    static void schedule(Connection connection, List<ObjectKey> objects, Instant deleteAfter,
+            ObjectDeletion.Reason reason) throws SQLException {
+        if (objects.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM objects WHERE object_key = ?");
+                PreparedStatement insert = connection.prepareStatement(
+                        "INSERT INTO object_deletions (object_key, reason, delete_after) VALUES (?, ?, ?)")) {
+            for (ObjectKey object : objects) {
+                delete.setString(1, object.value());
+                delete.addBatch();
+                insert.setString(1, object.value());
+                insert.setString(2, reason.name());
+                insert.setLong(3, deleteAfter.toEpochMilli());
+                insert.addBatch();
+            }
+            delete.executeBatch();
+            insert.executeBatch();
+        }
+    }
+}
