@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end produce/consume benchmark: Floe vs Apache Kafka 4.4 on this machine.
 # Usage: benchmarks/run-e2e.sh [--records N] [--record-size B] [--partitions P] [--rounds R]
-#        [--consumer perf|assign|both] [--kafka-only] [--flush-interval-ms N] [--out FILE] [--keep-dirs] ...
+#        [--consumer perf|assign|both] [--latency-rate N] [--latency-records M] [--kafka-only]
+#        [--flush-interval-ms N] [--out FILE] [--keep-dirs] ...   (--help lists them all)
+# Per round and system: ProducerPerformance unthrottled (throughput at saturation), the consumers, then the
+# steady-rate latency phase: ProducerPerformance at --latency-rate records/s (default 5000; 0 skips it) for
+# --latency-records records (default 15 x the rate, ~15 s) into topic bench-latency, the first
+# --latency-warmup-records (default a fifth) left out of its figures.
 # Builds the driver, resolves the driver's and Kafka's classpaths (kept apart: Kafka 4.4 logs through slf4j 1.7),
 # builds Floe's launcher jar if needed, then runs io.floe.benchmarks.e2e.ProduceConsumeBenchmark.
 set -euo pipefail

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -16,6 +17,10 @@ import java.util.OptionalLong;
  * @param driverClasspath classpath of this module, for the assign()-based consumer child JVM
  * @param floeScript the {@code bin/floe} launcher; ignored with {@code kafkaOnly}
  * @param kafkaOnly put a second Kafka broker in Floe's slot, to validate the driver and show run-to-run noise
+ * @param latencyRate records/s of the steady-rate latency phase run after the consumers; 0 when it is off
+ * @param latencyRecords records produced in that phase; 0 when it is off
+ * @param latencyWarmupRecords the first records of that phase, left out of its figures (ProducerPerformance's
+ *     {@code --warmup-records}): the tool's JVM starts cold, and its first seconds' latencies are not steady
  */
 record BenchmarkOptions(
         long records,
@@ -24,6 +29,9 @@ record BenchmarkOptions(
         int rounds,
         long warmupRecords,
         ConsumerMode consumerMode,
+        long latencyRate,
+        long latencyRecords,
+        long latencyWarmupRecords,
         boolean kafkaOnly,
         String kafkaClasspath,
         String driverClasspath,
@@ -37,6 +45,59 @@ record BenchmarkOptions(
         Optional<Path> markdownOut,
         boolean keepDirs,
         List<String> commandLine) {
+
+    /** The agent's default flush interval (Setting.Defaults.FLUSH_INTERVAL_MS in the cli module). */
+    static final long FLOE_DEFAULT_FLUSH_INTERVAL_MS = 20;
+    /** Records of the steady-rate phase per record/s of its rate when --latency-records is not given: ~15 s. */
+    static final long LATENCY_SECONDS = 15;
+    private static final String FLUSH_INTERVAL_FLAG = "--flush-interval-ms";
+    private static final String FLUSH_INTERVAL_ENV = "FLOE_FLUSH_INTERVAL_MS";
+
+    /** Whether the steady-rate latency phase runs. */
+    boolean latencyPhase() {
+        return latencyRate > 0;
+    }
+
+    /** A flush interval and where it comes from, for the report. */
+    record FlushInterval(long millis, String source) {}
+
+    /**
+     * The flush interval the Floe agent runs with, resolved as the agent does: a flag (the last
+     * {@code --flush-interval-ms} of the agent's arguments, as {@link FloeAgent#command} builds them), else
+     * {@code FLOE_FLUSH_INTERVAL_MS} in the environment the agent inherits, else the agent's default. Empty when the
+     * driver cannot know it: a {@code --config} file among the --floe-arg arguments may set it, or a value is not
+     * a number.
+     */
+    Optional<FlushInterval> floeFlushInterval(Map<String, String> environment) {
+        String value = floeFlushIntervalMs.isPresent() ? Long.toString(floeFlushIntervalMs.getAsLong()) : null;
+        String source = FLUSH_INTERVAL_FLAG;
+        boolean configFile = false;
+        for (int i = 0; i < floeExtraArgs.size(); i++) {
+            String arg = floeExtraArgs.get(i);
+            if (arg.startsWith(FLUSH_INTERVAL_FLAG + "=")) {
+                value = arg.substring(FLUSH_INTERVAL_FLAG.length() + 1);
+                source = "--floe-arg";
+            } else if (arg.equals(FLUSH_INTERVAL_FLAG) && i + 1 < floeExtraArgs.size()) {
+                value = floeExtraArgs.get(++i);
+                source = "--floe-arg";
+            } else if (arg.equals("--config") || arg.startsWith("--config=")) {
+                configFile = true;
+            }
+        }
+        if (value == null && environment.get(FLUSH_INTERVAL_ENV) != null) {
+            value = environment.get(FLUSH_INTERVAL_ENV);
+            source = FLUSH_INTERVAL_ENV;
+        }
+        if (value == null) {
+            return configFile ? Optional.empty()
+                    : Optional.of(new FlushInterval(FLOE_DEFAULT_FLUSH_INTERVAL_MS, "the agent's default"));
+        }
+        try {
+            return Optional.of(new FlushInterval(Long.parseLong(value.strip()), source));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
 
     /** Which consumer measurements run after the produce phase. */
     enum ConsumerMode {
@@ -63,6 +124,12 @@ record BenchmarkOptions(
               --rounds R               interleaved rounds, Kafka then Floe in each (default 3)
               --warmup-records W       passed to ProducerPerformance, which then reports steady-state figures (default 0)
               --consumer MODE          perf | assign | both (default both)
+              --latency-rate N         records/s of the steady-rate latency phase run after the consumers, into
+                                       topic bench-latency; 0 skips it (default 5000)
+              --latency-records M      records of the steady-rate phase (default 15 × the rate, ~15 s)
+              --latency-warmup-records W
+                                       first records of the steady-rate phase, left out of its figures while the
+                                       tool's JVM warms up (default a fifth of --latency-records, ~3 s)
               --kafka-only             a second Kafka broker takes Floe's slot (validates the driver, shows noise)
               --floe-script PATH       Floe launcher (default bin/floe)
               --flush-interval-ms N    passed to `floe agent`
@@ -102,6 +169,9 @@ record BenchmarkOptions(
         int rounds = 3;
         long warmupRecords;
         ConsumerMode consumerMode = ConsumerMode.BOTH;
+        long latencyRate = 5_000;
+        Long latencyRecords;
+        Long latencyWarmupRecords;
         boolean kafkaOnly;
         boolean keepDirs;
         String kafkaClasspath;
@@ -123,6 +193,9 @@ record BenchmarkOptions(
                 case "--rounds" -> rounds = Math.toIntExact(positive(flag, value));
                 case "--warmup-records" -> warmupRecords = nonNegative(flag, value);
                 case "--consumer" -> consumerMode = consumerMode(value);
+                case "--latency-rate" -> latencyRate = nonNegative(flag, value);
+                case "--latency-records" -> latencyRecords = positive(flag, value);
+                case "--latency-warmup-records" -> latencyWarmupRecords = nonNegative(flag, value);
                 case "--kafka-classpath" -> kafkaClasspath = value;
                 case "--driver-classpath" -> driverClasspath = value;
                 case "--floe-script" -> floeScript = Path.of(value);
@@ -144,8 +217,17 @@ record BenchmarkOptions(
                     "--warmup-records " + warmupRecords + " must be below --records " + records);
             require(kafkaOnly || Files.isRegularFile(floeScript),
                     "Floe launcher " + floeScript.toAbsolutePath() + " does not exist (or use --kafka-only)");
+            long steadyRecords = latencyRate == 0 ? 0
+                    : latencyRecords != null ? latencyRecords : Math.multiplyExact(latencyRate, LATENCY_SECONDS);
+            long steadyWarmup = latencyRate == 0 ? 0
+                    : latencyWarmupRecords != null ? latencyWarmupRecords : steadyRecords / 5;
+            require(steadyWarmup == 0 || steadyWarmup < steadyRecords, "--latency-warmup-records " + steadyWarmup
+                    + " must be below --latency-records " + steadyRecords);
+            long steadySeconds = latencyRate == 0 ? 0 : steadyRecords / latencyRate;
+            require(steadySeconds < toolTimeoutS, "--latency-records " + steadyRecords + " at --latency-rate "
+                    + latencyRate + " take " + steadySeconds + " s, not below --tool-timeout-s " + toolTimeoutS);
             return new BenchmarkOptions(records, recordSizeBytes, partitions, rounds, warmupRecords, consumerMode,
-                    kafkaOnly, kafkaClasspath, driverClasspath, floeScript.toAbsolutePath(), flushIntervalMs,
+                    latencyRate, steadyRecords, steadyWarmup, kafkaOnly, kafkaClasspath, driverClasspath, floeScript.toAbsolutePath(), flushIntervalMs,
                     List.copyOf(floeExtraArgs), floeJavaOptions, Duration.ofSeconds(startTimeoutS),
                     Duration.ofSeconds(toolTimeoutS),
                     Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);

@@ -42,13 +42,28 @@ final class PerfRunner {
                 """);
     }
 
+    /** The saturation run: {@code --records} records, unthrottled. */
     List<String> producerArgs(String bootstrapServers, String topic) {
+        return producerArgs(bootstrapServers, topic, options.records(), -1, options.warmupRecords());
+    }
+
+    /**
+     * The steady-rate run: {@code --latency-records} records throttled to {@code --latency-rate} records/s, the
+     * first {@code --latency-warmup-records} left out of the summary.
+     */
+    List<String> steadyProducerArgs(String bootstrapServers, String topic) {
+        return producerArgs(bootstrapServers, topic, options.latencyRecords(), options.latencyRate(),
+                options.latencyWarmupRecords());
+    }
+
+    private List<String> producerArgs(String bootstrapServers, String topic, long records, long throughput,
+            long warmupRecords) {
         List<String> args = new ArrayList<>(List.of("--bootstrap-server", bootstrapServers, "--topic", topic,
-                "--num-records", Long.toString(options.records()),
+                "--num-records", Long.toString(records),
                 "--record-size", Integer.toString(options.recordSizeBytes()),
-                "--throughput", "-1"));
-        if (options.warmupRecords() > 0) {
-            args.addAll(List.of("--warmup-records", Long.toString(options.warmupRecords())));
+                "--throughput", Long.toString(throughput)));
+        if (warmupRecords > 0) {
+            args.addAll(List.of("--warmup-records", Long.toString(warmupRecords)));
         }
         args.add("--command-property");
         args.addAll(List.of(PRODUCER_PROPERTIES.split(" ")));
@@ -66,8 +81,8 @@ final class PerfRunner {
                 Long.toString(options.consumeIdleTimeout().toMillis()));
     }
 
-    /** The tools' command lines, classpath left out, for the report. */
-    List<String> commandLines(String topic) {
+    /** The tools' command lines in the order they run, classpath left out, for the report. */
+    List<String> commandLines(String topic, String steadyTopic) {
         List<String> lines = new ArrayList<>();
         lines.add(PRODUCER_MAIN + " " + String.join(" ", producerArgs(BOOTSTRAP, topic)));
         if (options.consumerMode().runsPerf()) {
@@ -76,12 +91,20 @@ final class PerfRunner {
         if (options.consumerMode().runsAssign()) {
             lines.add(AssignConsumer.class.getName() + " " + String.join(" ", assignConsumerArgs(BOOTSTRAP, topic)));
         }
+        if (options.latencyPhase()) {
+            lines.add(PRODUCER_MAIN + " " + String.join(" ", steadyProducerArgs(BOOTSTRAP, steadyTopic)));
+        }
         return lines;
     }
 
     Outcome<ProducerSummary> produce(String bootstrapServers, String topic, Path logFile) {
         return run("ProducerPerformance", options.kafkaClasspath(), PRODUCER_MAIN,
                 producerArgs(bootstrapServers, topic), logFile, ProducerSummary::parse);
+    }
+
+    Outcome<ProducerSummary> produceAtSteadyRate(String bootstrapServers, String topic, Path logFile) {
+        return run("ProducerPerformance", options.kafkaClasspath(), PRODUCER_MAIN,
+                steadyProducerArgs(bootstrapServers, topic), logFile, ProducerSummary::parse);
     }
 
     Outcome<ConsumerSummary> consumeWithGroup(String bootstrapServers, String topic, Path logFile) {

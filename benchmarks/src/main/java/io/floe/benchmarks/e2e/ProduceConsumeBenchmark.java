@@ -14,8 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Entry point: runs the same produce/consume workload on Apache Kafka and on Floe, interleaved round by round
- * (Kafka, Floe, Kafka, Floe, ...), and prints a Markdown report (also written to {@code --out}).
+ * Entry point: runs the same produce/consume workload, then the steady-rate latency phase, on Apache Kafka and on
+ * Floe, interleaved round by round (Kafka, Floe, Kafka, Floe, ...), and prints a Markdown report (also written to
+ * {@code --out}).
  * See {@link BenchmarkOptions#USAGE}; {@code benchmarks/run-e2e.sh} resolves the classpaths and runs it.
  */
 public final class ProduceConsumeBenchmark {
@@ -50,7 +51,7 @@ public final class ProduceConsumeBenchmark {
         String candidate = options.kafkaOnly() ? "kafka-b" : "floe";
         List<SystemRun> runs = benchmark.runRounds(candidate);
 
-        Report report = new Report(options, BASELINE, candidate, perf.commandLines(Workload.TOPIC), runs);
+        Report report = new Report(options, BASELINE, candidate, perf.commandLines(Workload.TOPIC, Workload.LATENCY_TOPIC), runs);
         String markdown = report.markdown(command(options), machine());
         System.out.println();
         System.out.println(markdown);
@@ -90,8 +91,8 @@ public final class ProduceConsumeBenchmark {
         running.set(target);
         try {
             SystemRun run = workload.run(round, target, dir);
-            LOGGER.info("round={} system={} produce={} groupConsume={} assignConsume={}", round, label,
-                    run.produce(), run.groupConsume(), run.assignConsume());
+            LOGGER.info("round={} system={} produce={} groupConsume={} assignConsume={} steady={}", round, label,
+                    run.produce(), run.groupConsume(), run.assignConsume(), run.latency());
             return run;
         } catch (RuntimeException e) {
             LOGGER.error("round={} system={} driver error", round, label, e);

@@ -3,34 +3,51 @@ package io.floe.benchmarks.e2e;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The benchmark's report as Markdown: the setup and exact commands, one table per round, and a summary of medians
- * over rounds with Floe/Kafka ratios. Ratios are taken per round (the two systems ran side by side) and then
- * summarized, because run-to-run variance on small machines is larger than most differences of interest.
+ * The benchmark's report as Markdown: the setup and exact commands, one table per round (plus one for the
+ * steady-rate phase), and a summary of medians over rounds with Floe/Kafka ratios. Ratios are taken per round (the
+ * two systems ran side by side) and then summarized, because run-to-run variance on small machines is larger than
+ * most differences of interest.
  */
 final class Report {
 
     private static final double MIB = 1024.0 * 1024.0;
     private static final String NA = "n/a";
+    /** The acceptance target: Floe's steady-rate produce p99 at most the flush interval plus this. */
+    static final long TARGET_MARGIN_MS = 25;
+    /**
+     * A steady phase whose rate is off its target by more than this share queued: below, the system did not keep
+     * up; above, the tool caught up on a stall with a burst (its rate is counted from the end of the warm-up).
+     */
+    static final double RATE_TOLERANCE = 0.05;
 
     private final BenchmarkOptions options;
     private final String baseline;
     private final String candidate;
     private final List<String> toolCommands;
     private final List<SystemRun> runs;
+    private final Optional<BenchmarkOptions.FlushInterval> floeFlushInterval;
 
     Report(BenchmarkOptions options, String baseline, String candidate, List<String> toolCommands,
             List<SystemRun> runs) {
+        this(options, baseline, candidate, toolCommands, runs, System.getenv());
+    }
+
+    /** @param environment the environment the Floe agent inherits, for its flush interval */
+    Report(BenchmarkOptions options, String baseline, String candidate, List<String> toolCommands,
+            List<SystemRun> runs, Map<String, String> environment) {
         this.options = options;
         this.baseline = baseline;
         this.candidate = candidate;
         this.toolCommands = toolCommands;
         this.runs = List.copyOf(runs);
+        this.floeFlushInterval = options.floeFlushInterval(environment);
     }
 
     String markdown(String command, String machine) {
@@ -50,14 +67,28 @@ final class Report {
                 - Machine: %s
                 - Workload: %,d records of %,d bytes, %d partitions, producer %s, %d interleaved round(s): \
                 %s then %s in each, each system started fresh with empty storage.
-                - %sKafka 4.4.0 broker: KRaft combined mode, one node, JVM options `%s`.
+                %s- %sKafka 4.4.0 broker: KRaft combined mode, one node, JVM options `%s`.
                 - Command: `%s`
                 - Tools, each a child JVM (-Xmx512m), `<bootstrap>` being the system's listener:
                 %s
                 """, machine, options.records(), options.recordSizeBytes(), options.partitions(),
-                PerfRunner.PRODUCER_PROPERTIES, options.rounds(), baseline, candidate, floeSetup(),
+                PerfRunner.PRODUCER_PROPERTIES, options.rounds(), baseline, candidate, steadySetup(), floeSetup(),
                 String.join(" ", KafkaBroker.JVM_OPTIONS), command,
                 toolCommands.stream().map(c -> "    - `" + c + "`").collect(Collectors.joining("\n")));
+    }
+
+    private String steadySetup() {
+        if (!options.latencyPhase()) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "- Steady-rate phase, after the consumers: %,d records at %,d records/s "
+                + "(~%d s) into topic `%s` (%d partitions, same producer properties), %s.%n",
+                options.latencyRecords(), options.latencyRate(), options.latencyRecords() / options.latencyRate(),
+                Workload.LATENCY_TOPIC, options.partitions(), options.latencyWarmupRecords() > 0
+                        ? String.format(Locale.ROOT, "figures over the last %,d (the first %,d warm the tool up)",
+                                options.latencyRecords() - options.latencyWarmupRecords(),
+                                options.latencyWarmupRecords())
+                        : "figures over all of them");
     }
 
     private String floeSetup() {
@@ -87,7 +118,26 @@ final class Report {
                 .append(" | | | | | ")
                 .append(ratioCell(roundRatio(round, Report::groupConsumeMbPerSec))).append(" | | ")
                 .append(ratioCell(roundRatio(round, Report::assignConsumeMbPerSec))).append(" | | |\n");
+        if (options.latencyPhase()) {
+            md.append(String.format(Locale.ROOT, "%nSteady rate, %,d records/s asked:%n%n", options.latencyRate()));
+            md.append("| system | steady rec/s | steady p50 ms | steady p99 ms | steady p99.9 ms | steady max ms |\n");
+            md.append("|---|---:|---:|---:|---:|---:|\n");
+            for (String label : List.of(baseline, candidate)) {
+                find(round, label).ifPresent(run -> md.append(steadyRow(run)));
+            }
+        }
         return md.toString();
+    }
+
+    private static String steadyRow(SystemRun run) {
+        Optional<ProducerSummary> s = run.latency().measured();
+        return "| " + run.label()
+                + " | " + cell(s.map(ProducerSummary::recordsPerSec), "%,.0f", run.latency())
+                + " | " + cell(s.map(p -> (double) p.p50Ms()), "%.0f", run.latency())
+                + " | " + cell(s.map(p -> (double) p.p99Ms()), "%.0f", run.latency())
+                + " | " + cell(s.map(p -> (double) p.p999Ms()), "%.0f", run.latency())
+                + " | " + cell(s.map(ProducerSummary::maxLatencyMs), "%.0f", run.latency())
+                + " |\n";
     }
 
     private static String roundRow(SystemRun run) {
@@ -113,9 +163,11 @@ final class Report {
     private String summary() {
         StringBuilder md = new StringBuilder("### Summary: median over " + options.rounds()
                 + " round(s), [min–max]\n\n");
-        md.append("| system | produce MB/s | p50 ms | p99 ms | group consume MB/s | assign consume MB/s "
-                + "| peak heap MiB (max) | peak RSS MiB (max) |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        boolean steady = options.latencyPhase();
+        md.append("| system | produce MB/s | p50 ms | p99 ms | ")
+                .append(steady ? "steady p50 ms | steady p99 ms | " : "")
+                .append("group consume MB/s | assign consume MB/s | peak heap MiB (max) | peak RSS MiB (max) |\n");
+        md.append("|---|---:|---:|---:|").append(steady ? "---:|---:|" : "").append("---:|---:|---:|---:|\n");
         for (String label : List.of(baseline, candidate)) {
             List<SystemRun> of = runs.stream().filter(r -> r.label().equals(label)).toList();
             md.append("| ").append(label)
@@ -124,6 +176,8 @@ final class Report {
                             "%.0f"))
                     .append(" | ").append(spread(values(of, r -> r.produce().measured().map(s -> (double) s.p99Ms())),
                             "%.0f"))
+                    .append(steady ? " | " + spread(values(of, Report::steadyP50Ms), "%.0f")
+                            + " | " + spread(values(of, Report::steadyP99Ms), "%.0f") : "")
                     .append(" | ").append(spread(values(of, Report::groupConsumeMbPerSec), "%.1f"))
                     .append(" | ").append(spread(values(of, Report::assignConsumeMbPerSec), "%.1f"))
                     .append(" | ").append(mib(max(values(of, r -> toOptional(r.peakHeapBytes())))))
@@ -133,10 +187,35 @@ final class Report {
         }
         md.append("| ").append(ratioLabel())
                 .append(" | ").append(spread(ratios(Report::produceMbPerSec), "%.2f"))
-                .append(" | | | ").append(spread(ratios(Report::groupConsumeMbPerSec), "%.2f"))
+                .append(" | | | ").append(steady ? "| | " : "")
+                .append(spread(ratios(Report::groupConsumeMbPerSec), "%.2f"))
                 .append(" | ").append(spread(ratios(Report::assignConsumeMbPerSec), "%.2f"))
                 .append(" | | |\n");
+        if (steady && !options.kafkaOnly()) {
+            md.append('\n').append(target()).append('\n');
+        }
         return md.toString();
+    }
+
+    /** The acceptance target, judged on the median of Floe's steady p99 over the rounds. */
+    String target() {
+        List<Double> p99 = values(runs.stream().filter(r -> r.label().equals(candidate)).toList(),
+                Report::steadyP99Ms);
+        if (floeFlushInterval.isEmpty()) {
+            return "target: Floe steady p99 ≤ flush interval + " + TARGET_MARGIN_MS + " ms: not judged, the driver "
+                    + "cannot tell the flush interval (a --config file among the --floe-arg arguments?)"
+                    + (p99.isEmpty() ? "" : String.format(Locale.ROOT, " (median %.0f ms)", median(p99)));
+        }
+        long flushMs = floeFlushInterval.get().millis();
+        long limitMs = flushMs + TARGET_MARGIN_MS;
+        String head = "target: Floe steady p99 ≤ flush interval + " + TARGET_MARGIN_MS + " ms = " + limitMs + " ms: ";
+        if (p99.isEmpty()) {
+            return head + "not measured";
+        }
+        double median = median(p99);
+        return head + (median <= limitMs ? "met" : "not met")
+                + String.format(Locale.ROOT, " (median %.0f ms over %d round(s); flush interval %d ms from %s)",
+                        median, p99.size(), flushMs, floeFlushInterval.get().source());
     }
 
     private String notes() {
@@ -151,6 +230,14 @@ final class Report {
                 + " Peak heap: used heap sampled every " + HeapSampler.PERIOD.toMillis()
                 + " ms (Kafka over JMX, Floe from /metrics `jvm_memory_used_bytes{area=\"heap\"}`); "
                 + "peak RSS: VmHWM of the process tree.");
+        if (options.latencyPhase()) {
+            lines.add(String.format(Locale.ROOT, "- steady: after the consumers, ProducerPerformance throttled to "
+                    + "%,d records/s into its own topic `%s`, same producer properties%s: send-to-ack latency at a "
+                    + "rate both systems sustain, where the saturation latencies above are mostly time queued in the "
+                    + "producer.", options.latencyRate(), Workload.LATENCY_TOPIC, options.latencyWarmupRecords() > 0
+                            ? String.format(Locale.ROOT, ", its steady-state summary (after %,d warm-up records)",
+                                    options.latencyWarmupRecords()) : ""));
+        }
         for (SystemRun run : runs) {
             for (Outcome<?> o : List.of(run.produce(), run.groupConsume(), run.assignConsume())) {
                 if (o instanceof Outcome.Failed<?> f) {
@@ -158,6 +245,17 @@ final class Report {
                             .orElse(""));
                 }
             }
+            if (run.latency() instanceof Outcome.Failed<?> f) {
+                lines.add("- round " + run.round() + " " + run.label() + ": steady phase: "
+                        + f.reason().lines().findFirst().orElse(""));
+            }
+            run.latency().measured()
+                    .filter(s -> Math.abs(s.recordsPerSec() / options.latencyRate() - 1) > RATE_TOLERANCE)
+                    .ifPresent(s -> lines.add(String.format(Locale.ROOT, "- round %d %s: steady phase ran at "
+                            + "%,.0f records/s, %,d asked: %s, so its latencies include queueing.", run.round(),
+                            run.label(), s.recordsPerSec(), options.latencyRate(),
+                            s.recordsPerSec() < options.latencyRate() ? "the system did not keep up"
+                                    : "the tool sent a burst to catch up after a stall")));
             run.notes().forEach(n -> lines.add("- round " + run.round() + " " + run.label() + ": " + n));
         }
         return String.join("\n", lines) + "\n";
@@ -194,6 +292,14 @@ final class Report {
         return r.produce().measured().map(ProducerSummary::recordsPerSec);
     }
 
+    private static Optional<Double> steadyP50Ms(SystemRun r) {
+        return r.latency().measured().map(s -> (double) s.p50Ms());
+    }
+
+    private static Optional<Double> steadyP99Ms(SystemRun r) {
+        return r.latency().measured().map(s -> (double) s.p99Ms());
+    }
+
     private static Optional<Double> groupConsumeMbPerSec(SystemRun r) {
         return r.groupConsume().measured().map(ConsumerSummary::fetchMegabytesPerSec);
     }
@@ -221,11 +327,16 @@ final class Report {
             return NA;
         }
         int n = sortedValues.size();
-        double median = n % 2 == 1 ? sortedValues.get(n / 2)
-                : (sortedValues.get(n / 2 - 1) + sortedValues.get(n / 2)) / 2;
-        String m = String.format(Locale.ROOT, format, median);
+        String m = String.format(Locale.ROOT, format, median(sortedValues));
         return n == 1 ? m : m + " [" + String.format(Locale.ROOT, format, sortedValues.get(0)) + "–"
                 + String.format(Locale.ROOT, format, sortedValues.get(n - 1)) + "]";
+    }
+
+    /** The median of a non-empty list. */
+    static double median(List<Double> values) {
+        List<Double> sortedValues = values.stream().sorted().toList();
+        int n = sortedValues.size();
+        return n % 2 == 1 ? sortedValues.get(n / 2) : (sortedValues.get(n / 2 - 1) + sortedValues.get(n / 2)) / 2;
     }
 
     private static String cell(Optional<Double> value, String format, Outcome<?> outcome) {

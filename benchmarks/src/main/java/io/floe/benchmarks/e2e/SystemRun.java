@@ -3,25 +3,33 @@ package io.floe.benchmarks.e2e;
 import java.util.List;
 import java.util.OptionalLong;
 
-/** Everything measured on one system in one round. */
+/**
+ * Everything measured on one system in one round.
+ *
+ * @param produce the saturation run: ProducerPerformance unthrottled
+ * @param latency the steady-rate run: ProducerPerformance at {@code --latency-rate}, after the consumers
+ */
 record SystemRun(
         int round,
         String label,
         Outcome<ProducerSummary> produce,
         Outcome<ConsumerSummary> groupConsume,
         Outcome<ConsumerSummary> assignConsume,
+        Outcome<ProducerSummary> latency,
         OptionalLong peakHeapBytes,
         long peakRssBytes,
         List<String> notes) {
 
     static SystemRun failedToStart(int round, String label, String reason) {
         return new SystemRun(round, label, Outcome.failed("did not start: " + reason),
-                Outcome.skipped("not started"), Outcome.skipped("not started"), OptionalLong.empty(), 0, List.of());
+                Outcome.skipped("not started"), Outcome.skipped("not started"), Outcome.skipped("not started"),
+                OptionalLong.empty(), 0, List.of());
     }
 
     /** The driver itself failed mid-run; the figures of this run are lost, the other runs go on. */
     static SystemRun driverError(int round, String label, RuntimeException error) {
         return new SystemRun(round, label, Outcome.failed("driver error: " + error),
-                Outcome.skipped("driver error"), Outcome.skipped("driver error"), OptionalLong.empty(), 0, List.of());
+                Outcome.skipped("driver error"), Outcome.skipped("driver error"), Outcome.skipped("driver error"),
+                OptionalLong.empty(), 0, List.of());
     }
 }

@@ -1,8 +1,11 @@
 package io.floe.benchmarks.e2e;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,13 +18,17 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
- * The workload run on each system, the same for all: create the topic, produce N records with ProducerPerformance,
- * then read them all back with ConsumerPerformance (group) and/or the assign()-based consumer.
+ * The workload run on each system, the same for all: create the topic, produce N records with ProducerPerformance
+ * unthrottled (throughput at saturation), then read them all back with ConsumerPerformance (group) and/or the
+ * assign()-based consumer. Last, unless {@code --latency-rate 0}, the steady-rate phase: ProducerPerformance
+ * throttled to a rate the system sustains, into a topic of its own, for latencies without producer-side queueing.
  */
 final class Workload {
 
     static final String TOPIC = "bench";
+    static final String LATENCY_TOPIC = "bench-latency";
     private static final long CREATE_TOPIC_TIMEOUT_S = 60;
+    private static final Path LOADAVG = Path.of("/proc/loadavg");
 
     private final BenchmarkOptions options;
     private final PerfRunner perf;
@@ -34,8 +41,8 @@ final class Workload {
     SystemRun run(int round, Target target, Path dir) throws InterruptedException {
         List<String> notes = new ArrayList<>();
         String bootstrap = target.bootstrapServers();
-        createTopic(bootstrap).ifPresent(error ->
-                notes.add("CreateTopics failed (" + error + "); relied on auto-creation"));
+        createTopic(bootstrap, TOPIC).ifPresent(error ->
+                notes.add("CreateTopics " + TOPIC + " failed (" + error + "); relied on auto-creation"));
         Outcome<ProducerSummary> produce = perf.produce(bootstrap, TOPIC, dir.resolve("producer.log"));
         Outcome<ConsumerSummary> group;
         Outcome<ConsumerSummary> assign;
@@ -50,15 +57,49 @@ final class Workload {
                     ? perf.consumeWithAssign(bootstrap, TOPIC, dir.resolve("consumer-assign.log"))
                     : Outcome.skipped("--consumer perf");
         }
-        return new SystemRun(round, target.label(), produce, group, assign, target.peakHeapBytes(),
+        Outcome<ProducerSummary> latency = steadyRate(bootstrap, dir, notes);
+        return new SystemRun(round, target.label(), produce, group, assign, latency, target.peakHeapBytes(),
                 target.peakRssBytes(), notes);
     }
 
+    /**
+     * The steady-rate phase. It runs even when the saturation run failed: it asks far less of the system, and a
+     * system that fails at saturation may still hold a modest rate.
+     */
+    private Outcome<ProducerSummary> steadyRate(String bootstrap, Path dir, List<String> notes)
+            throws InterruptedException {
+        if (!options.latencyPhase()) {
+            return Outcome.skipped("--latency-rate 0");
+        }
+        createTopic(bootstrap, LATENCY_TOPIC).ifPresent(error ->
+                notes.add("CreateTopics " + LATENCY_TOPIC + " failed (" + error + "); relied on auto-creation"));
+        busyMachine().ifPresent(notes::add);
+        return perf.produceAtSteadyRate(bootstrap, LATENCY_TOPIC, dir.resolve("producer-steady.log"));
+    }
+
+    /**
+     * A note when other processes compete for the CPU as the steady phase starts (1-minute load average above the
+     * core count, from /proc/loadavg): latencies measured then are inflated.
+     */
+    private static Optional<String> busyMachine() {
+        try {
+            double load = Double.parseDouble(Files.readString(LOADAVG).strip().split("\\s+")[0]);
+            int cores = Runtime.getRuntime().availableProcessors();
+            return load > cores
+                    ? Optional.of(String.format(Locale.ROOT, "1-minute load average %.1f on %d cores as the steady "
+                            + "phase started: other processes competed for the CPU, its latencies are inflated.",
+                            load, cores))
+                    : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Creates the topic with P partitions, replication 1; returns the error when that failed. */
-    private Optional<String> createTopic(String bootstrapServers) throws InterruptedException {
+    private Optional<String> createTopic(String bootstrapServers, String topic) throws InterruptedException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.CLIENT_ID_CONFIG, "bench-admin"))) {
-            admin.createTopics(Set.of(new NewTopic(TOPIC, options.partitions(), (short) 1)))
+            admin.createTopics(Set.of(new NewTopic(topic, options.partitions(), (short) 1)))
                     .all().get(CREATE_TOPIC_TIMEOUT_S, TimeUnit.SECONDS);
             return Optional.empty();
         } catch (ExecutionException e) {

@@ -2,7 +2,10 @@ package io.floe.benchmarks.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class ReportTest {
@@ -14,5 +17,120 @@ class ReportTest {
         assertThat(Report.spread(List.of(1.0, 3.0), "%.2f")).isEqualTo("2.00 [1.00–3.00]");
         assertThat(Report.spread(List.of(4.0), "%.0f")).isEqualTo("4");
         assertThat(Report.spread(List.of(), "%.0f")).isEqualTo("n/a");
+    }
+
+    @Test
+    void roundTableHasASteadyRateTable() {
+        Report report = report(options(), runs(12, 30));
+        String round = report.roundTable(1);
+        assertThat(round).contains("Steady rate, 5,000 records/s asked:",
+                "| system | steady rec/s | steady p50 ms | steady p99 ms | steady p99.9 ms | steady max ms |",
+                "| kafka | 4,999 | 3 | 12 | 20 | 25 |",
+                "| floe | 4,999 | 3 | 30 | 20 | 25 |");
+    }
+
+    @Test
+    void summaryHasSteadyLatenciesAndJudgesTheTarget() {
+        String md = report(options(), runs(12, 30, 10, 50)).markdown("cmd", "machine");
+        assertThat(md).contains(
+                "| system | produce MB/s | p50 ms | p99 ms | steady p50 ms | steady p99 ms | group consume MB/s |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                "| kafka | 100.0 [100.0–100.0] | 200 [200–200] | 700 [700–700] | 3 [3–3] | 11 [10–12] | n/a |",
+                "| floe | 100.0 [100.0–100.0] | 200 [200–200] | 700 [700–700] | 3 [3–3] | 40 [30–50] | n/a |",
+                "| floe/kafka | 1.00 [1.00–1.00] | | | | | n/a | n/a | | |\n",
+                "target: Floe steady p99 ≤ flush interval + 25 ms = 45 ms: met (median 40 ms over 2 round(s); "
+                        + "flush interval 20 ms from the agent's default)",
+                "- steady: after the consumers, ProducerPerformance throttled to 5,000 records/s",
+                "- Steady-rate phase, after the consumers: 75,000 records at 5,000 records/s (~15 s) into topic "
+                        + "`bench-latency` (6 partitions, same producer properties), figures over the last 60,000 "
+                        + "(the first 15,000 warm the tool up).",
+                "its steady-state summary (after 15,000 warm-up records)");
+        assertThat(md.lines().filter(l -> l.startsWith("|---")).map(l -> l.split("\\|", -1).length).distinct())
+                .as("header separators match their tables").hasSize(3);
+    }
+
+    @Test
+    void targetIsMetUpToFlushIntervalPlusMarginAndNotAbove() {
+        Report atLimit = report(options("--flush-interval-ms", "10"), runs(12, 30, 12, 40));
+        assertThat(atLimit.target()).isEqualTo("target: Floe steady p99 ≤ flush interval + 25 ms = 35 ms: met "
+                + "(median 35 ms over 2 round(s); flush interval 10 ms from --flush-interval-ms)");
+        Report above = report(options("--flush-interval-ms", "10"), runs(12, 30, 12, 50));
+        assertThat(above.target()).isEqualTo("target: Floe steady p99 ≤ flush interval + 25 ms = 35 ms: not met "
+                + "(median 40 ms over 2 round(s); flush interval 10 ms from --flush-interval-ms)");
+        Report unmeasured = report(options(), List.of(run(1, "kafka", Outcome.measured(summary(5_000, 9))),
+                run(1, "floe", Outcome.failed("boom"))));
+        assertThat(unmeasured.target()).isEqualTo("target: Floe steady p99 ≤ flush interval + 25 ms = 45 ms: "
+                + "not measured");
+    }
+
+    @Test
+    void noTargetLineWithKafkaOnly() {
+        BenchmarkOptions options = options("--kafka-only");
+        String md = new Report(options, "kafka", "kafka-b", List.of(), List.of(run(1, "kafka",
+                Outcome.measured(summary(5_000, 9))), run(1, "kafka-b", Outcome.measured(summary(5_000, 8)))),
+                Map.of()).markdown("cmd", "machine");
+        assertThat(md).contains("| kafka-b | 5,000 | 3 | 8 | 20 | 25 |").doesNotContain("target:");
+    }
+
+    @Test
+    void noSteadyPhaseLeavesTheReportAsBefore() {
+        BenchmarkOptions options = options("--latency-rate", "0");
+        List<SystemRun> runs = new ArrayList<>();
+        for (String label : List.of("kafka", "floe")) {
+            runs.add(run(1, label, Outcome.skipped("--latency-rate 0")));
+        }
+        String md = report(options, runs).markdown("cmd", "machine");
+        assertThat(md).doesNotContain("steady", "Steady", "target:", "bench-latency")
+                .contains("| system | produce MB/s | p50 ms | p99 ms | group consume MB/s | assign consume MB/s "
+                        + "| peak heap MiB (max) | peak RSS MiB (max) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    }
+
+    @Test
+    void aSteadyPhaseBelowItsRateOrFailedIsNoted() {
+        List<SystemRun> runs = List.of(
+                run(1, "kafka", Outcome.failed("ProducerPerformance exited 1 without a summary")),
+                run(1, "floe", Outcome.measured(summary(3_000, 900))),
+                run(2, "kafka", Outcome.measured(summary(5_300, 900))),
+                run(2, "floe", Outcome.measured(summary(5_200, 900))));
+        String md = report(options(), runs).markdown("cmd", "machine");
+        assertThat(md).contains("| kafka | failed | failed | failed | failed | failed |",
+                "- round 1 kafka: steady phase: ProducerPerformance exited 1 without a summary",
+                "- round 1 floe: steady phase ran at 3,000 records/s, 5,000 asked: the system did not keep up, so "
+                        + "its latencies include queueing.",
+                "- round 2 kafka: steady phase ran at 5,300 records/s, 5,000 asked: the tool sent a burst to catch up "
+                        + "after a stall, so its latencies include queueing.",
+                "not met (median 900 ms over 2 round(s)")
+                .doesNotContain("round 2 floe: steady");
+    }
+
+    private static BenchmarkOptions options(String... extra) {
+        List<String> args = new ArrayList<>(List.of("--kafka-classpath", "k.jar", "--driver-classpath", "d.jar",
+                "--floe-script", "pom.xml", "--rounds", "2"));
+        args.addAll(List.of(extra));
+        return BenchmarkOptions.parse(args.toArray(String[]::new));
+    }
+
+    private static Report report(BenchmarkOptions options, List<SystemRun> runs) {
+        return new Report(options, "kafka", "floe", List.of("tool a", "tool b"), runs, Map.of());
+    }
+
+    /** Rounds of kafka then floe with these steady p99s: kafka1, floe1, kafka2, floe2, ... */
+    private static List<SystemRun> runs(long... steadyP99) {
+        List<SystemRun> runs = new ArrayList<>();
+        for (int i = 0; i < steadyP99.length; i++) {
+            runs.add(run(i / 2 + 1, i % 2 == 0 ? "kafka" : "floe",
+                    Outcome.measured(summary(4_999.2, steadyP99[i]))));
+        }
+        return runs;
+    }
+
+    private static SystemRun run(int round, String label, Outcome<ProducerSummary> latency) {
+        ProducerSummary saturation = new ProducerSummary(1_000, false, 102_400, 100.0, 300, 900, 200, 600, 700, 800);
+        return new SystemRun(round, label, Outcome.measured(saturation), Outcome.skipped("--consumer assign"),
+                Outcome.failed("boom"), latency, OptionalLong.of(100L << 20), 200L << 20, List.of());
+    }
+
+    private static ProducerSummary summary(double recordsPerSec, long p99) {
+        return new ProducerSummary(75_000, false, recordsPerSec, recordsPerSec / 1024, 4, 25, 3, 8, p99, 20);
     }
 }
