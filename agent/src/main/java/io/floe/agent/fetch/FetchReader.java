@@ -7,6 +7,7 @@ import io.floe.core.log.LogOffsets;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStoreException;
 import io.floe.core.topic.UnknownTopicException;
 import io.micrometer.core.instrument.Counter;
@@ -14,9 +15,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +46,7 @@ final class FetchReader {
     private final Counter bytesFromCache;
     private final Counter bytesFromStore;
     private final Counter corruptBatches;
+    private final Counter replans;
 
     FetchReader(PartitionLogs logs, ObjectStore objects, ObjectCache cache, MeterRegistry meters) {
         this.logs = logs;
@@ -52,6 +56,8 @@ final class FetchReader {
         this.bytesFromStore = Counter.builder("floe.fetch.read.bytes").tag("source", "object-store").register(meters);
         this.corruptBatches = Counter.builder("floe.fetch.corrupt.batches")
                 .description("Batches read from the object store that failed their CRC").register(meters);
+        this.replans = Counter.builder("floe.fetch.replans")
+                .description("Fetches planned again because an object had moved (compaction, cleanup)").register(meters);
     }
 
     /** True when the fetch should be answered now: min_bytes reached, or a partition has an error. */
@@ -76,8 +82,32 @@ final class FetchReader {
         return false;
     }
 
-    /** Reads the fetch's answer. Blocks on object-store reads. */
+    /**
+     * Reads the fetch's answer. Blocks on object-store reads. An object that is gone was compacted or
+     * cleaned up after this agent indexed its batches: the partitions that read it forget their
+     * in-memory view and the fetch is planned once more from the metadata store, which points at
+     * where the batches are now (a batch that is gone altogether is below the new log start).
+     */
     FetchResult read(FetchQuery query) {
+        Attempt first = attempt(query);
+        if (first.missing().isEmpty()) {
+            return first.result();
+        }
+        for (Planned planned : first.plan()) {
+            for (Run run : planned.runs()) {
+                if (first.missing().contains(run.object())) {
+                    logs.forget(planned.partition().topicPartition());
+                    break;
+                }
+            }
+        }
+        replans.increment();
+        return attempt(query).result();
+    }
+
+    private record Attempt(List<Planned> plan, FetchResult result, Set<ObjectKey> missing) {}
+
+    private Attempt attempt(FetchQuery query) {
         List<Planned> plan = plan(query);
         Map<ObjectKey, List<Run>> wanted = new LinkedHashMap<>();
         for (Planned planned : plan) {
@@ -87,12 +117,13 @@ final class FetchReader {
         }
         Map<Run, ByteBuffer> loaded = new HashMap<>();
         Map<ObjectKey, String> failures = new HashMap<>();
-        wanted.forEach((key, runs) -> load(key, runs, loaded, failures));
+        Set<ObjectKey> missing = new HashSet<>();
+        wanted.forEach((key, runs) -> load(key, runs, loaded, failures, missing));
         List<PartitionResult> results = new ArrayList<>(plan.size());
         for (Planned planned : plan) {
             results.add(planned.error() != null ? planned.error() : assemble(planned, loaded, failures));
         }
-        return new FetchResult(results);
+        return new Attempt(plan, new FetchResult(results), missing);
     }
 
     private List<Planned> plan(FetchQuery query) {
@@ -157,7 +188,8 @@ final class FetchReader {
     }
 
     /** Fills {@code loaded} with the bytes of each run of one object, from the cache or the store. */
-    private void load(ObjectKey key, List<Run> runs, Map<Run, ByteBuffer> loaded, Map<ObjectKey, String> failures) {
+    private void load(ObjectKey key, List<Run> runs, Map<Run, ByteBuffer> loaded, Map<ObjectKey, String> failures,
+            Set<ObjectKey> gone) {
         List<Run> missing = new ArrayList<>();
         for (Run run : runs) {
             cache.get(key, run.range()).ifPresentOrElse(bytes -> {
@@ -186,6 +218,9 @@ final class FetchReader {
                 }
                 cache.put(key, merged.position(), bytes);
             }
+        } catch (ObjectNotFoundException e) {
+            gone.add(key);
+            failures.put(key, e.getMessage());
         } catch (ObjectStoreException | CorruptBatchException e) {
             LOGGER.warn("Fetch read failed object={} runs={}: {}", key, missing.size(), e.getMessage());
             failures.put(key, e.getMessage());

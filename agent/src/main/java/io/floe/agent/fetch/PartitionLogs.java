@@ -71,6 +71,15 @@ public final class PartitionLogs {
         }
     }
 
+    /**
+     * Forgets the partition's view: its indexed coordinates point at an object that is gone (its
+     * batches were compacted into another). The next use loads the markers afresh and reads older
+     * batches from the store.
+     */
+    void forget(TopicPartition topicPartition) {
+        logs.remove(topicPartition);
+    }
+
     /** Forgets every view of {@code topic} (deleted or re-created). */
     public void forgetTopic(String topic) {
         logs.keySet().removeIf(tp -> tp.topic().equals(topic));

@@ -91,9 +91,13 @@ public final class SegmentCompaction implements Job {
             bytesRead.increment(input.sizeBytes());
         }
         List<BatchCoordinate> batches = metadata.batchesIn(read.keySet());
+        List<List<BatchCoordinate>> chunks = CompactionPlan.chunks(batches, config.compactionTargetBytes());
+        if (chunks.isEmpty()) {
+            return "";
+        }
         int outputs = 0;
         int moved = 0;
-        for (List<BatchCoordinate> chunk : CompactionPlan.chunks(batches, config.compactionTargetBytes())) {
+        for (List<BatchCoordinate> chunk : chunks) {
             moved += writeAndSwap(chunk, read, now);
             outputs++;
         }

@@ -1,0 +1,97 @@
+package io.floe.maintenance;
+
+import io.floe.agent.config.TopicConfigs;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.maintenance.cleanup.ObjectCleanup;
+import io.floe.maintenance.compaction.SegmentCompaction;
+import io.floe.maintenance.retention.Retention;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import io.floe.core.metadata.StorageStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's background jobs: compaction, retention and cleanup, each on its own schedule under its
+ * lease, on one thread (jobs are I/O-bound and bounded per round; one thread keeps them from competing
+ * with the data path for the machine). Also publishes the store's storage totals as gauges.
+ */
+public final class Maintenance implements AutoCloseable {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(Maintenance.class);
+
+    private final ScheduledExecutorService scheduler;
+    private final List<LeasedJob> jobs;
+    private final AtomicReference<StorageStats> stats = new AtomicReference<>(new StorageStats(0, 0, 0, 0));
+
+    private Maintenance(ScheduledExecutorService scheduler, List<LeasedJob> jobs) {
+        this.scheduler = scheduler;
+        this.jobs = jobs;
+    }
+
+    /** Starts the jobs for the agent {@code agentId}; {@link #close()} stops them and gives their leases up. */
+    public static Maintenance start(MaintenanceConfig config, String agentId, MetadataStore metadata,
+            ObjectStore objects, TopicConfigs topicConfigs, Clock clock, MeterRegistry meters) {
+        LeasedJob compaction = new LeasedJob(new SegmentCompaction(config, metadata, objects, agentId, clock, meters),
+                agentId, metadata, clock, config.leaseTtl(), meters);
+        LeasedJob retention = new LeasedJob(new Retention(config, metadata, topicConfigs, meters),
+                agentId, metadata, clock, config.leaseTtl(), meters);
+        LeasedJob cleanup = new LeasedJob(new ObjectCleanup(config, metadata, objects, meters),
+                agentId, metadata, clock, config.leaseTtl(), meters);
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "floe-maintenance");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Maintenance maintenance = new Maintenance(scheduler, List.of(compaction, retention, cleanup));
+        maintenance.every(config.compactionInterval(), compaction);
+        maintenance.every(config.retentionInterval(), retention);
+        maintenance.every(config.cleanupInterval(), cleanup);
+        maintenance.every(config.cleanupInterval(), () -> maintenance.refreshStats(metadata));
+        maintenance.registerGauges(meters);
+        LOGGER.info("maintenance started agentId={} config={}", agentId, config);
+        return maintenance;
+    }
+
+    private void every(Duration interval, Runnable task) {
+        scheduler.scheduleWithFixedDelay(task, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void refreshStats(MetadataStore metadata) {
+        try {
+            stats.set(metadata.storageStats());
+        } catch (RuntimeException e) {
+            LOGGER.debug("cannot read storage stats: {}", e.toString());
+        }
+    }
+
+    private void registerGauges(MeterRegistry meters) {
+        Gauge.builder("floe.storage.objects", () -> stats.get().committedObjects())
+                .description("Committed objects in the object store").register(meters);
+        Gauge.builder("floe.storage.bytes", () -> stats.get().committedBytes()).baseUnit("bytes")
+                .description("Bytes of committed objects").register(meters);
+        Gauge.builder("floe.storage.objects.registered", () -> stats.get().registeredObjects())
+                .description("Uploads registered and not committed yet").register(meters);
+        Gauge.builder("floe.storage.deletions.pending", () -> stats.get().pendingDeletions())
+                .description("Objects scheduled for deletion").register(meters);
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        jobs.forEach(LeasedJob::release);
+    }
+}

@@ -1,0 +1,111 @@
+package io.floe.maintenance.retention;
+
+import io.floe.agent.config.TopicConfigs;
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.topic.Topic;
+import io.floe.core.topic.UnknownTopicException;
+import io.floe.maintenance.Job;
+import io.floe.maintenance.MaintenanceConfig;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One retention round over every partition: the new log start is the first batch that must stay by
+ * time ({@code retention.ms}: its max timestamp is within the window) and by size
+ * ({@code retention.bytes}: what lies from it to the end fits), and never below the current one.
+ * As in Kafka, retention works from the head of the log and stops at the first batch that must stay,
+ * so a late batch with an old timestamp behind a newer one stays too.
+ */
+public final class Retention implements Job {
+
+    public static final String NAME = "retention";
+    private static final int PAGE_BATCHES = 1000;
+
+    private final MaintenanceConfig config;
+    private final MetadataStore metadata;
+    private final TopicConfigs topicConfigs;
+    private final Counter recordsRemoved;
+
+    public Retention(MaintenanceConfig config, MetadataStore metadata, TopicConfigs topicConfigs, MeterRegistry meters) {
+        this.config = config;
+        this.metadata = metadata;
+        this.topicConfigs = topicConfigs;
+        this.recordsRemoved = Counter.builder("floe.retention.records.removed")
+                .description("Records below a log start that retention or DeleteRecords moved").register(meters);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String run(Instant now) {
+        long removed = 0;
+        int moved = 0;
+        for (Topic topic : metadata.topics()) {
+            for (int partition = 0; partition < topic.partitionCount(); partition++) {
+                TopicPartition tp = new TopicPartition(topic.name(), partition);
+                try {
+                    LogOffsets before = metadata.offsets(tp);
+                    long target = Math.max(before.logStartOffset(), retainFrom(topic, tp, before, now));
+                    long after = metadata.truncateLog(tp, target, now.plus(config.objectDeleteDelay()));
+                    if (after > before.logStartOffset()) {
+                        moved++;
+                        removed += after - before.logStartOffset();
+                    }
+                } catch (UnknownTopicException deletedMeanwhile) {
+                    break;
+                }
+            }
+        }
+        recordsRemoved.increment(removed);
+        return moved == 0 ? "" : "partitions=" + moved + " recordsRemoved=" + removed;
+    }
+
+    /** The lowest offset retention keeps in {@code tp}, or the current log start when it keeps everything. */
+    private long retainFrom(Topic topic, TopicPartition tp, LogOffsets offsets, Instant now) {
+        Set<String> policy = Set.of(topicConfigs.value(topic, TopicConfigs.CLEANUP_POLICY).split("\\s*,\\s*"));
+        if (!policy.contains("delete")) {
+            return offsets.logStartOffset();
+        }
+        long from = offsets.logStartOffset();
+        long retentionMs = Long.parseLong(topicConfigs.value(topic, TopicConfigs.RETENTION_MS));
+        if (retentionMs >= 0) {
+            Optional<BatchCoordinate> firstKept = metadata.firstBatchAtOrAfter(tp, now.toEpochMilli() - retentionMs);
+            from = Math.max(from, firstKept.map(BatchCoordinate::baseOffset).orElse(offsets.highWatermark()));
+        }
+        long retentionBytes = Long.parseLong(topicConfigs.value(topic, TopicConfigs.RETENTION_BYTES));
+        if (retentionBytes >= 0) {
+            from = Math.max(from, firstFitting(tp, offsets, retentionBytes));
+        }
+        return from;
+    }
+
+    /** The first batch offset from which the rest of the log is at most {@code bytesMax}. */
+    private long firstFitting(TopicPartition tp, LogOffsets offsets, long bytesMax) {
+        long excess = metadata.logBytes(tp) - bytesMax;
+        long offset = offsets.logStartOffset();
+        while (excess > 0) {
+            List<BatchCoordinate> page = metadata.batches(tp, offset, PAGE_BATCHES);
+            if (page.isEmpty()) {
+                return offsets.highWatermark();
+            }
+            for (BatchCoordinate batch : page) {
+                if (excess <= 0) {
+                    return batch.baseOffset();
+                }
+                excess -= batch.range().length();
+                offset = batch.nextOffset();
+            }
+        }
+        return offset;
+    }
+}

@@ -1,0 +1,233 @@
+package io.floe.testkit.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.JobLease;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ObjectDeletion;
+import io.floe.core.metadata.ObjectRewrite;
+import io.floe.core.metadata.RewriteOutcome;
+import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectKey;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The maintenance part of the {@link MetadataStore} contract (DESIGN §5): leases, compaction's
+ * compare-and-swap, log truncation and the deletion schedule. Extend it next to each implementation.
+ */
+public abstract class MaintenanceContract {
+
+    private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
+    private static final Duration TTL = Duration.ofSeconds(30);
+
+    private MetadataStore store;
+    private ProduceFixture produce;
+    private Topic topic;
+
+    protected abstract MetadataStore createStore();
+
+    @BeforeEach
+    final void openStore() {
+        store = createStore();
+        produce = new ProduceFixture(store);
+        topic = store.createTopic(new NewTopic("events", 2, Map.of()));
+    }
+
+    @AfterEach
+    final void closeStore() {
+        store.close();
+    }
+
+    // ----- leases
+
+    @Test
+    void aLeaseHasOneHolderUntilItExpiresOrIsReleased() {
+        Optional<JobLease> first = store.acquireLease("compaction", "agent-a", NOW, TTL);
+        assertThat(first).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(1));
+
+        assertThat(store.acquireLease("compaction", "agent-b", NOW.plusSeconds(29), TTL)).isEmpty();
+        assertThat(store.acquireLease("retention", "agent-b", NOW, TTL)).isPresent();
+        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(10), TTL))
+                .hasValueSatisfying(renewed -> {
+                    assertThat(renewed.epoch()).isEqualTo(1);
+                    assertThat(renewed.expiresAt()).isEqualTo(NOW.plusSeconds(40));
+                });
+
+        Optional<JobLease> takenOver = store.acquireLease("compaction", "agent-b", NOW.plusSeconds(40), TTL);
+        assertThat(takenOver).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(2));
+
+        store.releaseLease(first.get()); // stale: epoch 1 no longer holds it
+        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), TTL)).isEmpty();
+        store.releaseLease(takenOver.get());
+        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), TTL))
+                .hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(3));
+    }
+
+    // ----- compaction's swap
+
+    @Test
+    void aRewriteMovesBatchesAndSchedulesInputsThatLostTheirLastBatch() {
+        ObjectKey first = committed(produce.batch(topic, 0, 5), produce.batch(topic, 1, 5));
+        ObjectKey second = committed(produce.batch(topic, 0, 5));
+        List<BatchCoordinate> partition0 = store.batches(tp(0), 0, 100);
+        ObjectKey output = produce.registerUpload();
+
+        RewriteOutcome outcome = store.rewrite(rewriteInto(output, partition0), NOW.plusSeconds(60));
+
+        assertThat(outcome).isEqualTo(new RewriteOutcome.Rewritten(List.of(second)));
+        List<BatchCoordinate> moved = store.batches(tp(0), 0, 100);
+        assertThat(moved).extracting(BatchCoordinate::object).containsOnly(output);
+        assertThat(moved).extracting(BatchCoordinate::baseOffset).containsExactly(0L, 5L);
+        assertThat(moved).extracting(b -> b.range().position()).containsExactly(0L, 100L);
+        assertThat(store.batches(tp(1), 0, 100)).extracting(BatchCoordinate::object).containsExactly(first);
+        assertThat(store.dueDeletions(NOW.plusSeconds(59), 10)).isEmpty();
+        assertThat(store.dueDeletions(NOW.plusSeconds(60), 10)).extracting(ObjectDeletion::key).containsExactly(second);
+        assertThat(store.unknownObjects(List.of(first, second, output))).isEmpty();
+    }
+
+    @Test
+    void aRewriteAppliesNothingWhenARowChangedSinceThePlanReadIt() {
+        committed(produce.batch(topic, 0, 5));
+        committed(produce.batch(topic, 0, 5));
+        List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
+        store.truncateLog(tp(0), 5, NOW);
+
+        ObjectKey output = produce.registerUpload();
+        RewriteOutcome outcome = store.rewrite(rewriteInto(output, plan), NOW);
+
+        assertThat(outcome).isInstanceOf(RewriteOutcome.Rejected.class);
+        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::object).doesNotContain(output);
+        assertThat(store.batches(tp(0), 0, 100)).containsExactly(plan.get(1));
+    }
+
+    @Test
+    void aRewriteNeedsItsOutputRegistered() {
+        committed(produce.batch(topic, 0, 5));
+        List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
+
+        RewriteOutcome outcome = store.rewrite(rewriteInto(new ObjectKey("segments/00/never-registered.seg"), plan), NOW);
+
+        assertThat(outcome).isInstanceOf(RewriteOutcome.Rejected.class);
+        assertThat(store.batches(tp(0), 0, 100)).isEqualTo(plan);
+    }
+
+    @Test
+    void twoRewritesOfTheSameRowsApplyOnce() {
+        committed(produce.batch(topic, 0, 5));
+        committed(produce.batch(topic, 0, 5));
+        List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
+        ObjectKey winner = produce.registerUpload();
+        ObjectKey loser = produce.registerUpload();
+
+        assertThat(store.rewrite(rewriteInto(winner, plan), NOW)).isInstanceOf(RewriteOutcome.Rewritten.class);
+        assertThat(store.rewrite(rewriteInto(loser, plan), NOW)).isInstanceOf(RewriteOutcome.Rejected.class);
+
+        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::object).containsOnly(winner);
+    }
+
+    // ----- retention
+
+    @Test
+    void truncationMovesTheLogStartForwardOnlyAndReleasesWholeBatchesBelowIt() {
+        ObjectKey first = committed(produce.batch(topic, 0, 5));
+        ObjectKey second = committed(produce.batch(topic, 0, 5), produce.batch(topic, 1, 3));
+
+        assertThat(store.truncateLog(tp(0), 7, NOW)).isEqualTo(7);
+        assertThat(store.offsets(tp(0))).isEqualTo(new LogOffsets(7, 10));
+        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(5L);
+        assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key).containsExactly(first);
+
+        assertThat(store.truncateLog(tp(0), 3, NOW)).as("never backwards").isEqualTo(7);
+        assertThat(store.truncateLog(tp(0), 99, NOW)).as("never past the high watermark").isEqualTo(10);
+        assertThat(store.batches(tp(0), 0, 100)).isEmpty();
+        assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key)
+                .as("the second object still holds partition 1's batch").containsExactly(first);
+        assertThat(store.logBytes(tp(0))).isZero();
+        assertThat(store.logBytes(tp(1))).isEqualTo(ProduceFixture.BATCH_BYTES);
+        assertThat(store.unknownObjects(List.of(second))).isEmpty();
+    }
+
+    // ----- cleanup
+
+    @Test
+    void theSweepExpiresOldRegistrationsSoTheirCommitIsRejected() {
+        ObjectKey old = produce.registerUpload();
+        ObjectKey young = new ObjectKey("segments/00/young.seg");
+        store.registerUpload(young, ProduceFixture.AGENT_ID, NOW);
+
+        int scheduled = store.scheduleUnreferenced(NOW.minusSeconds(600), NOW, NOW.plusSeconds(60));
+
+        assertThat(scheduled).isEqualTo(1);
+        assertThat(produce.commit(old, produce.batch(topic, 0, 1))).isInstanceOf(CommitOutcome.Rejected.class);
+        assertThat(store.dueDeletions(NOW, 10)).singleElement().satisfies(deletion -> {
+            assertThat(deletion.key()).isEqualTo(old);
+            assertThat(deletion.reason()).isEqualTo(ObjectDeletion.Reason.ORPHAN);
+        });
+        assertThat(produce.commit(young, produce.batch(topic, 0, 1))).isInstanceOf(CommitOutcome.Committed.class);
+    }
+
+    @Test
+    void theSweepSchedulesObjectsOfADeletedTopicAfterTheDelay() {
+        ObjectKey object = committed(produce.batch(topic, 0, 2));
+        store.deleteTopic(topic.name());
+
+        store.scheduleUnreferenced(NOW.minusSeconds(600), NOW, NOW.plusSeconds(60));
+
+        assertThat(store.dueDeletions(NOW, 10)).isEmpty();
+        assertThat(store.dueDeletions(NOW.plusSeconds(60), 10)).singleElement().satisfies(deletion -> {
+            assertThat(deletion.key()).isEqualTo(object);
+            assertThat(deletion.reason()).isEqualTo(ObjectDeletion.Reason.UNREFERENCED);
+        });
+    }
+
+    @Test
+    void forgottenDeletionsAreUnknownAndStatsCountWhatIsLeft() {
+        ObjectKey kept = committed(produce.batch(topic, 0, 2));
+        ObjectKey dropped = committed(produce.batch(topic, 1, 2));
+        produce.registerUpload();
+        store.truncateLog(tp(1), 2, NOW);
+
+        assertThat(store.storageStats().pendingDeletions()).isEqualTo(1);
+        store.forgetDeletions(List.of(dropped));
+
+        assertThat(store.unknownObjects(List.of(kept, dropped))).containsExactly(dropped);
+        assertThat(store.storageStats().committedObjects()).isEqualTo(1);
+        assertThat(store.storageStats().committedBytes()).isEqualTo(ProduceFixture.BATCH_BYTES);
+        assertThat(store.storageStats().registeredObjects()).isEqualTo(1);
+        assertThat(store.storageStats().pendingDeletions()).isZero();
+    }
+
+    private ObjectKey committed(io.floe.core.metadata.BatchAppend... batches) {
+        ObjectKey key = produce.registerUpload();
+        assertThat(produce.commit(key, batches)).isInstanceOf(CommitOutcome.Committed.class);
+        return key;
+    }
+
+    private static ObjectRewrite rewriteInto(ObjectKey output, List<BatchCoordinate> batches) {
+        List<ObjectRewrite.Move> moves = new ArrayList<>();
+        long position = 0;
+        for (BatchCoordinate batch : batches) {
+            moves.add(new ObjectRewrite.Move(batch, new ByteRange(position, batch.range().length())));
+            position += batch.range().length();
+        }
+        return new ObjectRewrite(output, position, moves);
+    }
+
+    private TopicPartition tp(int partition) {
+        return new TopicPartition(topic.name(), partition);
+    }
+}
