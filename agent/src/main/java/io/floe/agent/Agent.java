@@ -3,6 +3,7 @@ package io.floe.agent;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.agent.cluster.AgentNode;
 import io.floe.agent.cluster.Cluster;
+import io.floe.agent.cluster.Membership;
 import io.floe.agent.config.TopicConfigs;
 import io.floe.agent.fetch.FetchService;
 import io.floe.agent.fetch.OffsetLookup;
@@ -46,6 +47,7 @@ public final class Agent implements AutoCloseable {
     private final FetchService fetch;
     private final OffsetLookup offsets;
     private final GroupCoordinator groups;
+    private final Membership membership;
 
     private Agent(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters, Clock clock,
             GroupCoordinatorConfig groupConfig) {
@@ -57,13 +59,15 @@ public final class Agent implements AutoCloseable {
         this.scheduler = Executors.newScheduledThreadPool(1, Threads.daemon("floe-scheduler"));
         this.cluster = new Cluster(config.clusterId(),
                 new AgentNode(config.nodeId(), config.advertisedHost(), config.advertisedPort()));
+        this.membership = Membership.start(metadata, cluster, config.agentId(), clock, scheduler,
+                Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
         TopicConfigs topicConfigs = new TopicConfigs(
                 Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
         this.topics = new Topics(metadata, topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
         this.cache = new ObjectCache(config.cacheBytesMax(), meters);
         this.logs = new PartitionLogs(metadata);
         this.topics.onDeleted(logs::forgetTopic);
-        this.fetch = new FetchService(config, logs, this.objects, cache, scheduler, meters);
+        this.fetch = new FetchService(config, logs, this.objects, cache, cluster, scheduler, meters);
         this.produce = new ProducePipeline(config, metadata, this.objects, cache, topics, clock, scheduler, meters,
                 fetch::onCommitted);
         this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
@@ -139,6 +143,7 @@ public final class Agent implements AutoCloseable {
     @Override
     public void close() {
         LOGGER.info("Agent stopping agentId={}: flushing buffered batches", config.agentId());
+        membership.close();
         produce.close();
         fetch.close();
         groups.close();

@@ -72,6 +72,12 @@ public record AgentConfig(
                 Duration.ofSeconds(30));
     }
 
+    /** This agent's Kafka node id and process name; every agent of a cluster needs its own node id. */
+    public AgentConfig withIdentity(int node, String agent) {
+        return new AgentConfig(node, agent, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
+                flushesInFlightMax, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+    }
+
     public AgentConfig withAdvertised(String host, int port) {
         return new AgentConfig(nodeId, agentId, clusterId, host, port, flushInterval, flushMaxBytes,
                 flushesInFlightMax, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);

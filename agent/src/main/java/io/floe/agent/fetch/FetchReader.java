@@ -151,6 +151,10 @@ final class FetchReader {
                     FetchError.UNKNOWN_TOPIC_OR_PARTITION, LogOffsets.EMPTY, e.getMessage()));
         }
         long fetchOffset = partition.fetchOffset();
+        if (fetchOffset > offsets.highWatermark() && logs.refresh(partition.topicPartition())) {
+            // Past the end this agent knows: another agent may have committed since; ask the store.
+            offsets = logs.offsets(partition.topicPartition());
+        }
         if (!offsets.contains(fetchOffset)) {
             return Planned.error(new PartitionResult.Error(partition.topicPartition(), FetchError.OFFSET_OUT_OF_RANGE,
                     offsets, "fetch offset " + fetchOffset + " is outside [" + offsets.logStartOffset() + ", "

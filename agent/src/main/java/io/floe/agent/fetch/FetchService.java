@@ -3,6 +3,7 @@ package io.floe.agent.fetch;
 import io.floe.agent.AgentConfig;
 import io.floe.agent.Threads;
 import io.floe.agent.cache.ObjectCache;
+import io.floe.agent.cluster.Cluster;
 import io.floe.agent.produce.CommittedObject;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectStore;
@@ -21,6 +22,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fetch path: answers at once when enough bytes are committed, otherwise parks the fetch until a
@@ -30,11 +33,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FetchService implements AutoCloseable {
 
     private static final int FETCH_THREADS = 4;
+    /** How soon a parked fetch sees another agent's commit (PostgreSQL LISTEN/NOTIFY could replace the poll). */
+    private static final long FETCH_POLL_INTERVAL_MS = 100;
+    private static final Logger LOGGER = LoggerFactory.getLogger(FetchService.class);
 
     private final AgentConfig config;
     private final PartitionLogs logs;
     private final FetchReader reader;
     private final ScheduledExecutorService scheduler;
+    private final Cluster cluster;
     private final ExecutorService executor = Executors.newFixedThreadPool(FETCH_THREADS, Threads.daemon("floe-fetch"));
     private final Map<TopicPartition, Set<PendingFetch>> waiting = new ConcurrentHashMap<>();
     private final Set<PendingFetch> pending = ConcurrentHashMap.newKeySet();
@@ -42,11 +49,14 @@ public final class FetchService implements AutoCloseable {
     private final Timer readLatency;
 
     public FetchService(AgentConfig config, PartitionLogs logs, ObjectStore objects, ObjectCache cache,
-            ScheduledExecutorService scheduler, MeterRegistry meters) {
+            Cluster cluster, ScheduledExecutorService scheduler, MeterRegistry meters) {
         this.config = config;
         this.logs = logs;
         this.reader = new FetchReader(logs, objects, cache, meters);
         this.scheduler = scheduler;
+        this.cluster = cluster;
+        scheduler.scheduleWithFixedDelay(() -> runOnExecutor(this::pollForOtherAgents), FETCH_POLL_INTERVAL_MS,
+                FETCH_POLL_INTERVAL_MS, TimeUnit.MILLISECONDS);
         Gauge.builder("floe.fetch.waiting", pending, Set::size)
                 .description("Fetches parked in a long poll").register(meters);
         this.meters = meters;
@@ -67,9 +77,39 @@ public final class FetchService implements AutoCloseable {
     /** Records a commit of this agent and wakes the fetches waiting on its partitions. */
     public void onCommitted(CommittedObject committed) {
         logs.onCommitted(committed);
-        Set<PendingFetch> toWake = new HashSet<>();
+        Set<TopicPartition> partitions = new HashSet<>();
         for (CommittedObject.Appended appended : committed.appended()) {
-            Set<PendingFetch> watchers = waiting.get(appended.batch().topicPartition());
+            partitions.add(appended.batch().topicPartition());
+        }
+        wake(partitions);
+    }
+
+    /**
+     * Other agents' commits reach no callback here: while other agents are live, the partitions that
+     * parked fetches wait on are checked against the store every {@code fetchPollInterval}, and the
+     * fetches on those that moved are woken.
+     */
+    private void pollForOtherAgents() {
+        if (cluster.liveAgents().size() < 2 || waiting.isEmpty()) {
+            return;
+        }
+        Set<TopicPartition> moved = new HashSet<>();
+        for (TopicPartition tp : waiting.keySet()) {
+            try {
+                if (logs.refresh(tp)) {
+                    moved.add(tp);
+                }
+            } catch (RuntimeException e) {
+                LOGGER.debug("cannot check {} for other agents' commits: {}", tp, e.toString());
+            }
+        }
+        wake(moved);
+    }
+
+    private void wake(Set<TopicPartition> partitions) {
+        Set<PendingFetch> toWake = new HashSet<>();
+        for (TopicPartition tp : partitions) {
+            Set<PendingFetch> watchers = waiting.get(tp);
             if (watchers != null) {
                 toWake.addAll(watchers);
             }

@@ -80,6 +80,24 @@ public final class PartitionLogs {
         logs.remove(topicPartition);
     }
 
+    /**
+     * Drops the partition's view when the store is ahead of it (another agent committed to the
+     * partition, or moved its log start), so the next use loads it afresh. Returns whether it was.
+     */
+    boolean refresh(TopicPartition topicPartition) {
+        PartitionLog log = logs.get(topicPartition);
+        if (log == null) {
+            return false;
+        }
+        LogOffsets stored = store.offsets(topicPartition);
+        LogOffsets seen = log.offsets();
+        if (stored.highWatermark() > seen.highWatermark() || stored.logStartOffset() > seen.logStartOffset()) {
+            logs.remove(topicPartition, log);
+            return true;
+        }
+        return false;
+    }
+
     /** Forgets every view of {@code topic} (deleted or re-created). */
     public void forgetTopic(String topic) {
         logs.keySet().removeIf(tp -> tp.topic().equals(topic));

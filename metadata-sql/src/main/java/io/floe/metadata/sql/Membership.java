@@ -17,7 +17,7 @@ final class Membership {
     private final String upsert;
 
     Membership(Dialect dialect) {
-        this.upsert = dialect.upsert("agents", List.of("agent_id"), List.of("host", "port", "rack", "heartbeat_at"));
+        this.upsert = dialect.upsert("agents", List.of("agent_id"), List.of("host", "port", "rack", "heartbeat_at", "node_id"));
     }
 
     void heartbeat(Connection connection, AgentRegistration agent) throws SQLException {
@@ -31,6 +31,7 @@ final class Membership {
                 statement.setString(4, agent.rack());
             }
             statement.setLong(5, agent.heartbeatAt().toEpochMilli());
+            statement.setInt(6, agent.nodeId());
             statement.executeUpdate();
         }
     }
@@ -39,12 +40,12 @@ final class Membership {
     List<AgentRegistration> live(Connection connection, Instant heartbeatAfter) throws SQLException {
         List<AgentRegistration> agents = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT agent_id, host, port, rack, heartbeat_at FROM agents WHERE heartbeat_at > ?")) {
+                "SELECT agent_id, node_id, host, port, rack, heartbeat_at FROM agents WHERE heartbeat_at > ?")) {
             select.setLong(1, heartbeatAfter.toEpochMilli());
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    agents.add(new AgentRegistration(rows.getString(1), rows.getString(2), rows.getInt(3),
-                            rows.getString(4), Instant.ofEpochMilli(rows.getLong(5))));
+                    agents.add(new AgentRegistration(rows.getString(1), rows.getInt(2), rows.getString(3),
+                            rows.getInt(4), rows.getString(5), Instant.ofEpochMilli(rows.getLong(6))));
                 }
             }
         }

@@ -142,8 +142,12 @@ final class Migrations {
                 delete_after BIGINT NOT NULL)""",
             "CREATE INDEX object_deletions_by_time ON object_deletions (delete_after)"));
 
+    /** The Kafka node id each agent shows clients, so membership can list agents as brokers. */
+    private static final Migration AGENT_NODE_IDS = new Migration(5, "agent node ids", List.of(
+            "ALTER TABLE agents ADD COLUMN node_id INTEGER NOT NULL DEFAULT 0"));
+
     /** Every migration, in version order; append, never edit. */
-    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE);
+    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE, AGENT_NODE_IDS);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

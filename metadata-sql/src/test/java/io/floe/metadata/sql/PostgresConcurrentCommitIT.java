@@ -13,6 +13,7 @@ import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.testkit.metadata.ProduceFixture;
+import io.floe.testkit.postgres.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -71,7 +72,7 @@ class PostgresConcurrentCommitIT {
         TestPostgres postgres = TestPostgres.get();
         String database = postgres.createDatabase();
         for (int i = 0; i < STORES; i++) {
-            stores.add(SqlMetadataStore.openPostgres(postgres.config(database), Clock.systemUTC()));
+            stores.add(SqlMetadataStore.openPostgres(PostgresTesting.config(database), Clock.systemUTC()));
         }
         return database;
     }

@@ -17,6 +17,7 @@ import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
 import io.floe.testkit.metadata.MetadataStoreContract;
 import io.floe.testkit.metadata.ProduceFixture;
+import io.floe.testkit.postgres.TestPostgres;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -58,7 +59,7 @@ class PostgresMetadataStoreIT extends MetadataStoreContract {
 
     @Override
     protected MetadataStore createStore() {
-        return SqlMetadataStore.openPostgres(postgres.config(postgres.createSchema(database)), Clock.systemUTC());
+        return SqlMetadataStore.openPostgres(PostgresTesting.config(postgres.createSchema(database)), Clock.systemUTC());
     }
 
     @Test
@@ -102,8 +103,8 @@ class PostgresMetadataStoreIT extends MetadataStoreContract {
     @Test
     void storesOnOneDatabaseShareTopicsOffsetsAndIds() {
         String schema = postgres.createSchema(database);
-        try (MetadataStore first = SqlMetadataStore.openPostgres(postgres.config(schema), Clock.systemUTC());
-                MetadataStore second = SqlMetadataStore.openPostgres(postgres.config(schema), Clock.systemUTC())) {
+        try (MetadataStore first = SqlMetadataStore.openPostgres(PostgresTesting.config(schema), Clock.systemUTC());
+                MetadataStore second = SqlMetadataStore.openPostgres(PostgresTesting.config(schema), Clock.systemUTC())) {
             Topic topic = first.createTopic(new NewTopic("orders", 2, Map.of("retention.ms", "1000")));
             ProduceFixture viaFirst = new ProduceFixture(first);
             ProduceFixture viaSecond = new ProduceFixture(second);
@@ -125,7 +126,7 @@ class PostgresMetadataStoreIT extends MetadataStoreContract {
         String empty = postgres.createDatabase();
         List<Callable<MetadataStore>> opens = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            opens.add(() -> SqlMetadataStore.openPostgres(postgres.config(empty), Clock.systemUTC()));
+            opens.add(() -> SqlMetadataStore.openPostgres(PostgresTesting.config(empty), Clock.systemUTC()));
         }
 
         List<MetadataStore> stores = runTogether(opens);
@@ -151,7 +152,7 @@ class PostgresMetadataStoreIT extends MetadataStoreContract {
         try {
             List<Callable<String>> creates = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                MetadataStore store = SqlMetadataStore.openPostgres(postgres.config(schema), Clock.systemUTC());
+                MetadataStore store = SqlMetadataStore.openPostgres(PostgresTesting.config(schema), Clock.systemUTC());
                 stores.add(store);
                 creates.add(() -> {
                     try {
@@ -177,7 +178,7 @@ class PostgresMetadataStoreIT extends MetadataStoreContract {
         String schema = postgres.createSchema(database);
         try (CommitCuttingProxy proxy = CommitCuttingProxy.start(postgres.port());
                 MetadataStore store = SqlMetadataStore.openPostgres(
-                        postgres.config(schema.replace(":" + postgres.port() + "/", ":" + proxy.port() + "/")),
+                        PostgresTesting.config(schema.replace(":" + postgres.port() + "/", ":" + proxy.port() + "/")),
                         Clock.systemUTC())) {
             ProduceFixture produce = new ProduceFixture(store);
             Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));

@@ -656,14 +656,14 @@ public abstract class MetadataStoreContract {
     @Test
     void heartbeatsRegisterAgentsAndReplaceTheirEntries() {
         Instant start = Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
-        AgentRegistration a = new AgentRegistration("agent-a", "10.0.0.1", 9092, "rack-1", start);
-        AgentRegistration b = new AgentRegistration("agent-b", "10.0.0.2", 9093, null, start.plusMillis(5));
+        AgentRegistration a = new AgentRegistration("agent-a", 1, "10.0.0.1", 9092, "rack-1", start);
+        AgentRegistration b = new AgentRegistration("agent-b", 2, "10.0.0.2", 9093, null, start.plusMillis(5));
         store.heartbeatAgent(b);
         store.heartbeatAgent(a);
 
         assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(a, b);
 
-        AgentRegistration moved = new AgentRegistration("agent-a", "10.0.0.9", 19092, null, start.plusSeconds(10));
+        AgentRegistration moved = new AgentRegistration("agent-a", 3, "10.0.0.9", 19092, null, start.plusSeconds(10));
         store.heartbeatAgent(moved);
 
         assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(moved, b);
@@ -674,8 +674,8 @@ public abstract class MetadataStoreContract {
     void liveAgentsAreThoseWithAHeartbeatAfterTheCutoff() {
         Instant start = Instant.ofEpochMilli(1_700_000_000_000L);
         assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
-        AgentRegistration early = new AgentRegistration("agent-early", "early.example", 9092, null, start);
-        AgentRegistration late = new AgentRegistration("agent-late", "late.example", 9092, "b", start.plusSeconds(10));
+        AgentRegistration early = new AgentRegistration("agent-early", 4, "early.example", 9092, null, start);
+        AgentRegistration late = new AgentRegistration("agent-late", 5, "late.example", 9092, "b", start.plusSeconds(10));
         store.heartbeatAgent(early);
         store.heartbeatAgent(late);
 
@@ -686,7 +686,7 @@ public abstract class MetadataStoreContract {
 
     @Test
     void removedAgentsAreNoLongerLiveUntilTheirNextHeartbeat() {
-        AgentRegistration agent = new AgentRegistration("agent-a", "10.0.0.1", 9092, null,
+        AgentRegistration agent = new AgentRegistration("agent-a", 6, "10.0.0.1", 9092, null,
                 Instant.ofEpochMilli(1_700_000_000_000L));
         store.heartbeatAgent(agent);
 

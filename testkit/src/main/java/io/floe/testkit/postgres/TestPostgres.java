@@ -1,4 +1,4 @@
-package io.floe.metadata.sql;
+package io.floe.testkit.postgres;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,10 +37,10 @@ import java.util.stream.Stream;
  * The server listens on 127.0.0.1 only, with password authentication, and runs with
  * {@code fsync=off}: it is thrown away with the JVM.
  */
-final class TestPostgres {
+public final class TestPostgres {
 
-    static final String USER = "postgres";
-    static final String PASSWORD = "floe-test-password";
+    public static final String USER = "postgres";
+    public static final String PASSWORD = "floe-test-password";
 
     private static final String BINARIES = "/postgres-linux-x86_64.txz";
     private static final int UNPRIVILEGED_ID = 65_534; // nobody / nogroup
@@ -60,7 +60,7 @@ final class TestPostgres {
     }
 
     /** The server of this JVM, started on the first call. */
-    static synchronized TestPostgres get() {
+    public static synchronized TestPostgres get() {
         if (instance == null) {
             try {
                 instance = start();
@@ -72,35 +72,36 @@ final class TestPostgres {
         return instance;
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** A fresh, empty database; returns its JDBC URL. */
-    String createDatabase() {
+    public String createDatabase() {
         String name = "floe_" + ProcessHandle.current().pid() + "_" + NAMES.incrementAndGet();
         execute("postgres", "CREATE DATABASE " + name);
         return jdbcUrl(name);
     }
 
     /** A fresh, empty schema in {@code database} (a name from {@link #jdbcUrl}); returns a JDBC URL using it. */
-    String createSchema(String jdbcUrl) {
+    public String createSchema(String jdbcUrl) {
         String schema = "s" + NAMES.incrementAndGet();
         execute(databaseOf(jdbcUrl), "CREATE SCHEMA " + schema);
         return jdbcUrl + "?currentSchema=" + schema;
     }
 
-    String jdbcUrl(String database) {
+    public String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 
-    /** A config for the database or schema at {@code jdbcUrl}, with the server's credentials and a small pool. */
-    PostgresConfig config(String jdbcUrl) {
-        return PostgresConfig.of(jdbcUrl, USER, PASSWORD).withPoolSize(4);
+    /** The {@code postgresql://} URL (credentials included) of a fresh, empty database, as agents are given it. */
+    public String createDatabaseUrl() {
+        String jdbcUrl = createDatabase();
+        return "postgresql://" + USER + ":" + PASSWORD + "@127.0.0.1:" + port + "/" + databaseOf(jdbcUrl);
     }
 
     /** Runs {@code sql} in its own connection to {@code database}, as the superuser. */
-    void execute(String database, String sql) {
+    public void execute(String database, String sql) {
         try (Connection connection = DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
                 Statement statement = connection.createStatement()) {
             statement.execute(sql);
