@@ -37,7 +37,8 @@ public final class Floe implements Callable<Integer> {
     public static CommandLine commandLine(Map<String, String> env) {
         return new CommandLine(new Floe())
                 .addSubcommand(new AgentCommand(env))
-                .addSubcommand(new TopicsCommand());
+                .addSubcommand(new TopicsCommand())
+                .addSubcommand(new io.floe.cli.groups.GroupsCommand());
     }
 
     /** {@code floe} without a command prints the usage and counts as a usage error. */

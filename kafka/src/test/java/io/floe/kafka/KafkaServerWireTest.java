@@ -72,7 +72,15 @@ class KafkaServerWireTest {
             assertThat(produce.minVersion()).isEqualTo((short) 3);
             assertThat(produce.maxVersion()).isEqualTo((short) 13);
             assertThat(response.apiKeys().find(ApiKeys.DESCRIBE_ACLS.id)).isNull();
-            assertThat(response.apiKeys()).hasSize(22);
+            assertThat(response.apiKeys()).hasSize(io.floe.kafka.api.ApiRegistry.standard(fixture.agent(),
+                    Runnable::run, () -> "").servedVersions().size());
+            for (ApiKeys admin : List.of(ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
+                    ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_PRODUCERS, ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                    ApiKeys.DESCRIBE_LOG_DIRS, ApiKeys.LIST_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS)) {
+                ApiVersionsResponseData.ApiVersion advertised = response.apiKeys().find(admin.id);
+                assertThat(advertised).as(admin.name).isNotNull();
+                assertThat(advertised.maxVersion()).as(admin.name).isEqualTo(admin.latestVersion());
+            }
         }
     }
 

@@ -79,6 +79,12 @@ public final class TopicConfigs {
         return def == null ? null : def.defaultValue();
     }
 
+    /** True for configs whose value is a comma-separated list (which AlterConfigs may append to and subtract from). */
+    public static boolean isList(String name) {
+        TopicConfigDef def = DEFINITIONS.get(name);
+        return def != null && def.type() == ConfigType.LIST;
+    }
+
     public static boolean isKnown(String name) {
         return DEFINITIONS.containsKey(name) || name.startsWith(FLOE_PREFIX);
     }

@@ -18,8 +18,8 @@ import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 /**
  * ListOffsets' questions: the markers, the first offset at or after a timestamp, the offset of the
- * largest timestamp. Timestamp questions find the batch in the metadata store, then the record in
- * the batch (which may mean decompressing it). Methods block.
+ * largest timestamp; and DeleteRecords' change of the log start. Timestamp questions find the batch
+ * in the metadata store, then the record in the batch (which may mean decompressing it). Methods block.
  */
 public final class OffsetLookup {
 
@@ -40,11 +40,26 @@ public final class OffsetLookup {
         return logs.offsets(topicPartition);
     }
 
-    /** The first offset whose record timestamp is {@code >= timestamp}; empty when there is none. Blocks. */
+    /**
+     * The first offset at or above the log start whose record timestamp is {@code >= timestamp}; empty
+     * when there is none. Blocks.
+     */
     public Optional<TimestampedOffset> firstOffsetAtOrAfter(TopicPartition topicPartition, long timestamp) {
-        logs.offsets(topicPartition);
-        return metadata.firstBatchAtOrAfter(topicPartition, timestamp)
-                .flatMap(batch -> firstRecord(batch, record -> record.timestamp() >= timestamp));
+        long logStart = logs.offsets(topicPartition).logStartOffset();
+        return metadata.firstBatchAtOrAfter(topicPartition, timestamp).flatMap(batch -> firstRecord(batch,
+                record -> record.offset() >= logStart && record.timestamp() >= timestamp));
+    }
+
+    /**
+     * Moves the partition's log start up to {@code beforeOffset} in the metadata store and in this
+     * agent's view, and returns the log start after (never lower than before). Blocks.
+     *
+     * @throws io.floe.core.metadata.OffsetOutOfRangeException when the offset is negative or past the high watermark
+     */
+    public long deleteRecords(TopicPartition topicPartition, long beforeOffset) throws UnknownTopicException {
+        long logStart = metadata.deleteRecords(topicPartition, beforeOffset);
+        logs.onLogStartMoved(topicPartition, logStart);
+        return logStart;
     }
 
     /** The offset and timestamp of the record with the largest timestamp; empty for an empty log. Blocks. */

@@ -69,6 +69,24 @@ final class PartitionLog {
     }
 
     /**
+     * Raises the log start to {@code newLogStart} (records were deleted below it) and drops indexed
+     * batches wholly below it. False when {@code newLogStart} is past this view's high watermark: the
+     * view is behind the store and must be reloaded.
+     */
+    synchronized boolean advanceLogStart(long newLogStart) {
+        if (newLogStart > highWatermark) {
+            return false;
+        }
+        logStartOffset = Math.max(logStartOffset, newLogStart);
+        while (!tail.isEmpty() && tail.firstEntry().getValue().nextOffset() <= logStartOffset) {
+            Map.Entry<Long, BatchCoordinate> first = tail.pollFirstEntry();
+            tailBytes -= first.getValue().range().length();
+            indexStart = first.getValue().nextOffset();
+        }
+        return true;
+    }
+
+    /**
      * Indexed batches with {@code lastOffset >= fromOffset}, in offset order, until {@code bytesMax}
      * bytes are collected (at least one batch when there is one). Only valid for
      * {@code fromOffset >= indexStart()}.

@@ -98,6 +98,14 @@ public final class PartitionLogs {
         return false;
     }
 
+    /**
+     * Records that the store moved the partition's log start to {@code logStartOffset}; a view that
+     * is behind the store (it has not seen offsets up to there) is dropped and reloads on next use.
+     */
+    void onLogStartMoved(TopicPartition topicPartition, long logStartOffset) {
+        logs.computeIfPresent(topicPartition, (tp, log) -> log.advanceLogStart(logStartOffset) ? log : null);
+    }
+
     /** Forgets every view of {@code topic} (deleted or re-created). */
     public void forgetTopic(String topic) {
         logs.keySet().removeIf(tp -> tp.topic().equals(topic));

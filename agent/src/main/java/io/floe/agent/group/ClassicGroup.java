@@ -41,7 +41,7 @@ final class ClassicGroup {
 
     ClassicGroup(String groupId, TimerService timers, long nowMs) {
         this.groupId = groupId;
-        this.timeouts = new GroupTimeouts(timers, this);
+        this.timeouts = new GroupTimeouts(timers, this::run);
         this.stateSinceMs = nowMs;
     }
 

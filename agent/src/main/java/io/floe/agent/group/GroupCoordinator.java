@@ -1,6 +1,7 @@
 package io.floe.agent.group;
 
 import io.floe.agent.Threads;
+import io.floe.agent.group.consumer.ConsumerGroup;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
@@ -8,15 +9,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -29,14 +28,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's consumer group coordinator for Kafka's classic protocol. Group membership lives in
- * memory, one lock per group; committed offsets live in the metadata store, so after a restart a
- * group that only has offsets shows as Empty with them, and its members rejoin.
+ * The agent's consumer group coordinator, for Kafka's classic protocol and for the consumer protocol
+ * of KIP-848 ({@link #consumerHeartbeat}). Group membership lives in memory, one lock per group; a
+ * group id names either a classic or a consumer group, never both. Committed offsets live in the
+ * metadata store, so after a restart a group that only has offsets shows as Empty with them, and its
+ * members rejoin.
  *
  * <p>Threads: {@link #join}, {@link #sync}, {@link #heartbeat} and {@link #leave} only touch memory and
  * may run on an event loop; JoinGroup and SyncGroup answers arrive as futures completed by a later
- * request or a timeout. Every other method reads or writes the metadata store and blocks. All
- * methods are thread-safe.
+ * request or a timeout. {@link #consumerHeartbeat} reads topics through its catalog and may block on a
+ * cache miss. Every other method reads or writes the metadata store and blocks. All methods are
+ * thread-safe.
  */
 public final class GroupCoordinator implements AutoCloseable {
 
@@ -44,9 +46,8 @@ public final class GroupCoordinator implements AutoCloseable {
 
     private final GroupCoordinatorConfig config;
     private final MetadataStore store;
-    private final TimerService timers;
-    private final Clock clock;
-    private final ConcurrentMap<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    private final GroupRegistry groups;
+    private final ConsumerGroups consumerGroups;
     private final JoinHandler joins;
     private final MemberRequests members;
     private final OffsetOperations offsets;
@@ -58,13 +59,13 @@ public final class GroupCoordinator implements AutoCloseable {
             MeterRegistry meters, Supplier<UUID> memberIds) {
         this.config = config;
         this.store = store;
-        this.timers = timers;
-        this.clock = clock;
-        GroupMetrics metrics = new GroupMetrics(meters, groups::values);
+        GroupMetrics metrics = new GroupMetrics(meters, this::classicGroupsInMemory, this::consumerGroupsInMemory);
         Rebalance rebalance = new Rebalance(config, clock, metrics);
         this.joins = new JoinHandler(config, rebalance, memberIds);
         this.members = new MemberRequests(rebalance);
         this.offsets = new OffsetOperations(config, store, clock, members, metrics);
+        this.consumerGroups = new ConsumerGroups(config, timers, clock, metrics, memberIds);
+        this.groups = new GroupRegistry(consumerGroups, timers, clock);
     }
 
     /**
@@ -114,9 +115,12 @@ public final class GroupCoordinator implements AutoCloseable {
         } else {
             // Only a first join (no member id) may create the group; anyone else must rejoin from scratch.
             ClassicGroup group = request.memberId().isEmpty()
-                    ? groups.computeIfAbsent(request.groupId(), this::newGroup)
-                    : groups.get(request.groupId());
-            if (group == null) {
+                    ? groups.classicForJoin(request.groupId())
+                    : groups.classic(request.groupId());
+            if (group == null && request.memberId().isEmpty()) {
+                // A consumer-protocol group with members holds the id (Kafka without online migration).
+                future.complete(JoinResponse.failed(GroupError.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+            } else if (group == null) {
                 future.complete(JoinResponse.failed(GroupError.UNKNOWN_MEMBER_ID, request.memberId()));
             } else {
                 group.run(() -> joins.join(group, request, future));
@@ -128,7 +132,7 @@ public final class GroupCoordinator implements AutoCloseable {
     /** SyncGroup; the future completes when the leader's assignment arrives (or at once with an error). */
     public CompletableFuture<SyncResponse> sync(SyncRequest request) {
         CompletableFuture<SyncResponse> future = new CompletableFuture<>();
-        ClassicGroup group = groups.get(request.groupId());
+        ClassicGroup group = groups.classic(request.groupId());
         if (request.groupId().isEmpty()) {
             future.complete(SyncResponse.failed(GroupError.INVALID_GROUP_ID));
         } else if (group == null) {
@@ -143,7 +147,7 @@ public final class GroupCoordinator implements AutoCloseable {
         if (request.groupId().isEmpty()) {
             return GroupError.INVALID_GROUP_ID;
         }
-        ClassicGroup group = groups.get(request.groupId());
+        ClassicGroup group = groups.classic(request.groupId());
         return group == null ? GroupError.UNKNOWN_MEMBER_ID : group.call(() -> members.heartbeat(group, request));
     }
 
@@ -151,13 +155,47 @@ public final class GroupCoordinator implements AutoCloseable {
         if (request.groupId().isEmpty()) {
             return new LeaveResponse(GroupError.INVALID_GROUP_ID, List.of());
         }
-        ClassicGroup group = groups.get(request.groupId());
+        ClassicGroup group = groups.classic(request.groupId());
         if (group == null) {
             return new LeaveResponse(GroupError.NONE, request.members().stream()
                     .map(m -> new LeaveResponse.Left(m.memberId(), m.groupInstanceId(), GroupError.UNKNOWN_MEMBER_ID))
                     .toList());
         }
         return group.call(() -> members.leave(group, request));
+    }
+
+    /**
+     * ConsumerGroupHeartbeat (KIP-848). A join (epoch 0) creates the group unless a classic group with
+     * members holds the id (GROUP_ID_NOT_FOUND); an empty classic group gives the id up. Other epochs
+     * of a group the coordinator does not know get UNKNOWN_MEMBER_ID, so members of a group lost in a
+     * restart rejoin.
+     */
+    public ConsumerHeartbeatResult consumerHeartbeat(ConsumerHeartbeat request, TopicCatalog topics) {
+        Optional<ConsumerHeartbeatResult> invalid = consumerGroups.validate(request);
+        if (invalid.isPresent()) {
+            return invalid.get();
+        }
+        String groupId = request.groupId();
+        ConsumerGroups.Entry entry = request.memberEpoch() == 0 ? groups.consumerForJoin(groupId)
+                : consumerGroups.find(groupId);
+        if (entry != null) {
+            return consumerGroups.heartbeat(entry, request, topics);
+        } else if (groups.classic(groupId) != null) {
+            return ConsumerHeartbeatResult.failed(GroupError.GROUP_ID_NOT_FOUND,
+                    "Group " + groupId + " is not a consumer group.");
+        }
+        return ConsumerHeartbeatResult.failed(GroupError.UNKNOWN_MEMBER_ID,
+                "Member " + request.memberId() + " is not a member of group " + groupId + ".");
+    }
+
+    /** ConsumerGroupDescribe: empty when no consumer-protocol group has this id. */
+    public Optional<ConsumerGroupDescription> describeConsumerGroup(String groupId) {
+        return consumerGroups.describe(groupId);
+    }
+
+    /** Which protocol the group in memory with this id uses, if there is one. */
+    public Optional<GroupType> typeOf(String groupId) {
+        return groups.typeOf(groupId);
     }
 
     // ----- offsets: blocking
@@ -167,7 +205,23 @@ public final class GroupCoordinator implements AutoCloseable {
         if (request.groupId().isEmpty()) {
             return OffsetCommitResult.failed(GroupError.INVALID_GROUP_ID);
         }
-        return offsets.commit(groups.get(request.groupId()), request);
+        ConsumerGroups.Entry consumer = consumerGroups.find(request.groupId());
+        if (consumer != null) {
+            GroupError error = consumerGroups.validateOffsetCommit(consumer, request.memberId(),
+                    request.generationId());
+            return error == GroupError.NONE ? offsets.store(request) : OffsetCommitResult.failed(error);
+        }
+        return offsets.commit(groups.classic(request.groupId()), request);
+    }
+
+    /**
+     * OffsetFetch's member check for consumer-protocol groups (v9+ carries the member id and epoch):
+     * UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH as Kafka; classic groups and requests without a member
+     * pass.
+     */
+    public GroupError validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
+        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        return consumer == null ? GroupError.NONE : consumerGroups.validateOffsetFetch(consumer, memberId, memberEpoch);
     }
 
     /** Every offset the group committed, by partition. */
@@ -184,7 +238,13 @@ public final class GroupCoordinator implements AutoCloseable {
         if (groupId.isEmpty()) {
             return OffsetDeleteResult.failed(GroupError.INVALID_GROUP_ID);
         }
-        return offsets.delete(groups.get(groupId), groupId, partitions, subscriptions);
+        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        if (consumer != null) {
+            Optional<Set<String>> subscribed = consumerGroups.subscribedTopics(consumer);
+            return subscribed.isEmpty() ? OffsetDeleteResult.failed(GroupError.GROUP_ID_NOT_FOUND)
+                    : offsets.deleteUnsubscribed(groupId, partitions, subscribed);
+        }
+        return offsets.delete(groups.classic(groupId), groupId, partitions, subscriptions);
     }
 
     /**
@@ -205,32 +265,42 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Removes offsets past retention of groups without members; returns how many. */
     public int expireOffsets() {
-        int expired = offsets.expire(groups::get);
-        dropForgottenGroups();
+        int expired = offsets.expire(groups::idleSince);
+        groups.dropForgotten(Set.copyOf(store.offsetGroups()));
         return expired;
     }
 
     // ----- administration: blocking
 
-    /** Groups in memory, plus groups known only by their stored offsets (shown Empty), by id. */
+    /**
+     * Groups in memory of both protocols, plus groups known only by their stored offsets (shown as
+     * Empty classic groups), by id.
+     */
     public List<GroupListing> listGroups() {
         Map<String, GroupListing> listed = new TreeMap<>();
         for (String groupId : store.offsetGroups()) {
             listed.put(groupId, new GroupListing(groupId, "", GroupState.EMPTY));
         }
-        for (ClassicGroup group : groups.values()) {
+        for (ClassicGroup group : groups.classicGroups()) {
             GroupListing listing = group.call(() -> new GroupListing(group.groupId(),
                     group.protocolType() == null ? "" : group.protocolType(), group.state()));
-            if (listing.state() != GroupState.DEAD) {
+            if (!listing.state().equals(GroupState.DEAD.label())) {
                 listed.put(listing.groupId(), listing);
             }
         }
+        consumerGroups.list().forEach(listing -> listed.put(listing.groupId(), listing));
         return List.copyOf(listed.values());
     }
 
-    /** The group with its members; Dead when the coordinator knows neither members nor offsets of it. */
+    /**
+     * The classic group with its members; Dead when the coordinator knows neither members nor offsets
+     * of it, and for consumer-protocol groups (which DescribeGroups does not describe, as in Kafka).
+     */
     public GroupDescription describeGroup(String groupId) {
-        ClassicGroup group = groups.get(groupId);
+        if (consumerGroups.exists(groupId)) {
+            return GroupDescription.dead(groupId);
+        }
+        ClassicGroup group = groups.classic(groupId);
         GroupDescription described = group == null ? GroupDescription.dead(groupId) : group.call(() -> describe(group));
         if (described.state() == GroupState.DEAD && !store.committedOffsets(groupId).isEmpty()) {
             return new GroupDescription(groupId, GroupState.EMPTY, "", "", List.of());
@@ -258,8 +328,11 @@ public final class GroupCoordinator implements AutoCloseable {
         if (groupId.isEmpty()) {
             return GroupError.INVALID_GROUP_ID;
         }
-        ClassicGroup group = groups.get(groupId);
-        if (group == null) {
+        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        ClassicGroup group = groups.classic(groupId);
+        if (consumer != null) {
+            return deleteOffsetsIfDeleted(groupId, consumerGroups.delete(consumer));
+        } else if (group == null) {
             return store.deleteGroupOffsets(groupId) > 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
         }
         GroupError error = group.call(() -> {
@@ -268,9 +341,13 @@ public final class GroupCoordinator implements AutoCloseable {
             } else if (!group.isIn(GroupState.EMPTY)) {
                 return GroupError.NON_EMPTY_GROUP;
             }
-            markDead(group);
+            groups.markDead(group);
             return GroupError.NONE;
         });
+        return deleteOffsetsIfDeleted(groupId, error);
+    }
+
+    private GroupError deleteOffsetsIfDeleted(String groupId, GroupError error) {
         if (error == GroupError.NONE) {
             int removed = store.deleteGroupOffsets(groupId);
             LOGGER.info("Deleted group group={} offsets={}", groupId, removed);
@@ -290,7 +367,7 @@ public final class GroupCoordinator implements AutoCloseable {
             retentionSchedule.cancel(false);
             retentionThread.shutdownNow();
         }
-        for (ClassicGroup group : groups.values()) {
+        for (ClassicGroup group : groups.classicGroups()) {
             group.run(() -> {
                 group.timeouts().cancelAll();
                 for (GroupMember member : group.members()) {
@@ -299,29 +376,16 @@ public final class GroupCoordinator implements AutoCloseable {
                 }
             });
         }
-        LOGGER.info("Group coordinator stopped groups={}", groups.size());
+        consumerGroups.close();
+        LOGGER.info("Group coordinator stopped groups={} consumerGroups={}", groups.classicGroups().size(),
+                consumerGroups.all().size());
     }
 
-    private ClassicGroup newGroup(String groupId) {
-        return new ClassicGroup(groupId, timers, clock.millis());
+    private Collection<ClassicGroup> classicGroupsInMemory() {
+        return groups.classicGroups();
     }
 
-    /** Empty groups without offsets or pending members leave memory, as Kafka drops them. */
-    private void dropForgottenGroups() {
-        Set<String> withOffsets = Set.copyOf(store.offsetGroups());
-        groups.values().stream()
-                .filter(group -> !withOffsets.contains(group.groupId()))
-                .sorted(Comparator.comparing(ClassicGroup::groupId))
-                .forEach(group -> group.run(() -> {
-                    if (group.isIn(GroupState.EMPTY) && !group.hasPendingMembers()) {
-                        markDead(group);
-                    }
-                }));
-    }
-
-    private void markDead(ClassicGroup group) {
-        group.transitionTo(GroupState.DEAD, clock.millis());
-        group.timeouts().cancelAll();
-        groups.remove(group.groupId(), group);
+    private Collection<ConsumerGroup> consumerGroupsInMemory() {
+        return consumerGroups.all();
     }
 }

@@ -22,6 +22,7 @@ import java.util.Objects;
  *     ({@code offsets.retention.minutes}, 7 days)
  * @param offsetsRetentionCheckInterval how often expired offsets are removed
  *     ({@code offsets.retention.check.interval.ms}, 10 min)
+ * @param consumerGroups the settings of consumer-protocol (KIP-848) groups
  */
 public record GroupCoordinatorConfig(
         Duration initialRebalanceDelay,
@@ -31,7 +32,8 @@ public record GroupCoordinatorConfig(
         int maxGroupSize,
         int offsetMetadataMaxChars,
         Duration offsetsRetention,
-        Duration offsetsRetentionCheckInterval) {
+        Duration offsetsRetentionCheckInterval,
+        ConsumerGroupConfig consumerGroups) {
 
     public GroupCoordinatorConfig {
         Objects.requireNonNull(initialRebalanceDelay, "initialRebalanceDelay");
@@ -40,6 +42,7 @@ public record GroupCoordinatorConfig(
         Objects.requireNonNull(newMemberJoinTimeout, "newMemberJoinTimeout");
         Objects.requireNonNull(offsetsRetention, "offsetsRetention");
         Objects.requireNonNull(offsetsRetentionCheckInterval, "offsetsRetentionCheckInterval");
+        Objects.requireNonNull(consumerGroups, "consumerGroups");
         require(!initialRebalanceDelay.isNegative(), "initial rebalance delay must be >= 0, got " + initialRebalanceDelay);
         require(!minSessionTimeout.isNegative() && minSessionTimeout.compareTo(maxSessionTimeout) <= 0,
                 "need 0 <= min session timeout <= max session timeout, got " + minSessionTimeout + " and "
@@ -55,27 +58,35 @@ public record GroupCoordinatorConfig(
     /** Kafka's defaults, with at most 10000 members per group. */
     public static GroupCoordinatorConfig defaults() {
         return new GroupCoordinatorConfig(Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofMinutes(30),
-                Duration.ofMinutes(5), 10_000, 4096, Duration.ofDays(7), Duration.ofMinutes(10));
+                Duration.ofMinutes(5), 10_000, 4096, Duration.ofDays(7), Duration.ofMinutes(10),
+                ConsumerGroupConfig.defaults());
     }
 
     public GroupCoordinatorConfig withInitialRebalanceDelay(Duration delay) {
         return new GroupCoordinatorConfig(delay, minSessionTimeout, maxSessionTimeout, newMemberJoinTimeout,
-                maxGroupSize, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval);
+                maxGroupSize, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval, consumerGroups);
     }
 
     public GroupCoordinatorConfig withMinSessionTimeout(Duration timeout) {
         return new GroupCoordinatorConfig(initialRebalanceDelay, timeout, maxSessionTimeout, newMemberJoinTimeout,
-                maxGroupSize, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval);
+                maxGroupSize, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval, consumerGroups);
     }
 
     public GroupCoordinatorConfig withMaxGroupSize(int size) {
         return new GroupCoordinatorConfig(initialRebalanceDelay, minSessionTimeout, maxSessionTimeout,
-                newMemberJoinTimeout, size, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval);
+                newMemberJoinTimeout, size, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval,
+                consumerGroups);
     }
 
     public GroupCoordinatorConfig withOffsetsRetention(Duration retention, Duration checkInterval) {
         return new GroupCoordinatorConfig(initialRebalanceDelay, minSessionTimeout, maxSessionTimeout,
-                newMemberJoinTimeout, maxGroupSize, offsetMetadataMaxChars, retention, checkInterval);
+                newMemberJoinTimeout, maxGroupSize, offsetMetadataMaxChars, retention, checkInterval, consumerGroups);
+    }
+
+    public GroupCoordinatorConfig withConsumerGroups(ConsumerGroupConfig consumer) {
+        return new GroupCoordinatorConfig(initialRebalanceDelay, minSessionTimeout, maxSessionTimeout,
+                newMemberJoinTimeout, maxGroupSize, offsetMetadataMaxChars, offsetsRetention,
+                offsetsRetentionCheckInterval, consumer);
     }
 
     private static void require(boolean condition, String message) {

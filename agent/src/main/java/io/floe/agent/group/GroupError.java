@@ -26,12 +26,24 @@ public enum GroupError {
     INVALID_SESSION_TIMEOUT,
     /** The group already has its maximum number of members. */
     GROUP_MAX_SIZE_REACHED,
-    /** No such group. */
+    /** No such group, or not one of the protocol asked for. */
     GROUP_ID_NOT_FOUND,
     /** The group still has members. */
     NON_EMPTY_GROUP,
     /** A commit's metadata string is longer than allowed. */
     OFFSET_METADATA_TOO_LARGE,
     /** Offsets of a topic the active group consumes cannot be deleted. */
-    GROUP_SUBSCRIBED_TO_TOPIC
+    GROUP_SUBSCRIBED_TO_TOPIC,
+    /** A consumer-protocol member's epoch is not the one the group knows: it must give up its partitions and rejoin. */
+    FENCED_MEMBER_EPOCH,
+    /** An offset request carries a member epoch other than the member's current one; the client retries with it. */
+    STALE_MEMBER_EPOCH,
+    /** A static member joins with an instance id that another live member still holds. */
+    UNRELEASED_INSTANCE_ID,
+    /** The server-side assignor asked for is not configured. */
+    UNSUPPORTED_ASSIGNOR,
+    /** The subscription's regular expression does not compile. */
+    INVALID_REGULAR_EXPRESSION,
+    /** The request breaks the protocol's rules (a required field missing, an impossible epoch). */
+    INVALID_REQUEST
 }

@@ -1,5 +1,7 @@
 package io.floe.agent.group;
 
+import io.floe.agent.group.consumer.ConsumerGroup;
+import io.floe.agent.group.consumer.ConsumerGroupState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -7,23 +9,36 @@ import java.util.Collection;
 import java.util.function.Supplier;
 
 /**
- * The coordinator's meters: groups in memory by state, completed rebalances, committed and expired
- * offsets. Groups that exist only as stored offsets (after a restart) are not counted until a
- * member or a request brings them into memory.
+ * The coordinator's meters: classic and consumer-protocol groups in memory by state, completed
+ * rebalances (classic join phases; consumer group epoch bumps), committed and expired offsets.
+ * Groups that exist only as stored offsets (after a restart) are not counted until a member or a
+ * request brings them into memory.
  */
 final class GroupMetrics {
 
     private final Counter rebalances;
+    private final Counter consumerRebalances;
     private final Counter offsetCommits;
     private final Counter offsetsExpired;
 
-    GroupMetrics(MeterRegistry meters, Supplier<Collection<ClassicGroup>> groups) {
+    GroupMetrics(MeterRegistry meters, Supplier<Collection<ClassicGroup>> groups,
+            Supplier<Collection<ConsumerGroup>> consumerGroups) {
         for (GroupState state : GroupState.values()) {
             Gauge.builder("floe.groups", () -> groups.get().stream().filter(group -> group.isIn(state)).count())
                     .tag("state", state.label())
-                    .description("Consumer groups in memory, by state")
+                    .description("Classic consumer groups in memory, by state")
                     .register(meters);
         }
+        for (ConsumerGroupState state : ConsumerGroupState.values()) {
+            Gauge.builder("floe.consumer.groups",
+                    () -> consumerGroups.get().stream().filter(group -> group.state() == state).count())
+                    .tag("state", state.label())
+                    .description("Consumer-protocol (KIP-848) groups in memory, by state")
+                    .register(meters);
+        }
+        this.consumerRebalances = Counter.builder("floe.consumer.group.rebalances")
+                .description("Consumer-protocol group epoch bumps (each asks for a new target assignment)")
+                .register(meters);
         this.rebalances = Counter.builder("floe.group.rebalances")
                 .description("Join phases completed with members (each starts a generation)").register(meters);
         this.offsetCommits = Counter.builder("floe.group.offset.commits")
@@ -34,6 +49,10 @@ final class GroupMetrics {
 
     void rebalanced() {
         rebalances.increment();
+    }
+
+    void consumerRebalanced() {
+        consumerRebalances.increment();
     }
 
     void committed(int partitions) {

@@ -2,12 +2,14 @@ package io.floe.agent.group;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * The timeouts of one group, by key (the join phase, the sync phase, each member's session), as
- * Kafka's coordinator keys its timers: scheduling a key replaces its previous timeout. A timeout
- * runs under the group's lock and only if it is still the current one for its key, so a task that
- * fires while being cancelled or replaced does nothing. Guarded by the group's lock.
+ * The timeouts of one group, by key (the join phase, the sync phase, each member's session or
+ * revocation deadline), as Kafka's coordinator keys its timers: scheduling a key replaces its
+ * previous timeout. A timeout runs under the group's lock and only if it is still the current one
+ * for its key, so a task that fires while being cancelled or replaced does nothing. Guarded by the
+ * group's lock.
  */
 final class GroupTimeouts {
 
@@ -15,17 +17,23 @@ final class GroupTimeouts {
     static final String SYNC = "sync";
 
     private final TimerService timers;
-    private final ClassicGroup group;
+    /** Runs a task under the group's lock. */
+    private final Consumer<Runnable> underLock;
     private final Map<String, Scheduled> scheduled = new HashMap<>();
     private long lastToken;
 
-    GroupTimeouts(TimerService timers, ClassicGroup group) {
+    GroupTimeouts(TimerService timers, Consumer<Runnable> underLock) {
         this.timers = timers;
-        this.group = group;
+        this.underLock = underLock;
     }
 
     static String session(String memberId) {
         return "session:" + memberId;
+    }
+
+    /** A consumer-protocol member's deadline to revoke partitions. */
+    static String revocation(String memberId) {
+        return "revocation:" + memberId;
     }
 
     void schedule(String key, long delayMs, Runnable action) {
@@ -52,7 +60,7 @@ final class GroupTimeouts {
     }
 
     private void fire(String key, long token, Runnable action) {
-        group.run(() -> {
+        underLock.accept(() -> {
             Scheduled current = scheduled.get(key);
             if (current != null && current.token() == token) {
                 scheduled.remove(key);

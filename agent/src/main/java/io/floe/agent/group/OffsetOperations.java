@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,9 +51,11 @@ final class OffsetOperations {
             error = group.call(() -> memberRequests.validateOffsetCommit(group, request.memberId(),
                     request.groupInstanceId(), request.generationId()));
         }
-        if (error != GroupError.NONE) {
-            return OffsetCommitResult.failed(error);
-        }
+        return error == GroupError.NONE ? store(request) : OffsetCommitResult.failed(error);
+    }
+
+    /** Stores the offsets of a commit whose member checks passed. */
+    OffsetCommitResult store(OffsetCommitRequest request) {
         long now = clock.millis();
         Map<TopicPartition, GroupError> outcomes = new HashMap<>();
         Map<TopicPartition, CommittedOffset> accepted = new HashMap<>();
@@ -90,7 +93,15 @@ final class OffsetOperations {
         if (check.error() != GroupError.NONE) {
             return OffsetDeleteResult.failed(check.error());
         }
-        Optional<Set<String>> subscribed = check.subscribed();
+        return deleteUnsubscribed(groupId, partitions, check.subscribed());
+    }
+
+    /**
+     * Deletes the offsets of partitions whose topics are not in {@code subscribed}; every offset is
+     * kept when the subscriptions are unknown (empty).
+     */
+    OffsetDeleteResult deleteUnsubscribed(String groupId, Collection<TopicPartition> partitions,
+            Optional<Set<String>> subscribed) {
         Map<TopicPartition, GroupError> outcomes = new HashMap<>();
         for (TopicPartition partition : partitions) {
             boolean keep = subscribed.map(topics -> topics.contains(partition.topic())).orElse(true);
@@ -130,17 +141,15 @@ final class OffsetOperations {
 
     /**
      * Removes offsets older than the retention of groups without members: groups only in the store,
-     * and in-memory groups that have been Empty for the whole retention.
+     * and in-memory groups that have been Empty for the whole retention ({@code idleSince} tells,
+     * given a group id and the cutoff).
      */
-    int expire(Function<String, ClassicGroup> inMemory) {
+    int expire(BiPredicate<String, Long> idleSince) {
         long nowMs = clock.millis();
         Instant cutoff = Instant.ofEpochMilli(nowMs - config.offsetsRetention().toMillis());
         int expired = 0;
         for (String groupId : store.offsetGroups()) {
-            ClassicGroup group = inMemory.apply(groupId);
-            boolean idle = group == null || group.call(() -> group.isIn(GroupState.EMPTY)
-                    && group.stateSinceMs() < cutoff.toEpochMilli());
-            if (idle) {
+            if (idleSince.test(groupId, cutoff.toEpochMilli())) {
                 int removed = store.expireOffsets(groupId, cutoff);
                 if (removed > 0) {
                     LOGGER.info("Expired committed offsets group={} offsets={} committedBefore={}", groupId, removed,

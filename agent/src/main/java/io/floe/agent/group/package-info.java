@@ -1,8 +1,10 @@
 /**
- * Consumer groups under Kafka's classic rebalance protocol: the in-memory group state machine (join,
- * sync, heartbeat, leave, with rebalance and session timeouts and generation fencing) and the
- * committed offsets, which live in the metadata store so they outlive the agent. No Kafka wire
- * types here: requests and responses are plain values that the {@code kafka} module translates, and
- * {@link io.floe.agent.group.GroupError} names outcomes, not wire codes.
+ * Consumer groups: the coordinator for Kafka's classic rebalance protocol (join, sync, heartbeat,
+ * leave, with rebalance and session timeouts and generation fencing) and for the consumer protocol
+ * of KIP-848 (ConsumerGroupHeartbeat with server-side assignment, whose group state, assignors and
+ * reconciliation live in {@link io.floe.agent.group.consumer}), one in-memory group per id of either
+ * kind, and the committed offsets, which live in the metadata store so they outlive the agent. No
+ * Kafka wire types here: requests and responses are plain values that the {@code kafka} module
+ * translates, and {@link io.floe.agent.group.GroupError} names outcomes, not wire codes.
  */
 package io.floe.agent.group;

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,7 @@ public final class Topics {
     private final Map<String, Topic> byName = new ConcurrentHashMap<>();
     private final Map<UUID, Topic> byId = new ConcurrentHashMap<>();
     private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
+    private final Object configChanges = new Object();
 
     public Topics(MetadataStore store, TopicConfigs configs, boolean autoCreate, int defaultPartitions) {
         this.store = store;
@@ -124,6 +126,25 @@ public final class Topics {
         remember(updated);
         LOGGER.info("Increased partitions topic={} partitions={}", name, totalCount);
         return updated;
+    }
+
+    /**
+     * Changes the topic's config overrides: {@code change} computes the new overrides from the topic
+     * as the store holds it now; they are validated and, unless {@code validateOnly}, stored and seen
+     * by this agent's produce and fetch paths at once. Returns the topic with the new overrides.
+     * Changes made through this agent run one at a time, so two incremental changes to one topic
+     * never overwrite each other.
+     */
+    public Topic alterConfigs(String name, Function<Topic, Map<String, String>> change, boolean validateOnly) {
+        synchronized (configChanges) {
+            Topic current = store.topic(name).orElseThrow(() -> new UnknownTopicException(name));
+            Map<String, String> overrides = change.apply(current);
+            configs.validate(overrides);
+            if (validateOnly) {
+                return new Topic(current.name(), current.id(), current.partitionCount(), overrides);
+            }
+            return setConfigs(name, overrides);
+        }
     }
 
     /** Replaces the topic's config overrides after validating them. */

@@ -1,6 +1,7 @@
 package io.floe.kafka.api;
 
 import io.floe.agent.Agent;
+import io.floe.kafka.api.admin.AdminApis;
 import io.floe.kafka.api.group.GroupApis;
 import io.floe.kafka.codec.VersionRange;
 import java.util.ArrayList;
@@ -46,8 +47,10 @@ public final class ApiRegistry {
                 new DeleteTopicsApi(agent, blocking),
                 new CreatePartitionsApi(agent, blocking),
                 new DescribeConfigsApi(agent, blocking, listeners),
-                new DescribeClusterApi(agent)));
+                new DescribeClusterApi(agent),
+                new OffsetForLeaderEpochApi(agent, blocking)));
         apis.addAll(GroupApis.all(agent, blocking));
+        apis.addAll(AdminApis.all(agent, blocking));
         return of(apis);
     }
 

@@ -36,7 +36,7 @@ class CodecRoundTripTest {
     private static final java.util.Set<ApiKeys> GROUP_APIS = java.util.EnumSet.of(ApiKeys.FIND_COORDINATOR,
             ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT, ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT,
             ApiKeys.OFFSET_FETCH, ApiKeys.OFFSET_DELETE, ApiKeys.LIST_GROUPS, ApiKeys.DESCRIBE_GROUPS,
-            ApiKeys.DELETE_GROUPS);
+            ApiKeys.DELETE_GROUPS, ApiKeys.CONSUMER_GROUP_HEARTBEAT, ApiKeys.CONSUMER_GROUP_DESCRIBE);
     private static final UnpooledByteBufAllocator ALLOCATOR = new UnpooledByteBufAllocator(false);
 
     /** The registry's ranges; building it needs an agent, but no API is called. */
@@ -85,7 +85,10 @@ class CodecRoundTripTest {
                 ApiKeys.CREATE_PARTITIONS, ApiKeys.DESCRIBE_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.FIND_COORDINATOR,
                 ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT, ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT,
                 ApiKeys.OFFSET_FETCH, ApiKeys.OFFSET_DELETE, ApiKeys.LIST_GROUPS, ApiKeys.DESCRIBE_GROUPS,
-                ApiKeys.DELETE_GROUPS);
+                ApiKeys.DELETE_GROUPS, ApiKeys.CONSUMER_GROUP_HEARTBEAT, ApiKeys.CONSUMER_GROUP_DESCRIBE,
+                ApiKeys.OFFSET_FOR_LEADER_EPOCH, ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                ApiKeys.ALTER_CONFIGS, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_PRODUCERS, ApiKeys.DESCRIBE_LOG_DIRS,
+                ApiKeys.LIST_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS);
         SERVED.forEach((key, range) -> assertThat(key.isVersionSupported(range.min()) && key.isVersionSupported(range.max()))
                 .as("%s %s within kafka-clients' versions", key, range).isTrue());
     }

@@ -43,7 +43,7 @@ final class ResponseSamples {
                             .setErrorCode((short) 37).setErrorMessage("too few")));
             case DESCRIBE_CONFIGS -> describeConfigsResponse(v);
             case DESCRIBE_CLUSTER -> describeClusterResponse(v);
-            default -> throw new IllegalArgumentException("no sample response for " + key);
+            default -> AdminSamples.response(key, v);
         };
     }
 

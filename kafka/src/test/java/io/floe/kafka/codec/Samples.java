@@ -44,7 +44,7 @@ final class Samples {
             case CREATE_PARTITIONS -> createPartitionsRequest(v);
             case DESCRIBE_CONFIGS -> describeConfigsRequest(v);
             case DESCRIBE_CLUSTER -> describeClusterRequest(v);
-            default -> throw new IllegalArgumentException("no sample request for " + key);
+            default -> AdminSamples.request(key, v);
         };
     }
 

@@ -3,6 +3,7 @@ package io.floe.kafka.api.group;
 import io.floe.agent.group.GroupCoordinator;
 import io.floe.agent.group.GroupDescription;
 import io.floe.agent.group.GroupState;
+import io.floe.agent.group.GroupType;
 import io.floe.kafka.api.KafkaApi;
 import io.floe.kafka.api.RequestContext;
 import io.floe.kafka.error.KafkaErrors;
@@ -23,7 +24,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * DescribeGroups (v0-6): state, protocol and members; member metadata only while Stable, as Kafka.
- * An unknown group is "Dead" without error up to v5 and GROUP_ID_NOT_FOUND from v6. Floe has no ACLs,
+ * An unknown group is "Dead" without error up to v5 and GROUP_ID_NOT_FOUND from v6; so is a
+ * consumer-protocol group ("Group g is not a classic group.", as Kafka answers). Floe has no ACLs,
  * so a client asking for authorized operations (v3+) gets every group operation. Runs on the
  * blocking executor.
  */
@@ -85,7 +87,9 @@ final class DescribeGroupsApi implements KafkaApi<DescribeGroupsRequestData, Des
             return failed(groupId, KafkaErrors.errorOf(e), e.getMessage(), version);
         }
         if (group.state() == GroupState.DEAD && version >= GROUP_ID_NOT_FOUND_VERSION) {
-            return failed(groupId, Errors.GROUP_ID_NOT_FOUND, "Group " + groupId + " not found.", version);
+            boolean consumer = groups.typeOf(groupId).filter(type -> type == GroupType.CONSUMER).isPresent();
+            return failed(groupId, Errors.GROUP_ID_NOT_FOUND, consumer ? "Group " + groupId + " is not a classic group."
+                    : "Group " + groupId + " not found.", version);
         }
         List<DescribedGroupMember> members = group.members().stream()
                 .map(member -> new DescribedGroupMember().setMemberId(member.memberId())

@@ -2,12 +2,13 @@ package io.floe.kafka.api.group;
 
 import io.floe.agent.Agent;
 import io.floe.agent.group.GroupCoordinator;
+import io.floe.agent.group.TopicCatalog;
 import io.floe.kafka.api.KafkaApi;
 import java.util.List;
 import java.util.concurrent.Executor;
 import org.apache.kafka.common.protocol.ApiMessage;
 
-/** The consumer group APIs of the classic protocol, for the API registry. */
+/** The consumer group APIs, of the classic protocol and of the consumer protocol (KIP-848), for the API registry. */
 public final class GroupApis {
 
     private GroupApis() {}
@@ -30,6 +31,8 @@ public final class GroupApis {
                 new OffsetDeleteApi(groups, topics, blocking),
                 new ListGroupsApi(groups, blocking),
                 new DescribeGroupsApi(groups, blocking),
-                new DeleteGroupsApi(groups, blocking));
+                new DeleteGroupsApi(groups, blocking),
+                new ConsumerGroupHeartbeatApi(groups, TopicCatalog.of(agent.topics()), blocking),
+                new ConsumerGroupDescribeApi(groups, topics, blocking));
     }
 }

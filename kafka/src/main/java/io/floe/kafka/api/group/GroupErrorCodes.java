@@ -25,6 +25,12 @@ final class GroupErrorCodes {
             case NON_EMPTY_GROUP -> Errors.NON_EMPTY_GROUP;
             case OFFSET_METADATA_TOO_LARGE -> Errors.OFFSET_METADATA_TOO_LARGE;
             case GROUP_SUBSCRIBED_TO_TOPIC -> Errors.GROUP_SUBSCRIBED_TO_TOPIC;
+            case FENCED_MEMBER_EPOCH -> Errors.FENCED_MEMBER_EPOCH;
+            case STALE_MEMBER_EPOCH -> Errors.STALE_MEMBER_EPOCH;
+            case UNRELEASED_INSTANCE_ID -> Errors.UNRELEASED_INSTANCE_ID;
+            case UNSUPPORTED_ASSIGNOR -> Errors.UNSUPPORTED_ASSIGNOR;
+            case INVALID_REGULAR_EXPRESSION -> Errors.INVALID_REGULAR_EXPRESSION;
+            case INVALID_REQUEST -> Errors.INVALID_REQUEST;
         };
     }
 

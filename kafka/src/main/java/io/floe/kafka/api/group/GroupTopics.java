@@ -23,10 +23,18 @@ final class GroupTopics {
     }
 
     Optional<Topic> byId(Uuid id) {
-        return topics.find(new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits()));
+        return topics.find(uuidOf(id));
     }
 
     static Uuid idOf(Topic topic) {
-        return new Uuid(topic.id().getMostSignificantBits(), topic.id().getLeastSignificantBits());
+        return idOf(topic.id());
+    }
+
+    static Uuid idOf(UUID id) {
+        return new Uuid(id.getMostSignificantBits(), id.getLeastSignificantBits());
+    }
+
+    static UUID uuidOf(Uuid id) {
+        return new UUID(id.getMostSignificantBits(), id.getLeastSignificantBits());
     }
 }

@@ -20,12 +20,11 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * ListGroups (v0-5), with the states filter of v4 and the types filter of v5, both case-insensitive
- * as in Kafka. Every Floe group is a classic group. Runs on the blocking executor: groups known only
- * by their stored offsets are listed too.
+ * as in Kafka. Classic groups list as type "classic", consumer-protocol groups as "consumer" (with
+ * protocol type "consumer" and their own states: Empty, Assigning, Reconciling, Stable). Runs on
+ * the blocking executor: groups known only by their stored offsets are listed too, as classic.
  */
 final class ListGroupsApi implements KafkaApi<ListGroupsRequestData, ListGroupsResponseData> {
-
-    static final String CLASSIC_TYPE = "classic";
 
     private final GroupCoordinator groups;
     private final Executor blocking;
@@ -56,8 +55,8 @@ final class ListGroupsApi implements KafkaApi<ListGroupsRequestData, ListGroupsR
         Set<String> types = lowerCase(request.typesFilter());
         return CompletableFuture.supplyAsync(() -> {
             List<ListedGroup> listed = groups.listGroups().stream()
-                    .filter(group -> states.isEmpty() || states.contains(group.state().label().toLowerCase(Locale.ROOT)))
-                    .filter(group -> types.isEmpty() || types.contains(CLASSIC_TYPE))
+                    .filter(group -> states.isEmpty() || states.contains(group.state().toLowerCase(Locale.ROOT)))
+                    .filter(group -> types.isEmpty() || types.contains(group.type().label()))
                     .map(ListGroupsApi::toWire)
                     .toList();
             return new ListGroupsResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setGroups(listed);
@@ -66,7 +65,7 @@ final class ListGroupsApi implements KafkaApi<ListGroupsRequestData, ListGroupsR
 
     private static ListedGroup toWire(GroupListing group) {
         return new ListedGroup().setGroupId(group.groupId()).setProtocolType(group.protocolType())
-                .setGroupState(group.state().label()).setGroupType(CLASSIC_TYPE);
+                .setGroupState(group.state()).setGroupType(group.type().label());
     }
 
     private static Set<String> lowerCase(List<String> filter) {

@@ -1,6 +1,7 @@
 package io.floe.kafka.api.group;
 
 import io.floe.agent.group.GroupCoordinator;
+import io.floe.agent.group.GroupError;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.topic.Topic;
@@ -32,8 +33,9 @@ import org.apache.kafka.common.requests.OffsetFetchResponse;
 /**
  * OffsetFetch (v1-10): one group up to v7, a batch from v8, topic ids from v10; null topics (v2+)
  * ask for every committed offset of the group. A partition without a commit answers offset -1 and
- * empty metadata, as Kafka does. require_stable is ignored: Floe has no transactional offsets.
- * Runs on the blocking executor.
+ * empty metadata, as Kafka does. From v9 a member of a consumer-protocol group sends its id and
+ * epoch, checked as Kafka does (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH). require_stable is ignored:
+ * Floe has no transactional offsets. Runs on the blocking executor.
  */
 final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFetchResponseData> {
 
@@ -95,6 +97,10 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
             return OffsetFetchResponse.groupError(group, Errors.INVALID_GROUP_ID, version);
         }
         try {
+            GroupError member = groups.validateOffsetFetch(group.groupId(), group.memberId(), group.memberEpoch());
+            if (member != GroupError.NONE) {
+                return OffsetFetchResponse.groupError(group, GroupErrorCodes.of(member), version);
+            }
             Map<TopicPartition, CommittedOffset> committed = groups.committedOffsets(group.groupId());
             List<OffsetFetchResponseTopics> answered = group.topics() == null
                     ? allTopics(committed, byId) : requestedTopics(group.topics(), committed, byId);

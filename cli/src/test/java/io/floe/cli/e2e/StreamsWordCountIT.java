@@ -1,0 +1,167 @@
+package io.floe.cli.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.LongDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Produced;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kafka Streams' word count against a whole agent: a groupBy (so a repartition topic) and a count
+ * (a state store with a compacted changelog topic), at-least-once. Streams creates its internal
+ * topics with the AdminClient, runs its consumer group with the classic protocol and its own
+ * assignor, and purges consumed repartition records with DeleteRecords (a failed purge is only
+ * logged at debug level and retried). The last count emitted for each word must be the word's count
+ * in the text. Streams cannot use {@code group.protocol=consumer}: its main consumer needs the classic
+ * protocol for its own assignor, or the separate streams protocol of KIP-1071.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class StreamsWordCountIT {
+
+    private static final String INPUT = "text-lines";
+    private static final String OUTPUT = "word-counts";
+    private static final String APPLICATION = "wordcount";
+    private static final int PARTITIONS = 3;
+    private static final List<String> TEXT = List.of(
+            "the quick brown fox jumps over the lazy dog",
+            "The dog barks and the fox runs",
+            "a lazy afternoon for a lazy dog",
+            "quick quick QUICK",
+            "over and over and over again");
+
+    @TempDir
+    Path dataDir;
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void wordCountsAreRightAndTheInternalTopicsExist() throws Exception {
+        try (InProcessFloe floe = InProcessFloe.start(dataDir)) {
+            Records.createTopic(floe.bootstrap(), INPUT, PARTITIONS);
+            Records.createTopic(floe.bootstrap(), OUTPUT, PARTITIONS);
+            produceText(floe.bootstrap(), 20);
+            Map<String, Long> expected = expectedCounts(20);
+
+            try (KafkaStreams streams = new KafkaStreams(wordCount(), streamsConfig(floe.bootstrap()))) {
+                streams.start();
+                Map<String, Long> counts = awaitCounts(floe.bootstrap(), expected, Duration.ofSeconds(90));
+                assertThat(counts).isEqualTo(expected);
+                assertThat(streams.state()).isEqualTo(KafkaStreams.State.RUNNING);
+            }
+
+            try (Admin admin = Records.admin(floe.bootstrap())) {
+                Set<String> topics = admin.listTopics().names().get();
+                String changelog = APPLICATION + "-counts-changelog";
+                String repartition = APPLICATION + "-counts-repartition";
+                assertThat(topics).contains(changelog, repartition);
+                ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, changelog);
+                Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+                assertThat(config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
+                assertThat(admin.listGroups().all().get()).anySatisfy(group ->
+                        assertThat(group.groupId()).isEqualTo(APPLICATION));
+            }
+        }
+    }
+
+    private static org.apache.kafka.streams.Topology wordCount() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.<String, String>stream(INPUT)
+                .flatMapValues(line -> Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+")))
+                .filter((key, word) -> !word.isEmpty())
+                .groupBy((key, word) -> word)
+                .count(Materialized.as("counts"))
+                .toStream()
+                .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
+        return builder.build();
+    }
+
+    private Properties streamsConfig(String bootstrap) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        // Purge consumed repartition records (DeleteRecords) often, not every 30 s, so the test exercises it.
+        props.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 200);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        return props;
+    }
+
+    /** Every line of the text {@code copies} times, keyed by line number so lines spread over partitions. */
+    private static void produceText(String bootstrap, int copies) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of())) {
+            for (int copy = 0; copy < copies; copy++) {
+                for (int line = 0; line < TEXT.size(); line++) {
+                    producer.send(new ProducerRecord<>(INPUT, Records.bytes("line-" + copy + "-" + line),
+                            Records.bytes(TEXT.get(line)))).get();
+                }
+            }
+        }
+    }
+
+    private static Map<String, Long> expectedCounts(int copies) {
+        return IntStream.range(0, copies).boxed()
+                .flatMap(copy -> TEXT.stream())
+                .flatMap(line -> Arrays.stream(line.toLowerCase(Locale.ROOT).split("\\W+")))
+                .filter(word -> !word.isEmpty())
+                .collect(Collectors.groupingBy(word -> word, TreeMap::new, Collectors.counting()));
+    }
+
+    /** Reads the output topic with a plain consumer until the last count of every word is the expected one. */
+    private static Map<String, Long> awaitCounts(String bootstrap, Map<String, Long> expected, Duration timeout) {
+        Map<String, Long> latest = new TreeMap<>();
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
+                .mapToObj(partition -> new TopicPartition(OUTPUT, partition)).toList();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new LongDeserializer())) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            while (!latest.equals(expected) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
+                    latest.put(record.key(), record.value());
+                }
+            }
+        }
+        return latest;
+    }
+}

@@ -1,0 +1,106 @@
+package io.floe.kafka.api.admin;
+
+import io.floe.agent.Agent;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ActiveProducer;
+import io.floe.core.topic.Topic;
+import io.floe.core.topic.UnknownTopicException;
+import io.floe.kafka.api.KafkaApi;
+import io.floe.kafka.api.RequestContext;
+import io.floe.kafka.error.KafkaErrors;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.DescribeProducersRequestData;
+import org.apache.kafka.common.message.DescribeProducersRequestData.TopicRequest;
+import org.apache.kafka.common.message.DescribeProducersResponseData;
+import org.apache.kafka.common.message.DescribeProducersResponseData.PartitionResponse;
+import org.apache.kafka.common.message.DescribeProducersResponseData.ProducerState;
+import org.apache.kafka.common.message.DescribeProducersResponseData.TopicResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.DescribeProducersResponse;
+
+/**
+ * DescribeProducers (v0): the idempotent producers with state on each partition, from the metadata
+ * store. Floe has no transactions, so the coordinator epoch and the current transaction's start
+ * offset are always -1.
+ */
+final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestData, DescribeProducersResponseData> {
+
+    private static final int NO_COORDINATOR_EPOCH = -1;
+    private static final long NO_TRANSACTION = -1;
+
+    private final Agent agent;
+    private final Executor blocking;
+
+    DescribeProducersApi(Agent agent, Executor blocking) {
+        this.agent = agent;
+        this.blocking = blocking;
+    }
+
+    @Override
+    public ApiKeys key() {
+        return ApiKeys.DESCRIBE_PRODUCERS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 0;
+    }
+
+    @Override
+    public Map<Errors, Integer> errorCounts(DescribeProducersResponseData response) {
+        return new DescribeProducersResponse(response).errorCounts();
+    }
+
+    @Override
+    public CompletionStage<DescribeProducersResponseData> handle(RequestContext context,
+            DescribeProducersRequestData request) {
+        return CompletableFuture.supplyAsync(() -> {
+            DescribeProducersResponseData response = new DescribeProducersResponseData().setThrottleTimeMs(0);
+            for (TopicRequest topic : request.topics()) {
+                TopicResponse result = new TopicResponse().setName(topic.name());
+                for (int partition : topic.partitionIndexes()) {
+                    result.partitions().add(describe(topic.name(), partition));
+                }
+                response.topics().add(result);
+            }
+            return response;
+        }, blocking);
+    }
+
+    private PartitionResponse describe(String name, int partition) {
+        PartitionResponse response = new PartitionResponse().setPartitionIndex(partition);
+        try {
+            Topic topic = agent.topics().find(name).orElseThrow(() -> new UnknownTopicException(name));
+            if (!topic.hasPartition(partition)) {
+                throw new UnknownTopicException(name + "-" + partition);
+            }
+            List<ActiveProducer> producers = agent.metadata().producers(new TopicPartition(name, partition));
+            return response.setErrorCode(Errors.NONE.code()).setActiveProducers(producers.stream()
+                    .map(DescribeProducersApi::toState).toList());
+        } catch (RuntimeException e) {
+            ApiException error = KafkaErrors.toApiException(e);
+            return response.setErrorCode(Errors.forException(error).code()).setErrorMessage(error.getMessage());
+        }
+    }
+
+    private static ProducerState toState(ActiveProducer producer) {
+        return new ProducerState()
+                .setProducerId(producer.producerId())
+                .setProducerEpoch(producer.producerEpoch())
+                .setLastSequence(producer.lastSequence())
+                .setLastTimestamp(producer.lastTimestamp())
+                .setCoordinatorEpoch(NO_COORDINATOR_EPOCH)
+                .setCurrentTxnStartOffset(NO_TRANSACTION);
+    }
+}
