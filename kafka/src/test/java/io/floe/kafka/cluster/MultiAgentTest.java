@@ -119,6 +119,53 @@ class MultiAgentTest {
         }
     }
 
+    @Test
+    void aGroupResumesFromItsCommittedOffsetsWhenItsCoordinatorLeaves() throws Exception {
+        int coordinator;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, agents.get(0).bootstrap()))) {
+            awaitBrokers(admin, 2);
+            admin.createTopics(List.of(new NewTopic("grouped", PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            produce(agents.get(0).bootstrap(), "grouped", 400);
+            assertThat(consumeInGroup(agents.get(0).bootstrap(), "grouped", "readers", 400)).hasSize(400);
+            coordinator = agents.get(0).agent().cluster().coordinatorOf("readers").nodeId();
+        }
+        Running leaving = agents.stream().filter(a -> a.agent().config().nodeId() == coordinator).findFirst().orElseThrow();
+        agents.remove(leaving);
+        leaving.close();
+        String survivor = agents.get(0).bootstrap();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, survivor))) {
+            awaitBrokers(admin, 1);
+        }
+
+        Map<Integer, List<String>> more = produce(survivor, "grouped", 80);
+        List<String> expected = more.values().stream().flatMap(List::stream).sorted().toList();
+        assertThat(consumeInGroup(survivor, "grouped", "readers", 80)).as("only what came after the commit")
+                .containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Consumes {@code count} records in group {@code group}, committing after each poll; returns the values. */
+    private static List<String> consumeInGroup(String bootstrap, String topic, String group, int count) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (values.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    values.add(record.value());
+                }
+                consumer.commitSync();
+            }
+        }
+        return values;
+    }
+
     /** Waits, by polling the cluster description, until exactly {@code count} brokers are listed. */
     private static void awaitBrokers(Admin admin, int count) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

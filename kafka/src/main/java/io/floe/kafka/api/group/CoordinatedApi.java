@@ -1,0 +1,73 @@
+package io.floe.kafka.api.group;
+
+import io.floe.agent.cluster.Cluster;
+import io.floe.kafka.api.KafkaApi;
+import io.floe.kafka.api.RequestContext;
+import io.floe.kafka.codec.ErrorResponses;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.apache.kafka.common.errors.NotCoordinatorException;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * A single-group API that only the group's coordinator may answer: group state lives in the
+ * coordinating agent's memory, so a request that reaches another agent (the client's coordinator
+ * lookup is stale after membership changed) is answered NOT_COORDINATOR, and the client looks the
+ * coordinator up again. Committed offsets live in the shared store, so they survive the move.
+ */
+final class CoordinatedApi<Q extends ApiMessage, R extends ApiMessage> implements KafkaApi<Q, R> {
+
+    private final KafkaApi<Q, R> api;
+    private final Function<Q, String> groupId;
+    private final Cluster cluster;
+
+    CoordinatedApi(KafkaApi<Q, R> api, Function<Q, String> groupId, Cluster cluster) {
+        this.api = api;
+        this.groupId = groupId;
+        this.cluster = cluster;
+    }
+
+    @Override
+    public ApiKeys key() {
+        return api.key();
+    }
+
+    @Override
+    public short minVersion() {
+        return api.minVersion();
+    }
+
+    @Override
+    public short maxVersion() {
+        return api.maxVersion();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public CompletionStage<R> handle(RequestContext context, Q request) {
+        String group = groupId.apply(request);
+        if (group == null || group.isEmpty() || cluster.isCoordinatorOf(group)) {
+            return api.handle(context, request);
+        }
+        NotCoordinatorException error = new NotCoordinatorException("agent " + cluster.self().nodeId()
+                + " does not coordinate group " + group + "; its coordinator is node "
+                + cluster.coordinatorOf(group).nodeId());
+        return ErrorResponses.of(key(), context.apiVersion(), request, error)
+                .map(response -> CompletableFuture.completedFuture((R) response))
+                .orElseGet(() -> CompletableFuture.failedFuture(error));
+    }
+
+    @Override
+    public boolean expectsResponse(Q request) {
+        return api.expectsResponse(request);
+    }
+
+    @Override
+    public Map<Errors, Integer> errorCounts(R response) {
+        return api.errorCounts(response);
+    }
+}
