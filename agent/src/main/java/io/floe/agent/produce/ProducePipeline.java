@@ -1,14 +1,15 @@
 package io.floe.agent.produce;
 
-import io.floe.core.object.ObjectKeys;
 import io.floe.agent.AgentConfig;
 import io.floe.agent.Threads;
 import io.floe.agent.cache.ObjectCache;
+import io.floe.agent.config.TopicConfigs;
 import io.floe.agent.topic.Topics;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.Topic;
 import io.micrometer.core.instrument.Gauge;
@@ -18,8 +19,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -48,6 +49,7 @@ public final class ProducePipeline implements AutoCloseable {
 
     private final AgentConfig config;
     private final Topics topics;
+    private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final ProduceMetrics metrics;
     private final SegmentUpload upload;
@@ -70,6 +72,7 @@ public final class ProducePipeline implements AutoCloseable {
             Topics topics, Clock clock, ScheduledExecutorService scheduler, MeterRegistry meters,
             Consumer<CommittedObject> onCommitted) {
         this.config = config;
+        this.clock = clock;
         this.topics = topics;
         this.scheduler = scheduler;
         this.metrics = new ProduceMetrics(meters);
@@ -102,6 +105,11 @@ public final class ProducePipeline implements AutoCloseable {
             metrics.refused(e.reason().name().toLowerCase());
             throw e;
         }
+        long logAppendTimeMs = -1;
+        if ("LogAppendTime".equals(topics.configs().value(topic, TopicConfigs.MESSAGE_TIMESTAMP_TYPE))) {
+            logAppendTimeMs = clock.millis();
+            batch = batch.stampedAt(logAppendTimeMs);
+        }
         long arrived = System.nanoTime();
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
         PendingAppend append = new PendingAppend(topicPartition, topic.id(), batch, result);
@@ -125,7 +133,13 @@ public final class ProducePipeline implements AutoCloseable {
                 sealIfSlotFree();
             }
         }
-        return result.whenComplete((r, e) -> metrics.appendLatency(System.nanoTime() - arrived));
+        CompletableFuture<AppendResult> answered = result.whenComplete((r, e) -> metrics.appendLatency(System.nanoTime() - arrived));
+        if (logAppendTimeMs < 0) {
+            return answered;
+        }
+        long stamp = logAppendTimeMs;
+        return answered.thenApply(r -> r instanceof AppendResult.Appended appended
+                ? new AppendResult.Appended(appended.baseOffset(), appended.logStartOffset(), stamp) : r);
     }
 
     private void onFlushDue(long sequence) {

@@ -1,7 +1,20 @@
 package io.floe.agent.produce;
 
+import io.floe.agent.batch.StoredBatch;
 import io.floe.core.metadata.ProducerState;
 import java.nio.ByteBuffer;
+import org.apache.kafka.common.record.TimestampType;
 
 /** A batch that passed validation: its bytes (exactly as sent) and the facts the commit needs. */
-record ValidatedBatch(ByteBuffer bytes, int recordCount, long maxTimestamp, ProducerState producer) {}
+record ValidatedBatch(ByteBuffer bytes, int recordCount, long maxTimestamp, ProducerState producer) {
+
+    /**
+     * The batch stamped with the agent's time, for a topic with {@code message.timestamp.type=LogAppendTime}:
+     * its timestamp type and max timestamp are rewritten in place (the CRC with them), as Kafka's broker
+     * does; records keep their create times, which readers ignore for such batches.
+     */
+    ValidatedBatch stampedAt(long logAppendTimeMs) {
+        StoredBatch.of(bytes).setMaxTimestamp(TimestampType.LOG_APPEND_TIME, logAppendTimeMs);
+        return new ValidatedBatch(bytes, recordCount, logAppendTimeMs, producer);
+    }
+}

@@ -3,8 +3,17 @@ package io.floe.core.metadata;
 /** What a commit did with one batch. Callers switch over it. */
 public sealed interface AppendResult {
 
-    /** Appended at {@code baseOffset}; {@code logStartOffset} is the partition's log start after the commit. */
-    record Appended(long baseOffset, long logStartOffset) implements AppendResult {}
+    /**
+     * Appended at {@code baseOffset}; {@code logStartOffset} is the partition's log start after the
+     * commit; {@code logAppendTimeMs} is the timestamp the agent gave the batch on a topic with
+     * {@code message.timestamp.type=LogAppendTime}, else -1.
+     */
+    record Appended(long baseOffset, long logStartOffset, long logAppendTimeMs) implements AppendResult {
+
+        public Appended(long baseOffset, long logStartOffset) {
+            this(baseOffset, logStartOffset, -1);
+        }
+    }
 
     /**
      * An idempotent retry of a batch already stored at {@code baseOffset}: not stored again.

@@ -169,9 +169,9 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         if (failure != null) {
             fail(partition, KafkaErrors.toApiException(failure));
         } else if (result instanceof AppendResult.Appended appended) {
-            succeed(partition, appended.baseOffset(), appended.logStartOffset());
+            succeed(partition, appended.baseOffset(), appended.logStartOffset(), appended.logAppendTimeMs());
         } else if (result instanceof AppendResult.Duplicate duplicate && duplicate.offsetKnown()) {
-            succeed(partition, duplicate.baseOffset(), duplicate.logStartOffset());
+            succeed(partition, duplicate.baseOffset(), duplicate.logStartOffset(), -1);
         } else if (result instanceof AppendResult.Duplicate) {
             // Kafka's answer for a retry older than the remembered batches: the producer completes
             // the batch as sent, with an unknown offset.
@@ -190,11 +190,12 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         }
     }
 
-    private static void succeed(PartitionProduceResponse partition, long baseOffset, long logStartOffset) {
+    private static void succeed(PartitionProduceResponse partition, long baseOffset, long logStartOffset,
+            long logAppendTimeMs) {
         partition.setErrorCode(Errors.NONE.code())
                 .setBaseOffset(baseOffset)
                 .setLogStartOffset(logStartOffset)
-                .setLogAppendTimeMs(-1);
+                .setLogAppendTimeMs(logAppendTimeMs);
     }
 
     private static void fail(PartitionProduceResponse partition, ApiException error) {
