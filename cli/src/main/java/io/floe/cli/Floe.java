@@ -1,6 +1,8 @@
 package io.floe.cli;
 
 import io.floe.cli.agent.AgentCommand;
+import io.floe.cli.debug.DebugCommand;
+import io.floe.cli.storage.StorageCommand;
 import io.floe.cli.topics.TopicsCommand;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -37,7 +39,9 @@ public final class Floe implements Callable<Integer> {
     public static CommandLine commandLine(Map<String, String> env) {
         return new CommandLine(new Floe())
                 .addSubcommand(new AgentCommand(env))
-                .addSubcommand(new TopicsCommand());
+                .addSubcommand(new TopicsCommand())
+                .addSubcommand(new DebugCommand())
+                .addSubcommand(new StorageCommand());
     }
 
     /** {@code floe} without a command prints the usage and counts as a usage error. */
