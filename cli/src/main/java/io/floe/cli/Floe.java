@@ -1,6 +1,9 @@
 package io.floe.cli;
 
 import io.floe.cli.agent.AgentCommand;
+import io.floe.cli.debug.DebugCommand;
+import io.floe.cli.groups.GroupsCommand;
+import io.floe.cli.storage.StorageCommand;
 import io.floe.cli.topics.TopicsCommand;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,7 +41,9 @@ public final class Floe implements Callable<Integer> {
         return new CommandLine(new Floe())
                 .addSubcommand(new AgentCommand(env))
                 .addSubcommand(new TopicsCommand())
-                .addSubcommand(new io.floe.cli.groups.GroupsCommand());
+                .addSubcommand(new GroupsCommand())
+                .addSubcommand(new DebugCommand())
+                .addSubcommand(new StorageCommand());
     }
 
     /** {@code floe} without a command prints the usage and counts as a usage error. */

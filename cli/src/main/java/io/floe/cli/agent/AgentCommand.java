@@ -130,6 +130,94 @@ public final class AgentCommand implements Callable<Integer> {
         flag(Setting.MAX_MESSAGE_BYTES, value);
     }
 
+    @Option(names = "--metadata", paramLabel = "URL", order = 13,
+            description = "Metadata store: sqlite:PATH, or postgresql://USER:PASSWORD@HOST:PORT/DATABASE for"
+                    + " several agents. Default: sqlite:<data-dir>/metadata.db.")
+    void metadata(String value) {
+        flag(Setting.METADATA, value);
+    }
+
+    @Option(names = "--objects", paramLabel = "URL", order = 14,
+            description = "Object store: file:DIR, or s3://BUCKET/PREFIX. Default: file:<data-dir>/objects.")
+    void objects(String value) {
+        flag(Setting.OBJECTS, value);
+    }
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL", order = 15,
+            description = "S3-compatible endpoint (http:// or https://) instead of AWS. Default: AWS.")
+    void s3Endpoint(String value) {
+        flag(Setting.S3_ENDPOINT, value);
+    }
+
+    @Option(names = "--s3-region", paramLabel = "REGION", order = 16,
+            description = "S3 signing region. Default: " + Setting.Defaults.S3_REGION + ".")
+    void s3Region(String value) {
+        flag(Setting.S3_REGION, value);
+    }
+
+    @Option(names = "--s3-path-style", paramLabel = "true|false", order = 17,
+            description = "Address buckets as ENDPOINT/BUCKET (most S3-compatible stores need it). Default: "
+                    + Setting.Defaults.S3_PATH_STYLE + ".")
+    void s3PathStyle(String value) {
+        flag(Setting.S3_PATH_STYLE, value);
+    }
+
+    @Option(names = "--s3-access-key-id", paramLabel = "ID", order = 18,
+            description = "S3 access key id; with --s3-secret-access-key. Default: the AWS SDK's default"
+                    + " credential chain (AWS_ACCESS_KEY_ID, profiles, instance roles).")
+    void s3AccessKeyId(String value) {
+        flag(Setting.S3_ACCESS_KEY_ID, value);
+    }
+
+    @Option(names = "--s3-secret-access-key", paramLabel = "SECRET", order = 19,
+            description = "S3 secret access key; never logged. Prefer FLOE_S3_SECRET_ACCESS_KEY or the"
+                    + " config file: a flag shows in the process list.")
+    void s3SecretAccessKey(String value) {
+        flag(Setting.S3_SECRET_ACCESS_KEY, value);
+    }
+
+    @Option(names = "--maintenance", paramLabel = "true|false", order = 20,
+            description = "Run the background jobs (compaction, retention, cleanup); agents sharing stores"
+                    + " take turns through leases. Default: " + Setting.Defaults.MAINTENANCE + ".")
+    void maintenance(String value) {
+        flag(Setting.MAINTENANCE, value);
+    }
+
+    @Option(names = "--compaction-target-bytes", paramLabel = "N", order = 21,
+            description = "Size compaction grows per-partition objects to; objects under a quarter of it are"
+                    + " compacted. Default: " + Setting.Defaults.COMPACTION_TARGET_BYTES + " (64 MiB).")
+    void compactionTargetBytes(String value) {
+        flag(Setting.COMPACTION_TARGET_BYTES, value);
+    }
+
+    @Option(names = "--compaction-interval-ms", paramLabel = "N", order = 22,
+            description = "Pause between compaction runs. Default: " + Setting.Defaults.COMPACTION_INTERVAL_MS + ".")
+    void compactionIntervalMs(String value) {
+        flag(Setting.COMPACTION_INTERVAL_MS, value);
+    }
+
+    @Option(names = "--retention-check-interval-ms", paramLabel = "N", order = 23,
+            description = "Pause between retention runs (retention.ms, retention.bytes). Default: "
+                    + Setting.Defaults.RETENTION_CHECK_INTERVAL_MS + ".")
+    void retentionCheckIntervalMs(String value) {
+        flag(Setting.RETENTION_CHECK_INTERVAL_MS, value);
+    }
+
+    @Option(names = "--object-delete-delay-ms", paramLabel = "N", order = 24,
+            description = "How long an object no longer referenced stays readable for fetches in flight. Default: "
+                    + Setting.Defaults.OBJECT_DELETE_DELAY_MS + ".")
+    void objectDeleteDelayMs(String value) {
+        flag(Setting.OBJECT_DELETE_DELAY_MS, value);
+    }
+
+    @Option(names = "--orphan-grace-ms", paramLabel = "N", order = 25,
+            description = "Age at which an upload that was never committed is deleted; at least "
+                    + SettingsResolver.ORPHAN_GRACE_MS_MIN + ". Default: "
+                    + Setting.Defaults.ORPHAN_GRACE_MS + ".")
+    void orphanGraceMs(String value) {
+        flag(Setting.ORPHAN_GRACE_MS, value);
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();

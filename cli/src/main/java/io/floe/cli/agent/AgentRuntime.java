@@ -8,6 +8,7 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.kafka.KafkaServer;
 import io.floe.kafka.KafkaServerConfig;
+import io.floe.maintenance.Maintenance;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -15,9 +16,6 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,10 +24,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: one running agent with everything around it, wired by hand. Starts, in
- * order, the metrics registry, the HTTP endpoint, the metadata store, the object store, the agent
- * and the Kafka listener; {@link #close()} stops them in reverse, so the listener finishes its
- * in-flight requests first, the agent then flushes and commits what it buffered, and the stores
- * close only after that. Thread-safe; closing twice is harmless.
+ * order, the metrics registry, the HTTP endpoint, the metadata store, the object store, the agent,
+ * the maintenance jobs (unless turned off) and the Kafka listener; {@link #close()} stops them in
+ * reverse, so the listener finishes its in-flight requests first, the jobs stop and give up their
+ * leases, the agent then flushes and commits what it buffered, and the stores close only after
+ * that. Thread-safe; closing twice is harmless.
  */
 final class AgentRuntime implements AutoCloseable {
 
@@ -59,7 +58,6 @@ final class AgentRuntime implements AutoCloseable {
     public static AgentRuntime start(AgentSettings settings, Clock clock) {
         Stages stages = new Stages();
         AtomicBoolean serving = new AtomicBoolean();
-        createDataDir(settings.dataDir());
         PrometheusMeterRegistry registry = stages.start("metrics registry", AgentRuntime::registry,
                 PrometheusMeterRegistry::close);
         stages.start("JVM metrics", () -> bindJvmMetrics(registry), JvmGcMetrics::close);
@@ -67,13 +65,20 @@ final class AgentRuntime implements AutoCloseable {
                 () -> HttpEndpoint.start(settings.httpListen().host(), settings.httpListen().port(),
                         HealthAndMetrics.addTo(new RouteTable(), registry, serving::get)),
                 HttpEndpoint::close);
-        MetadataStore metadata = stages.start("metadata store " + settings.metadataUrl(),
+        MetadataStore metadata = stages.start("metadata store " + Backends.redact(settings.metadataUrl()),
                 () -> Backends.metadataStore(settings.metadataUrl(), clock), MetadataStore::close);
         ObjectStore objects = stages.start("object store " + settings.objectsUrl(),
-                () -> Backends.objectStore(settings.objectsUrl(), clock), ObjectStore::close);
+                () -> Backends.objectStore(settings.objectsUrl(), settings.s3(), clock), ObjectStore::close);
+        String agentId = agentId(settings);
         Agent agent = stages.start("agent",
-                () -> Agent.start(settings.agentConfig(agentId(settings)), metadata, objects, registry, clock),
+                () -> Agent.start(settings.agentConfig(agentId), metadata, objects, registry, clock),
                 Agent::close);
+        if (settings.maintenance()) {
+            stages.start("maintenance", () -> Maintenance.start(settings.maintenanceConfig(), agentId, metadata,
+                    objects, agent.topics().configs(), clock, registry), Maintenance::close);
+        } else {
+            LOGGER.info("Maintenance jobs are off: this agent runs no compaction, retention or cleanup");
+        }
         KafkaServer kafka = stages.start("Kafka listener on " + settings.listen(),
                 () -> KafkaServer.start(kafkaConfig(settings), agent), server -> {
                     // Answer parked JoinGroup/SyncGroup requests first, so the listener's drain is quick.
@@ -140,14 +145,6 @@ final class AgentRuntime implements AutoCloseable {
         }
     }
 
-    private static void createDataDir(Path dataDir) {
-        try {
-            Files.createDirectories(dataDir);
-        } catch (IOException e) {
-            throw new AgentStartException("cannot create data directory " + dataDir + ": " + e, e);
-        }
-    }
-
     private static PrometheusMeterRegistry registry() {
         return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     }
@@ -177,7 +174,10 @@ final class AgentRuntime implements AutoCloseable {
         return config;
     }
 
-    /** Unique per process on a host; recorded with the agent's uploads, so an orphan names its writer. */
+    /**
+     * Unique per process on a host, and across hosts when each agent has its own node id; recorded
+     * with the agent's uploads, so an orphan names its writer, and the owner of its maintenance leases.
+     */
     private static String agentId(AgentSettings settings) {
         return "agent-" + settings.nodeId() + "-" + ProcessHandle.current().pid();
     }

@@ -1,6 +1,7 @@
 package io.floe.cli.agent;
 
 import io.floe.agent.AgentConfig;
+import io.floe.maintenance.MaintenanceConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,6 +21,12 @@ import java.util.Objects;
  * @param autoCreateTopics whether Metadata and Produce requests create unknown topics
  * @param defaultPartitions the partition count of auto-created topics
  * @param maxMessageBytes the default max.message.bytes of topics
+ * @param metadataUrl the metadata store, by default the SQLite database in the data directory; it may
+ *     hold a password, so show it only through {@link Backends#redact}
+ * @param objectsUrl the object store, by default the {@code objects} directory in the data directory
+ * @param s3 how an {@code s3://} object store is reached
+ * @param maintenance whether this agent runs the background jobs (compaction, retention, cleanup)
+ * @param maintenanceConfig the background jobs' configuration
  */
 record AgentSettings(
         HostPort listen,
@@ -33,7 +40,12 @@ record AgentSettings(
         String clusterId,
         boolean autoCreateTopics,
         int defaultPartitions,
-        int maxMessageBytes) {
+        int maxMessageBytes,
+        String metadataUrl,
+        String objectsUrl,
+        S3Options s3,
+        boolean maintenance,
+        MaintenanceConfig maintenanceConfig) {
 
     public AgentSettings {
         Objects.requireNonNull(listen, "listen");
@@ -41,16 +53,10 @@ record AgentSettings(
         Objects.requireNonNull(httpListen, "httpListen");
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(clusterId, "clusterId");
-    }
-
-    /** Where the metadata store lives: the embedded SQLite database in the data directory. */
-    public String metadataUrl() {
-        return "sqlite:" + dataDir.resolve("metadata.db");
-    }
-
-    /** Where the object store lives: the {@code objects} directory in the data directory. */
-    public String objectsUrl() {
-        return "file:" + dataDir.resolve("objects");
+        Objects.requireNonNull(metadataUrl, "metadataUrl");
+        Objects.requireNonNull(objectsUrl, "objectsUrl");
+        Objects.requireNonNull(s3, "s3");
+        Objects.requireNonNull(maintenanceConfig, "maintenanceConfig");
     }
 
     /** The agent's configuration; what has no setting of its own keeps {@link AgentConfig#defaults()}. */
@@ -72,7 +78,10 @@ record AgentSettings(
                 defaults.fetchMaxWait());
     }
 
-    /** The effective settings as {@code key=value} pairs, for the start-up log line. */
+    /**
+     * The effective settings as {@code key=value} pairs, for the start-up log line. Secrets show as
+     * {@code ****}: the S3 secret key and a password in the metadata URL.
+     */
     public String describe() {
         return String.join(" ",
                 "listen=" + listen,
@@ -86,6 +95,21 @@ record AgentSettings(
                 "cluster-id=" + clusterId,
                 "auto-create-topics=" + autoCreateTopics,
                 "default-partitions=" + defaultPartitions,
-                "max-message-bytes=" + maxMessageBytes);
+                "max-message-bytes=" + maxMessageBytes,
+                "metadata=" + Backends.redact(metadataUrl),
+                "objects=" + objectsUrl,
+                s3.describe(),
+                "maintenance=" + maintenance,
+                "compaction-target-bytes=" + maintenanceConfig.compactionTargetBytes(),
+                "compaction-interval-ms=" + maintenanceConfig.compactionInterval().toMillis(),
+                "retention-check-interval-ms=" + maintenanceConfig.retentionInterval().toMillis(),
+                "object-delete-delay-ms=" + maintenanceConfig.objectDeleteDelay().toMillis(),
+                "orphan-grace-ms=" + maintenanceConfig.orphanGrace().toMillis());
+    }
+
+    /** As {@link #describe()}: the generated form would show the metadata URL's password. */
+    @Override
+    public String toString() {
+        return "AgentSettings[" + describe() + "]";
     }
 }

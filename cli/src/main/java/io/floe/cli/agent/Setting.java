@@ -1,13 +1,15 @@
 package io.floe.cli.agent;
 
 import io.floe.agent.AgentConfig;
+import io.floe.objectstore.s3.S3ObjectStoreConfig;
 import java.util.Arrays;
 import java.util.Optional;
 
 /**
  * The settings of {@code floe agent}. Each has a long flag ({@code --flush-interval-ms}), an
  * environment variable ({@code FLOE_FLUSH_INTERVAL_MS}) and a config-file key
- * ({@code flush-interval-ms}), all derived from its key.
+ * ({@code flush-interval-ms}), all derived from its key. A secret setting's value is never shown:
+ * not in the start-up log line, not in an error message.
  */
 enum Setting {
     LISTEN("listen", Defaults.LISTEN),
@@ -21,7 +23,20 @@ enum Setting {
     CLUSTER_ID("cluster-id", Defaults.CLUSTER_ID),
     AUTO_CREATE_TOPICS("auto-create-topics", Defaults.AUTO_CREATE_TOPICS),
     DEFAULT_PARTITIONS("default-partitions", Defaults.DEFAULT_PARTITIONS),
-    MAX_MESSAGE_BYTES("max-message-bytes", Defaults.MAX_MESSAGE_BYTES);
+    MAX_MESSAGE_BYTES("max-message-bytes", Defaults.MAX_MESSAGE_BYTES),
+    METADATA("metadata", null),
+    OBJECTS("objects", null),
+    S3_ENDPOINT("s3-endpoint", null),
+    S3_REGION("s3-region", Defaults.S3_REGION),
+    S3_PATH_STYLE("s3-path-style", Defaults.S3_PATH_STYLE),
+    S3_ACCESS_KEY_ID("s3-access-key-id", null),
+    S3_SECRET_ACCESS_KEY("s3-secret-access-key", null, true),
+    MAINTENANCE("maintenance", Defaults.MAINTENANCE),
+    COMPACTION_TARGET_BYTES("compaction-target-bytes", Defaults.COMPACTION_TARGET_BYTES),
+    COMPACTION_INTERVAL_MS("compaction-interval-ms", Defaults.COMPACTION_INTERVAL_MS),
+    RETENTION_CHECK_INTERVAL_MS("retention-check-interval-ms", Defaults.RETENTION_CHECK_INTERVAL_MS),
+    OBJECT_DELETE_DELAY_MS("object-delete-delay-ms", Defaults.OBJECT_DELETE_DELAY_MS),
+    ORPHAN_GRACE_MS("orphan-grace-ms", Defaults.ORPHAN_GRACE_MS);
 
     /** Default values as constants, so the option descriptions in {@link AgentCommand} can show them. */
     static final class Defaults {
@@ -36,16 +51,30 @@ enum Setting {
         static final String AUTO_CREATE_TOPICS = "true";
         static final String DEFAULT_PARTITIONS = "1";
         static final String MAX_MESSAGE_BYTES = "" + AgentConfig.DEFAULT_MAX_MESSAGE_BYTES;
+        static final String S3_REGION = S3ObjectStoreConfig.DEFAULT_REGION;
+        static final String S3_PATH_STYLE = "false";
+        static final String MAINTENANCE = "true";
+        static final String COMPACTION_TARGET_BYTES = "67108864";
+        static final String COMPACTION_INTERVAL_MS = "30000";
+        static final String RETENTION_CHECK_INTERVAL_MS = "60000";
+        static final String OBJECT_DELETE_DELAY_MS = "60000";
+        static final String ORPHAN_GRACE_MS = "600000";
 
         private Defaults() {}
     }
 
     private final String key;
     private final String defaultValue;
+    private final boolean secret;
 
     Setting(String key, String defaultValue) {
+        this(key, defaultValue, false);
+    }
+
+    Setting(String key, String defaultValue, boolean secret) {
         this.key = key;
         this.defaultValue = defaultValue;
+        this.secret = secret;
     }
 
     /** The config-file key, e.g. {@code flush-interval-ms}. */
@@ -66,6 +95,11 @@ enum Setting {
     /** The built-in default; empty when the default is derived from another setting. */
     Optional<String> defaultValue() {
         return Optional.ofNullable(defaultValue);
+    }
+
+    /** True for a credential, whose value is shown as {@code ****}. */
+    boolean secret() {
+        return secret;
     }
 
     static Optional<Setting> byKey(String key) {

@@ -1,8 +1,14 @@
 package io.floe.cli.agent;
 
+import io.floe.maintenance.MaintenanceConfig;
+import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -12,13 +18,25 @@ import java.util.stream.Collectors;
  * Turns flags, environment and config file into {@link AgentSettings}: a pure function of its three
  * inputs. For each setting the flag wins over the environment variable, which wins over the config
  * file, which wins over the default. Every value is validated; an
- * {@link InvalidSettingException} names the setting, the value and where it came from.
+ * {@link InvalidSettingException} names the setting, the value and where it came from (a secret's
+ * value shows as {@code ****}, a PostgreSQL URL's password too).
  */
 final class SettingsResolver {
 
     private static final Pattern CLUSTER_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
     private static final int FLUSH_INTERVAL_MS_MAX = 60_000;
     private static final long FLUSH_MAX_BYTES_MAX = 1L << 30;
+    private static final Pattern S3_REGION = Pattern.compile("[A-Za-z0-9_-]+");
+    private static final long COMPACTION_TARGET_BYTES_MAX = 1L << 30;
+    private static final long JOB_INTERVAL_MS_MIN = 1_000;
+    private static final long JOB_INTERVAL_MS_MAX = Duration.ofDays(1).toMillis();
+    private static final long DELAY_MS_MAX = Duration.ofDays(7).toMillis();
+    /**
+     * The agent registers object keys up to 60 s before it uploads under them, and an S3 upload may
+     * take 2 minutes with its retries: a shorter grace would expire registrations still in use, and
+     * their commits would be refused.
+     */
+    static final long ORPHAN_GRACE_MS_MIN = 300_000;
 
     private final Map<Setting, String> flags;
     private final Map<String, String> env;
@@ -46,11 +64,13 @@ final class SettingsResolver {
     private AgentSettings settings() {
         HostPort listen = hostPort(Setting.LISTEN, 1);
         HostPort advertise = advertise(listen);
+        Path dataDir = directory(Setting.DATA_DIR);
+        S3Options s3 = s3Options();
         return new AgentSettings(
                 listen,
                 advertise,
                 hostPort(Setting.HTTP_LISTEN, 0),
-                directory(Setting.DATA_DIR),
+                dataDir,
                 (int) integer(Setting.FLUSH_INTERVAL_MS, 1, FLUSH_INTERVAL_MS_MAX),
                 integer(Setting.FLUSH_MAX_BYTES, 1024, FLUSH_MAX_BYTES_MAX),
                 integer(Setting.CACHE_BYTES, 0, Long.MAX_VALUE),
@@ -58,7 +78,12 @@ final class SettingsResolver {
                 clusterId(Setting.CLUSTER_ID),
                 bool(Setting.AUTO_CREATE_TOPICS),
                 (int) integer(Setting.DEFAULT_PARTITIONS, 1, Integer.MAX_VALUE),
-                (int) integer(Setting.MAX_MESSAGE_BYTES, 1024, Integer.MAX_VALUE));
+                (int) integer(Setting.MAX_MESSAGE_BYTES, 1024, Integer.MAX_VALUE),
+                metadataUrl(dataDir),
+                objectsUrl(dataDir, s3),
+                s3,
+                bool(Setting.MAINTENANCE),
+                maintenanceConfig());
     }
 
     /** A typo in a config file would otherwise silently leave a setting at its default. */
@@ -88,6 +113,97 @@ final class SettingsResolver {
             throw given.get().invalid("clients cannot connect to a wildcard address; give this host's name or IP");
         }
         return advertise;
+    }
+
+    /** The metadata store URL; by default the embedded SQLite database in the data directory. */
+    private String metadataUrl(Path dataDir) {
+        Value value = lookup(Setting.METADATA)
+                .orElseGet(() -> new Value(Setting.METADATA, "sqlite:" + dataDir.resolve("metadata.db"), "default"));
+        try {
+            Backends.checkMetadataUrl(value.text());
+        } catch (IllegalArgumentException e) {
+            throw value.invalid(e.getMessage());
+        }
+        return value.text();
+    }
+
+    /** The object store URL; by default the {@code objects} directory in the data directory. */
+    private String objectsUrl(Path dataDir, S3Options s3) {
+        Value value = lookup(Setting.OBJECTS)
+                .orElseGet(() -> new Value(Setting.OBJECTS, "file:" + dataDir.resolve("objects"), "default"));
+        try {
+            Backends.checkObjectsUrl(value.text(), s3);
+        } catch (IllegalArgumentException e) {
+            throw value.invalid(e.getMessage());
+        }
+        return value.text();
+    }
+
+    private S3Options s3Options() {
+        Optional<URI> endpoint = lookup(Setting.S3_ENDPOINT).map(SettingsResolver::endpoint);
+        Value region = required(Setting.S3_REGION);
+        if (!S3_REGION.matcher(region.text()).matches()) {
+            throw region.invalid("expected a region name such as us-east-1");
+        }
+        return new S3Options(endpoint, region.text(), bool(Setting.S3_PATH_STYLE), credentials());
+    }
+
+    private static URI endpoint(Value value) {
+        String expected = "expected an http:// or https:// URL of scheme, host and port, such as http://127.0.0.1:9000";
+        URI uri;
+        try {
+            uri = new URI(value.text());
+        } catch (URISyntaxException e) {
+            throw value.invalid(expected);
+        }
+        String scheme = uri.getScheme();
+        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                || uri.getHost() == null || uri.getUserInfo() != null || uri.getRawQuery() != null
+                || uri.getRawFragment() != null) {
+            throw value.invalid(expected);
+        }
+        return uri;
+    }
+
+    /** A static key needs both halves; with neither, the AWS SDK's default chain supplies credentials. */
+    private Optional<StaticCredentials> credentials() {
+        Optional<Value> id = lookup(Setting.S3_ACCESS_KEY_ID);
+        Optional<Value> secret = lookup(Setting.S3_SECRET_ACCESS_KEY);
+        if (id.isEmpty() && secret.isEmpty()) {
+            return Optional.empty();
+        }
+        if (id.isEmpty() || secret.isEmpty()) {
+            Value given = id.orElseGet(secret::get);
+            Setting missing = id.isEmpty() ? Setting.S3_ACCESS_KEY_ID : Setting.S3_SECRET_ACCESS_KEY;
+            throw new InvalidSettingException(given.setting().flag() + " is set" + given.from() + " but "
+                    + missing.flag() + " is not: set both, or neither to use the AWS SDK's default credential chain");
+        }
+        for (Value half : List.of(id.get(), secret.get())) {
+            if (half.text().isBlank()) {
+                throw half.invalid("expected a non-blank value");
+            }
+        }
+        return Optional.of(new StaticCredentials(id.get().text(), secret.get().text()));
+    }
+
+    /**
+     * The background jobs' configuration. Compaction inputs are objects under a quarter of the
+     * target size, the ratio of {@link MaintenanceConfig#DEFAULTS}; what has no setting keeps its default.
+     */
+    private MaintenanceConfig maintenanceConfig() {
+        long targetBytes = integer(Setting.COMPACTION_TARGET_BYTES, 1024, COMPACTION_TARGET_BYTES_MAX);
+        MaintenanceConfig defaults = MaintenanceConfig.DEFAULTS;
+        return defaults
+                .withCompaction(millis(Setting.COMPACTION_INTERVAL_MS, JOB_INTERVAL_MS_MIN, JOB_INTERVAL_MS_MAX),
+                        targetBytes, Math.max(1, targetBytes / 4), defaults.compactionMinAge())
+                .withRetentionInterval(millis(Setting.RETENTION_CHECK_INTERVAL_MS, JOB_INTERVAL_MS_MIN,
+                        JOB_INTERVAL_MS_MAX))
+                .withCleanup(defaults.cleanupInterval(), millis(Setting.OBJECT_DELETE_DELAY_MS, 0, DELAY_MS_MAX),
+                        millis(Setting.ORPHAN_GRACE_MS, ORPHAN_GRACE_MS_MIN, DELAY_MS_MAX));
+    }
+
+    private Duration millis(Setting setting, long min, long max) {
+        return Duration.ofMillis(integer(setting, min, max));
     }
 
     private HostPort hostPort(Setting setting, int minPort) {
@@ -177,9 +293,26 @@ final class SettingsResolver {
     private record Value(Setting setting, String text, String origin) {
 
         InvalidSettingException invalid(String expectation) {
-            String from = origin == null ? "" : " (from " + origin + ")";
             return new InvalidSettingException(
-                    "invalid value '" + text + "' for " + setting.flag() + from + ": " + expectation);
+                    "invalid value '" + shown() + "' for " + setting.flag() + from() + ": " + expectation);
+        }
+
+        /** Where the value came from, for messages: empty for a flag. */
+        String from() {
+            return origin == null ? "" : " (from " + origin + ")";
+        }
+
+        /** The value as messages may show it. */
+        private String shown() {
+            if (setting.secret()) {
+                return "****";
+            }
+            return setting == Setting.METADATA ? Backends.redact(text) : text;
+        }
+
+        @Override
+        public String toString() {
+            return setting.key() + "=" + shown() + from();
         }
     }
 }

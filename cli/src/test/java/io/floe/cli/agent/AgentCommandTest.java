@@ -93,4 +93,44 @@ class AgentCommandTest {
         assertThat(help).contains("--listen=HOST:PORT", "Default: 127.0.0.1:9092", "--flush-interval-ms=N",
                 "FLOE_FLUSH_INTERVAL_MS", "--config=FILE");
     }
+
+    @Test
+    void helpListsTheStoreAndMaintenanceOptions() {
+        String help = Floe.commandLine(Map.of()).getSubcommands().get("agent").getUsageMessage();
+
+        assertThat(help).contains("--metadata=URL", "--objects=URL", "s3://BUCKET/PREFIX", "--s3-endpoint=URL", "--s3-region=REGION",
+                "--s3-path-style=true|false", "--s3-access-key-id=ID", "--s3-secret-access-key=SECRET",
+                "--maintenance=true|false", "--compaction-target-bytes=N", "--compaction-interval-ms=N",
+                "--retention-check-interval-ms=N", "--object-delete-delay-ms=N", "--orphan-grace-ms=N");
+        assertThat(help.replaceAll("\\s+", " ")).contains("at least 300000", "Default: 600000",
+                "Default: sqlite:<data-dir>/metadata.db");
+    }
+
+    @Test
+    void storeFlagsReachTheSettings() {
+        AgentSettings settings = parse(Map.of("FLOE_S3_SECRET_ACCESS_KEY", "s3cr3t"), "agent",
+                "--metadata", "postgresql://floe@db.example/floe", "--objects", "s3://floe-data/c1",
+                "--s3-endpoint", "http://127.0.0.1:9000", "--s3-path-style", "true", "--s3-access-key-id", "id",
+                "--maintenance", "false", "--compaction-target-bytes", "4194304");
+
+        assertThat(settings.metadataUrl()).isEqualTo("postgresql://floe@db.example/floe");
+        assertThat(settings.objectsUrl()).isEqualTo("s3://floe-data/c1");
+        assertThat(settings.s3().pathStyleAccess()).isTrue();
+        assertThat(settings.s3().credentials()).hasValueSatisfying(c -> assertThat(c.secretAccessKey()).isEqualTo("s3cr3t"));
+        assertThat(settings.maintenance()).isFalse();
+        assertThat(settings.maintenanceConfig().compactionTargetBytes()).isEqualTo(4_194_304);
+    }
+
+    @Test
+    void aBadStoreUrlExitsWithTwoAndNoPassword() {
+        StringWriter err = new StringWriter();
+        CommandLine floe = Floe.commandLine(Map.of());
+        floe.setErr(new PrintWriter(err));
+
+        int exitCode = floe.execute("agent", "--metadata", "postgresql://floe:hunter2@/floe");
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).startsWith("floe agent: invalid value 'postgresql://floe:****@/floe' for --metadata:")
+                .doesNotContain("hunter2").hasLineCount(1);
+    }
 }

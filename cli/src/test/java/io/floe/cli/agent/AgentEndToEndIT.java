@@ -14,6 +14,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -58,7 +60,8 @@ class AgentEndToEndIT {
             assertThat(out.toString()).contains("Topic: orders", "PartitionCount: 3", "Partition: 2\tLeader: 0");
 
             assertThat(get(runtime, "/health")).isEqualTo("ok");
-            assertThat(get(runtime, "/metrics")).contains("jvm_memory_used_bytes", "process_uptime_seconds");
+            assertThat(get(runtime, "/metrics")).contains("jvm_memory_used_bytes", "process_uptime_seconds",
+                    "floe_storage_objects"); // published by the maintenance jobs
         } finally {
             assertThat(runtime.stop()).as("stopped cleanly").isTrue();
         }
@@ -93,10 +96,21 @@ class AgentEndToEndIT {
         }
     }
 
-    private AgentSettings settings(int port) {
+    @Test
+    void maintenanceCanBeTurnedOff() throws Exception {
+        AgentSettings settings = settings(freePort(), "--maintenance", "false");
+
+        try (AgentRuntime runtime = AgentRuntime.start(settings, Clock.systemUTC())) {
+            assertThat(get(runtime, "/metrics")).contains("jvm_memory_used_bytes").doesNotContain("floe_storage");
+        }
+    }
+
+    private AgentSettings settings(int port, String... more) {
         CommandLine floe = Floe.commandLine(Map.of());
-        CommandLine.ParseResult parsed = floe.parseArgs("agent", "--listen", "127.0.0.1:" + port,
-                "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString(), "--flush-interval-ms", "5");
+        List<String> args = new ArrayList<>(List.of("agent", "--listen", "127.0.0.1:" + port,
+                "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString(), "--flush-interval-ms", "5"));
+        args.addAll(List.of(more));
+        CommandLine.ParseResult parsed = floe.parseArgs(args.toArray(String[]::new));
         AgentCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
         return command.settings();
     }

@@ -3,9 +3,14 @@ package io.floe.cli.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.maintenance.MaintenanceConfig;
+import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
+import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SettingsResolverTest {
@@ -37,6 +42,20 @@ class SettingsResolverTest {
         assertThat(settings.autoCreateTopics()).isTrue();
         assertThat(settings.defaultPartitions()).isEqualTo(1);
         assertThat(settings.maxMessageBytes()).isEqualTo(1_048_588);
+        Path dataDir = Path.of("floe-data").toAbsolutePath();
+        assertThat(settings.metadataUrl()).isEqualTo("sqlite:" + dataDir.resolve("metadata.db"));
+        assertThat(settings.objectsUrl()).isEqualTo("file:" + dataDir.resolve("objects"));
+        assertThat(settings.s3()).isEqualTo(S3Options.DEFAULTS);
+        assertThat(settings.s3().region()).isEqualTo("us-east-1");
+        assertThat(settings.s3().pathStyleAccess()).isFalse();
+        assertThat(settings.s3().credentials()).isEmpty();
+        assertThat(settings.maintenance()).isTrue();
+        MaintenanceConfig maintenance = settings.maintenanceConfig();
+        assertThat(maintenance.compactionTargetBytes()).isEqualTo(64L << 20);
+        assertThat(maintenance.objectDeleteDelay()).hasMillis(60_000);
+        assertThat(maintenance.orphanGrace()).hasMillis(600_000);
+        // The documented defaults are the maintenance module's own.
+        assertThat(maintenance).isEqualTo(MaintenanceConfig.DEFAULTS);
     }
 
     @Test
@@ -67,16 +86,204 @@ class SettingsResolverTest {
                 Map.entry("FLOE_CLUSTER_ID", "prod-1"),
                 Map.entry("FLOE_AUTO_CREATE_TOPICS", "FALSE"),
                 Map.entry("FLOE_DEFAULT_PARTITIONS", "6"),
-                Map.entry("FLOE_MAX_MESSAGE_BYTES", "2097152"));
+                Map.entry("FLOE_MAX_MESSAGE_BYTES", "2097152"),
+                Map.entry("FLOE_METADATA", "postgresql://floe:pw@db.example:5432/floe"),
+                Map.entry("FLOE_OBJECTS", "s3://floe-data/cluster-1"),
+                Map.entry("FLOE_S3_ENDPOINT", "http://minio.example:9000"),
+                Map.entry("FLOE_S3_REGION", "eu-west-1"),
+                Map.entry("FLOE_S3_PATH_STYLE", "true"),
+                Map.entry("FLOE_S3_ACCESS_KEY_ID", "AKIDEXAMPLE"),
+                Map.entry("FLOE_S3_SECRET_ACCESS_KEY", "s3cr3t"),
+                Map.entry("FLOE_MAINTENANCE", "false"),
+                Map.entry("FLOE_COMPACTION_TARGET_BYTES", "8388608"),
+                Map.entry("FLOE_COMPACTION_INTERVAL_MS", "5000"),
+                Map.entry("FLOE_RETENTION_CHECK_INTERVAL_MS", "7000"),
+                Map.entry("FLOE_OBJECT_DELETE_DELAY_MS", "0"),
+                Map.entry("FLOE_ORPHAN_GRACE_MS", "900000"));
 
         AgentSettings settings = resolve(Map.of(), env, Map.of());
 
+        MaintenanceConfig defaults = MaintenanceConfig.DEFAULTS;
         assertThat(settings).isEqualTo(new AgentSettings(
                 new HostPort("10.0.0.1", 19092),
                 new HostPort("broker.example", 9092),
                 new HostPort("10.0.0.1", 0),
                 Path.of("/var/lib/floe"),
-                250, 4096, 0, 7, "prod-1", false, 6, 2_097_152));
+                250, 4096, 0, 7, "prod-1", false, 6, 2_097_152,
+                "postgresql://floe:pw@db.example:5432/floe",
+                "s3://floe-data/cluster-1",
+                new S3Options(Optional.of(URI.create("http://minio.example:9000")), "eu-west-1", true,
+                        Optional.of(new StaticCredentials("AKIDEXAMPLE", "s3cr3t"))),
+                false,
+                defaults.withCompaction(Duration.ofSeconds(5), 8L << 20, 2L << 20, defaults.compactionMinAge())
+                        .withRetentionInterval(Duration.ofSeconds(7))
+                        .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15))));
+    }
+
+    @Test
+    void everyNewSettingIsReadFromTheConfigFileAndFlagsWin() {
+        Map<String, String> file = Map.ofEntries(
+                Map.entry("metadata", "sqlite:/srv/floe/meta.db"),
+                Map.entry("objects", "file:/srv/floe/objects"),
+                Map.entry("s3-endpoint", "https://s3.example"),
+                Map.entry("s3-region", "eu-central-1"),
+                Map.entry("s3-path-style", "true"),
+                Map.entry("s3-access-key-id", "file-id"),
+                Map.entry("s3-secret-access-key", "file-secret"),
+                Map.entry("maintenance", "false"),
+                Map.entry("compaction-target-bytes", "1048576"),
+                Map.entry("compaction-interval-ms", "2000"),
+                Map.entry("retention-check-interval-ms", "3000"),
+                Map.entry("object-delete-delay-ms", "4000"),
+                Map.entry("orphan-grace-ms", "300000"));
+
+        AgentSettings fromFile = resolve(Map.of(), Map.of(), file);
+
+        assertThat(fromFile.metadataUrl()).isEqualTo("sqlite:/srv/floe/meta.db");
+        assertThat(fromFile.objectsUrl()).isEqualTo("file:/srv/floe/objects");
+        assertThat(fromFile.s3()).isEqualTo(new S3Options(Optional.of(URI.create("https://s3.example")),
+                "eu-central-1", true, Optional.of(new StaticCredentials("file-id", "file-secret"))));
+        assertThat(fromFile.maintenance()).isFalse();
+        assertThat(fromFile.maintenanceConfig().compactionTargetBytes()).isEqualTo(1_048_576);
+        assertThat(fromFile.maintenanceConfig().compactionSmallObjectBytes()).isEqualTo(262_144);
+        assertThat(fromFile.maintenanceConfig().compactionInterval()).hasMillis(2000);
+        assertThat(fromFile.maintenanceConfig().retentionInterval()).hasMillis(3000);
+        assertThat(fromFile.maintenanceConfig().objectDeleteDelay()).hasMillis(4000);
+        assertThat(fromFile.maintenanceConfig().orphanGrace()).hasMillis(300_000);
+
+        Map<Setting, String> flags = new EnumMap<>(Setting.class);
+        flags.put(Setting.METADATA, "postgresql://db.example/floe");
+        flags.put(Setting.OBJECTS, "s3://bucket-1");
+        flags.put(Setting.S3_REGION, "us-west-2");
+        flags.put(Setting.S3_PATH_STYLE, "false");
+        flags.put(Setting.S3_ACCESS_KEY_ID, "flag-id");
+        flags.put(Setting.S3_SECRET_ACCESS_KEY, "flag-secret");
+        flags.put(Setting.MAINTENANCE, "true");
+        flags.put(Setting.COMPACTION_TARGET_BYTES, "2097152");
+        flags.put(Setting.ORPHAN_GRACE_MS, "700000");
+        AgentSettings fromFlags = resolve(flags, Map.of("FLOE_S3_REGION", "ap-south-1"), file);
+
+        assertThat(fromFlags.metadataUrl()).isEqualTo("postgresql://db.example/floe");
+        assertThat(fromFlags.objectsUrl()).isEqualTo("s3://bucket-1");
+        assertThat(fromFlags.s3().endpoint()).contains(URI.create("https://s3.example")); // file
+        assertThat(fromFlags.s3().region()).isEqualTo("us-west-2"); // flag over env
+        assertThat(fromFlags.s3().pathStyleAccess()).isFalse();
+        assertThat(fromFlags.s3().credentials()).contains(new StaticCredentials("flag-id", "flag-secret"));
+        assertThat(fromFlags.maintenance()).isTrue();
+        assertThat(fromFlags.maintenanceConfig().compactionTargetBytes()).isEqualTo(2_097_152);
+        assertThat(fromFlags.maintenanceConfig().orphanGrace()).hasMillis(700_000);
+        assertThat(fromFlags.maintenanceConfig().compactionInterval()).hasMillis(2000); // file
+    }
+
+    @Test
+    void theEmbeddedStoresFollowTheDataDirectoryUnlessNamed() {
+        AgentSettings settings = resolve(Map.of(Setting.DATA_DIR, "/data/floe", Setting.OBJECTS, "s3://bucket-1/p"),
+                Map.of(), Map.of());
+
+        assertThat(settings.metadataUrl()).isEqualTo("sqlite:/data/floe/metadata.db");
+        assertThat(settings.objectsUrl()).isEqualTo("s3://bucket-1/p");
+    }
+
+    @Test
+    void rejectsStoreUrlsThatNameNoUsableStore() {
+        assertThatThrownBy(() -> resolveFlags(Setting.METADATA, "mysql://db/floe"))
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessage("invalid value 'mysql://db/floe' for --metadata: unknown metadata store scheme 'mysql'"
+                        + " in mysql://db/floe");
+        assertThatThrownBy(() -> resolveFlags(Setting.METADATA, "file:/tmp/x"))
+                .hasMessage("invalid value 'file:/tmp/x' for --metadata: file:/tmp/x names an object store, not a"
+                        + " metadata store");
+        assertThatThrownBy(() -> resolveFlags(Setting.OBJECTS, "sqlite:/tmp/x.db"))
+                .hasMessageContaining("for --objects: sqlite:/tmp/x.db names a metadata store, not an object store");
+        assertThatThrownBy(() -> resolveFlags(Setting.OBJECTS, "s3://Not_A_Bucket/x"))
+                .hasMessageStartingWith("invalid value 's3://Not_A_Bucket/x' for --objects:")
+                .hasMessageContaining("not");
+        assertThatThrownBy(() -> resolveFlags(Setting.OBJECTS, "s3://bucket-1:9000/x"))
+                .hasMessageContaining("is not an s3://bucket/prefix URL");
+        assertThatThrownBy(() -> resolve(Map.of(), Map.of("FLOE_OBJECTS", "/just/a/path"), Map.of()))
+                .hasMessage("invalid value '/just/a/path' for --objects (from environment variable FLOE_OBJECTS):"
+                        + " '/just/a/path' is not a store URL such as file:/path or s3://BUCKET");
+    }
+
+    @Test
+    void aBadPostgresqlUrlIsRejectedWithoutShowingItsPassword() {
+        assertThatThrownBy(() -> resolveFlags(Setting.METADATA, "postgresql://floe:hunter2@:5432/floe"))
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessageStartingWith("invalid value 'postgresql://floe:****@:5432/floe' for --metadata:")
+                .hasMessageContaining("names no host")
+                .hasMessageNotContaining("hunter2");
+        assertThatThrownBy(() -> resolveFlags(Setting.METADATA, "postgresql://floe:hunter2@db host/floe"))
+                .hasMessageContaining("not a valid PostgreSQL URL")
+                .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
+    void rejectsInvalidS3Options() {
+        assertThatThrownBy(() -> resolveFlags(Setting.S3_ENDPOINT, "ftp://files.example"))
+                .hasMessage("invalid value 'ftp://files.example' for --s3-endpoint: expected an http:// or https://"
+                        + " URL of scheme, host and port, such as http://127.0.0.1:9000");
+        assertThatThrownBy(() -> resolveFlags(Setting.S3_ENDPOINT, "http://key:secret@minio:9000"))
+                .hasMessageContaining("for --s3-endpoint: expected an http:// or https:// URL");
+        assertThatThrownBy(() -> resolveFlags(Setting.S3_REGION, "us east 1"))
+                .hasMessage("invalid value 'us east 1' for --s3-region: expected a region name such as us-east-1");
+        assertThatThrownBy(() -> resolveFlags(Setting.S3_PATH_STYLE, "yes"))
+                .hasMessage("invalid value 'yes' for --s3-path-style: expected true or false");
+    }
+
+    @Test
+    void aStaticS3KeyNeedsBothHalves() {
+        assertThatThrownBy(() -> resolveFlags(Setting.S3_ACCESS_KEY_ID, "AKIDEXAMPLE"))
+                .hasMessage("--s3-access-key-id is set but --s3-secret-access-key is not: set both, or neither to"
+                        + " use the AWS SDK's default credential chain");
+        assertThatThrownBy(() -> resolve(Map.of(), Map.of("FLOE_S3_SECRET_ACCESS_KEY", "s3cr3t"), Map.of()))
+                .hasMessage("--s3-secret-access-key is set (from environment variable FLOE_S3_SECRET_ACCESS_KEY)"
+                        + " but --s3-access-key-id is not: set both, or neither to use the AWS SDK's default"
+                        + " credential chain")
+                .hasMessageNotContaining("s3cr3t");
+    }
+
+    @Test
+    void theSecretKeyIsNeverShown() {
+        assertThatThrownBy(() -> resolve(Map.of(Setting.S3_ACCESS_KEY_ID, "AKIDEXAMPLE",
+                Setting.S3_SECRET_ACCESS_KEY, "  "), Map.of(), Map.of()))
+                .hasMessage("invalid value '****' for --s3-secret-access-key: expected a non-blank value");
+
+        AgentSettings settings = resolve(Map.of(Setting.S3_ACCESS_KEY_ID, "AKIDEXAMPLE",
+                Setting.S3_SECRET_ACCESS_KEY, "s3cr3t-v@lue", Setting.METADATA,
+                "postgresql://floe:hunter2@db.example:5432/floe?password=hunter2"), Map.of(), Map.of());
+
+        assertThat(settings.describe())
+                .contains("s3-access-key-id=AKIDEXAMPLE", "s3-secret-access-key=****",
+                        "metadata=postgresql://floe:****@db.example:5432/floe?...")
+                .doesNotContain("s3cr3t", "hunter2");
+        assertThat(settings.toString()).doesNotContain("s3cr3t", "hunter2");
+        assertThat(settings.s3().toString()).doesNotContain("s3cr3t");
+    }
+
+    @Test
+    void rejectsMaintenanceValuesOutOfRange() {
+        assertThatThrownBy(() -> resolveFlags(Setting.MAINTENANCE, "off"))
+                .hasMessage("invalid value 'off' for --maintenance: expected true or false");
+        assertThatThrownBy(() -> resolveFlags(Setting.COMPACTION_TARGET_BYTES, "100"))
+                .hasMessage("invalid value '100' for --compaction-target-bytes: expected an integer from 1024 to"
+                        + " 1073741824");
+        assertThatThrownBy(() -> resolveFlags(Setting.COMPACTION_INTERVAL_MS, "0"))
+                .hasMessageContaining("'0' for --compaction-interval-ms: expected an integer from 1000 to 86400000");
+        assertThatThrownBy(() -> resolveFlags(Setting.RETENTION_CHECK_INTERVAL_MS, "soon"))
+                .hasMessageContaining("'soon' for --retention-check-interval-ms");
+        assertThatThrownBy(() -> resolveFlags(Setting.OBJECT_DELETE_DELAY_MS, "-1"))
+                .hasMessageContaining("'-1' for --object-delete-delay-ms: expected an integer from 0 to 604800000");
+        assertThatThrownBy(() -> resolveFlags(Setting.ORPHAN_GRACE_MS, "60000"))
+                .hasMessage("invalid value '60000' for --orphan-grace-ms: expected an integer from 300000 to"
+                        + " 604800000");
+    }
+
+    @Test
+    void disablingMaintenanceKeepsItsSettings() {
+        AgentSettings settings = resolve(Map.of(Setting.MAINTENANCE, "FALSE"), Map.of(), Map.of());
+
+        assertThat(settings.maintenance()).isFalse();
+        assertThat(settings.describe()).contains("maintenance=false", "orphan-grace-ms=600000");
     }
 
     @Test
@@ -187,6 +394,8 @@ class SettingsResolverTest {
         assertThat(settings.metadataUrl()).isEqualTo("sqlite:/tmp/floe-x/metadata.db");
         assertThat(settings.objectsUrl()).isEqualTo("file:/tmp/floe-x/objects");
         assertThat(settings.describe())
-                .contains("data-dir=/tmp/floe-x", "flush-interval-ms=20", "listen=127.0.0.1:9092");
+                .contains("data-dir=/tmp/floe-x", "flush-interval-ms=20", "listen=127.0.0.1:9092",
+                        "metadata=sqlite:/tmp/floe-x/metadata.db", "objects=file:/tmp/floe-x/objects",
+                        "s3-secret-access-key=(default chain)", "maintenance=true");
     }
 }
