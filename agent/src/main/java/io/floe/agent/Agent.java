@@ -115,7 +115,7 @@ public final class Agent implements AutoCloseable {
         return offsets;
     }
 
-    /** The consumer group coordinator (classic protocol) and committed offsets. */
+    /** The consumer group coordinator (classic and consumer protocols) and committed offsets. */
     public GroupCoordinator groups() {
         return groups;
     }

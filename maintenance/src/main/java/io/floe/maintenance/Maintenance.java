@@ -2,6 +2,7 @@ package io.floe.maintenance;
 
 import io.floe.agent.config.TopicConfigs;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.StorageStats;
 import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.cleanup.ObjectCleanup;
 import io.floe.maintenance.compaction.SegmentCompaction;
@@ -15,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import io.floe.core.metadata.StorageStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
