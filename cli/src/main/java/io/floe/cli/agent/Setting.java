@@ -16,7 +16,7 @@ enum Setting {
     ADVERTISE("advertise", null),
     HTTP_LISTEN("http-listen", Defaults.HTTP_LISTEN),
     DATA_DIR("data-dir", Defaults.DATA_DIR),
-    FLUSH_INTERVAL_MS("flush-interval-ms", Defaults.FLUSH_INTERVAL_MS),
+    FLUSH_INTERVAL_MS("flush-interval-ms", null),
     FLUSH_MAX_BYTES("flush-max-bytes", Defaults.FLUSH_MAX_BYTES),
     CACHE_BYTES("cache-bytes", Defaults.CACHE_BYTES),
     NODE_ID("node-id", Defaults.NODE_ID),
@@ -43,7 +43,10 @@ enum Setting {
         static final String LISTEN = "127.0.0.1:9092";
         static final String HTTP_LISTEN = "127.0.0.1:9644";
         static final String DATA_DIR = "./floe-data";
-        static final String FLUSH_INTERVAL_MS = "20";
+        /** Local objects cost nothing per write; on S3 every flush is a PUT, 4 per second at most by default. */
+        static final String FLUSH_INTERVAL_MS = "20 for file: objects, 250 for s3:";
+        static final int FLUSH_INTERVAL_MS_FILE = 20;
+        static final int FLUSH_INTERVAL_MS_S3 = 250;
         static final String FLUSH_MAX_BYTES = "8388608";
         static final String CACHE_BYTES = "268435456";
         static final String NODE_ID = "0";

@@ -66,12 +66,13 @@ final class SettingsResolver {
         HostPort advertise = advertise(listen);
         Path dataDir = directory(Setting.DATA_DIR);
         S3Options s3 = s3Options();
+        String objectsUrl = objectsUrl(dataDir, s3);
         return new AgentSettings(
                 listen,
                 advertise,
                 hostPort(Setting.HTTP_LISTEN, 0),
                 dataDir,
-                (int) integer(Setting.FLUSH_INTERVAL_MS, 1, FLUSH_INTERVAL_MS_MAX),
+                flushIntervalMs(objectsUrl),
                 integer(Setting.FLUSH_MAX_BYTES, 1024, FLUSH_MAX_BYTES_MAX),
                 integer(Setting.CACHE_BYTES, 0, Long.MAX_VALUE),
                 (int) integer(Setting.NODE_ID, 0, Integer.MAX_VALUE),
@@ -80,7 +81,7 @@ final class SettingsResolver {
                 (int) integer(Setting.DEFAULT_PARTITIONS, 1, Integer.MAX_VALUE),
                 (int) integer(Setting.MAX_MESSAGE_BYTES, 1024, Integer.MAX_VALUE),
                 metadataUrl(dataDir),
-                objectsUrl(dataDir, s3),
+                objectsUrl,
                 s3,
                 bool(Setting.MAINTENANCE),
                 maintenanceConfig());
@@ -235,8 +236,21 @@ final class SettingsResolver {
         }
     }
 
+    /** Given, or by object store: every flush is an object, and on S3 each costs a PUT. */
+    private int flushIntervalMs(String objectsUrl) {
+        Optional<Value> given = lookup(Setting.FLUSH_INTERVAL_MS);
+        if (given.isEmpty()) {
+            return objectsUrl.startsWith("s3:") ? Setting.Defaults.FLUSH_INTERVAL_MS_S3
+                    : Setting.Defaults.FLUSH_INTERVAL_MS_FILE;
+        }
+        return (int) integer(given.get(), 1, FLUSH_INTERVAL_MS_MAX);
+    }
+
     private long integer(Setting setting, long min, long max) {
-        Value value = required(setting);
+        return integer(required(setting), min, max);
+    }
+
+    private static long integer(Value value, long min, long max) {
         long parsed;
         try {
             parsed = Long.parseLong(value.text());

@@ -59,6 +59,15 @@ class SettingsResolverTest {
     }
 
     @Test
+    void theFlushIntervalDefaultsToTheObjectStoresOwn() {
+        assertThat(resolve(Map.of(), Map.of(), Map.of()).flushIntervalMs()).isEqualTo(20);
+        assertThat(resolveFlags(Setting.OBJECTS, "s3://bucket/prefix").flushIntervalMs()).as("4 PUTs per second")
+                .isEqualTo(250);
+        assertThat(resolve(Map.of(Setting.OBJECTS, "s3://bucket/prefix", Setting.FLUSH_INTERVAL_MS, "50"), Map.of(),
+                Map.of()).flushIntervalMs()).isEqualTo(50);
+    }
+
+    @Test
     void flagWinsOverEnvironmentWhichWinsOverFileWhichWinsOverDefault() {
         Map<String, String> file = Map.of("flush-interval-ms", "30", "node-id", "3", "cache-bytes", "1000");
         Map<String, String> env = Map.of("FLOE_FLUSH_INTERVAL_MS", "40", "FLOE_NODE_ID", "4");
