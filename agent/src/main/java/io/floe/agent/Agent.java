@@ -17,6 +17,7 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -73,6 +74,19 @@ public final class Agent implements AutoCloseable {
         this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
         this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters);
         this.topics.onDeleted(groups::onTopicDeleted);
+        scheduler.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Topics changed through other agents reach this one's cache within this long. */
+    private static final Duration TOPIC_REFRESH = Duration.ofSeconds(5);
+
+    private void refreshTopics() {
+        try {
+            topics.refresh();
+        } catch (RuntimeException e) {
+            LOGGER.warn("cannot refresh topics from the metadata store: {}", e.toString());
+        }
     }
 
     /** Assembles an agent on the given stores. The caller keeps ownership of the stores and the registry. */

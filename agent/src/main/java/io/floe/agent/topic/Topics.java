@@ -7,6 +7,7 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
 import io.floe.core.topic.UnknownTopicException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,8 +72,36 @@ public final class Topics {
         return stored;
     }
 
+    /** The topic with id {@code id}; a miss re-reads the topics from the store (another agent may have created it). */
     public Optional<Topic> find(UUID id) {
+        Topic cached = byId.get(id);
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        refresh();
         return Optional.ofNullable(byId.get(id));
+    }
+
+    /**
+     * Brings the cache in line with the store: topics created, deleted, grown or reconfigured through
+     * other agents. Deletions seen here reach the deletion listeners as this agent's own do.
+     */
+    public void refresh() {
+        // Only topics known before the store is read can have been deleted: one this agent creates
+        // meanwhile is in the cache but not yet in what the store returned.
+        List<Topic> knownBefore = List.copyOf(byName.values());
+        List<Topic> stored = store.topics();
+        Map<String, Topic> byStoredName = new HashMap<>();
+        stored.forEach(topic -> byStoredName.put(topic.name(), topic));
+        for (Topic known : knownBefore) {
+            Topic now = byStoredName.get(known.name());
+            if (now == null || !now.id().equals(known.id())) {
+                forget(known);
+                deletionListeners.forEach(listener -> listener.accept(known.name()));
+                LOGGER.info("Topic deleted through another agent topic={} id={}", known.name(), known.id());
+            }
+        }
+        stored.forEach(this::remember);
     }
 
     /**
