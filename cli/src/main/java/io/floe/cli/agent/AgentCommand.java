@@ -264,13 +264,14 @@ public final class AgentCommand implements Callable<Integer> {
     /**
      * Runs in the shutdown hook on SIGTERM or SIGINT. After its hooks the JVM would exit with 128 +
      * the signal number (143, 130); an orderly shutdown is not a failure, so the hook halts with 0
-     * once everything is stopped (1 when a part failed to stop). The cost of halting: JVM shutdown
-     * work that runs after the application's hooks is skipped, notably {@code File.deleteOnExit},
-     * so sqlite-jdbc's extracted native library (about 1 MB) stays in {@code java.io.tmpdir}.
+     * once everything is stopped (1 when a part failed to stop). Halting skips the JVM's own
+     * shutdown work, notably {@code File.deleteOnExit}: the native library sqlite-jdbc extracted to
+     * {@code java.io.tmpdir} (about 1 MB a start) is deleted here instead.
      */
     private static void stopAndHalt(AgentRuntime runtime) {
         LOGGER.info("Shutdown requested");
         boolean clean = runtime.stop();
+        ExtractedNativeLibraries.deleteLoaded("libsqlitejdbc");
         Runtime.getRuntime().halt(clean ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE);
     }
 }

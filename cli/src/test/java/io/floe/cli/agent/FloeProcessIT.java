@@ -27,10 +27,13 @@ class FloeProcessIT {
     @TempDir
     Path dataDir;
 
+    @TempDir
+    Path tmpDir;
+
     @Test
     void sigtermStopsTheAgentInOrderAndExitsWithZero() throws Exception {
         assertThat(JAR).as("built by the package phase").exists();
-        Process process = new ProcessBuilder(javaCommand(), "-jar", JAR.toString(), "agent",
+        Process process = new ProcessBuilder(javaCommand(), "-Djava.io.tmpdir=" + tmpDir, "-jar", JAR.toString(), "agent",
                 "--listen", "127.0.0.1:" + freePort(), "--http-listen", "127.0.0.1:0",
                 "--data-dir", dataDir.toString())
                 .redirectErrorStream(true)
@@ -52,6 +55,10 @@ class FloeProcessIT {
                     "Stopping agent", "Stopping object store", "Stopping metadata store", "Stopping HTTP endpoint",
                     "Floe agent stopped clean=true");
             assertThat(Files.exists(dataDir.resolve("metadata.db"))).isTrue();
+            try (var left = Files.list(tmpDir)) {
+                assertThat(left.map(path -> path.getFileName().toString()))
+                        .as("native libraries extracted to java.io.tmpdir are deleted").noneMatch(n -> n.contains("sqlite"));
+            }
         } finally {
             process.destroyForcibly();
         }
