@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PartitionLogs {
 
     static final int INDEX_BATCHES_MAX = 4096;
+    /** Batch rows one read below the index asks the store for; the byte limit cuts the answer. */
+    private static final int STORE_PAGE_BATCHES = 1000;
 
     private final MetadataStore store;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
@@ -48,7 +50,7 @@ public final class PartitionLogs {
         if (fromOffset >= log.indexStart()) {
             return log.batchesFrom(fromOffset, bytesMax);
         }
-        List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, 64);
+        List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, STORE_PAGE_BATCHES);
         long bytes = 0;
         int count = 0;
         for (BatchCoordinate batch : stored) {

@@ -85,15 +85,23 @@ public final class SegmentCompaction implements Job {
         if (inputs.size() < 2) {
             return "";
         }
-        Map<ObjectKey, InputObject> read = new HashMap<>();
-        for (StoredObject input : inputs) {
-            read.put(input.key(), InputObject.read(objects, input.key()));
-            bytesRead.increment(input.sizeBytes());
-        }
-        List<BatchCoordinate> batches = metadata.batchesIn(read.keySet());
-        List<List<BatchCoordinate>> chunks = CompactionPlan.chunks(batches, config.compactionTargetBytes());
+        // Plan from the batch rows first: a round whose candidates are single-partition objects that
+        // cannot grow by merging reads nothing at all.
+        List<ObjectKey> candidates = inputs.stream().map(StoredObject::key).toList();
+        List<List<BatchCoordinate>> chunks = CompactionPlan.chunks(metadata.batchesIn(candidates),
+                config.compactionTargetBytes());
         if (chunks.isEmpty()) {
             return "";
+        }
+        Map<ObjectKey, InputObject> read = new HashMap<>();
+        for (List<BatchCoordinate> chunk : chunks) {
+            for (BatchCoordinate batch : chunk) {
+                read.computeIfAbsent(batch.object(), key -> {
+                    InputObject input = InputObject.read(objects, key);
+                    bytesRead.increment(input.bytes().remaining());
+                    return input;
+                });
+            }
         }
         int outputs = 0;
         int moved = 0;
@@ -101,7 +109,7 @@ public final class SegmentCompaction implements Job {
             moved += writeAndSwap(chunk, read, now);
             outputs++;
         }
-        return "inputs=" + inputs.size() + " outputs=" + outputs + " batchesMoved=" + moved;
+        return "inputs=" + read.size() + " outputs=" + outputs + " batchesMoved=" + moved;
     }
 
     private List<StoredObject> pickInputs(Instant now) {
