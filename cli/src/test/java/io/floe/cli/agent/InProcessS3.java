@@ -10,17 +10,17 @@ import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 /**
  * A real S3-compatible server in the test JVM, as floe-objectstore-s3's tests run it: S3Proxy on
  * 127.0.0.1 with an ephemeral port, buckets as directories under {@code root}, AWS V4 signatures
- * checked against one key pair.
+ * checked against one key pair. Public for the end-to-end tests of package {@code e2e}.
  */
-final class InProcessS3 implements AutoCloseable {
+public final class InProcessS3 implements AutoCloseable {
 
-    static final String ACCESS_KEY = "floe-cli-access";
-    static final String SECRET_KEY = "floe-cli-secret-do-not-log";
+    public static final String ACCESS_KEY = "floe-cli-access";
+    public static final String SECRET_KEY = "floe-cli-secret-do-not-log";
 
     private final BlobStore blobStore;
     private final S3Proxy proxy;
 
-    InProcessS3(Path root) throws Exception {
+    public InProcessS3(Path root) throws Exception {
         blobStore = new FilesystemNio2BlobStore(root.toString());
         proxy = S3Proxy.builder()
                 .blobStore(blobStore)
@@ -33,11 +33,11 @@ final class InProcessS3 implements AutoCloseable {
         }
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + proxy.getPort());
     }
 
-    void createBucket(String bucket) {
+    public void createBucket(String bucket) {
         blobStore.createContainer(bucket);
     }
 

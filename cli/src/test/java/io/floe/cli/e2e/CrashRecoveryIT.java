@@ -2,7 +2,6 @@ package io.floe.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,12 +37,12 @@ class CrashRecoveryIT {
     @TempDir
     Path dataDir;
 
-    private Process agent;
+    private AgentProcess agent;
 
     @AfterEach
     void killLeftovers() {
         if (agent != null) {
-            agent.destroyForcibly();
+            agent.close();
         }
     }
 
@@ -71,7 +70,7 @@ class CrashRecoveryIT {
             }
             // Kill while sends are still in flight; no more sends after it (each would block on metadata).
             assertThat(enoughAcked.await(60, TimeUnit.SECONDS)).as("acks before the kill").isTrue();
-            agent.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            agent.kill();
             producer.flush();
             producer.close(Duration.ofSeconds(10));
         }
@@ -97,17 +96,13 @@ class CrashRecoveryIT {
         }
     }
 
-    private Process startAgent(int port) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "io.floe.cli.Floe", "agent",
+    private AgentProcess startAgent(int port) throws IOException {
+        return AgentProcess.start(List.of("-Xmx512m"), List.of(
                 "--listen", "127.0.0.1:" + port,
                 "--http-listen", "127.0.0.1:" + InProcessFloe.freePort(),
                 "--data-dir", dataDir.toString(),
-                "--flush-interval-ms", "10");
-        File log = dataDir.resolveSibling(dataDir.getFileName() + "-agent.log").toFile();
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+                "--flush-interval-ms", "10"), Map.of(),
+                dataDir.resolveSibling(dataDir.getFileName() + "-agent.log"));
     }
 
     private static void awaitReady(String bootstrap) throws Exception {

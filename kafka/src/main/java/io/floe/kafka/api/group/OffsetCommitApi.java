@@ -26,14 +26,16 @@ import org.apache.kafka.common.requests.OffsetCommitResponse;
 /**
  * OffsetCommit (v2-10). Topics are checked here, as Kafka's broker does before its coordinator sees
  * them: an unknown name is UNKNOWN_TOPIC_OR_PARTITION, an unknown id (v10 names topics by id)
- * UNKNOWN_TOPIC_ID. A group-wide refusal applies to every partition; before v9 an unknown group
- * with a generation is ILLEGAL_GENERATION, as Kafka keeps it for old clients. The per-commit
+ * UNKNOWN_TOPIC_ID. A group-wide refusal applies to every partition; a commit with a generation to
+ * a group the coordinator does not know is ILLEGAL_GENERATION before v9, as in Kafka, and
+ * UNKNOWN_MEMBER_ID from v9 (see {@link #groupError}). The per-commit
  * retention time of v2-4 is ignored (Kafka turns it into a per-offset expiry): Floe applies
  * offsets.retention.minutes to every offset. Runs on the blocking executor.
  */
 final class OffsetCommitApi implements KafkaApi<OffsetCommitRequestData, OffsetCommitResponseData> {
 
     private static final short STATIC_MEMBERSHIP_VERSION = 7;
+    /** From this version Kafka answers GROUP_ID_NOT_FOUND, not ILLEGAL_GENERATION, to commits into unknown groups. */
     private static final short GROUP_ID_NOT_FOUND_VERSION = 9;
 
     private final GroupCoordinator groups;
@@ -104,9 +106,20 @@ final class OffsetCommitApi implements KafkaApi<OffsetCommitRequestData, OffsetC
         return response.build().data().setThrottleTimeMs(0);
     }
 
+    /**
+     * The wire error of a group-wide refusal. GROUP_ID_NOT_FOUND (a commit with a generation to a group
+     * the coordinator does not have) differs from Kafka's answer from v9 on: Kafka sends
+     * GROUP_ID_NOT_FOUND, which neither of kafka-clients' consumers handles in a commit response (the
+     * classic consumer's commitSync throws "Unexpected error in commit", a non-retriable
+     * KafkaException). In Kafka that case is rare, a group deleted under its members; in Floe it
+     * follows every move of a group to another agent (its coordinator left, or restarted), because
+     * group membership lives in the coordinator's memory. UNKNOWN_MEMBER_ID says what happened, and
+     * both consumers handle it as they handle a commit overtaken by a rebalance: CommitFailedException,
+     * then they rejoin.
+     */
     private static Errors groupError(GroupError error, short version) {
-        if (error == GroupError.GROUP_ID_NOT_FOUND && version < GROUP_ID_NOT_FOUND_VERSION) {
-            return Errors.ILLEGAL_GENERATION;
+        if (error == GroupError.GROUP_ID_NOT_FOUND) {
+            return version < GROUP_ID_NOT_FOUND_VERSION ? Errors.ILLEGAL_GENERATION : Errors.UNKNOWN_MEMBER_ID;
         }
         return GroupErrorCodes.of(error);
     }

@@ -1,0 +1,77 @@
+package io.floe.cli.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code floe agent ARGS} in a child JVM on the test's class path, its output appended to a log file.
+ * The agent logs as the floe executable does (the main {@code logback.xml}, INFO for Floe), not as
+ * the tests do, so the log of a failed run shows membership changes and start-up lines.
+ * {@link #kill()} is SIGKILL: no shutdown hook runs, as when a machine dies.
+ */
+final class AgentProcess implements AutoCloseable {
+
+    private static final long EXIT_TIMEOUT_SECONDS = 30;
+
+    private final Process process;
+    private final Path log;
+
+    private AgentProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    /**
+     * Starts {@code floe agent} with {@code agentArguments} in a JVM with {@code jvmOptions} (a heap
+     * limit at least), {@code environment} added to this JVM's environment.
+     */
+    static AgentProcess start(List<String> jvmOptions, List<String> agentArguments, Map<String, String> environment,
+            Path log) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-Dlogback.configurationFile=logback.xml", "-cp", System.getProperty("java.class.path"),
+                "io.floe.cli.Floe", "agent"));
+        command.addAll(agentArguments);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().putAll(environment);
+        return new AgentProcess(builder.start(), log);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGKILL, and waits for the process to be gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(EXIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    Path log() {
+        return log;
+    }
+
+    /** The last {@code count} lines of the agent's output, for failure messages. */
+    String logTail(int count) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the agent log " + log, e);
+        }
+    }
+
+    /** Kills the agent if it still runs: tests call this in their clean-up, whatever happened. */
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+}
