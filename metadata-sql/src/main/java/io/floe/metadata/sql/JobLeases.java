@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * Leases of background jobs, one row per job. Taking a lease reads its row for update, so two agents
  * racing for one job serialize on it (and on PostgreSQL a second insert of a new job's row fails on
- * the primary key: the loser retries and finds the winner's lease).
+ * the primary key: {@link SqlMetadataStore#acquireLease} asks once more and finds the winner's lease).
  */
 final class JobLeases {
 

@@ -387,9 +387,18 @@ public final class SqlMetadataStore implements MetadataStore {
 
     // ----- maintenance
 
+    /**
+     * On PostgreSQL two agents can both find no row for a new job and both insert it; the loser fails
+     * on the primary key and, asked once more, finds the winner's lease.
+     */
     @Override
     public Optional<JobLease> acquireLease(String job, String owner, Instant now, Duration ttl) {
-        return write("take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
+        try {
+            return write("take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
+        } catch (MetadataStoreException lostTheRace) {
+            LOGGER.debug("taking the lease of job {} failed once, asking again: {}", job, lostTheRace.getMessage());
+            return write("take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
+        }
     }
 
     @Override
