@@ -273,6 +273,11 @@ final class ConsumerHeartbeats {
             return member;
         }
         group.put(next, nowMs);
+        if (next.state() == member.state() && next.epoch() == member.epoch()
+                && next.assigned().equals(member.assigned())
+                && next.pendingRevocation().equals(member.pendingRevocation())) {
+            return next; // it only reported owning partitions it had not yet: nothing moved, its deadline stays
+        }
         String memberId = member.memberId();
         if (next.state() == MemberState.UNREVOKED_PARTITIONS) {
             int epoch = next.epoch();

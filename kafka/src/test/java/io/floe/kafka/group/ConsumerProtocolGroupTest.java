@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.kafka.WireClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -44,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Real KafkaConsumers with {@code group.protocol=consumer} (KIP-848) against a real agent over
  * loopback: server-side assignment, rebalances on join, leave, crash and new partitions, and offsets
- * committed under member epochs. A monitor samples every consumer's partitions while the tests run
- * and fails them if two consumers ever owned the same partition at once.
+ * committed under member epochs. Every consumer records when its rebalance listener was given and
+ * took back each partition ({@link Ownership}); each test fails if two consumers ever owned the same
+ * partition at once.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class ConsumerProtocolGroupTest {
@@ -58,22 +57,20 @@ class ConsumerProtocolGroupTest {
 
     private ConsumerProtocolServer server;
     private final List<ProtocolConsumer> consumers = new CopyOnWriteArrayList<>();
-    private OwnershipMonitor monitor;
     private int correlationId;
 
     @BeforeEach
     void start() {
         server = new ConsumerProtocolServer(dir);
         server.createTopic(TOPIC, PARTITIONS);
-        monitor = new OwnershipMonitor(consumers);
     }
 
     @AfterEach
     void stop() {
-        monitor.close();
         consumers.forEach(ProtocolConsumer::close);
         server.close();
-        assertThat(monitor.overlaps()).as("partitions owned by two consumers at once").isEmpty();
+        List<Ownership> ownerships = consumers.stream().flatMap(consumer -> consumer.ownerships().stream()).toList();
+        assertThat(Ownership.overlaps(ownerships)).as("partitions owned by two consumers at once").isEmpty();
     }
 
     @Test
@@ -152,6 +149,74 @@ class ConsumerProtocolGroupTest {
                     .setGroupId("crash").setMemberId(joined.memberId()).setMemberEpoch(joined.memberEpoch()));
             assertThat(late.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         }
+    }
+
+    /**
+     * A KafkaConsumer whose metadata does not know the topic id yet when its first assignment comes
+     * acknowledges the part it could resolve (nothing), then takes the whole assignment once its
+     * metadata catches up. Its "I own nothing" must not pass for a revocation: had the coordinator
+     * handed the second member its share then, both consumers would have owned it at once (which
+     * the full build, on a loaded machine, caught). Played here over raw sockets, step by step.
+     */
+    @Test
+    void partitionsAMemberHasNotReportedOwningYetMoveOnlyOnceItRevokedThem() {
+        try (WireClient first = new WireClient(server.port()); WireClient second = new WireClient(server.port())) {
+            String firstId = Uuid.randomUuid().toString();
+            ConsumerGroupHeartbeatResponseData given = heartbeat(first, joining("unresolved", firstId));
+            assertThat(given.memberEpoch()).isEqualTo(1);
+            Uuid topicId = given.assignment().topicPartitions().get(0).topicId();
+            assertThat(partitions(given)).hasSize(PARTITIONS);
+
+            String secondId = Uuid.randomUuid().toString();
+            ConsumerGroupHeartbeatResponseData waiting = heartbeat(second, joining("unresolved", secondId));
+            assertThat(waiting.memberEpoch()).isEqualTo(2);
+            assertThat(partitions(waiting)).as("everything is the first member's still").isEmpty();
+
+            // The first member acknowledges the part of its assignment it could resolve: nothing.
+            ConsumerGroupHeartbeatResponseData revoking = heartbeat(first, beat("unresolved", firstId, 1, topicId));
+            assertThat(revoking.memberEpoch()).as("it must revoke before it moves on").isEqualTo(1);
+            List<Integer> kept = partitions(revoking);
+            assertThat(kept).hasSize(PARTITIONS / 2);
+            assertThat(partitions(heartbeat(second, beat("unresolved", secondId, 2, null)))).isEmpty();
+
+            // It took its whole first assignment after all, then revoked what it was told to.
+            assertThat(heartbeat(first, beat("unresolved", firstId, 1, topicId, 0, 1, 2, 3, 4, 5)).memberEpoch())
+                    .isEqualTo(1);
+            assertThat(partitions(heartbeat(second, beat("unresolved", secondId, 2, null)))).isEmpty();
+            assertThat(heartbeat(first, beat("unresolved", firstId, 1, topicId, kept.toArray(Integer[]::new)))
+                    .memberEpoch()).isEqualTo(2);
+
+            List<Integer> moved = partitions(heartbeat(second, beat("unresolved", secondId, 2, null)));
+            assertThat(moved).hasSize(PARTITIONS / 2).doesNotContainAnyElementsOf(kept);
+        }
+    }
+
+    private static ConsumerGroupHeartbeatRequestData joining(String group, String memberId) {
+        return new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId(memberId).setMemberEpoch(0)
+                .setRebalanceTimeoutMs(60_000).setSubscribedTopicNames(List.of(TOPIC)).setTopicPartitions(List.of());
+    }
+
+    /** A heartbeat reporting the {@code owned} partitions of {@code topicId}; none reported if topicId is null. */
+    private static ConsumerGroupHeartbeatRequestData beat(String group, String memberId, int epoch, Uuid topicId,
+            Integer... owned) {
+        ConsumerGroupHeartbeatRequestData request = new ConsumerGroupHeartbeatRequestData().setGroupId(group)
+                .setMemberId(memberId).setMemberEpoch(epoch);
+        if (topicId != null) {
+            request.setTopicPartitions(owned.length == 0 ? List.of()
+                    : List.of(new ConsumerGroupHeartbeatRequestData.TopicPartitions().setTopicId(topicId)
+                            .setPartitions(List.of(owned))));
+        }
+        return request;
+    }
+
+    /** The partitions the answer assigns, sorted; empty when it assigns none or leaves the assignment as it was. */
+    private static List<Integer> partitions(ConsumerGroupHeartbeatResponseData response) {
+        assertThat(response.errorCode()).as(response.errorMessage()).isEqualTo(Errors.NONE.code());
+        if (response.assignment() == null) {
+            return List.of();
+        }
+        return response.assignment().topicPartitions().stream().flatMap(topic -> topic.partitions().stream())
+                .sorted().toList();
     }
 
     @Test
@@ -338,54 +403,6 @@ class ConsumerProtocolGroupTest {
                 producer.send(new ProducerRecord<>(TOPIC, "k" + i, "v" + i));
             }
             producer.flush();
-        }
-    }
-
-    /**
-     * Samples the consumers' partitions every millisecond on its own thread and keeps every moment
-     * two of them owned the same partition. Ownership is what each consumer's rebalance listener was
-     * told: given in onPartitionsAssigned, gone before onPartitionsRevoked returns.
-     */
-    private static final class OwnershipMonitor implements AutoCloseable {
-
-        private final List<ProtocolConsumer> consumers;
-        private final List<String> overlaps = new CopyOnWriteArrayList<>();
-        private final Thread thread;
-        private volatile boolean running = true;
-
-        OwnershipMonitor(List<ProtocolConsumer> consumers) {
-            this.consumers = consumers;
-            this.thread = new Thread(this::sample, "ownership-monitor");
-            this.thread.setDaemon(true);
-            this.thread.start();
-        }
-
-        private void sample() {
-            while (running) {
-                Set<TopicPartition> seen = new HashSet<>();
-                for (ProtocolConsumer consumer : new ArrayList<>(consumers)) {
-                    for (TopicPartition partition : consumer.assignment()) {
-                        if (!seen.add(partition)) {
-                            overlaps.add(partition + " also owned by " + consumer.name());
-                        }
-                    }
-                }
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
-        }
-
-        List<String> overlaps() {
-            return List.copyOf(overlaps);
-        }
-
-        @Override
-        public void close() {
-            running = false;
-            try {
-                thread.join(1_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

@@ -25,7 +25,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * A real KafkaConsumer with {@code group.protocol=consumer} (KIP-848), polling on its own thread and
  * committing synchronously after every poll and before giving partitions up, so a clean handover
  * neither loses nor repeats a record. The session timeout and heartbeat interval are the
- * coordinator's, not the client's. Tests read what it received and owns from other threads.
+ * coordinator's, not the client's. Tests read what it received and owns from other threads, and,
+ * once it is closed, each partition's {@link Ownership} as its rebalance listener saw it.
  */
 final class ProtocolConsumer implements AutoCloseable {
 
@@ -33,6 +34,9 @@ final class ProtocolConsumer implements AutoCloseable {
     private final String name;
     private final List<ConsumerRecord<String, String>> received = new CopyOnWriteArrayList<>();
     private final AtomicReference<Set<TopicPartition>> assignment = new AtomicReference<>(Set.of());
+    /** When each partition it owns was given; touched only by the polling thread (callbacks run there). */
+    private final Map<TopicPartition, Long> ownedSince = new HashMap<>();
+    private final List<Ownership> ownerships = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile CloseOptions.GroupMembershipOperation onStop;
 
@@ -75,6 +79,7 @@ final class ProtocolConsumer implements AutoCloseable {
                 consumer.close(CloseOptions.groupMembershipOperation(operation).withTimeout(Duration.ofSeconds(10)));
             } finally {
                 assignment.set(Set.of()); // a closed consumer reads nothing, whatever its listener was told
+                ended(Set.copyOf(ownedSince.keySet()), System.nanoTime(), Ownership.End.CLOSED);
                 stopped.complete(null);
             }
         }
@@ -112,6 +117,24 @@ final class ProtocolConsumer implements AutoCloseable {
         stopped.join();
     }
 
+    /** Its ownership of each partition, complete once it is closed. */
+    List<Ownership> ownerships() {
+        return List.copyOf(ownerships);
+    }
+
+    private void owned(Collection<TopicPartition> partitions, long nowNanos) {
+        partitions.forEach(partition -> ownedSince.putIfAbsent(partition, nowNanos));
+    }
+
+    private void ended(Collection<TopicPartition> partitions, long nowNanos, Ownership.End end) {
+        for (TopicPartition partition : partitions) {
+            Long since = ownedSince.remove(partition);
+            if (since != null) {
+                ownerships.add(new Ownership(partition, name, since, nowNanos, end));
+            }
+        }
+    }
+
     /** Whether the polling thread ended with an error (rather than by being stopped). */
     boolean failed() {
         return stopped.isCompletedExceptionally();
@@ -124,24 +147,34 @@ final class ProtocolConsumer implements AutoCloseable {
         }
     }
 
-    /** Commits before partitions go (so the next owner starts right after) and tracks the assignment. */
+    /**
+     * Commits before partitions go (so the next owner starts right after) and tracks the assignment:
+     * a partition is owned from the start of onPartitionsAssigned to the end of onPartitionsRevoked
+     * (or the start of onPartitionsLost).
+     */
     private final class CommittingListener implements ConsumerRebalanceListener {
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (!partitions.isEmpty()) {
-                consumer.commitSync();
+            try {
+                if (!partitions.isEmpty()) {
+                    consumer.commitSync();
+                }
+            } finally {
+                update(partitions, false);
+                ended(partitions, System.nanoTime(), Ownership.End.REVOKED);
             }
-            update(partitions, false);
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            owned(partitions, System.nanoTime());
             update(partitions, true);
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            ended(partitions, System.nanoTime(), Ownership.End.LOST);
             update(partitions, false);
         }
 

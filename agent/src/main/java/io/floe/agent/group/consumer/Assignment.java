@@ -59,6 +59,36 @@ public record Assignment(Map<UUID, Set<Integer>> partitions) {
         return false;
     }
 
+    /** The partitions of this one that are not in {@code other}. */
+    public Assignment minus(Assignment other) {
+        if (isEmpty() || other.isEmpty()) {
+            return this;
+        }
+        Map<UUID, Set<Integer>> rest = new TreeMap<>();
+        partitions.forEach((topic, indexes) -> {
+            Set<Integer> left = new TreeSet<>(indexes);
+            left.removeAll(other.partitionsOf(topic));
+            rest.put(topic, left);
+        });
+        return new Assignment(rest);
+    }
+
+    /** The partitions of this one that are also in {@code other}. */
+    public Assignment retainedIn(Assignment other) {
+        return minus(minus(other));
+    }
+
+    /** The partitions of both. */
+    public Assignment plus(Assignment other) {
+        if (other.isEmpty()) {
+            return this;
+        }
+        Map<UUID, Set<Integer>> all = new TreeMap<>();
+        partitions.forEach((topic, indexes) -> all.put(topic, new TreeSet<>(indexes)));
+        other.partitions.forEach((topic, indexes) -> all.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(indexes));
+        return new Assignment(all);
+    }
+
     /** Whether every partition of this one is in {@code other}. */
     public boolean isSubsetOf(Assignment other) {
         return partitions.entrySet().stream()

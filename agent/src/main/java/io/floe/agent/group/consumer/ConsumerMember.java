@@ -15,6 +15,10 @@ import java.util.Objects;
  * @param state its reconciliation state
  * @param assigned the partitions it owns (or is told to own)
  * @param pendingRevocation the partitions it must give up; it still owns them until it says so
+ * @param unconfirmed the partitions of {@code assigned} it was given that none of its heartbeats has
+ *     reported owning yet. Its client may still be taking them (a Kafka consumer acknowledges an
+ *     assignment it could resolve only in part, reporting fewer partitions, and goes on to take the
+ *     rest), so not reporting them does not show it let them go: they are revoked explicitly.
  */
 public record ConsumerMember(
         String memberId,
@@ -23,7 +27,8 @@ public record ConsumerMember(
         int previousEpoch,
         MemberState state,
         Assignment assigned,
-        Assignment pendingRevocation) {
+        Assignment pendingRevocation,
+        Assignment unconfirmed) {
 
     /** The epoch a member sends to leave the group. */
     public static final int LEAVE_EPOCH = -1;
@@ -36,6 +41,13 @@ public record ConsumerMember(
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(assigned, "assigned");
         Objects.requireNonNull(pendingRevocation, "pendingRevocation");
+        Objects.requireNonNull(unconfirmed, "unconfirmed");
+    }
+
+    /** A member whose heartbeats have reported owning every partition it was given. */
+    public ConsumerMember(String memberId, MemberSubscription subscription, int epoch, int previousEpoch,
+            MemberState state, Assignment assigned, Assignment pendingRevocation) {
+        this(memberId, subscription, epoch, previousEpoch, state, assigned, pendingRevocation, Assignment.EMPTY);
     }
 
     /** A member that has just joined: epoch 0, nothing assigned. */
@@ -58,14 +70,31 @@ public record ConsumerMember(
     }
 
     public ConsumerMember withSubscription(MemberSubscription next) {
-        return new ConsumerMember(memberId, next, epoch, previousEpoch, state, assigned, pendingRevocation);
+        return new ConsumerMember(memberId, next, epoch, previousEpoch, state, assigned, pendingRevocation,
+                unconfirmed);
     }
 
-    /** The next step of its reconciliation; the current epoch becomes the previous one. */
+    /**
+     * The next step of its reconciliation; the current epoch becomes the previous one. The partitions
+     * it gains are unconfirmed until a heartbeat reports them owned.
+     */
     public ConsumerMember reconciled(MemberState nextState, int nextEpoch, Assignment nextAssigned,
             Assignment nextPendingRevocation) {
         return new ConsumerMember(memberId, subscription, nextEpoch, epoch, nextState, nextAssigned,
-                nextPendingRevocation);
+                nextPendingRevocation, unconfirmed.retainedIn(nextAssigned).plus(nextAssigned.minus(assigned)));
+    }
+
+    /**
+     * The member once a heartbeat reported owning {@code owned} (null: not reported): those of its
+     * partitions are confirmed.
+     */
+    public ConsumerMember reporting(Assignment owned) {
+        if (owned == null || unconfirmed.isEmpty()) {
+            return this;
+        }
+        Assignment stillUnconfirmed = unconfirmed.minus(owned);
+        return stillUnconfirmed.equals(unconfirmed) ? this : new ConsumerMember(memberId, subscription, epoch,
+                previousEpoch, state, assigned, pendingRevocation, stillUnconfirmed);
     }
 
     /**
@@ -74,11 +103,14 @@ public record ConsumerMember(
      */
     public ConsumerMember awayStatic() {
         return new ConsumerMember(memberId, subscription, STATIC_LEAVE_EPOCH, epoch, state, assigned,
-                Assignment.EMPTY);
+                Assignment.EMPTY, unconfirmed);
     }
 
-    /** The same instance under a new member id, joining at epoch 0 with the partitions it had. */
+    /**
+     * The same instance under a new member id, joining at epoch 0 with the partitions it had; its new
+     * client has taken none of them yet.
+     */
     public ConsumerMember replacedBy(String newMemberId) {
-        return new ConsumerMember(newMemberId, subscription, 0, 0, state, assigned, pendingRevocation);
+        return new ConsumerMember(newMemberId, subscription, 0, 0, state, assigned, pendingRevocation, assigned);
     }
 }

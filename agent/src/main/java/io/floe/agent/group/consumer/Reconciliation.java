@@ -12,6 +12,14 @@ import java.util.UUID;
  * The rule that keeps a partition from having two owners: a member keeps what stays in its target,
  * gives up the rest first (staying at its epoch until it reports them revoked), and is handed a
  * newly targeted partition only once no other member owns it.
+ *
+ * <p>Like Kafka's, the revocation step is skipped for partitions the member reports it gave up
+ * already, but (unlike Kafka's) only for partitions it once reported owning. A partition it was
+ * given and has never reported may be one its client is still taking: a Kafka consumer that can
+ * resolve only part of an assignment (its metadata does not know a topic id yet) acknowledges that
+ * part, reporting fewer partitions, and then takes the rest. Handing such a partition on at once
+ * would let two consumers own it; it is revoked like any other, and moves once a heartbeat sent
+ * after the revocation no longer reports it.
  */
 public final class Reconciliation {
 
@@ -38,16 +46,18 @@ public final class Reconciliation {
     }
 
     /**
-     * The member's next version; the member itself when it cannot move yet.
+     * The member's next version; when it cannot move yet, the member itself (having confirmed the
+     * partitions it reports owning).
      *
      * @param owned the partitions it reports owning, or null if its heartbeat did not report them
      */
     public static ConsumerMember next(ConsumerMember member, int targetEpoch, Assignment target, Owners owners,
             Assignment owned) {
-        if (member.isReconciledTo(targetEpoch)) {
-            return member;
+        ConsumerMember reported = member.reporting(owned);
+        if (reported.isReconciledTo(targetEpoch)) {
+            return reported;
         }
-        return new Reconciliation(member, targetEpoch, target, owners, owned).step();
+        return new Reconciliation(reported, targetEpoch, target, owners, owned).step();
     }
 
     private ConsumerMember step() {
@@ -86,7 +96,7 @@ public final class Reconciliation {
             }
         }
         Assignment revoked = new Assignment(revoking);
-        if (!revoked.isEmpty() && ownsAnyOf(revoked)) {
+        if (!revoked.isEmpty() && (ownsAnyOf(revoked) || member.unconfirmed().intersects(revoked))) {
             // Revoke first, at the current epoch; the new partitions come once the member confirms.
             return member.reconciled(MemberState.UNREVOKED_PARTITIONS, member.epoch(), new Assignment(kept), revoked);
         }
