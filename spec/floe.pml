@@ -511,24 +511,23 @@ end_z:
 
 /* ================================================================== fetch (§4) */
 
-/* A consumer's fetch: look up a visible offset's batch row, then read the object. */
+/* A consumer's fetch, at any time: look up a visible offset's batch row, then read its object. One
+   read is enough: reads do not interact, and any single read's timing is explored. */
 #define PICK(i)   :: ls <= i && i < hw -> o = i
 proctype Fetcher() {
   byte o, x, r;
 end_f:
-  do
-  :: atomic {
-       ls < hw ->
-       if PICK(0) PICK(1) PICK(2) PICK(3) fi;
-       x = rowObj[o]; r = rowRec[o]; fHeld = x }
-     d_step {
-       if
-       :: sto[x] != PRESENT -> readMissing = 1
-       :: sto[x] == PRESENT && (!HAS(x, r) || r != seen[o]) -> readWrong = 1
-       :: else -> skip
-       fi;
-       fHeld = NONE; o = 0; x = 0; r = 0 }
-  od
+  atomic {
+    ls < hw ->
+    if PICK(0) PICK(1) PICK(2) PICK(3) fi;
+    x = rowObj[o]; r = rowRec[o]; fHeld = x }
+  d_step {
+    if
+    :: sto[x] != PRESENT -> readMissing = 1
+    :: sto[x] == PRESENT && (!HAS(x, r) || r != seen[o]) -> readWrong = 1
+    :: else -> skip
+    fi;
+    fHeld = NONE; o = 0; x = 0; r = 0 }
 }
 
 init {
