@@ -27,7 +27,7 @@
 #define NP        2     /* producers */
 #define NB        2     /* producer 0's batches; records are r = p*NB + b, one per batch */
 #ifndef NB1
-#define NB1       2     /* producer 1's batches */
+#define NB1       1     /* producer 1's batches */
 #endif
 #define NBATCH(p) (p == 0 -> NB : NB1)
 #define NREC      4     /* records */
@@ -207,18 +207,15 @@ end_idle:
     p = 0;
     /* 3. register the upload (keys are registered ahead: RegisteredKeys) */
     assert(nextObj < MAXOBJ); obj = nextObj; nextObj++; ost[obj] = REG; aobj[k] = obj }
-  if                                           /* 4. upload under the key, create-only */
-  :: goto crash
-  :: d_step {
-       sto[obj] = PRESENT;
-       p = 0;
-       do
-       :: p < NP && (fl & (1 << p)) != 0 -> content[obj] = content[obj] | (1 << (p*NB + fb[p])); p++
-       :: p < NP && (fl & (1 << p)) == 0 -> p++
-       :: else -> break
-       od;
-       p = 0 }
-  fi;
+  d_step {                                     /* 4. upload under the key, create-only */
+    sto[obj] = PRESENT;
+    p = 0;
+    do
+    :: p < NP && (fl & (1 << p)) != 0 -> content[obj] = content[obj] | (1 << (p*NB + fb[p])); p++
+    :: p < NP && (fl & (1 << p)) == 0 -> p++
+    :: else -> break
+    od;
+    p = 0 };
   if                                           /* 5. commit: one transaction; 6. answer */
   :: goto crash
   :: atomic {
@@ -300,10 +297,10 @@ crash:
    each step interleaved, a crash after each. The detailed produce path (two producers, retries,
    epochs, two agents) is the PRODUCE configuration's. */
 #ifndef FLUSHES
-#define FLUSHES   4     /* flush objects */
+#define FLUSHES   3     /* flush objects */
 #endif
 #ifndef MREC
-#define MREC      3     /* records */
+#define MREC      4     /* records */
 #endif
 byte nextRec;           /* records committed so far */
 proctype Flusher() {
@@ -372,8 +369,12 @@ fcrash:
 #endif
 /* delete a tombstone's object (after the delay), then drop the row; or delete an object listed
    without a row (an upload that arrived after its registration was swept) */
+#ifndef NO_LISTING
 #define CLEAN(x)      :: ost[x] == DELETING && !HELD(x) -> DESTROY(x) \
                       :: ost[x] == GONE && sto[x] == PRESENT -> sto[x] = DELETED; content[x] = 0
+#else
+#define CLEAN(x)      :: ost[x] == DELETING && !HELD(x) -> DESTROY(x)
+#endif
 proctype Janitor() {
   byte x;
 end_j:
@@ -411,7 +412,8 @@ end_r:
 #else
 #define SWAP_OK   true
 #endif
-#define PLAN(i)   (ls <= i && i + 1 < hw && rowObj[i] != rowObj[i + 1])
+#define PLAN(i)   (ls <= i && i + 1 < hw && rowObj[i] != rowObj[i + 1] && \
+                   sto[rowObj[i]] == PRESENT && sto[rowObj[i + 1]] == PRESENT)
 #define TAKE(i)   :: PLAN(i) -> a = i
 proctype Compactor() {
   byte a, o0, o1, r0, r1, c;
@@ -424,8 +426,7 @@ end_c:
        if TAKE(0) TAKE(1) TAKE(2) fi;
        o0 = rowObj[a]; o1 = rowObj[a + 1]; r0 = rowRec[a]; r1 = rowRec[a + 1];
        assert(nextObj < MAXOBJ); c = nextObj; nextObj++; ncomp++; ost[c] = REG; cobj = c;
-       assert(sto[o0] == PRESENT && HAS(o0, r0) && sto[o1] == PRESENT && HAS(o1, r1));
-       sto[c] = PRESENT; content[c] = (1 << r0) | (1 << r1) }
+       sto[c] = PRESENT; content[c] = (content[o0] & (1 << r0)) | (content[o1] & (1 << r1)) }
      if
      :: CRASHJ -> goto reset
      :: d_step {                               /* the swap: one conditional transaction */
@@ -532,19 +533,15 @@ end_f:
 
 init {
   atomic {
+    run Janitor();
 #ifndef MAINTAIN
     run Producer(0); run Producer(1);
-    run Agent(0); run Agent(1);
+    run Agent(0); run Agent(1)
 #else
-    run Flusher();
-    run Compactor();
-    run Zombie();
-#endif
-    run Janitor();
-    run Retention();
-    run Writer();
+    run Flusher(); run Compactor(); run Retention(); run Writer(); run Zombie();
 #ifndef NO_FETCHER
     run Fetcher()
+#endif
 #endif
   }
 }
