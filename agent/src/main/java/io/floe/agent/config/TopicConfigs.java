@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The topic configs Floe knows, with Kafka's defaults, and the agent-level values that override those
@@ -23,6 +25,7 @@ public final class TopicConfigs {
     private static final Map<String, TopicConfigDef> DEFINITIONS = definitions();
 
     private final Map<String, String> agentDefaults;
+    private final List<Consumer<Map<String, String>>> checks = new CopyOnWriteArrayList<>();
 
     /** {@code agentDefaults}: topic-config values the agent's own configuration sets (e.g. max.message.bytes). */
     public TopicConfigs(Map<String, String> agentDefaults) {
@@ -33,6 +36,18 @@ public final class TopicConfigs {
     /** Checks names and values of topic overrides; throws {@link InvalidConfigException} for the first bad one. */
     public void validate(Map<String, String> overrides) {
         overrides.forEach(this::validateOne);
+        for (Consumer<Map<String, String>> check : checks) {
+            check.accept(overrides);
+        }
+    }
+
+    /**
+     * Adds a check of a topic's overrides as a whole (settings that depend on each other, such as a
+     * declared schema and its format), run by {@link #validate} after each value's own; it throws
+     * {@link InvalidConfigException} for a bad combination.
+     */
+    public void addCheck(Consumer<Map<String, String>> check) {
+        checks.add(check);
     }
 
     /** The effective value of {@code name} for {@code topic}. */

@@ -1,0 +1,86 @@
+package io.floe.tableflow;
+
+import io.floe.agent.config.InvalidConfigException;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.config.TableflowConfigs;
+import io.floe.tableflow.rows.ValueDecoder;
+import io.floe.tableflow.source.CommittedLog;
+import io.floe.tableflow.table.TableCatalog;
+import io.floe.tableflow.table.TableJobs;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's Tableflow service: on one thread, every poll interval, it finds the topics with
+ * {@code floe.tableflow.enabled=true} and runs the rounds that are due, each under the table's lease
+ * (so one agent at a time materializes a table; the lease is only an optimization, the table's own
+ * compare-and-swap commit is what keeps records exactly once).
+ */
+public final class Tableflow implements AutoCloseable {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(Tableflow.class);
+
+    private final ScheduledExecutorService scheduler;
+    private final TableJobs jobs;
+
+    private Tableflow(ScheduledExecutorService scheduler, TableJobs jobs) {
+        this.scheduler = scheduler;
+        this.jobs = jobs;
+    }
+
+    /** Starts materializing tables on agent {@code agentId}; {@link #close()} stops and gives the leases up. */
+    public static Tableflow start(TableflowConfig config, String agentId, MetadataStore metadata, ObjectStore objects,
+            TableCatalog catalog, Clock clock, MeterRegistry meters) {
+        TableJobs jobs = new TableJobs(config, agentId, metadata, new CommittedLog(metadata, objects), catalog, clock,
+                meters);
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "floe-tableflow");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long interval = config.pollInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(jobs::poll, interval, interval, TimeUnit.MILLISECONDS);
+        LOGGER.info("tableflow started agentId={} namespace={} catalog={}", agentId, config.namespace(),
+                catalog.catalog().name());
+        return new Tableflow(scheduler, jobs);
+    }
+
+    /**
+     * Checks a topic's Tableflow configs as a whole (names, values, the declared schema against its
+     * format); {@link InvalidConfigException} with the user's message when they are bad. Registered with
+     * the agent's topic configs, so CreateTopics and AlterConfigs answer INVALID_CONFIG at once.
+     */
+    public static void validate(Map<String, String> topicConfigs) {
+        for (String name : topicConfigs.keySet()) {
+            if (name.startsWith(TableflowConfigs.PREFIX)
+                    && TableflowConfigs.DEFINITIONS.stream().noneMatch(def -> def.name().equals(name))) {
+                throw new InvalidConfigException("Unknown Tableflow topic config " + name + "; known: "
+                        + TableflowConfigs.DEFINITIONS.stream().map(TableflowConfigs.Definition::name).toList());
+            }
+        }
+        try {
+            ValueDecoder.of(TableSettings.from(topicConfigs));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        jobs.releaseAll();
+    }
+}

@@ -1,0 +1,52 @@
+package io.floe.tableflow;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Agent-level Tableflow settings (per-topic ones are topic configs: see
+ * {@link io.floe.tableflow.config.TableflowConfigs}).
+ *
+ * @param namespace the Iceberg namespace of the tables ({@code floe}: tables are {@code floe.<topic>})
+ * @param pollInterval how often the agent looks for tables that are due
+ * @param leaseTtl how long a table job's lease lasts without renewal
+ * @param maxBytesPerRound stored bytes one round reads at most before it commits
+ * @param spoolDirectory where data files are written before their upload
+ */
+public record TableflowConfig(
+        String namespace,
+        Duration pollInterval,
+        Duration leaseTtl,
+        long maxBytesPerRound,
+        Path spoolDirectory) {
+
+    public static final String DEFAULT_NAMESPACE = "floe";
+
+    public TableflowConfig {
+        Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(spoolDirectory, "spoolDirectory");
+        if (!namespace.matches("[A-Za-z0-9_]+")) {
+            throw new IllegalArgumentException("tableflow namespace '" + namespace + "' must be letters, digits and _");
+        }
+        if (pollInterval.isNegative() || pollInterval.isZero() || leaseTtl.isNegative() || leaseTtl.isZero()) {
+            throw new IllegalArgumentException("tableflow poll interval and lease ttl must be positive");
+        }
+        if (maxBytesPerRound < 1) {
+            throw new IllegalArgumentException("tableflow max bytes per round must be positive");
+        }
+    }
+
+    public static TableflowConfig defaults(Path spoolDirectory) {
+        return new TableflowConfig(DEFAULT_NAMESPACE, Duration.ofSeconds(1), Duration.ofMinutes(1), 256L << 20,
+                spoolDirectory);
+    }
+
+    public TableflowConfig withPollInterval(Duration interval) {
+        return new TableflowConfig(namespace, interval, leaseTtl, maxBytesPerRound, spoolDirectory);
+    }
+
+    public TableflowConfig withMaxBytesPerRound(long bytes) {
+        return new TableflowConfig(namespace, pollInterval, leaseTtl, bytes, spoolDirectory);
+    }
+}

@@ -1,0 +1,101 @@
+package io.floe.tableflow.config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A topic's Tableflow settings, parsed from its configs ({@link TableflowConfigs}).
+ *
+ * @param enabled whether the topic is materialized
+ * @param format how values are read
+ * @param schema the declared value schema text (empty for raw)
+ * @param confluentFraming Avro values start with Confluent's magic byte and schema id
+ * @param partitioning the table's time partitioning, applied when the table is created
+ * @param commitInterval how often a snapshot is committed while records arrive
+ * @param targetFileBytes the data file size to aim for
+ * @param snapshotRetention how long superseded snapshots are kept
+ */
+public record TableSettings(
+        boolean enabled,
+        ValueFormat format,
+        String schema,
+        boolean confluentFraming,
+        Partitioning partitioning,
+        Duration commitInterval,
+        long targetFileBytes,
+        Duration snapshotRetention) {
+
+    public TableSettings {
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(partitioning, "partitioning");
+        if (commitInterval.isNegative() || commitInterval.isZero()) {
+            throw new IllegalArgumentException(TableflowConfigs.COMMIT_INTERVAL_MS + " must be positive");
+        }
+        if (targetFileBytes < 1) {
+            throw new IllegalArgumentException(TableflowConfigs.TARGET_FILE_BYTES + " must be positive");
+        }
+        if (snapshotRetention.isNegative()) {
+            throw new IllegalArgumentException(TableflowConfigs.SNAPSHOT_RETENTION_MS + " must not be negative");
+        }
+        if (format != ValueFormat.RAW && schema.isBlank()) {
+            throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when "
+                    + TableflowConfigs.FORMAT + " is " + format.name().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /**
+     * The settings a topic's config overrides give; {@link IllegalArgumentException} with a message fit
+     * for the user when one is malformed. Topics without Tableflow configs are simply not enabled.
+     */
+    public static TableSettings from(Map<String, String> topicConfigs) {
+        return new TableSettings(
+                parseBoolean(value(topicConfigs, TableflowConfigs.ENABLED)),
+                ValueFormat.parse(value(topicConfigs, TableflowConfigs.FORMAT)),
+                value(topicConfigs, TableflowConfigs.SCHEMA),
+                parseFraming(value(topicConfigs, TableflowConfigs.AVRO_FRAMING)),
+                Partitioning.parse(value(topicConfigs, TableflowConfigs.PARTITIONING)),
+                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.COMMIT_INTERVAL_MS)),
+                parseLong(topicConfigs, TableflowConfigs.TARGET_FILE_BYTES),
+                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.SNAPSHOT_RETENTION_MS)));
+    }
+
+    private static String value(Map<String, String> configs, String name) {
+        String value = configs.get(name);
+        if (value != null) {
+            return value;
+        }
+        return TableflowConfigs.DEFINITIONS.stream().filter(def -> def.name().equals(name)).findFirst()
+                .orElseThrow().defaultValue();
+    }
+
+    private static boolean parseBoolean(String text) {
+        if (text.trim().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (text.trim().equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException(
+                "Invalid value " + text + " for configuration " + TableflowConfigs.ENABLED + ": expected true or false");
+    }
+
+    private static boolean parseFraming(String text) {
+        return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "none" -> false;
+            case "confluent" -> true;
+            default -> throw new IllegalArgumentException("Invalid value " + text + " for configuration "
+                    + TableflowConfigs.AVRO_FRAMING + ": must be none or confluent");
+        };
+    }
+
+    private static long parseLong(Map<String, String> configs, String name) {
+        String text = value(configs, name);
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Invalid value " + text + " for configuration " + name + ": expected a long");
+        }
+    }
+}

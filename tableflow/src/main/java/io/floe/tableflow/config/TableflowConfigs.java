@@ -1,0 +1,33 @@
+package io.floe.tableflow.config;
+
+import java.util.List;
+
+/** The topic configs that turn Tableflow on for a topic and shape its table. */
+public final class TableflowConfigs {
+
+    public static final String PREFIX = "floe.tableflow.";
+    public static final String ENABLED = PREFIX + "enabled";
+    public static final String FORMAT = PREFIX + "format";
+    public static final String SCHEMA = PREFIX + "schema";
+    public static final String AVRO_FRAMING = PREFIX + "avro.framing";
+    public static final String PARTITIONING = PREFIX + "partitioning";
+    public static final String COMMIT_INTERVAL_MS = PREFIX + "commit.interval.ms";
+    public static final String TARGET_FILE_BYTES = PREFIX + "target.file.bytes";
+    public static final String SNAPSHOT_RETENTION_MS = PREFIX + "snapshot.retention.ms";
+
+    /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
+    public static final List<Definition> DEFINITIONS = List.of(
+            new Definition(ENABLED, "false", "materialize the topic as an Iceberg table"),
+            new Definition(FORMAT, "raw", "how record values are read: avro, json (with a JSON schema) or raw bytes"),
+            new Definition(SCHEMA, "", "the value schema: Avro schema JSON for avro, a JSON Schema for json"),
+            new Definition(AVRO_FRAMING, "none",
+                    "none: values are plain Avro binary; confluent: a magic byte and 4-byte schema id come first"),
+            new Definition(PARTITIONING, "none", "table partitioning by the record timestamp: none, day or hour"),
+            new Definition(COMMIT_INTERVAL_MS, "60000", "how often the table gets a snapshot while records arrive"),
+            new Definition(TARGET_FILE_BYTES, "134217728", "size the table's data files grow to"),
+            new Definition(SNAPSHOT_RETENTION_MS, "86400000", "how long old snapshots stay for time travel"));
+
+    public record Definition(String name, String defaultValue, String documentation) {}
+
+    private TableflowConfigs() {}
+}

@@ -1,0 +1,117 @@
+package io.floe.tableflow.rows;
+
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.internal.Record;
+
+/**
+ * The table's row layout: Kafka's metadata columns first ({@code _partition}, {@code _offset},
+ * {@code _timestamp}, {@code _key}, {@code _headers}), then the value columns. Dead-letter tables keep
+ * the metadata columns, the raw value and the reason it did not fit.
+ */
+public final class Rows {
+
+    public static final String PARTITION = "_partition";
+    public static final String OFFSET = "_offset";
+    public static final String TIMESTAMP = "_timestamp";
+    public static final String KEY = "_key";
+    public static final String HEADERS = "_headers";
+    public static final String DEAD_VALUE = "_value";
+    public static final String DEAD_REASON = "_error";
+
+    private Rows() {}
+
+    /** The table schema for records whose values decode to {@code valueType}. */
+    public static Schema tableSchema(Types.StructType valueType) {
+        List<Types.NestedField> fields = new ArrayList<>(metadataColumns());
+        for (Types.NestedField field : valueType.fields()) {
+            if (isMetadataColumn(field.name())) {
+                throw new IllegalArgumentException("value field " + field.name() + " collides with a Kafka metadata column");
+            }
+            fields.add(Types.NestedField.optional(field.fieldId(), field.name(), field.type(), field.doc()));
+        }
+        return freshIds(fields);
+    }
+
+    /** The schema of the dead-letter table. */
+    public static Schema deadLetterSchema() {
+        List<Types.NestedField> fields = new ArrayList<>(metadataColumns());
+        fields.add(Types.NestedField.optional(0, DEAD_VALUE, Types.BinaryType.get()));
+        fields.add(Types.NestedField.required(0, DEAD_REASON, Types.StringType.get()));
+        return freshIds(fields);
+    }
+
+    /** {@code record} of {@code partition} as a row of {@code schema}, its value columns from {@code values}. */
+    public static GenericRecord row(Schema schema, int partition, Record record, Map<String, Object> values)
+            throws RowException {
+        GenericRecord row = metadataRow(schema, partition, record);
+        IcebergValues.fill(row, schema.asStruct(), values);
+        return row;
+    }
+
+    /** {@code record} of {@code partition} as a row of the dead-letter table, with the reason it did not fit. */
+    public static GenericRecord deadLetter(Schema schema, int partition, Record record, String reason) {
+        GenericRecord row = metadataRow(schema, partition, record);
+        row.setField(DEAD_VALUE, record.hasValue() ? RawValueDecoder.copy(record.value()) : null);
+        row.setField(DEAD_REASON, reason);
+        return row;
+    }
+
+    private static GenericRecord metadataRow(Schema schema, int partition, Record record) {
+        GenericRecord row = GenericRecord.create(schema);
+        row.setField(PARTITION, partition);
+        row.setField(OFFSET, record.offset());
+        row.setField(TIMESTAMP, timestamp(record.timestamp()));
+        row.setField(KEY, record.hasKey() ? RawValueDecoder.copy(record.key()) : null);
+        Header[] headers = record.headers();
+        if (headers.length > 0) {
+            Types.StructType headerType = schema.findField(HEADERS).type().asListType().elementType().asStructType();
+            List<GenericRecord> list = new ArrayList<>(headers.length);
+            for (Header header : headers) {
+                GenericRecord item = GenericRecord.create(headerType);
+                item.setField("key", header.key());
+                item.setField("value", header.value() == null ? null : ByteBuffer.wrap(header.value()));
+                list.add(item);
+            }
+            row.setField(HEADERS, list);
+        }
+        return row;
+    }
+
+    private static OffsetDateTime timestamp(long millis) {
+        return Instant.ofEpochMilli(Math.max(0, millis)).atOffset(ZoneOffset.UTC);
+    }
+
+    private static boolean isMetadataColumn(String name) {
+        return List.of(PARTITION, OFFSET, TIMESTAMP, KEY, HEADERS, DEAD_VALUE, DEAD_REASON).contains(name);
+    }
+
+    private static List<Types.NestedField> metadataColumns() {
+        return List.of(
+                Types.NestedField.required(0, PARTITION, Types.IntegerType.get(), "Kafka partition"),
+                Types.NestedField.required(0, OFFSET, Types.LongType.get(), "Kafka offset"),
+                Types.NestedField.required(0, TIMESTAMP, Types.TimestampType.withZone(), "Kafka record timestamp"),
+                Types.NestedField.optional(0, KEY, Types.BinaryType.get(), "Kafka record key"),
+                Types.NestedField.optional(0, HEADERS, Types.ListType.ofRequired(0, Types.StructType.of(
+                        Types.NestedField.required(0, "key", Types.StringType.get()),
+                        Types.NestedField.optional(0, "value", Types.BinaryType.get()))), "Kafka record headers"));
+    }
+
+    private static Schema freshIds(List<Types.NestedField> fields) {
+        AtomicInteger ids = new AtomicInteger();
+        Type type = TypeUtil.assignFreshIds(Types.StructType.of(fields), ids::incrementAndGet);
+        return new Schema(type.asStructType().fields());
+    }
+}

@@ -1,0 +1,129 @@
+package io.floe.tableflow.source;
+
+import io.floe.agent.batch.StoredBatch;
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectStore;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+
+/**
+ * Reads a partition's committed records in offset order straight from the batch index and the object
+ * store, as a fetch does: consecutive batches of one object in one range read, each batch's CRC
+ * checked and its assigned offset patched in.
+ */
+public final class CommittedLog {
+
+    /** Batch rows asked of the metadata store at a time. */
+    private static final int BATCHES_PER_QUERY = 500;
+
+    private final MetadataStore metadata;
+    private final ObjectStore objects;
+
+    public CommittedLog(MetadataStore metadata, ObjectStore objects) {
+        this.metadata = metadata;
+        this.objects = objects;
+    }
+
+    /** Receives records in offset order. */
+    @FunctionalInterface
+    public interface RecordSink {
+        void accept(Record record);
+    }
+
+    /**
+     * Hands {@code sink} the records of {@code partition} from {@code from} (inclusive) up to
+     * {@code until} (exclusive, a high watermark read earlier), whole batches at a time, stopping after
+     * the batch that brings the bytes read to {@code maxBytes}. Returns the offset to read next (the
+     * end of the last batch read, or {@code until} when no batch is left below it: offsets removed by
+     * key compaction are skipped like that) and the stored bytes read.
+     *
+     * @throws CorruptBatchException when a batch fails its CRC check
+     */
+    public Progress read(TopicPartition partition, long from, long until, long maxBytes, RecordSink sink) {
+        long next = from;
+        long bytes = 0;
+        while (next < until && bytes < maxBytes) {
+            List<BatchCoordinate> batches = new ArrayList<>();
+            for (BatchCoordinate batch : metadata.batches(partition, next, BATCHES_PER_QUERY)) {
+                if (batch.baseOffset() < until) {
+                    batches.add(batch);
+                }
+            }
+            if (batches.isEmpty()) {
+                return new Progress(until, bytes);
+            }
+            int i = 0;
+            while (i < batches.size() && bytes < maxBytes) {
+                int end = runEnd(batches, i);
+                BatchCoordinate first = batches.get(i);
+                BatchCoordinate last = batches.get(end - 1);
+                long start = first.range().position();
+                ByteBuffer run = objects.get(first.object(),
+                        new ByteRange(start, (int) (last.range().end() - start)));
+                for (int b = i; b < end && bytes < maxBytes; b++) {
+                    BatchCoordinate coordinate = batches.get(b);
+                    ByteBuffer batchBytes = writable(run.slice((int) (coordinate.range().position() - start),
+                            coordinate.range().length()));
+                    if (!StoredBatch.isIntact(batchBytes)) {
+                        throw new CorruptBatchException("batch at offset " + coordinate.baseOffset() + " of "
+                                + partition + " in " + coordinate.object() + " failed its CRC check");
+                    }
+                    batchBytes.putLong(0, coordinate.baseOffset());
+                    deliver(batchBytes, next, sink);
+                    next = Math.max(next, coordinate.nextOffset());
+                    bytes += coordinate.range().length();
+                }
+                i = end;
+            }
+        }
+        return new Progress(Math.min(next, until), bytes);
+    }
+
+    /** Where a read stopped: the next offset to read and the stored bytes it read. */
+    public record Progress(long next, long bytes) {}
+
+    private static void deliver(ByteBuffer batchBytes, long from, RecordSink sink) {
+        for (MutableRecordBatch batch : MemoryRecords.readableRecords(batchBytes).batches()) {
+            if (batch.isControlBatch()) {
+                continue;
+            }
+            for (Record record : batch) {
+                if (record.offset() >= from) {
+                    sink.accept(record);
+                }
+            }
+        }
+    }
+
+    /** The end (exclusive) of the run of batches from {@code i} that lie back to back in one object. */
+    private static int runEnd(List<BatchCoordinate> batches, int i) {
+        int end = i + 1;
+        while (end < batches.size()) {
+            BatchCoordinate previous = batches.get(end - 1);
+            BatchCoordinate batch = batches.get(end);
+            if (!batch.object().equals(previous.object()) || batch.range().position() != previous.range().end()
+                    || batch.range().end() - batches.get(i).range().position() > Integer.MAX_VALUE) {
+                break;
+            }
+            end++;
+        }
+        return end;
+    }
+
+    /** Object-store buffers may be read-only views; patching the base offset needs a writable one. */
+    private static ByteBuffer writable(ByteBuffer buffer) {
+        if (!buffer.isReadOnly()) {
+            return buffer;
+        }
+        ByteBuffer copy = ByteBuffer.allocate(buffer.remaining());
+        copy.put(buffer.duplicate()).flip();
+        return copy;
+    }
+}

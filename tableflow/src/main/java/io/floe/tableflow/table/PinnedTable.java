@@ -1,0 +1,82 @@
+package io.floe.tableflow.table;
+
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+
+/**
+ * A table whose commits are a true compare-and-swap against the metadata it was pinned at.
+ *
+ * <p>Iceberg's own commits are optimistic with rebase: an append re-reads the table's latest metadata
+ * and applies itself on top of whatever other writers committed meanwhile (even with retries off, the
+ * first attempt refreshes). That is right for independent writers and wrong for Tableflow, whose
+ * append is only correct relative to the watermark it read: a stale writer would append the same
+ * records again. Pinned, {@code refresh()} keeps answering the metadata the watermark came from, and
+ * the catalog's swap of the metadata pointer (the JDBC catalog's conditional UPDATE) fails with
+ * {@link org.apache.iceberg.exceptions.CommitFailedException} when any other commit came in between.
+ */
+final class PinnedTable {
+
+    private PinnedTable() {}
+
+    /** {@code table} pinned at the metadata it holds now. */
+    static Table pin(Table table) {
+        TableOperations ops = ((HasTableOperations) table).operations();
+        return new BaseTable(new PinnedOperations(ops, ops.current()), table.name());
+    }
+
+    private static final class PinnedOperations implements TableOperations {
+        private final TableOperations delegate;
+        private final TableMetadata base;
+
+        PinnedOperations(TableOperations delegate, TableMetadata base) {
+            this.delegate = delegate;
+            this.base = base;
+        }
+
+        @Override
+        public TableMetadata current() {
+            return base;
+        }
+
+        @Override
+        public TableMetadata refresh() {
+            return base;
+        }
+
+        @Override
+        public void commit(TableMetadata expected, TableMetadata updated) {
+            delegate.commit(expected, updated);
+        }
+
+        @Override
+        public FileIO io() {
+            return delegate.io();
+        }
+
+        @Override
+        public EncryptionManager encryption() {
+            return delegate.encryption();
+        }
+
+        @Override
+        public String metadataFileLocation(String fileName) {
+            return delegate.metadataFileLocation(fileName);
+        }
+
+        @Override
+        public LocationProvider locationProvider() {
+            return delegate.locationProvider();
+        }
+
+        @Override
+        public long newSnapshotId() {
+            return delegate.newSnapshotId();
+        }
+    }
+}

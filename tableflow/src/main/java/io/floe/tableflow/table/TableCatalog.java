@@ -1,0 +1,132 @@
+package io.floe.tableflow.table;
+
+import io.floe.tableflow.config.Partitioning;
+import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.rows.Rows;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a topic's tables are: {@code <namespace>.<topic>} for its rows and
+ * {@code <namespace>_dead_letters.<topic>} for the records that did not fit. Creates them on first
+ * use with the properties Tableflow relies on, and evolves a table's schema when the declared one
+ * gains fields.
+ */
+public final class TableCatalog {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(TableCatalog.class);
+
+    /**
+     * Set on every table Tableflow creates. No commit retries: a commit that lost the compare-and-swap
+     * must fail so its writer re-reads the watermark (an automatic retry would append the records again).
+     */
+    static final Map<String, String> TABLE_PROPERTIES = Map.of(
+            TableProperties.FORMAT_VERSION, "2",
+            TableProperties.COMMIT_NUM_RETRIES, "0",
+            TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Integer.toString(32 << 20),
+            TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
+            TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20",
+            "floe.managed-by", "floe-tableflow");
+
+    private final Catalog catalog;
+    private final Namespace namespace;
+    private final Namespace deadLetterNamespace;
+
+    public TableCatalog(Catalog catalog, String namespace) {
+        this.catalog = catalog;
+        this.namespace = Namespace.of(namespace);
+        this.deadLetterNamespace = Namespace.of(namespace + "_dead_letters");
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public TableIdentifier identifier(String topic) {
+        return TableIdentifier.of(namespace, topic);
+    }
+
+    public TableIdentifier deadLetterIdentifier(String topic) {
+        return TableIdentifier.of(deadLetterNamespace, topic);
+    }
+
+    public Optional<Table> load(String topic) {
+        return loadIfExists(identifier(topic));
+    }
+
+    public Optional<Table> loadDeadLetters(String topic) {
+        return loadIfExists(deadLetterIdentifier(topic));
+    }
+
+    /** The topic's table, created with {@code schema} when missing, its schema widened to include {@code schema}. */
+    Table loadOrCreate(String topic, Schema schema, TableSettings settings) {
+        Table table = loadIfExists(identifier(topic))
+                .orElseGet(() -> create(identifier(topic), schema, spec(schema, settings.partitioning()), topic));
+        UpdateSchema update = table.updateSchema().unionByNameWith(schema);
+        if (!update.apply().sameSchema(table.schema())) {
+            update.commit();
+            table.refresh();
+            LOGGER.info("table schema evolved table={} schema={}", table.name(), table.schema());
+        }
+        return table;
+    }
+
+    Table loadOrCreateDeadLetters(String topic) {
+        return loadIfExists(deadLetterIdentifier(topic)).orElseGet(() ->
+                create(deadLetterIdentifier(topic), Rows.deadLetterSchema(), PartitionSpec.unpartitioned(), topic));
+    }
+
+    private Table create(TableIdentifier identifier, Schema schema, PartitionSpec spec, String topic) {
+        ensureNamespace(identifier.namespace());
+        try {
+            Table table = catalog.buildTable(identifier, schema)
+                    .withPartitionSpec(spec)
+                    .withProperties(TABLE_PROPERTIES)
+                    .withProperty("floe.topic", topic)
+                    .create();
+            LOGGER.info("created table table={} location={} spec={}", identifier, table.location(), table.spec());
+            return table;
+        } catch (AlreadyExistsException raced) {
+            return catalog.loadTable(identifier);
+        }
+    }
+
+    private void ensureNamespace(Namespace target) {
+        if (catalog instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(target)) {
+            try {
+                namespaces.createNamespace(target, Map.of());
+            } catch (AlreadyExistsException raced) {
+                // another agent created it first
+            }
+        }
+    }
+
+    private Optional<Table> loadIfExists(TableIdentifier identifier) {
+        try {
+            return Optional.of(catalog.loadTable(identifier));
+        } catch (NoSuchTableException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static PartitionSpec spec(Schema schema, Partitioning partitioning) {
+        return switch (partitioning) {
+            case NONE -> PartitionSpec.unpartitioned();
+            case DAY -> PartitionSpec.builderFor(schema).day(Rows.TIMESTAMP).build();
+            case HOUR -> PartitionSpec.builderFor(schema).hour(Rows.TIMESTAMP).build();
+        };
+    }
+}

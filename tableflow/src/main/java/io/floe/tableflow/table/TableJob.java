@@ -1,0 +1,296 @@
+package io.floe.tableflow.table;
+
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.topic.Topic;
+import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.rows.RowException;
+import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.ValueDecoder;
+import io.floe.tableflow.source.CommittedLog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.io.DataWriteResult;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Materializes one topic: each {@link #run round} reads the records committed since the table's
+ * {@link Watermark}, writes them as Parquet data files, and commits one snapshot that adds the files
+ * and carries the advanced watermark. The commit is a compare-and-swap on the table's metadata pointer
+ * with Iceberg's retries turned off, so a stale writer (a zombie whose lease ran out) fails instead of
+ * appending the same records again; every round starts from what the table itself says it holds.
+ *
+ * <p>Records whose value does not fit the schema go to the dead-letter table, committed before the
+ * main table with the same watermark, so a dead letter below the main table's watermark is always in
+ * the dead-letter table, and one below the dead-letter table's watermark is never written twice.
+ */
+final class TableJob {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(TableJob.class);
+
+    private final String topicName;
+    private final TableCatalog catalog;
+    private final MetadataStore metadata;
+    private final CommittedLog log;
+    private final Clock clock;
+    private final TableMetrics metrics;
+    private final long maxBytesPerRound;
+    private int rotation;
+    private String decoderSchema;
+    private ValueDecoder decoder;
+
+    TableJob(String topicName, TableCatalog catalog, MetadataStore metadata, CommittedLog log, Clock clock,
+            TableMetrics metrics, long maxBytesPerRound) {
+        this.topicName = topicName;
+        this.catalog = catalog;
+        this.metadata = metadata;
+        this.log = log;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.maxBytesPerRound = maxBytesPerRound;
+    }
+
+    /** What a round did. */
+    record Outcome(long records, long deadLetters, int dataFiles, boolean committed, boolean moreWaiting, long lagRecords) {}
+
+    /**
+     * One round: reads what arrived since the watermark (at most about {@code maxBytesPerRound}) and
+     * commits it. Returns what it did; a commit that lost the race to another writer throws
+     * {@link CommitFailedException} after removing the files it wrote.
+     */
+    Outcome run(Topic topic, TableSettings settings) {
+        ValueDecoder values = decoder(settings);
+        Table table = PinnedTable.pin(catalog.loadOrCreate(topicName, Rows.tableSchema(values.valueType()), settings));
+        Schema schema = table.schema();
+        Watermark watermark = Watermark.of(table)
+                .filter(mark -> mark.topicId().equals(topic.id()))
+                .orElse(Watermark.empty(topic.id()));
+        Optional<Table> deadLetters = catalog.loadDeadLetters(topicName).map(PinnedTable::pin);
+        Watermark deadLetterMark = deadLetters.flatMap(Watermark::of)
+                .filter(mark -> mark.topicId().equals(topic.id()))
+                .orElse(Watermark.empty(topic.id()));
+
+        Writers writers = new Writers(table, deadLetters.orElse(null), settings);
+        Map<Integer, Long> advanced = new HashMap<>();
+        long[] counts = new long[2];
+        long budget = maxBytesPerRound;
+        long lag = 0;
+        boolean moreWaiting = false;
+        int partitions = topic.partitionCount();
+        int first = Math.floorMod(rotation++, Math.max(1, partitions));
+        try {
+            for (int i = 0; i < partitions; i++) {
+                int partition = (first + i) % partitions;
+                TopicPartition tp = new TopicPartition(topic.name(), partition);
+                LogOffsets offsets = metadata.offsets(tp);
+                long from = watermark.next(partition) < 0 ? offsets.logStartOffset() : watermark.next(partition);
+                if (from < offsets.logStartOffset()) {
+                    long lost = offsets.logStartOffset() - from;
+                    metrics.skippedByRetention(lost);
+                    LOGGER.warn("records expired before the table got them table={} partition={} offsets=[{}, {})",
+                            topicName, partition, from, offsets.logStartOffset());
+                    from = offsets.logStartOffset();
+                }
+                long until = offsets.highWatermark();
+                if (from >= until || budget <= 0) {
+                    if (from < until) {
+                        moreWaiting = true;
+                        lag += until - from;
+                    }
+                    if (from != watermark.next(partition)) {
+                        advanced.put(partition, from);
+                    }
+                    continue;
+                }
+                long deadBelow = deadLetterMark.next(partition);
+                CommittedLog.Progress progress = log.read(tp, from, until, budget, record -> {
+                    try {
+                        GenericRecord row = Rows.row(schema, partition, record, values.decode(
+                                record.hasValue() ? record.value() : null));
+                        writers.write(row);
+                        counts[0]++;
+                    } catch (RowException e) {
+                        if (record.offset() >= deadBelow) {
+                            writers.deadLetter(Rows.deadLetter(writers.deadLetterSchema(), partition, record,
+                                    e.getMessage()));
+                            counts[1]++;
+                        }
+                    }
+                });
+                budget -= progress.bytes();
+                long next = progress.next();
+                advanced.put(partition, next);
+                if (next < until) {
+                    moreWaiting = true;
+                    lag += until - next;
+                }
+            }
+            Watermark target = watermark.with(advanced);
+            if (target.equals(watermark)) {
+                writers.abort();
+                return new Outcome(0, 0, 0, false, false, lag);
+            }
+            List<DataFile> deadFiles = writers.closeDeadLetters();
+            if (!deadFiles.isEmpty()) {
+                commit(writers.deadTable, deadFiles, target, "dead letters");
+            }
+            List<DataFile> files = writers.close();
+            commit(table, files, target, "records");
+            metrics.committed(counts[0], counts[1], files.size());
+            return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag);
+        } catch (RuntimeException e) {
+            writers.abort();
+            throw e;
+        }
+    }
+
+    private void commit(Table table, List<DataFile> files, Watermark watermark, String what) {
+        AppendFiles append = table.newAppend();
+        files.forEach(append::appendFile);
+        append.set(Watermark.SUMMARY_PROPERTY, watermark.toJson());
+        append.set("floe.committed-at", Instant.now(clock).toString());
+        try {
+            append.commit();
+        } catch (CommitFailedException e) {
+            LOGGER.warn("table commit lost to another writer table={} ({}): {}; its {} files are removed",
+                    table.name(), what, e.getMessage(), files.size());
+            files.forEach(file -> deleteQuietly(table, file.location()));
+            throw e;
+        } catch (CommitStateUnknownException e) {
+            LOGGER.warn("table commit outcome unknown table={} ({}): {}; the next round reads the table's watermark",
+                    table.name(), what, e.getMessage());
+            throw e;
+        }
+    }
+
+    private static void deleteQuietly(Table table, String location) {
+        try {
+            table.io().deleteFile(location);
+        } catch (RuntimeException e) {
+            LOGGER.debug("cannot remove uncommitted file {}: {}", location, e.toString());
+        }
+    }
+
+    private ValueDecoder decoder(TableSettings settings) {
+        String key = settings.format() + "\n" + settings.confluentFraming() + "\n" + settings.schema();
+        if (!key.equals(decoderSchema)) {
+            decoder = ValueDecoder.of(settings);
+            decoderSchema = key;
+        }
+        return decoder;
+    }
+
+    /** The round's data writers: the table's, partitioned by its spec, and the dead-letter table's, opened lazily. */
+    private final class Writers {
+        private final Table table;
+        private final TableSettings settings;
+        private final FanoutDataWriter<Record> data;
+        private final PartitionKey key;
+        private final InternalRecordWrapper wrapper;
+        private FanoutDataWriter<Record> dead;
+        private Table deadTable;
+
+        Writers(Table table, Table deadTable, TableSettings settings) {
+            this.table = table;
+            this.deadTable = deadTable;
+            this.settings = settings;
+            this.data = writer(table, settings.targetFileBytes());
+            this.key = new PartitionKey(table.spec(), table.schema());
+            this.wrapper = new InternalRecordWrapper(table.schema().asStruct());
+        }
+
+        void write(GenericRecord row) {
+            if (table.spec().isUnpartitioned()) {
+                data.write(row, table.spec(), null);
+            } else {
+                key.partition(wrapper.wrap(row));
+                data.write(row, table.spec(), key);
+            }
+        }
+
+        Schema deadLetterSchema() {
+            if (deadTable == null) {
+                deadTable = PinnedTable.pin(catalog.loadOrCreateDeadLetters(topicName));
+            }
+            if (dead == null) {
+                dead = writer(deadTable, settings.targetFileBytes());
+            }
+            return deadTable.schema();
+        }
+
+        void deadLetter(GenericRecord row) {
+            deadLetterSchema();
+            dead.write(row, deadTable.spec(), null);
+        }
+
+        List<DataFile> closeDeadLetters() {
+            if (dead == null) {
+                return List.of();
+            }
+            return files(dead);
+        }
+
+        List<DataFile> close() {
+            return files(data);
+        }
+
+        void abort() {
+            for (FanoutDataWriter<Record> writer : new FanoutDataWriter[] {data, dead}) {
+                if (writer == null) {
+                    continue;
+                }
+                try {
+                    writer.close();
+                    DataWriteResult result = writer.result();
+                    Table owner = writer == data ? table : deadTable;
+                    result.dataFiles().forEach(file -> deleteQuietly(owner, file.location()));
+                } catch (IOException | RuntimeException e) {
+                    LOGGER.debug("cannot clean up an aborted round of {}: {}", topicName, e.toString());
+                }
+            }
+        }
+
+        private List<DataFile> files(FanoutDataWriter<Record> writer) {
+            try {
+                writer.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close the data files of " + topicName, e);
+            }
+            return new ArrayList<>(writer.result().dataFiles());
+        }
+
+        private FanoutDataWriter<Record> writer(Table target, long targetFileBytes) {
+            GenericFileWriterFactory factory = new GenericFileWriterFactory.Builder(target)
+                    .dataFileFormat(FileFormat.PARQUET)
+                    .dataSchema(target.schema())
+                    .build();
+            OutputFileFactory files = OutputFileFactory.builderFor(target, 0, clock.millis())
+                    .format(FileFormat.PARQUET)
+                    .build();
+            return new FanoutDataWriter<>(factory, files, target.io(), targetFileBytes);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.floe.tableflow.table;
+
+import io.floe.core.metadata.JobLease;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.topic.Topic;
+import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.source.CommittedLog;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The tables this agent may materialize, each with its schedule and lease; driven by one thread. */
+public final class TableJobs {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(TableJobs.class);
+
+    private final TableflowConfig config;
+    private final String agentId;
+    private final MetadataStore metadata;
+    private final CommittedLog log;
+    private final TableCatalog catalog;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final Map<String, Scheduled> jobs = new HashMap<>();
+    private final Map<String, String> reportedProblems = new HashMap<>();
+
+    public TableJobs(TableflowConfig config, String agentId, MetadataStore metadata, CommittedLog log,
+            TableCatalog catalog, Clock clock, MeterRegistry meters) {
+        this.config = config;
+        this.agentId = agentId;
+        this.metadata = metadata;
+        this.log = log;
+        this.catalog = catalog;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    /** One table job with when it runs next and the lease it holds. */
+    private static final class Scheduled {
+        final TableJob job;
+        final TableMetrics metrics;
+        Instant nextRun = Instant.MIN;
+        Instant caughtUpAt;
+        JobLease lease;
+
+        Scheduled(TableJob job, TableMetrics metrics, Instant now) {
+            this.job = job;
+            this.metrics = metrics;
+            this.caughtUpAt = now;
+        }
+    }
+
+    /** Runs the rounds that are due; never throws, so the schedule goes on. */
+    public synchronized void poll() {
+        try {
+            Set<String> enabled = new HashSet<>();
+            for (Topic topic : metadata.topics()) {
+                settings(topic).filter(TableSettings::enabled).ifPresent(settings -> {
+                    enabled.add(topic.name());
+                    runIfDue(topic, settings);
+                });
+            }
+            jobs.keySet().removeIf(name -> {
+                if (!enabled.contains(name)) {
+                    release(jobs.get(name));
+                    LOGGER.info("tableflow stopped for topic={} (disabled or deleted)", name);
+                    return true;
+                }
+                return false;
+            });
+        } catch (RuntimeException e) {
+            LOGGER.warn("tableflow poll failed: {}", e.toString(), e);
+        }
+    }
+
+    private void runIfDue(Topic topic, TableSettings settings) {
+        Instant now = clock.instant();
+        Scheduled scheduled = jobs.computeIfAbsent(topic.name(), name -> {
+            TableMetrics metrics = new TableMetrics(meters, name);
+            return new Scheduled(new TableJob(name, catalog, metadata, log, clock, metrics, config.maxBytesPerRound()),
+                    metrics, now);
+        });
+        scheduled.metrics.behindFor(now.toEpochMilli() - scheduled.caughtUpAt.toEpochMilli());
+        if (now.isBefore(scheduled.nextRun)) {
+            return;
+        }
+        Optional<JobLease> lease = metadata.acquireLease("tableflow/" + topic.name(), agentId, now, config.leaseTtl());
+        if (lease.isEmpty()) {
+            scheduled.lease = null;
+            scheduled.nextRun = now.plus(settings.commitInterval());
+            return;
+        }
+        if (scheduled.lease == null || scheduled.lease.epoch() != lease.get().epoch()) {
+            LOGGER.info("took table lease topic={} owner={} epoch={}", topic.name(), agentId, lease.get().epoch());
+        }
+        scheduled.lease = lease.get();
+        try {
+            TableJob.Outcome outcome = scheduled.job.run(topic, settings);
+            if (outcome.lagRecords() == 0) {
+                scheduled.caughtUpAt = now;
+            }
+            scheduled.metrics.lag(outcome.lagRecords(), clock.millis() - scheduled.caughtUpAt.toEpochMilli());
+            scheduled.nextRun = outcome.moreWaiting() ? now : now.plus(settings.commitInterval());
+            if (outcome.committed()) {
+                LOGGER.info("table round topic={} records={} deadLetters={} files={} lagRecords={}", topic.name(),
+                        outcome.records(), outcome.deadLetters(), outcome.dataFiles(), outcome.lagRecords());
+            }
+        } catch (CommitFailedException e) {
+            scheduled.metrics.conflict();
+            scheduled.nextRun = now.plus(settings.commitInterval());
+        } catch (RuntimeException e) {
+            scheduled.metrics.failed();
+            scheduled.nextRun = now.plus(settings.commitInterval());
+            LOGGER.warn("table round failed topic={}: {}", topic.name(), e.toString(), e);
+        }
+    }
+
+    /** The topic's settings; a malformed one is logged once per distinct config and skipped. */
+    private Optional<TableSettings> settings(Topic topic) {
+        try {
+            TableSettings settings = TableSettings.from(topic.configs());
+            reportedProblems.remove(topic.name());
+            return Optional.of(settings);
+        } catch (IllegalArgumentException e) {
+            if (!e.getMessage().equals(reportedProblems.put(topic.name(), e.getMessage()))) {
+                LOGGER.warn("tableflow settings of topic={} are invalid: {}", topic.name(), e.getMessage());
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** Gives every lease up (on shutdown) so another agent takes the tables at once. */
+    public synchronized void releaseAll() {
+        jobs.values().forEach(this::release);
+    }
+
+    private void release(Scheduled scheduled) {
+        if (scheduled.lease != null) {
+            try {
+                metadata.releaseLease(scheduled.lease);
+            } catch (RuntimeException e) {
+                LOGGER.debug("cannot release a table lease: {}", e.toString());
+            }
+            scheduled.lease = null;
+        }
+    }
+}

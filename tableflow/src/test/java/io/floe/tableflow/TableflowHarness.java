@@ -1,0 +1,135 @@
+package io.floe.tableflow;
+
+import io.floe.agent.Agent;
+import io.floe.agent.AgentConfig;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.LocalObjectStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.core.topic.Topic;
+import io.floe.kafka.KafkaServer;
+import io.floe.kafka.KafkaServerConfig;
+import io.floe.metadata.sql.SqlMetadataStore;
+import io.floe.tableflow.catalog.IcebergCatalogs;
+import io.floe.tableflow.io.ObjectLocations;
+import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.table.TableCatalog;
+import io.floe.tableflow.table.Watermark;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+
+/** An agent with a Kafka listener and Tableflow running, on embedded stores in one directory. */
+final class TableflowHarness implements AutoCloseable {
+
+    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    final MetadataStore metadata;
+    final ObjectStore objects;
+    final Agent agent;
+    final KafkaServer server;
+    final ObjectStoreFileIO io;
+    final Catalog catalog;
+    final TableCatalog tables;
+    private Tableflow tableflow;
+
+    TableflowHarness(Path dataDir) {
+        metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
+        objects = new LocalObjectStore(dataDir.resolve("objects"));
+        int port = freePort();
+        agent = Agent.start(AgentConfig.defaults().withAdvertised("127.0.0.1", port)
+                .withFlush(Duration.ofMillis(5), 1 << 20), metadata, objects, meters, Clock.systemUTC());
+        agent.topics().configs().addCheck(Tableflow::validate);
+        server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
+        ObjectLocations locations = new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
+        io = new ObjectStoreFileIO(objects, locations, dataDir.resolve("spool"));
+        catalog = IcebergCatalogs.jdbc("jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(), null, null,
+                locations.root() + "/tables", io);
+        tables = new TableCatalog(catalog, TableflowConfig.DEFAULT_NAMESPACE);
+    }
+
+    TableflowHarness startTableflow(Path spool) {
+        tableflow = Tableflow.start(TableflowConfig.defaults(spool).withPollInterval(Duration.ofMillis(50)),
+                "agent-1", metadata, objects, tables, Clock.systemUTC(), meters);
+        return this;
+    }
+
+    String bootstrap() {
+        return "127.0.0.1:" + server.port();
+    }
+
+    /** Waits until the topic's table holds every record committed now; fails after {@code timeout}. */
+    Table awaitCaughtUp(String topicName, Duration timeout) throws InterruptedException {
+        Topic topic = metadata.topic(topicName).orElseThrow();
+        List<Long> ends = new ArrayList<>();
+        for (int p = 0; p < topic.partitionCount(); p++) {
+            LogOffsets offsets = metadata.offsets(new TopicPartition(topicName, p));
+            ends.add(offsets.highWatermark());
+        }
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            Optional<Table> table = tables.load(topicName);
+            Optional<Watermark> mark = table.flatMap(Watermark::of);
+            if (mark.isPresent()) {
+                boolean done = true;
+                for (int p = 0; p < ends.size(); p++) {
+                    done &= mark.get().next(p) >= ends.get(p);
+                }
+                if (done) {
+                    return table.get();
+                }
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("table of " + topicName + " did not catch up with " + ends + " in " + timeout
+                        + "; watermark " + mark);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    static List<Record> rows(Table table) {
+        List<Record> rows = new ArrayList<>();
+        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+            records.forEach(rows::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return rows;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (tableflow != null) {
+            tableflow.close();
+        }
+        server.close();
+        agent.close();
+        if (catalog instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
+        metadata.close();
+        objects.close();
+    }
+}
