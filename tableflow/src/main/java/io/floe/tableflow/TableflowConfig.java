@@ -22,6 +22,8 @@ public record TableflowConfig(
         Path spoolDirectory) {
 
     public static final String DEFAULT_NAMESPACE = "floe";
+    /** A table whose agent died moves to another within this long. */
+    public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(15);
 
     public TableflowConfig {
         Objects.requireNonNull(namespace, "namespace");
@@ -38,12 +40,16 @@ public record TableflowConfig(
     }
 
     public static TableflowConfig defaults(Path spoolDirectory) {
-        return new TableflowConfig(DEFAULT_NAMESPACE, Duration.ofSeconds(1), Duration.ofMinutes(1), 256L << 20,
+        return new TableflowConfig(DEFAULT_NAMESPACE, Duration.ofSeconds(1), DEFAULT_LEASE_TTL, 256L << 20,
                 spoolDirectory);
     }
 
     public TableflowConfig withPollInterval(Duration interval) {
         return new TableflowConfig(namespace, interval, leaseTtl, maxBytesPerRound, spoolDirectory);
+    }
+
+    public TableflowConfig withLeaseTtl(Duration ttl) {
+        return new TableflowConfig(namespace, pollInterval, ttl, maxBytesPerRound, spoolDirectory);
     }
 
     public TableflowConfig withMaxBytesPerRound(long bytes) {

@@ -218,6 +218,21 @@ public final class AgentCommand implements Callable<Integer> {
         flag(Setting.ORPHAN_GRACE_MS, value);
     }
 
+    @Option(names = "--tableflow", paramLabel = "true|false", order = 26,
+            description = "Materialize topics with floe.tableflow.enabled=true as Iceberg tables in the object"
+                    + " store, cataloged in the metadata database; agents take turns per table through leases."
+                    + " Default: " + Setting.Defaults.TABLEFLOW + ".")
+    void tableflow(String value) {
+        flag(Setting.TABLEFLOW, value);
+    }
+
+    @Option(names = "--tableflow-lease-ms", paramLabel = "N", order = 27,
+            description = "How long an agent's lease on a table lasts without renewal: a table whose agent died"
+                    + " moves to another agent within it. Default: " + Setting.Defaults.TABLEFLOW_LEASE_MS + ".")
+    void tableflowLeaseMs(String value) {
+        flag(Setting.TABLEFLOW_LEASE_MS, value);
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();

@@ -9,6 +9,8 @@ import io.floe.core.object.ObjectStore;
 import io.floe.kafka.KafkaServer;
 import io.floe.kafka.KafkaServerConfig;
 import io.floe.maintenance.Maintenance;
+import io.floe.tableflow.Tableflow;
+import io.floe.tableflow.table.TableCatalog;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The composition root: one running agent with everything around it, wired by hand. Starts, in
  * order, the metrics registry, the HTTP endpoint, the metadata store, the object store, the agent,
- * the maintenance jobs (unless turned off) and the Kafka listener; {@link #close()} stops them in
+ * the maintenance jobs and Tableflow (unless turned off) and the Kafka listener; {@link #close()} stops them in
  * reverse, so the listener finishes its in-flight requests first, the jobs stop and give up their
  * leases, the agent then flushes and commits what it buffered, and the stores close only after
  * that. Thread-safe; closing twice is harmless.
@@ -78,6 +80,15 @@ final class AgentRuntime implements AutoCloseable {
                     objects, agent.topics().configs(), clock, registry), Maintenance::close);
         } else {
             LOGGER.info("Maintenance jobs are off: this agent runs no compaction, retention or cleanup");
+        }
+        agent.topics().configs().addCheck(Tableflow::validate);
+        if (settings.tableflow()) {
+            TableCatalog tables = stages.start("Iceberg catalog", () -> TableflowSetup.catalog(settings, objects),
+                    TableCatalog::close);
+            stages.start("tableflow", () -> Tableflow.start(TableflowSetup.config(settings), agentId, metadata,
+                    objects, tables, clock, registry), Tableflow::close);
+        } else {
+            LOGGER.info("Tableflow is off: this agent materializes no tables");
         }
         KafkaServer kafka = stages.start("Kafka listener on " + settings.listen(),
                 () -> KafkaServer.start(kafkaConfig(settings), agent), server -> {

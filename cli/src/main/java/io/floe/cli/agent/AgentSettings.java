@@ -27,6 +27,9 @@ import java.util.Objects;
  * @param s3 how an {@code s3://} object store is reached
  * @param maintenance whether this agent runs the background jobs (compaction, retention, cleanup)
  * @param maintenanceConfig the background jobs' configuration
+ * @param tableflow whether this agent materializes topics with {@code floe.tableflow.enabled=true}
+ *     as Iceberg tables (agents sharing stores take turns per table through leases)
+ * @param tableflowLease how long a table's lease lasts: a table whose agent died moves within it
  */
 record AgentSettings(
         HostPort listen,
@@ -45,7 +48,9 @@ record AgentSettings(
         String objectsUrl,
         S3Options s3,
         boolean maintenance,
-        MaintenanceConfig maintenanceConfig) {
+        MaintenanceConfig maintenanceConfig,
+        boolean tableflow,
+        Duration tableflowLease) {
 
     public AgentSettings {
         Objects.requireNonNull(listen, "listen");
@@ -104,7 +109,9 @@ record AgentSettings(
                 "compaction-interval-ms=" + maintenanceConfig.compactionInterval().toMillis(),
                 "retention-check-interval-ms=" + maintenanceConfig.retentionInterval().toMillis(),
                 "object-delete-delay-ms=" + maintenanceConfig.objectDeleteDelay().toMillis(),
-                "orphan-grace-ms=" + maintenanceConfig.orphanGrace().toMillis());
+                "orphan-grace-ms=" + maintenanceConfig.orphanGrace().toMillis(),
+                "tableflow=" + tableflow,
+                "tableflow-lease-ms=" + tableflowLease.toMillis());
     }
 
     /** As {@link #describe()}: the generated form would show the metadata URL's password. */

@@ -106,6 +106,41 @@ public final class Backends {
         return (ObjectStore) opener(url, Role.OBJECTS, s3, Mode.EXISTING).open(clock);
     }
 
+    /** The database of a metadata store URL as JDBC sees it: where Tableflow's Iceberg catalog lives too. */
+    public record Database(String jdbcUrl, String user, String password) {}
+
+    /** The database {@code metadataUrl} (validated) names. */
+    public static Database database(String metadataUrl) {
+        Matcher matcher = URL.matcher(metadataUrl);
+        if (matcher.matches() && matcher.group(1).equals("sqlite")) {
+            return new Database("jdbc:sqlite:" + path(metadataUrl, matcher.group(2)).toAbsolutePath(), null, null);
+        }
+        if (matcher.matches() && (matcher.group(1).equals("postgresql") || matcher.group(1).equals("postgres"))) {
+            PostgresConfig config = PostgresConfig.parse(metadataUrl);
+            return new Database(config.jdbcUrl(), config.user(), config.password());
+        }
+        throw new IllegalArgumentException("'" + redact(metadataUrl) + "' is not a metadata store URL");
+    }
+
+    /**
+     * The location of the object store {@code objectsUrl} (validated) names, as Iceberg and other
+     * engines write it: {@code file:/absolute/dir} or {@code s3://bucket/prefix}, without a trailing slash.
+     */
+    public static String location(String objectsUrl) {
+        Matcher matcher = URL.matcher(objectsUrl);
+        if (matcher.matches() && matcher.group(1).equals("file")) {
+            return "file:" + path(objectsUrl, matcher.group(2)).toAbsolutePath().normalize();
+        }
+        if (matcher.matches() && matcher.group(1).equals("s3")) {
+            String location = objectsUrl;
+            while (location.endsWith("/")) {
+                location = location.substring(0, location.length() - 1);
+            }
+            return location;
+        }
+        throw new IllegalArgumentException("'" + redact(objectsUrl) + "' is not an object store URL");
+    }
+
     /** Validates a metadata store URL without opening anything; the exception says what is wrong. */
     static void checkMetadataUrl(String url) {
         opener(url, Role.METADATA, S3Options.DEFAULTS, Mode.CREATE);

@@ -36,7 +36,9 @@ enum Setting {
     COMPACTION_INTERVAL_MS("compaction-interval-ms", Defaults.COMPACTION_INTERVAL_MS),
     RETENTION_CHECK_INTERVAL_MS("retention-check-interval-ms", Defaults.RETENTION_CHECK_INTERVAL_MS),
     OBJECT_DELETE_DELAY_MS("object-delete-delay-ms", Defaults.OBJECT_DELETE_DELAY_MS),
-    ORPHAN_GRACE_MS("orphan-grace-ms", Defaults.ORPHAN_GRACE_MS);
+    ORPHAN_GRACE_MS("orphan-grace-ms", Defaults.ORPHAN_GRACE_MS),
+    TABLEFLOW("tableflow", Defaults.TABLEFLOW),
+    TABLEFLOW_LEASE_MS("tableflow-lease-ms", Defaults.TABLEFLOW_LEASE_MS);
 
     /** Default values as constants, so the option descriptions in {@link AgentCommand} can show them. */
     static final class Defaults {
@@ -62,6 +64,8 @@ enum Setting {
         static final String RETENTION_CHECK_INTERVAL_MS = "60000";
         static final String OBJECT_DELETE_DELAY_MS = "60000";
         static final String ORPHAN_GRACE_MS = "600000";
+        static final String TABLEFLOW = "true";
+        static final String TABLEFLOW_LEASE_MS = "15000";
 
         private Defaults() {}
     }

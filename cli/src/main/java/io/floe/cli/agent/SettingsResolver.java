@@ -84,7 +84,9 @@ final class SettingsResolver {
                 objectsUrl,
                 s3,
                 bool(Setting.MAINTENANCE),
-                maintenanceConfig());
+                maintenanceConfig(),
+                bool(Setting.TABLEFLOW),
+                Duration.ofMillis(integer(Setting.TABLEFLOW_LEASE_MS, 100, Integer.MAX_VALUE)));
     }
 
     /** A typo in a config file would otherwise silently leave a setting at its default. */

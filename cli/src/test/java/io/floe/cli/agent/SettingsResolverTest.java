@@ -126,7 +126,8 @@ class SettingsResolverTest {
                 false,
                 defaults.withCompaction(Duration.ofSeconds(5), 8L << 20, 2L << 20, defaults.compactionMinAge())
                         .withRetentionInterval(Duration.ofSeconds(7))
-                        .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15))));
+                        .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15)),
+                true, Duration.ofSeconds(15)));
     }
 
     @Test

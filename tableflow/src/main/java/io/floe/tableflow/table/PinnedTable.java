@@ -19,6 +19,7 @@ import org.apache.iceberg.io.LocationProvider;
  * records again. Pinned, {@code refresh()} keeps answering the metadata the watermark came from, and
  * the catalog's swap of the metadata pointer (the JDBC catalog's conditional UPDATE) fails with
  * {@link org.apache.iceberg.exceptions.CommitFailedException} when any other commit came in between.
+ * A pinned table commits once; after that it follows the table (so Iceberg finds its new snapshot).
  */
 final class PinnedTable {
 
@@ -33,25 +34,31 @@ final class PinnedTable {
     private static final class PinnedOperations implements TableOperations {
         private final TableOperations delegate;
         private final TableMetadata base;
+        private volatile boolean committed;
 
         PinnedOperations(TableOperations delegate, TableMetadata base) {
             this.delegate = delegate;
             this.base = base;
         }
 
+        /** The pinned metadata until this table's commit went through, the table's own afterwards. */
         @Override
         public TableMetadata current() {
-            return base;
+            return committed ? delegate.current() : base;
         }
 
         @Override
         public TableMetadata refresh() {
-            return base;
+            return committed ? delegate.refresh() : base;
         }
 
         @Override
         public void commit(TableMetadata expected, TableMetadata updated) {
+            if (committed) {
+                throw new IllegalStateException("a pinned table commits once; pin the table again");
+            }
             delegate.commit(expected, updated);
+            committed = true;
         }
 
         @Override

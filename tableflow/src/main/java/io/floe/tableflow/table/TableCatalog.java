@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * use with the properties Tableflow relies on, and evolves a table's schema when the declared one
  * gains fields.
  */
-public final class TableCatalog {
+public final class TableCatalog implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(TableCatalog.class);
 
@@ -119,6 +119,18 @@ public final class TableCatalog {
             return Optional.of(catalog.loadTable(identifier));
         } catch (NoSuchTableException e) {
             return Optional.empty();
+        }
+    }
+
+    /** Closes the catalog (its database connections). */
+    @Override
+    public void close() {
+        if (catalog instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOGGER.warn("cannot close the Iceberg catalog: {}", e.toString());
+            }
         }
     }
 

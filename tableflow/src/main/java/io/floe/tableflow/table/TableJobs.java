@@ -51,6 +51,7 @@ public final class TableJobs {
         Instant nextRun = Instant.MIN;
         Instant caughtUpAt;
         JobLease lease;
+        Instant leaseTakenAt = Instant.MIN;
 
         Scheduled(TableJob job, TableMetrics metrics, Instant now) {
             this.job = job;
@@ -90,19 +91,30 @@ public final class TableJobs {
                     metrics, now);
         });
         scheduled.metrics.behindFor(now.toEpochMilli() - scheduled.caughtUpAt.toEpochMilli());
-        if (now.isBefore(scheduled.nextRun)) {
+        boolean due = !now.isBefore(scheduled.nextRun);
+        // A held lease is renewed a few times per TTL even between rounds, so the table stays here; a
+        // lease that is not held is asked for only when a round is due.
+        boolean renew = scheduled.lease != null && now.isAfter(scheduled.leaseTakenAt.plus(config.leaseTtl().dividedBy(3)));
+        if (!due && !renew) {
             return;
         }
         Optional<JobLease> lease = metadata.acquireLease("tableflow/" + topic.name(), agentId, now, config.leaseTtl());
         if (lease.isEmpty()) {
+            if (scheduled.lease != null) {
+                LOGGER.info("lost table lease topic={} owner={}", topic.name(), agentId);
+            }
             scheduled.lease = null;
-            scheduled.nextRun = now.plus(settings.commitInterval());
+            scheduled.nextRun = now.plus(config.leaseTtl().dividedBy(3));
             return;
         }
         if (scheduled.lease == null || scheduled.lease.epoch() != lease.get().epoch()) {
             LOGGER.info("took table lease topic={} owner={} epoch={}", topic.name(), agentId, lease.get().epoch());
         }
         scheduled.lease = lease.get();
+        scheduled.leaseTakenAt = now;
+        if (!due) {
+            return;
+        }
         try {
             TableJob.Outcome outcome = scheduled.job.run(topic, settings);
             if (outcome.lagRecords() == 0) {
