@@ -4,6 +4,7 @@ import io.floe.cli.agent.AgentCommand;
 import io.floe.cli.debug.DebugCommand;
 import io.floe.cli.groups.GroupsCommand;
 import io.floe.cli.storage.StorageCommand;
+import io.floe.cli.tables.TablesCommand;
 import io.floe.cli.topics.TopicsCommand;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -42,6 +43,7 @@ public final class Floe implements Callable<Integer> {
                 .addSubcommand(new AgentCommand(env))
                 .addSubcommand(new TopicsCommand())
                 .addSubcommand(new GroupsCommand())
+                .addSubcommand(new TablesCommand())
                 .addSubcommand(new DebugCommand())
                 .addSubcommand(new StorageCommand());
     }

@@ -5,15 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Rows printed as columns padded to their widest cell, the way kafka-consumer-groups prints them. */
-final class Table {
+public final class Table {
 
     private final List<List<String>> rows = new ArrayList<>();
 
-    Table(String... headings) {
+    public Table(String... headings) {
         rows.add(List.of(headings));
     }
 
-    void add(Object... cells) {
+    public void add(Object... cells) {
         List<String> row = new ArrayList<>(cells.length);
         for (Object cell : cells) {
             row.add(cell == null ? "-" : cell.toString());
@@ -21,11 +21,11 @@ final class Table {
         rows.add(row);
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return rows.size() == 1;
     }
 
-    void print(PrintWriter out) {
+    public void print(PrintWriter out) {
         int columns = rows.get(0).size();
         int[] widths = new int[columns];
         for (List<String> row : rows) {

@@ -1,0 +1,123 @@
+package io.floe.cli.tables;
+
+import io.floe.cli.groups.Table;
+import io.floe.tableflow.table.Watermark;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code floe tables describe TOPIC}: the table as the agent's Iceberg REST catalog shows it (location,
+ * snapshots, files, rows, the watermark in its current snapshot) against the topic's end offsets: the
+ * offsets materialized and the lag per partition, and the dead letters.
+ */
+@Command(name = "describe", description = "Shows a topic's table: snapshots, files, rows, offsets materialized,"
+        + " lag per partition, dead letters.")
+final class DescribeTableCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private TablesOptions options;
+
+    @Option(names = "--http", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9644",
+            description = "The agent's HTTP endpoint, which serves the Iceberg REST catalog at /iceberg."
+                    + " Default: ${DEFAULT-VALUE}.")
+    private String http;
+
+    @Option(names = "--namespace", paramLabel = "NAME", defaultValue = "floe",
+            description = "The tables' Iceberg namespace. Default: ${DEFAULT-VALUE}.")
+    private String namespace;
+
+    @Parameters(paramLabel = "TOPIC", description = "The topic.")
+    private String topic;
+
+    @Override
+    public Integer call() {
+        return options.run("describe", spec.commandLine().getErr(), admin -> {
+            try (RESTCatalog catalog = new RESTCatalog()) {
+                catalog.initialize("floe", Map.of("uri", "http://" + http + "/iceberg"));
+                describe(admin, catalog);
+            } catch (java.io.IOException e) {
+                throw new TablesOptions.CommandFailure("cannot close the catalog client: " + e.getMessage());
+            }
+        });
+    }
+
+    private void describe(Admin admin, RESTCatalog catalog) throws ExecutionException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        org.apache.iceberg.Table table = load(catalog, TableIdentifier.of(namespace, topic))
+                .orElseThrow(() -> new TablesOptions.CommandFailure("topic '" + topic + "' has no table " + namespace
+                        + "." + topic + " yet (is Tableflow enabled for it? floe tables list)"));
+        Snapshot current = table.currentSnapshot();
+        int snapshots = 0;
+        for (Snapshot ignored : table.snapshots()) {
+            snapshots++;
+        }
+        out.println("Table: " + namespace + "." + topic);
+        out.println("Location: " + table.location());
+        out.println("Partitioning: " + (table.spec().isUnpartitioned() ? "none" : table.spec().fields()));
+        out.println("Snapshots: " + snapshots);
+        if (current == null) {
+            out.println("Current snapshot: none (nothing materialized yet)");
+        } else {
+            Instant at = Instant.ofEpochMilli(current.timestampMillis());
+            out.println("Current snapshot: " + current.snapshotId() + ", committed " + at + " ("
+                    + Duration.between(at, Instant.now()).toSeconds() + " s ago)");
+            out.println("Data files: " + current.summary().getOrDefault("total-data-files", "?")
+                    + ", rows: " + current.summary().getOrDefault("total-records", "?")
+                    + ", bytes: " + current.summary().getOrDefault("total-files-size", "?"));
+        }
+
+        TopicDescription description = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic);
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        description.partitions().forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+        Optional<Watermark> watermark = Watermark.of(table);
+        Table partitions = new Table("PARTITION", "MATERIALIZED-UP-TO", "END-OFFSET", "LAG");
+        long totalLag = 0;
+        for (int p = 0; p < description.partitions().size(); p++) {
+            long end = ends.get(new TopicPartition(topic, p)).offset();
+            long next = watermark.map(mark -> mark.next(0)).isPresent() ? watermark.get().next(p) : -1;
+            long lag = next < 0 ? end : Math.max(0, end - next);
+            totalLag += lag;
+            partitions.add(p, next < 0 ? "-" : next, end, lag);
+        }
+        partitions.print(out);
+        out.println("Lag: " + totalLag + " records");
+        Optional<org.apache.iceberg.Table> deadLetters = load(catalog,
+                TableIdentifier.of(namespace + "_dead_letters", topic));
+        out.println("Dead letters: " + deadLetters.map(dead -> dead.currentSnapshot() == null ? "0"
+                : dead.currentSnapshot().summary().getOrDefault("total-records", "?") + " (table "
+                        + namespace + "_dead_letters." + topic + ")").orElse("0"));
+    }
+
+    private static Optional<org.apache.iceberg.Table> load(RESTCatalog catalog, TableIdentifier identifier) {
+        try {
+            return Optional.of(catalog.loadTable(identifier));
+        } catch (NoSuchTableException e) {
+            return Optional.empty();
+        }
+    }
+}

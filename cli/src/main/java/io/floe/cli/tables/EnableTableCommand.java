@@ -1,0 +1,89 @@
+package io.floe.cli.tables;
+
+import io.floe.tableflow.config.TableflowConfigs;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code floe tables enable TOPIC}: sets {@code floe.tableflow.enabled=true} and the given table settings. */
+@Command(name = "enable", description = "Materializes a topic as the Iceberg table floe.TOPIC (topic configs"
+        + " floe.tableflow.*; unset options keep the topic's current values).")
+final class EnableTableCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private TablesOptions options;
+
+    @Parameters(paramLabel = "TOPIC", description = "The topic.")
+    private String topic;
+
+    @Option(names = "--format", paramLabel = "avro|json|raw", description = "How values are read.")
+    private String format;
+
+    @Option(names = "--schema", paramLabel = "TEXT", description = "Value schema: Avro schema JSON, or a JSON Schema.")
+    private String schema;
+
+    @Option(names = "--schema-file", paramLabel = "PATH", description = "Read the value schema from a file.")
+    private Path schemaFile;
+
+    @Option(names = "--avro-framing", paramLabel = "none|confluent",
+            description = "confluent: values start with a magic byte and a schema id.")
+    private String avroFraming;
+
+    @Option(names = "--partitioning", paramLabel = "none|day|hour",
+            description = "Partition the table by the record timestamp (applies when the table is created).")
+    private String partitioning;
+
+    @Option(names = "--commit-interval-ms", paramLabel = "N", description = "How often the table gets a snapshot.")
+    private Long commitIntervalMs;
+
+    @Option(names = "--target-file-bytes", paramLabel = "N", description = "Data file size to aim for.")
+    private Long targetFileBytes;
+
+    @Override
+    public Integer call() {
+        Map<String, String> configs = new LinkedHashMap<>();
+        configs.put(TableflowConfigs.ENABLED, "true");
+        put(configs, TableflowConfigs.FORMAT, format);
+        if (schema != null && schemaFile != null) {
+            spec.commandLine().getErr().println("floe tables enable: give --schema or --schema-file, not both");
+            return CommandLine.ExitCode.USAGE;
+        }
+        if (schemaFile != null) {
+            try {
+                configs.put(TableflowConfigs.SCHEMA, Files.readString(schemaFile, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("floe tables enable: cannot read " + schemaFile + ": " + e);
+                return CommandLine.ExitCode.USAGE;
+            }
+        }
+        put(configs, TableflowConfigs.SCHEMA, schema);
+        put(configs, TableflowConfigs.AVRO_FRAMING, avroFraming);
+        put(configs, TableflowConfigs.PARTITIONING, partitioning);
+        put(configs, TableflowConfigs.COMMIT_INTERVAL_MS, commitIntervalMs);
+        put(configs, TableflowConfigs.TARGET_FILE_BYTES, targetFileBytes);
+        return options.run("enable", spec.commandLine().getErr(), admin -> {
+            TablesOptions.set(admin, topic, configs);
+            spec.commandLine().getOut().println("Tableflow enabled for topic '" + topic + "': table floe." + topic);
+        });
+    }
+
+    private static void put(Map<String, String> configs, String name, Object value) {
+        if (value != null) {
+            configs.put(name, value.toString());
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.floe.cli.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.cli.Floe;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code floe tables enable|list|describe|disable} against a whole agent in-process. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class TablesCommandIT {
+
+    private static final String JSON_SCHEMA =
+            "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}},\"required\":[\"n\"]}";
+
+    @TempDir
+    Path dataDir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @Test
+    void enablesListsDescribesAndDisablesATable() throws Exception {
+        int port = freePort();
+        try (AgentRuntime runtime = AgentRuntime.start(settings(port), Clock.systemUTC())) {
+            String bootstrap = "127.0.0.1:" + port;
+            String http = "127.0.0.1:" + runtime.httpPort();
+            assertThat(floe("topics", "create", "counts", "--partitions", "2", "--bootstrap", bootstrap)).isZero();
+
+            assertThat(floe("tables", "enable", "counts", "--format", "json", "--schema", JSON_SCHEMA,
+                    "--commit-interval-ms", "100", "--bootstrap", bootstrap)).as(err.toString()).isZero();
+            assertThat(out.toString()).contains("Tableflow enabled for topic 'counts': table floe.counts");
+
+            assertThat(floe("tables", "enable", "counts", "--format", "avro", "--schema", "{not avro",
+                    "--bootstrap", bootstrap)).isEqualTo(1);
+            assertThat(err.toString()).contains("floe tables enable:", "not a valid Avro schema");
+
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
+                for (int i = 0; i < 50; i++) {
+                    producer.send(new ProducerRecord<>("counts", i % 2, null, bytes("{\"n\": " + i + "}")));
+                }
+                producer.send(new ProducerRecord<>("counts", 0, null, bytes("{\"m\": 1}"))).get();
+            }
+
+            assertThat(floe("tables", "list", "--bootstrap", bootstrap)).isZero();
+            assertThat(out.toString()).contains("floe.counts", "json", "100");
+
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+            while (true) {
+                int code = floe("tables", "describe", "counts", "--bootstrap", bootstrap, "--http", http);
+                if (code == 0 && out.toString().contains("Lag: 0 records")) {
+                    break;
+                }
+                assertThat(Instant.now()).as("table caught up; last output: %s%s", out, err).isBefore(deadline);
+                Thread.sleep(200);
+            }
+            assertThat(out.toString()).contains("Table: floe.counts", "rows: 50", "Dead letters: 1");
+
+            assertThat(floe("tables", "disable", "counts", "--bootstrap", bootstrap)).isZero();
+            assertThat(floe("tables", "list", "--bootstrap", bootstrap)).isZero();
+            assertThat(out.toString()).contains("No topic has Tableflow enabled");
+
+            assertThat(floe("tables", "describe", "nothing", "--bootstrap", bootstrap, "--http", http)).isEqualTo(1);
+            assertThat(err.toString()).contains("has no table floe.nothing");
+        }
+    }
+
+    private int floe(String... args) {
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        CommandLine floe = Floe.commandLine(Map.of());
+        floe.setOut(new PrintWriter(out, true));
+        floe.setErr(new PrintWriter(err, true));
+        return floe.execute(args);
+    }
+
+    private AgentSettings settings(int port) {
+        CommandLine floe = Floe.commandLine(Map.of());
+        List<String> args = new ArrayList<>(List.of("agent", "--listen", "127.0.0.1:" + port,
+                "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString(), "--flush-interval-ms", "5"));
+        CommandLine.ParseResult parsed = floe.parseArgs(args.toArray(String[]::new));
+        AgentCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
+        return command.settings();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
