@@ -75,10 +75,16 @@ public final class Tableflow implements AutoCloseable {
 
     @Override
     public void close() {
-        scheduler.shutdownNow();
+        // A round in progress finishes (it is bounded); one that takes too long is interrupted, which is
+        // safe: its commit either happened or did not, and the next owner resumes from the table.
+        scheduler.shutdown();
         try {
-            scheduler.awaitTermination(30, TimeUnit.SECONDS);
+            if (!scheduler.awaitTermination(20, TimeUnit.SECONDS)) {
+                scheduler.shutdownNow();
+                scheduler.awaitTermination(10, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
+            scheduler.shutdownNow();
             Thread.currentThread().interrupt();
         }
         jobs.releaseAll();
