@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param commitInterval how often a snapshot is committed while records arrive
  * @param targetFileBytes the data file size to aim for
  * @param snapshotRetention how long superseded snapshots are kept
+ * @param compression the Parquet codec of new data files (snappy by default: zstd costs about a
+ *     third more CPU per byte materialized, see docs/benchmarks.md)
  */
 public record TableSettings(
         boolean enabled,
@@ -24,7 +26,8 @@ public record TableSettings(
         Partitioning partitioning,
         Duration commitInterval,
         long targetFileBytes,
-        Duration snapshotRetention) {
+        Duration snapshotRetention,
+        String compression) {
 
     public TableSettings {
         Objects.requireNonNull(format, "format");
@@ -38,6 +41,10 @@ public record TableSettings(
         }
         if (snapshotRetention.isNegative()) {
             throw new IllegalArgumentException(TableflowConfigs.SNAPSHOT_RETENTION_MS + " must not be negative");
+        }
+        if (!java.util.Set.of("snappy", "zstd", "gzip", "lz4", "uncompressed").contains(compression)) {
+            throw new IllegalArgumentException("Invalid value " + compression + " for configuration "
+                    + TableflowConfigs.COMPRESSION + ": must be snappy, zstd, gzip, lz4 or uncompressed");
         }
         if (format != ValueFormat.RAW && schema.isBlank()) {
             throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when "
@@ -58,7 +65,8 @@ public record TableSettings(
                 Partitioning.parse(value(topicConfigs, TableflowConfigs.PARTITIONING)),
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.COMMIT_INTERVAL_MS)),
                 parseLong(topicConfigs, TableflowConfigs.TARGET_FILE_BYTES),
-                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.SNAPSHOT_RETENTION_MS)));
+                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.SNAPSHOT_RETENTION_MS)),
+                value(topicConfigs, TableflowConfigs.COMPRESSION).trim().toLowerCase(java.util.Locale.ROOT));
     }
 
     private static String value(Map<String, String> configs, String name) {

@@ -14,6 +14,7 @@ public final class TableflowConfigs {
     public static final String COMMIT_INTERVAL_MS = PREFIX + "commit.interval.ms";
     public static final String TARGET_FILE_BYTES = PREFIX + "target.file.bytes";
     public static final String SNAPSHOT_RETENTION_MS = PREFIX + "snapshot.retention.ms";
+    public static final String COMPRESSION = PREFIX + "compression";
 
     /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
     public static final List<Definition> DEFINITIONS = List.of(
@@ -25,7 +26,9 @@ public final class TableflowConfigs {
             new Definition(PARTITIONING, "none", "table partitioning by the record timestamp: none, day or hour"),
             new Definition(COMMIT_INTERVAL_MS, "60000", "how often the table gets a snapshot while records arrive"),
             new Definition(TARGET_FILE_BYTES, "134217728", "size the table's data files grow to"),
-            new Definition(SNAPSHOT_RETENTION_MS, "86400000", "how long old snapshots stay for time travel"));
+            new Definition(SNAPSHOT_RETENTION_MS, "86400000", "how long old snapshots stay for time travel"),
+            new Definition(COMPRESSION, "snappy",
+                    "Parquet compression of new data files: snappy, zstd, gzip, lz4 or uncompressed"));
 
     public record Definition(String name, String defaultValue, String documentation) {}
 

@@ -74,7 +74,12 @@ public final class TableCatalog implements AutoCloseable {
     /** The topic's table, created with {@code schema} when missing, its schema widened to include {@code schema}. */
     Table loadOrCreate(String topic, Schema schema, TableSettings settings) {
         Table table = loadIfExists(identifier(topic))
-                .orElseGet(() -> create(identifier(topic), schema, spec(schema, settings.partitioning()), topic));
+                .orElseGet(() -> create(identifier(topic), schema, spec(schema, settings.partitioning()), topic,
+                        settings.compression()));
+        if (!settings.compression().equals(table.properties().get(TableProperties.PARQUET_COMPRESSION))) {
+            table.updateProperties().set(TableProperties.PARQUET_COMPRESSION, settings.compression()).commit();
+            table.refresh();
+        }
         UpdateSchema update = table.updateSchema().unionByNameWith(schema);
         if (!update.apply().sameSchema(table.schema())) {
             update.commit();
@@ -86,16 +91,19 @@ public final class TableCatalog implements AutoCloseable {
 
     Table loadOrCreateDeadLetters(String topic) {
         return loadIfExists(deadLetterIdentifier(topic)).orElseGet(() ->
-                create(deadLetterIdentifier(topic), Rows.deadLetterSchema(), PartitionSpec.unpartitioned(), topic));
+                create(deadLetterIdentifier(topic), Rows.deadLetterSchema(), PartitionSpec.unpartitioned(), topic,
+                        "zstd"));
     }
 
-    private Table create(TableIdentifier identifier, Schema schema, PartitionSpec spec, String topic) {
+    private Table create(TableIdentifier identifier, Schema schema, PartitionSpec spec, String topic,
+            String compression) {
         ensureNamespace(identifier.namespace());
         try {
             Table table = catalog.buildTable(identifier, schema)
                     .withPartitionSpec(spec)
                     .withProperties(TABLE_PROPERTIES)
                     .withProperty("floe.topic", topic)
+                    .withProperty(TableProperties.PARQUET_COMPRESSION, compression)
                     .create();
             LOGGER.info("created table table={} location={} spec={}", identifier, table.location(), table.spec());
             return table;
