@@ -18,6 +18,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -97,20 +101,52 @@ final class DescribeTableCommand implements Callable<Integer> {
         Optional<Watermark> watermark = Watermark.of(table);
         Table partitions = new Table("PARTITION", "MATERIALIZED-UP-TO", "END-OFFSET", "LAG");
         long totalLag = 0;
+        Map<TopicPartition, Long> behind = new HashMap<>();
         for (int p = 0; p < description.partitions().size(); p++) {
             long end = ends.get(new TopicPartition(topic, p)).offset();
-            long next = watermark.map(mark -> mark.next(0)).isPresent() ? watermark.get().next(p) : -1;
+            long next = watermark.isPresent() ? watermark.get().next(p) : -1;
             long lag = next < 0 ? end : Math.max(0, end - next);
             totalLag += lag;
             partitions.add(p, next < 0 ? "-" : next, end, lag);
+            if (lag > 0) {
+                behind.put(new TopicPartition(topic, p), Math.max(next, 0));
+            }
         }
         partitions.print(out);
-        out.println("Lag: " + totalLag + " records");
+        out.println("Lag: " + totalLag + " records" + oldestMissing(behind)
+                .map(at -> ", the oldest not in the table is " + Duration.between(at, Instant.now()).toSeconds()
+                        + " s old")
+                .orElse(""));
         Optional<org.apache.iceberg.Table> deadLetters = load(catalog,
                 TableIdentifier.of(namespace + "_dead_letters", topic));
         out.println("Dead letters: " + deadLetters.map(dead -> dead.currentSnapshot() == null ? "0"
                 : dead.currentSnapshot().summary().getOrDefault("total-records", "?") + " (table "
                         + namespace + "_dead_letters." + topic + ")").orElse("0"));
+    }
+
+    /** The timestamp of the oldest record not in the table: the first record at each partition's watermark. */
+    private Optional<Instant> oldestMissing(Map<TopicPartition, Long> behind) {
+        if (behind.isEmpty()) {
+            return Optional.empty();
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap,
+                ConsumerConfig.CLIENT_ID_CONFIG, "floe-cli",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(behind.keySet());
+            behind.forEach(consumer::seek);
+            Map<TopicPartition, Long> first = new HashMap<>();
+            Instant deadline = Instant.now().plusMillis(Math.min(options.timeoutMs, 5_000));
+            while (first.size() < behind.size() && Instant.now().isBefore(deadline)) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                    first.putIfAbsent(partition, record.timestamp());
+                    consumer.pause(java.util.List.of(partition));
+                }
+            }
+            return first.values().stream().min(Long::compare).map(Instant::ofEpochMilli);
+        }
     }
 
     private static Optional<org.apache.iceberg.Table> load(RESTCatalog catalog, TableIdentifier identifier) {
