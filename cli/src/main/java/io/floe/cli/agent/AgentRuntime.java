@@ -10,6 +10,7 @@ import io.floe.kafka.KafkaServer;
 import io.floe.kafka.KafkaServerConfig;
 import io.floe.maintenance.Maintenance;
 import io.floe.tableflow.Tableflow;
+import io.floe.tableflow.rest.RestCatalogHandler;
 import io.floe.tableflow.table.TableCatalog;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -27,16 +28,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The composition root: one running agent with everything around it, wired by hand. Starts, in
  * order, the metrics registry, the HTTP endpoint, the metadata store, the object store, the agent,
- * the maintenance jobs and Tableflow (unless turned off) and the Kafka listener; {@link #close()} stops them in
- * reverse, so the listener finishes its in-flight requests first, the jobs stop and give up their
- * leases, the agent then flushes and commits what it buffered, and the stores close only after
- * that. Thread-safe; closing twice is harmless.
+ * the maintenance jobs and Tableflow with its Iceberg REST catalog (unless turned off) and the Kafka
+ * listener; {@link #close()} stops them in reverse, so the listener finishes its in-flight requests
+ * first, the jobs stop and give up their leases, the agent then flushes and commits what it
+ * buffered, and the stores close only after that. Thread-safe; closing twice is harmless.
  */
 final class AgentRuntime implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(AgentRuntime.class);
     /** Room in a request frame for the headers around one largest batch. */
     private static final int FRAME_OVERHEAD_BYTES = 1024 * 1024;
+    /** Where the HTTP endpoint serves the Iceberg REST catalog of Tableflow's tables. */
+    static final String ICEBERG_PATH = "/iceberg";
 
     private final Stages stages;
     private final KafkaServer kafka;
@@ -63,9 +66,12 @@ final class AgentRuntime implements AutoCloseable {
         PrometheusMeterRegistry registry = stages.start("metrics registry", AgentRuntime::registry,
                 PrometheusMeterRegistry::close);
         stages.start("JVM metrics", () -> bindJvmMetrics(registry), JvmGcMetrics::close);
+        // Mounted now, served once the Iceberg catalog exists; until then it answers 503.
+        RestCatalogHandler icebergRest = new RestCatalogHandler(ICEBERG_PATH);
         HttpEndpoint http = stages.start("HTTP endpoint on " + settings.httpListen(),
                 () -> HttpEndpoint.start(settings.httpListen().host(), settings.httpListen().port(),
-                        HealthAndMetrics.addTo(new RouteTable(), registry, serving::get)),
+                        HealthAndMetrics.addTo(new RouteTable(), registry, serving::get)
+                                .mount(ICEBERG_PATH, icebergRest)),
                 HttpEndpoint::close);
         MetadataStore metadata = stages.start("metadata store " + Backends.redact(settings.metadataUrl()),
                 () -> Backends.metadataStore(settings.metadataUrl(), clock), MetadataStore::close);
@@ -85,10 +91,14 @@ final class AgentRuntime implements AutoCloseable {
         if (settings.tableflow()) {
             TableCatalog tables = stages.start("Iceberg catalog", () -> TableflowSetup.catalog(settings, objects),
                     TableCatalog::close);
+            stages.start("Iceberg REST catalog at " + ICEBERG_PATH,
+                    () -> TableflowSetup.serveRestCatalog(icebergRest, settings, tables), RestCatalogHandler::stop);
             stages.start("tableflow", () -> Tableflow.start(TableflowSetup.config(settings), agentId, metadata,
                     objects, tables, clock, registry), Tableflow::close);
         } else {
             LOGGER.info("Tableflow is off: this agent materializes no tables");
+            icebergRest.off("this agent runs with --tableflow=false, so it serves no Iceberg catalog;"
+                    + " ask an agent that runs Tableflow");
         }
         KafkaServer kafka = stages.start("Kafka listener on " + settings.listen(),
                 () -> KafkaServer.start(kafkaConfig(settings), agent), server -> {

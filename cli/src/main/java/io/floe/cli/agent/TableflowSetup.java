@@ -4,17 +4,23 @@ import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.rest.ReadOnlyRestCatalog;
+import io.floe.tableflow.rest.RestCatalogConfig;
+import io.floe.tableflow.rest.RestCatalogHandler;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.TableflowConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * Tableflow's parts from the agent's settings: the Iceberg JDBC catalog in the metadata database, its
- * tables below {@code <objects>/tables} in the same object store as the segments.
+ * tables below {@code <objects>/tables} in the same object store as the segments, and the read-only
+ * Iceberg REST catalog over it.
  */
 final class TableflowSetup {
 
@@ -30,6 +36,31 @@ final class TableflowSetup {
         Backends.Database database = Backends.database(settings.metadataUrl());
         return new TableCatalog(IcebergCatalogs.jdbc(database.jdbcUrl(), database.user(), database.password(),
                 locations.root() + "/tables", io), TableflowConfig.DEFAULT_NAMESPACE);
+    }
+
+    /** Makes {@code handler} serve the REST catalog over {@code tables}' catalog; returns it. */
+    static RestCatalogHandler serveRestCatalog(RestCatalogHandler handler, AgentSettings settings,
+            TableCatalog tables) {
+        handler.serve(new ReadOnlyRestCatalog(tables.catalog(),
+                RestCatalogConfig.DEFAULTS.withDefaults(restCatalogDefaults(settings))));
+        return handler;
+    }
+
+    /**
+     * The catalog defaults a REST client gets: for an S3 store, how its S3FileIO reaches the bucket
+     * (region, endpoint, path-style addressing), so engines read the tables with their own
+     * credentials; never the agent's credentials. None for other stores.
+     */
+    static Map<String, String> restCatalogDefaults(AgentSettings settings) {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        if (Backends.location(settings.objectsUrl()).startsWith("s3://")) {
+            defaults.put("client.region", settings.s3().region());
+            settings.s3().endpoint().ifPresent(endpoint -> defaults.put("s3.endpoint", endpoint.toString()));
+            if (settings.s3().pathStyleAccess()) {
+                defaults.put("s3.path-style-access", "true");
+            }
+        }
+        return defaults;
     }
 
     /** Where data files are written before their upload; what a crashed agent left there is removed. */
