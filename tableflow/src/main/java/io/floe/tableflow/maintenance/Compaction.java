@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -127,8 +128,10 @@ final class Compaction {
         }
         PartitionSpec spec = pinned.spec();
         StructLikeMap<List<DataFile>> small = StructLikeMap.create(spec.partitionType());
+        List<String> orderColumns = Stream.of(Rows.PARTITION, Rows.OFFSET)
+                .filter(name -> pinned.schema().findField(name) != null).toList();
         try (CloseableIterable<FileScanTask> tasks = pinned.newScan().useSnapshot(snapshot.snapshotId())
-                .includeColumnStats(List.of(Rows.PARTITION, Rows.OFFSET)).planFiles()) {
+                .includeColumnStats(orderColumns).planFiles()) {
             for (FileScanTask task : tasks) {
                 DataFile file = task.file();
                 if (file.specId() == spec.specId() && file.format() == FileFormat.PARQUET && task.deletes().isEmpty()

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
+import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.table.PinnedTable;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -21,8 +25,10 @@ import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -120,6 +126,26 @@ class TableMaintenanceTest {
                 .isInstanceOf(CompactionOutcome.Compacted.class);
         assertThat(fixture.dataFiles()).hasSize(1);
         assertThat(fixture.rows()).hasSize(62 * 2 * 20);
+    }
+
+    @Test
+    void aSinglePartitionTopicsRowsComeOutOfCompactionInOffsetOrder() {
+        fixture = new TableFixture(dir, false);
+        for (int round = 0; round < 12; round++) {
+            fixture.round(1, 30, 20); // files 00000-1-…, 00000-10-…, 00000-11-…, 00000-2-…: names are not offset order
+        }
+        TableSettings settings = settings(Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "1"));
+        assertThat(maintenance.run(fixture.table(), settings, Instant.now()).compaction())
+                .isInstanceOf(CompactionOutcome.Compacted.class);
+        assertThat(fixture.dataFiles()).hasSize(1);
+
+        List<Long> offsets = new ArrayList<>();
+        try (CloseableIterable<Record> rows = IcebergGenerics.read(fixture.table()).build()) {
+            rows.forEach(row -> offsets.add((Long) row.getField(Rows.OFFSET)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        assertThat(offsets).hasSize(12 * 30).isSorted();
     }
 
     @Test
