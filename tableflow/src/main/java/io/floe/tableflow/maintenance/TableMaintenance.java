@@ -153,6 +153,17 @@ public final class TableMaintenance {
     }
 
     /**
+     * Whether a call at {@code now} may find work on tables that did not change since the last call: an
+     * interval came, a compaction stopped at its budget, or no table was looked at yet (a table that
+     * appears later, the dead-letter table, appears in a round that changed it). When false and no table
+     * changed, the caller can skip loading them.
+     */
+    public boolean dueWithoutChanges(Instant now) {
+        return schedules.isEmpty() || schedules.values().stream()
+                .anyMatch(schedule -> !now.isBefore(schedule.nextCleanup) || schedule.more);
+    }
+
+    /**
      * The table's excess data files: how many more it has than its bytes need at the target size; empty
      * when the snapshot's summary lacks the totals (another engine's snapshot may).
      */

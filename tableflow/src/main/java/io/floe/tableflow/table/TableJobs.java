@@ -129,7 +129,7 @@ public final class TableJobs {
                 LOGGER.info("table round topic={} records={} deadLetters={} files={} lagRecords={}", topic.name(),
                         outcome.records(), outcome.deadLetters(), outcome.dataFiles(), outcome.lagRecords());
             }
-            maintain(topic, settings, scheduled.maintenance);
+            maintain(topic, settings, scheduled.maintenance, outcome.committed());
         } catch (CommitFailedException e) {
             scheduled.metrics.conflict();
             scheduled.nextRun = now.plus(settings.commitInterval());
@@ -142,10 +142,11 @@ public final class TableJobs {
 
     /**
      * Maintenance of the topic's tables after a successful round, under the same lease; its own schedule
-     * decides what is due. It reads at most a round's bytes, and its failures are not the round's.
+     * decides what is due. It reads at most a round's bytes, and its failures are not the round's. When
+     * the round committed nothing and no interval came, the tables are not even loaded.
      */
-    private void maintain(Topic topic, TableSettings settings, TableMaintenance maintenance) {
-        if (!settings.maintenanceEnabled()) {
+    private void maintain(Topic topic, TableSettings settings, TableMaintenance maintenance, boolean changed) {
+        if (!settings.maintenanceEnabled() || !changed && !maintenance.dueWithoutChanges(clock.instant())) {
             return;
         }
         try {

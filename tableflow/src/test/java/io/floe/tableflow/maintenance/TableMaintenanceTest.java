@@ -116,6 +116,9 @@ class TableMaintenanceTest {
         }
         assertThat(compactions).isBetween(6, 8);
         assertThat(fixture.rows()).hasSize(60 * 2 * 20);
+        // An unchanged table has nothing new until the interval: the job need not even load it.
+        assertThat(maintenance.dueWithoutChanges(now.plusSeconds(60))).isFalse();
+        assertThat(maintenance.dueWithoutChanges(now.plus(Duration.ofHours(2)))).isTrue();
 
         // Below the trigger, the maintenance interval still compacts.
         fixture.round(2, 20, 100);
