@@ -17,6 +17,10 @@ import java.util.Objects;
  * @param snapshotRetention how long superseded snapshots are kept
  * @param compression the Parquet codec of new data files (snappy by default: zstd costs about a
  *     third more CPU per byte materialized, see docs/benchmarks.md)
+ * @param maintenanceEnabled whether Tableflow compacts, expires snapshots and removes orphan files
+ * @param maintenanceInterval how often snapshots are expired and orphan files removed
+ * @param compactionTriggerFiles excess data files (beyond what the table's bytes need) that start a compaction
+ * @param orphanAge how old an unreferenced file must be before it is deleted
  */
 public record TableSettings(
         boolean enabled,
@@ -27,7 +31,17 @@ public record TableSettings(
         Duration commitInterval,
         long targetFileBytes,
         Duration snapshotRetention,
-        String compression) {
+        String compression,
+        boolean maintenanceEnabled,
+        Duration maintenanceInterval,
+        int compactionTriggerFiles,
+        Duration orphanAge) {
+
+    /**
+     * The shortest orphan age accepted: a round (or a compaction) writes its files before it commits them,
+     * so a younger unreferenced file may be about to become part of the table.
+     */
+    public static final Duration MIN_ORPHAN_AGE = Duration.ofMinutes(10);
 
     public TableSettings {
         Objects.requireNonNull(format, "format");
@@ -46,6 +60,17 @@ public record TableSettings(
             throw new IllegalArgumentException("Invalid value " + compression + " for configuration "
                     + TableflowConfigs.COMPRESSION + ": must be snappy, zstd, gzip, lz4 or uncompressed");
         }
+        if (maintenanceInterval.isNegative() || maintenanceInterval.isZero()) {
+            throw new IllegalArgumentException(TableflowConfigs.MAINTENANCE_INTERVAL_MS + " must be positive");
+        }
+        if (compactionTriggerFiles < 1) {
+            throw new IllegalArgumentException(TableflowConfigs.COMPACTION_TRIGGER_FILES + " must be positive");
+        }
+        if (orphanAge.compareTo(MIN_ORPHAN_AGE) < 0) {
+            throw new IllegalArgumentException(TableflowConfigs.ORPHAN_AGE_MS + " of " + orphanAge.toMillis()
+                    + " is below the minimum " + MIN_ORPHAN_AGE.toMillis()
+                    + ": a round in flight writes its files before it commits them");
+        }
         if (format != ValueFormat.RAW && schema.isBlank()) {
             throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when "
                     + TableflowConfigs.FORMAT + " is " + format.name().toLowerCase(java.util.Locale.ROOT));
@@ -58,7 +83,7 @@ public record TableSettings(
      */
     public static TableSettings from(Map<String, String> topicConfigs) {
         return new TableSettings(
-                parseBoolean(value(topicConfigs, TableflowConfigs.ENABLED)),
+                parseBoolean(topicConfigs, TableflowConfigs.ENABLED),
                 ValueFormat.parse(value(topicConfigs, TableflowConfigs.FORMAT)),
                 value(topicConfigs, TableflowConfigs.SCHEMA),
                 parseFraming(value(topicConfigs, TableflowConfigs.AVRO_FRAMING)),
@@ -66,7 +91,11 @@ public record TableSettings(
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.COMMIT_INTERVAL_MS)),
                 parseLong(topicConfigs, TableflowConfigs.TARGET_FILE_BYTES),
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.SNAPSHOT_RETENTION_MS)),
-                value(topicConfigs, TableflowConfigs.COMPRESSION).trim().toLowerCase(java.util.Locale.ROOT));
+                value(topicConfigs, TableflowConfigs.COMPRESSION).trim().toLowerCase(java.util.Locale.ROOT),
+                parseBoolean(topicConfigs, TableflowConfigs.MAINTENANCE_ENABLED),
+                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.MAINTENANCE_INTERVAL_MS)),
+                parseInt(topicConfigs, TableflowConfigs.COMPACTION_TRIGGER_FILES),
+                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.ORPHAN_AGE_MS)));
     }
 
     private static String value(Map<String, String> configs, String name) {
@@ -78,7 +107,8 @@ public record TableSettings(
                 .orElseThrow().defaultValue();
     }
 
-    private static boolean parseBoolean(String text) {
+    private static boolean parseBoolean(Map<String, String> configs, String name) {
+        String text = value(configs, name);
         if (text.trim().equalsIgnoreCase("true")) {
             return true;
         }
@@ -86,7 +116,7 @@ public record TableSettings(
             return false;
         }
         throw new IllegalArgumentException(
-                "Invalid value " + text + " for configuration " + TableflowConfigs.ENABLED + ": expected true or false");
+                "Invalid value " + text + " for configuration " + name + ": expected true or false");
     }
 
     private static boolean parseFraming(String text) {
@@ -104,6 +134,15 @@ public record TableSettings(
             return Long.parseLong(text.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("Invalid value " + text + " for configuration " + name + ": expected a long");
+        }
+    }
+
+    private static int parseInt(Map<String, String> configs, String name) {
+        String text = value(configs, name);
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Invalid value " + text + " for configuration " + name + ": expected an int");
         }
     }
 }

@@ -15,6 +15,10 @@ public final class TableflowConfigs {
     public static final String TARGET_FILE_BYTES = PREFIX + "target.file.bytes";
     public static final String SNAPSHOT_RETENTION_MS = PREFIX + "snapshot.retention.ms";
     public static final String COMPRESSION = PREFIX + "compression";
+    public static final String MAINTENANCE_ENABLED = PREFIX + "maintenance.enabled";
+    public static final String MAINTENANCE_INTERVAL_MS = PREFIX + "maintenance.interval.ms";
+    public static final String COMPACTION_TRIGGER_FILES = PREFIX + "compaction.trigger.files";
+    public static final String ORPHAN_AGE_MS = PREFIX + "orphan.age.ms";
 
     /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
     public static final List<Definition> DEFINITIONS = List.of(
@@ -28,7 +32,16 @@ public final class TableflowConfigs {
             new Definition(TARGET_FILE_BYTES, "134217728", "size the table's data files grow to"),
             new Definition(SNAPSHOT_RETENTION_MS, "86400000", "how long old snapshots stay for time travel"),
             new Definition(COMPRESSION, "snappy",
-                    "Parquet compression of new data files: snappy, zstd, gzip, lz4 or uncompressed"));
+                    "Parquet compression of new data files: snappy, zstd, gzip, lz4 or uncompressed"),
+            new Definition(MAINTENANCE_ENABLED, "true",
+                    "compact small files, expire old snapshots and remove orphan files (false: another engine does)"),
+            new Definition(MAINTENANCE_INTERVAL_MS, "3600000", "how often snapshots are expired and orphan files"
+                    + " removed; small files wait at most this long for compaction"),
+            new Definition(COMPACTION_TRIGGER_FILES, "32", "compaction runs once the table has this many more data"
+                    + " files than its bytes need at the target size (counted since the last compaction)"),
+            new Definition(ORPHAN_AGE_MS, "86400000", "files in the table's data and metadata directories that no"
+                    + " snapshot references are deleted once older than this (at least 600000: a round in flight"
+                    + " writes its files before it commits them)"));
 
     public record Definition(String name, String defaultValue, String documentation) {}
 

@@ -20,13 +20,15 @@ import org.apache.iceberg.io.LocationProvider;
  * the catalog's swap of the metadata pointer (the JDBC catalog's conditional UPDATE) fails with
  * {@link org.apache.iceberg.exceptions.CommitFailedException} when any other commit came in between.
  * A pinned table commits once; after that it follows the table (so Iceberg finds its new snapshot).
+ * Public for table maintenance ({@code io.floe.tableflow.maintenance}), whose rewrites and expiries
+ * are fenced the same way.
  */
-final class PinnedTable {
+public final class PinnedTable {
 
     private PinnedTable() {}
 
     /** {@code table} pinned at the metadata it holds now. */
-    static Table pin(Table table) {
+    public static Table pin(Table table) {
         TableOperations ops = ((HasTableOperations) table).operations();
         return new BaseTable(new PinnedOperations(ops, ops.current()), table.name());
     }

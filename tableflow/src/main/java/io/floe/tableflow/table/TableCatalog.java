@@ -33,7 +33,7 @@ public final class TableCatalog implements AutoCloseable {
      * Set on every table Tableflow creates. No commit retries: a commit that lost the compare-and-swap
      * must fail so its writer re-reads the watermark (an automatic retry would append the records again).
      */
-    static final Map<String, String> TABLE_PROPERTIES = Map.of(
+    public static final Map<String, String> TABLE_PROPERTIES = Map.of(
             TableProperties.FORMAT_VERSION, "2",
             TableProperties.COMMIT_NUM_RETRIES, "0",
             TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Integer.toString(32 << 20),

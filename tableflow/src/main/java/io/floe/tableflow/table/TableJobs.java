@@ -5,6 +5,7 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.TableflowConfig;
 import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.maintenance.TableMaintenance;
 import io.floe.tableflow.source.CommittedLog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -48,14 +49,16 @@ public final class TableJobs {
     private static final class Scheduled {
         final TableJob job;
         final TableMetrics metrics;
+        final TableMaintenance maintenance;
         Instant nextRun = Instant.MIN;
         Instant caughtUpAt;
         JobLease lease;
         Instant leaseTakenAt = Instant.MIN;
 
-        Scheduled(TableJob job, TableMetrics metrics, Instant now) {
+        Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, Instant now) {
             this.job = job;
             this.metrics = metrics;
+            this.maintenance = maintenance;
             this.caughtUpAt = now;
         }
     }
@@ -88,7 +91,7 @@ public final class TableJobs {
         Scheduled scheduled = jobs.computeIfAbsent(topic.name(), name -> {
             TableMetrics metrics = new TableMetrics(meters, name);
             return new Scheduled(new TableJob(name, catalog, metadata, log, clock, metrics, config.maxBytesPerRound()),
-                    metrics, now);
+                    metrics, new TableMaintenance(meters, name, config.maxBytesPerRound()), now);
         });
         scheduled.metrics.behindFor(now.toEpochMilli() - scheduled.caughtUpAt.toEpochMilli());
         boolean due = !now.isBefore(scheduled.nextRun);
@@ -126,6 +129,7 @@ public final class TableJobs {
                 LOGGER.info("table round topic={} records={} deadLetters={} files={} lagRecords={}", topic.name(),
                         outcome.records(), outcome.deadLetters(), outcome.dataFiles(), outcome.lagRecords());
             }
+            maintain(topic, settings, scheduled.maintenance, outcome.committed());
         } catch (CommitFailedException e) {
             scheduled.metrics.conflict();
             scheduled.nextRun = now.plus(settings.commitInterval());
@@ -133,6 +137,23 @@ public final class TableJobs {
             scheduled.metrics.failed();
             scheduled.nextRun = now.plus(settings.commitInterval());
             LOGGER.warn("table round failed topic={}: {}", topic.name(), e.toString(), e);
+        }
+    }
+
+    /**
+     * Maintenance of the topic's tables after a successful round, under the same lease; its own schedule
+     * decides what is due. It reads at most a round's bytes, and its failures are not the round's. When
+     * the round committed nothing and no interval came, the tables are not even loaded.
+     */
+    private void maintain(Topic topic, TableSettings settings, TableMaintenance maintenance, boolean changed) {
+        if (!settings.maintenanceEnabled() || !changed && !maintenance.dueWithoutChanges(clock.instant())) {
+            return;
+        }
+        try {
+            catalog.load(topic.name()).ifPresent(table -> maintenance.run(table, settings, clock.instant()));
+            catalog.loadDeadLetters(topic.name()).ifPresent(table -> maintenance.run(table, settings, clock.instant()));
+        } catch (RuntimeException e) {
+            LOGGER.warn("table maintenance failed topic={}: {}", topic.name(), e.toString(), e);
         }
     }
 
