@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One retention round over every partition: the new log start is the first batch that must stay by
@@ -72,8 +71,7 @@ public final class Retention implements Job {
 
     /** The lowest offset retention keeps in {@code tp}, or the current log start when it keeps everything. */
     private long retainFrom(Topic topic, TopicPartition tp, LogOffsets offsets, Instant now) {
-        Set<String> policy = Set.of(topicConfigs.value(topic, TopicConfigs.CLEANUP_POLICY).split("\\s*,\\s*"));
-        if (!policy.contains("delete")) {
+        if (!topicConfigs.cleanupPolicy(topic).contains("delete")) {
             return offsets.logStartOffset();
         }
         long from = offsets.logStartOffset();
