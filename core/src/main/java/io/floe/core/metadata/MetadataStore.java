@@ -222,9 +222,6 @@ public interface MetadataStore extends AutoCloseable {
     long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter)
             throws UnknownTopicException;
 
-    /** Bytes of the partition's batches that reach at or above its log start. */
-    long logBytes(TopicPartition topicPartition) throws UnknownTopicException;
-
     /**
      * The orphan sweep's fence (DESIGN §3 step 7), in one transaction: registrations made before
      * {@code registeredBefore} and never committed are scheduled for deletion now (a commit that comes

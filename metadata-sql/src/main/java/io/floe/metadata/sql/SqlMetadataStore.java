@@ -449,11 +449,6 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public long logBytes(TopicPartition topicPartition) {
-        return read("size " + topicPartition, connection -> cleanup.logBytes(connection, topicPartition));
-    }
-
-    @Override
     public int scheduleUnreferenced(Instant registeredBefore, Instant now, Instant deleteAfter) {
         return write("schedule unreferenced objects",
                 connection -> cleanup.scheduleUnreferenced(connection, registeredBefore, now, deleteAfter));

@@ -164,7 +164,7 @@ public abstract class MaintenanceContract {
                 .containsExactly(rows.get(3));
         assertThat(store.offsets(tp(0))).as("markers never change").isEqualTo(new LogOffsets(0, 20));
         assertThat(store.firstBatchAtOrAfter(tp(0), ProduceFixture.DEFAULT_TIMESTAMP)).hasValue(rows.get(3));
-        assertThat(store.logBytes(tp(0))).isEqualTo(40 + ProduceFixture.BATCH_BYTES);
+        assertThat(store.partitionSizes(topic.name())).containsEntry(0, 40L + ProduceFixture.BATCH_BYTES);
         assertThat(store.dueDeletions(NOW.plusSeconds(60), 10)).extracting(ObjectDeletion::key).containsExactly(first);
         assertThat(store.unknownObjects(List.of(second, third, output))).isEmpty();
     }
@@ -219,8 +219,8 @@ public abstract class MaintenanceContract {
         assertThat(store.batches(tp(0), 0, 100)).isEmpty();
         assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key)
                 .as("the second object still holds partition 1's batch").containsExactly(first);
-        assertThat(store.logBytes(tp(0))).isZero();
-        assertThat(store.logBytes(tp(1))).isEqualTo(ProduceFixture.BATCH_BYTES);
+        assertThat(store.partitionSizes(topic.name())).containsExactly(Map.entry(0, 0L),
+                Map.entry(1, (long) ProduceFixture.BATCH_BYTES));
         assertThat(store.unknownObjects(List.of(second))).isEmpty();
     }
 
