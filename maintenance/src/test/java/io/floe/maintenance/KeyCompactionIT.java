@@ -22,6 +22,7 @@ import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.cleanup.ObjectCleanup;
+import io.floe.maintenance.compaction.SegmentCompaction;
 import io.floe.maintenance.keys.KeyCompaction;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -156,6 +157,28 @@ class KeyCompactionIT {
         // (once the outputs just written are older than the compaction minimum age, zero here).
         assertThat(keyCompaction().run(Instant.now())).contains("cleaned=1");
         assertThat(readAll(topic)).isEqualTo(newestPerKey(before, true));
+    }
+
+    @Test
+    void theBatchesPastTheCleanableEndGoAlongWhenTheirObjectWasCleaned() {
+        Topic topic = compactedTopic("carried", 1, Map.of());
+        TopicPartition tp = new TopicPartition("carried", 0);
+        produceUpdates(topic, 4_000, 40);
+        Map<TopicPartition, List<Seen>> before = readAll(topic);
+        new SegmentCompaction(config, metadata, objects, "test-agent", Clock.systemUTC(), meters).run(Instant.now());
+        List<BatchCoordinate> rows = metadata.batches(tp, 0, 10_000);
+        ObjectKey compacted = rows.get(rows.size() - 1).object();
+        assertThat(rows).extracting(BatchCoordinate::object).as("one per-partition object").containsOnly(compacted);
+
+        assertThat(keyCompaction().run(Instant.now())).contains("cleaned=1");
+
+        assertThat(metadata.batchesIn(List.of(compacted))).as("the log's last batch moved along, unchanged").isEmpty();
+        assertThat(metadata.dueDeletions(Instant.now().plusSeconds(1), 100)).extracting(d -> d.key())
+                .contains(compacted);
+        assertThat(readAll(topic)).isEqualTo(newestPerKey(before, true));
+        List<BatchCoordinate> after = metadata.batches(tp, 0, 10_000);
+        assertThat(after.get(after.size() - 1)).usingRecursiveComparison().ignoringFields("object", "range.position")
+                .isEqualTo(rows.get(rows.size() - 1));
     }
 
     @Test

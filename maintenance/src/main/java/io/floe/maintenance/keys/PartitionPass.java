@@ -18,7 +18,9 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.utils.internals.BufferSupplier;
@@ -31,10 +33,12 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>map each key of the cleanable dirty batches to its newest offset;</li>
  *   <li>filter every batch from the log start up to the section's end with {@link NewestPerKey}, an
- *       object's run of batches at a time (at most the target size): a run where nothing changes is
- *       left where it is; otherwise every batch of the run that keeps a record goes, changed or not,
- *       into the current output object (so the old object loses those references and can go), and
- *       batches left empty are removed;</li>
+ *       object's run of batches at a time (at most the target size): a run where nothing changes and
+ *       that is the whole of its object is left where it is; otherwise every batch of the run that keeps
+ *       a record goes, changed or not, into the current output object (so the old object loses those
+ *       references and can go), and batches left empty are removed;</li>
+ *   <li>the batches just past the end that share an object with a moved run go along unchanged, so
+ *       that object does not stay behind holding them alone;</li>
  *   <li>each output, when it reaches the target size, is registered, uploaded and swapped in with
  *       the removals gathered so far by one {@link MetadataStore#rewrite} (compare-and-swap on every
  *       row it changes).</li>
@@ -69,6 +73,7 @@ final class PartitionPass {
     private final BufferSupplier decompression = BufferSupplier.create();
     private final List<Pending> chunk = new ArrayList<>();
     private final List<BatchCoordinate> removals = new ArrayList<>();
+    private final Set<ObjectKey> movedFrom = new HashSet<>();
     private long chunkBytes;
     private long chunkRecordsRemoved;
     private boolean complete = true;
@@ -129,7 +134,10 @@ final class PartitionPass {
         }
     }
 
-    /** Filters the batches starting in [from, end), an object's run at a time, in offset order. */
+    /**
+     * Filters the batches starting in [from, end), an object's run at a time, in offset order; then
+     * carries along the run just past the end when its object is one the pass moved batches out of.
+     */
     private void clean(long from, long end) {
         List<BatchCoordinate> run = new ArrayList<>();
         long runBytes = 0;
@@ -139,6 +147,7 @@ final class PartitionPass {
             for (BatchCoordinate row : page) {
                 if (row.baseOffset() >= end) {
                     cleanRun(run);
+                    carry(row);
                     return;
                 }
                 if (!run.isEmpty() && (!row.object().equals(run.get(0).object())
@@ -155,6 +164,45 @@ final class PartitionPass {
         cleanRun(run);
     }
 
+    /**
+     * Moves, unchanged, the batches from {@code first} on that lie in the same object when the pass moved
+     * that object's other batches: an object split by the cleanable end (its last batches are the log's
+     * last batch, or newer than {@code min.compaction.lag.ms}) would otherwise stay, mostly dead, until a
+     * later pass. Copying keeps every record, so the rules that keep those batches from being cleaned
+     * hold; only batches in objects older than the minimum age get here, as the object was cleanable.
+     */
+    private void carry(BatchCoordinate first) {
+        if (!movedFrom.contains(first.object())) {
+            return;
+        }
+        List<BatchCoordinate> run = new ArrayList<>();
+        long runBytes = 0;
+        long next = first.baseOffset();
+        List<BatchCoordinate> page;
+        while (!(page = metadata.batches(tp, next, PAGE_ROWS)).isEmpty()) {
+            for (BatchCoordinate row : page) {
+                if (!row.object().equals(first.object()) || runBytes + row.range().length() > targetBytes) {
+                    moveUnchanged(run);
+                    return;
+                }
+                run.add(row);
+                runBytes += row.range().length();
+                next = row.nextOffset();
+            }
+        }
+        moveUnchanged(run);
+    }
+
+    private void moveUnchanged(List<BatchCoordinate> run) {
+        if (run.isEmpty()) {
+            return;
+        }
+        List<ByteBuffer> bytes = BatchReads.read(objects, run, meters.bytesRead::increment);
+        for (int i = 0; i < run.size(); i++) {
+            keep(new Pending(run.get(i), bytes.get(i), StoredBatch.of(bytes.get(i))));
+        }
+    }
+
     private void cleanRun(List<BatchCoordinate> run) {
         if (run.isEmpty()) {
             return;
@@ -164,9 +212,10 @@ final class PartitionPass {
         for (ByteBuffer batchBytes : bytes) {
             outcomes.add(filter.filter(batchBytes));
         }
-        if (outcomes.stream().allMatch(Outcome.Unchanged.class::isInstance)) {
+        if (outcomes.stream().allMatch(Outcome.Unchanged.class::isInstance) && isWholeObject(run)) {
             return;
         }
+        movedFrom.add(run.get(0).object());
         for (int i = 0; i < run.size(); i++) {
             Outcome outcome = outcomes.get(i);
             chunkRecordsRemoved += outcome.recordsRemoved();
@@ -181,6 +230,23 @@ final class PartitionPass {
                 keep(new Pending(run.get(i), bytes.get(i), StoredBatch.of(bytes.get(i))));
             }
         }
+    }
+
+    /**
+     * True when the run's batches are all the object holds, back to back from its first batch position:
+     * the object has no byte that is not live, and rewriting it would gain nothing. An unchanged run
+     * that is only part of its object is moved all the same, so that the object (whose other batches an
+     * earlier pass moved or removed, or which holds other partitions' batches too) does not stay pinned.
+     */
+    private boolean isWholeObject(List<BatchCoordinate> run) {
+        long expected = SegmentWriter.FIRST_BATCH_POSITION;
+        for (BatchCoordinate batch : run) {
+            if (batch.range().position() != expected) {
+                return false;
+            }
+            expected = batch.range().end();
+        }
+        return metadata.batchesIn(List.of(run.get(0).object())).size() == run.size();
     }
 
     private void keep(Pending pending) {
