@@ -87,14 +87,19 @@ public final class KeyCompaction implements Job {
         List<Candidate> due = scan(now, lags);
         due.sort(Comparator.comparingDouble(Candidate::dirtyRatio).reversed());
         long budget = config.compactionRunBytesMax();
-        double readBefore = meters.bytesRead.count();
+        long read = 0;
+        int attempted = 0;
         int cleaned = 0;
         long removed = 0;
         for (Candidate candidate : due) {
-            if (cleaned > 0 && meters.bytesRead.count() - readBefore >= budget) {
+            if (attempted > 0 && read >= budget) {
                 break;
             }
-            PartitionPass.Result result = clean(candidate, now);
+            attempted++;
+            PartitionPass pass = new PartitionPass(candidate.topic(), candidate.partition(), context, map(), now,
+                    longConfig(candidate.topic(), DELETE_RETENTION_MS));
+            PartitionPass.Result result = clean(pass, candidate);
+            read += pass.bytesRead();
             if (result != null && result.complete()) {
                 cleaned++;
                 removed += result.recordsRemoved();
@@ -172,16 +177,20 @@ public final class KeyCompaction implements Job {
         return candidate.dirtyRatio() >= minRatio || now.toEpochMilli() - oldest > maxLagMs;
     }
 
-    /** Runs one pass; records the new checkpoint when it completed. Null when it failed. */
-    private PartitionPass.Result clean(Candidate candidate, Instant now) {
-        Topic topic = candidate.topic();
-        PartitionId id = id(topic, candidate.partition());
+    /** The key map, allocated on first use and kept: every pass clears it. */
+    private KeyOffsetMap map() {
         if (map == null) {
             map = new KeyOffsetMap(config.keyCompactionBufferBytes());
         }
+        return map;
+    }
+
+    /** Runs one pass; records the new checkpoint when it completed. Null when it failed. */
+    private PartitionPass.Result clean(PartitionPass pass, Candidate candidate) {
+        Topic topic = candidate.topic();
+        PartitionId id = id(topic, candidate.partition());
         try {
-            PartitionPass.Result result = new PartitionPass(topic, candidate.partition(), context, map, now,
-                    longConfig(topic, DELETE_RETENTION_MS)).run(candidate.offsets().logStartOffset(), candidate.dirty());
+            PartitionPass.Result result = pass.run(candidate.offsets().logStartOffset(), candidate.dirty());
             if (result.complete()) {
                 long cleanOffset = Math.max(checkpoint(id).cleanOffset(), candidate.dirty().end());
                 checkpoints.put(id, new Checkpoint(cleanOffset, result.tombstoneHorizonMs()));

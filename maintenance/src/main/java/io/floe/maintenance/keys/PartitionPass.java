@@ -77,6 +77,7 @@ final class PartitionPass {
     private long chunkBytes;
     private long chunkRecordsRemoved;
     private boolean complete = true;
+    private long bytesRead;
     private long recordsRemoved;
     private int swaps;
 
@@ -112,7 +113,7 @@ final class PartitionPass {
 
     private void mapKeys(List<BatchCoordinate> dirty) {
         for (List<BatchCoordinate> run : runsByObject(dirty)) {
-            List<ByteBuffer> bytes = BatchReads.read(objects, run, meters.bytesRead::increment);
+            List<ByteBuffer> bytes = BatchReads.read(objects, run, this::read);
             for (ByteBuffer batchBytes : bytes) {
                 MutableRecordBatch batch = StoredBatch.of(batchBytes);
                 if (batch.isControlBatch()) {
@@ -197,7 +198,7 @@ final class PartitionPass {
         if (run.isEmpty()) {
             return;
         }
-        List<ByteBuffer> bytes = BatchReads.read(objects, run, meters.bytesRead::increment);
+        List<ByteBuffer> bytes = BatchReads.read(objects, run, this::read);
         for (int i = 0; i < run.size(); i++) {
             keep(new Pending(run.get(i), bytes.get(i), StoredBatch.of(bytes.get(i))));
         }
@@ -207,7 +208,7 @@ final class PartitionPass {
         if (run.isEmpty()) {
             return;
         }
-        List<ByteBuffer> bytes = BatchReads.read(objects, run, meters.bytesRead::increment);
+        List<ByteBuffer> bytes = BatchReads.read(objects, run, this::read);
         List<Outcome> outcomes = new ArrayList<>(run.size());
         for (ByteBuffer batchBytes : bytes) {
             outcomes.add(filter.filter(batchBytes));
@@ -309,6 +310,16 @@ final class PartitionPass {
         objects.put(output, object);
         meters.bytesWritten.increment(size);
         return new ObjectRewrite(output, size, moves, List.copyOf(removals));
+    }
+
+    /** Bytes this pass has read from the object store so far (also when it failed). */
+    long bytesRead() {
+        return bytesRead;
+    }
+
+    private void read(long bytes) {
+        bytesRead += bytes;
+        meters.bytesRead.increment(bytes);
     }
 
     /** Consecutive batches in one object, each list at most the target size (a bigger batch alone). */
