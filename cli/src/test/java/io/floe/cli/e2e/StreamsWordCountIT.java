@@ -108,9 +108,14 @@ class StreamsWordCountIT {
         try (InProcessFloe floe = InProcessFloe.start(dataDir)) {
             Records.createTopic(floe.bootstrap(), INPUT, PARTITIONS);
             Records.createTopic(floe.bootstrap(), OUTPUT, PARTITIONS);
-            produceText(floe.bootstrap(), 10);
             try (KafkaStreams streams = new KafkaStreams(wordCount(), streamsConfig(floe.bootstrap()))) {
                 streams.start();
+                // Two rounds, so each changelog partition holds batches before its last one (which key
+                // compaction never cleans) with several counts of each word.
+                produceText(floe.bootstrap(), 5);
+                assertThat(awaitCounts(floe.bootstrap(), expectedCounts(5), Duration.ofSeconds(90)))
+                        .isEqualTo(expectedCounts(5));
+                produceText(floe.bootstrap(), 5);
                 assertThat(awaitCounts(floe.bootstrap(), expectedCounts(10), Duration.ofSeconds(90)))
                         .isEqualTo(expectedCounts(10));
             }
