@@ -6,6 +6,7 @@ import io.floe.core.metadata.StorageStats;
 import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.cleanup.ObjectCleanup;
 import io.floe.maintenance.compaction.SegmentCompaction;
+import io.floe.maintenance.keys.KeyCompaction;
 import io.floe.maintenance.retention.Retention;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,20 +21,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's background jobs: compaction, retention and cleanup, each on its own schedule under its
- * lease, on one thread (jobs are I/O-bound and bounded per round; one thread keeps them from competing
- * with the data path for the machine). Also publishes the store's storage totals as gauges.
+ * The agent's background jobs: compaction, key compaction, retention and cleanup, each on its own
+ * schedule under its lease. Compaction, retention and cleanup share one thread (they are I/O-bound and
+ * bounded per round; one thread keeps them from competing with the data path for the machine). Key
+ * compaction has a thread of its own: a pass over a partition reads the partition's whole log, which
+ * can take long, and must not hold up the deletions and retention behind it. Also publishes the
+ * store's storage totals as gauges.
  */
 public final class Maintenance implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(Maintenance.class);
 
     private final ScheduledExecutorService scheduler;
+    private final ScheduledExecutorService keyScheduler;
     private final List<LeasedJob> jobs;
     private final AtomicReference<StorageStats> stats = new AtomicReference<>(new StorageStats(0, 0, 0, 0));
 
-    private Maintenance(ScheduledExecutorService scheduler, List<LeasedJob> jobs) {
+    private Maintenance(ScheduledExecutorService scheduler, ScheduledExecutorService keyScheduler, List<LeasedJob> jobs) {
         this.scheduler = scheduler;
+        this.keyScheduler = keyScheduler;
         this.jobs = jobs;
     }
 
@@ -46,12 +52,12 @@ public final class Maintenance implements AutoCloseable {
                 agentId, metadata, clock, config.leaseTtl(), meters);
         LeasedJob cleanup = new LeasedJob(new ObjectCleanup(config, metadata, objects, meters),
                 agentId, metadata, clock, config.leaseTtl(), meters);
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "floe-maintenance");
-            thread.setDaemon(true);
-            return thread;
-        });
-        Maintenance maintenance = new Maintenance(scheduler, List.of(compaction, retention, cleanup));
+        LeasedJob keyCompaction = new LeasedJob(new KeyCompaction(config, metadata, objects, topicConfigs, agentId,
+                clock, meters), agentId, metadata, clock, config.leaseTtl(), meters);
+        Maintenance maintenance = new Maintenance(daemonScheduler("floe-maintenance"),
+                daemonScheduler("floe-key-compaction"), List.of(compaction, retention, cleanup, keyCompaction));
+        maintenance.keyScheduler.scheduleWithFixedDelay(keyCompaction, config.keyCompactionInterval().toMillis(),
+                config.keyCompactionInterval().toMillis(), TimeUnit.MILLISECONDS);
         maintenance.every(config.compactionInterval(), compaction);
         maintenance.every(config.retentionInterval(), retention);
         maintenance.every(config.cleanupInterval(), cleanup);
@@ -59,6 +65,14 @@ public final class Maintenance implements AutoCloseable {
         maintenance.registerGauges(meters);
         LOGGER.info("maintenance started agentId={} config={}", agentId, config);
         return maintenance;
+    }
+
+    private static ScheduledExecutorService daemonScheduler(String name) {
+        return Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     private void every(Duration interval, Runnable task) {
@@ -87,8 +101,10 @@ public final class Maintenance implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        keyScheduler.shutdownNow();
         try {
             scheduler.awaitTermination(10, TimeUnit.SECONDS);
+            keyScheduler.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

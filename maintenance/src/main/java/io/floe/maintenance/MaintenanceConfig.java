@@ -7,10 +7,16 @@ import java.util.Objects;
  * Settings of the background jobs.
  *
  * @param compactionInterval pause between compaction runs
- * @param compactionTargetBytes size a compacted per-partition object grows to
+ * @param compactionTargetBytes size a compacted per-partition object grows to (key compaction's outputs too)
  * @param compactionSmallObjectBytes objects smaller than this are compaction inputs
- * @param compactionMinAge objects younger than this are left alone (tailing consumers read them from the cache)
- * @param compactionRunBytesMax input bytes one run reads at most (bounds its memory)
+ * @param compactionMinAge objects younger than this are left alone (tailing consumers read them from the
+ *     cache); key compaction does not clean batches in them yet either
+ * @param compactionRunBytesMax input bytes one run reads at most (bounds its memory); key compaction
+ *     cleans partitions until a run has read this much, at least one partition
+ * @param keyCompactionInterval pause between key compaction runs
+ * @param keyCompactionBufferBytes memory of key compaction's key-to-offset map (Kafka's
+ *     {@code log.cleaner.dedupe.buffer.size}): one pass over a partition reads as many dirty records as
+ *     it has entries (24 bytes each, filled to 90%)
  * @param retentionInterval pause between retention runs
  * @param cleanupInterval pause between cleanup runs (orphan sweep and deletions)
  * @param objectDeleteDelay how long an object that lost its last reference stays readable, for fetches
@@ -24,18 +30,24 @@ public record MaintenanceConfig(
         long compactionSmallObjectBytes,
         Duration compactionMinAge,
         long compactionRunBytesMax,
+        Duration keyCompactionInterval,
+        int keyCompactionBufferBytes,
         Duration retentionInterval,
         Duration cleanupInterval,
         Duration objectDeleteDelay,
         Duration orphanGrace,
         Duration leaseTtl) {
 
+    /** The smallest key-to-offset map: about 4000 keys. */
+    public static final int KEY_COMPACTION_BUFFER_BYTES_MIN = 100 * 1024;
+
     public static final MaintenanceConfig DEFAULTS = new MaintenanceConfig(Duration.ofSeconds(30), 64L << 20,
-            16L << 20, Duration.ofSeconds(30), 256L << 20, Duration.ofMinutes(1), Duration.ofSeconds(30),
-            Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(2));
+            16L << 20, Duration.ofSeconds(30), 256L << 20, Duration.ofSeconds(30), 16 << 20, Duration.ofMinutes(1),
+            Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(2));
 
     public MaintenanceConfig {
         positive("compaction interval", compactionInterval);
+        positive("key compaction interval", keyCompactionInterval);
         positive("retention interval", retentionInterval);
         positive("cleanup interval", cleanupInterval);
         positive("lease ttl", leaseTtl);
@@ -50,22 +62,34 @@ public record MaintenanceConfig(
             throw new IllegalArgumentException("compaction small-object size " + compactionSmallObjectBytes
                     + " exceeds the target size " + compactionTargetBytes);
         }
+        if (keyCompactionBufferBytes < KEY_COMPACTION_BUFFER_BYTES_MIN) {
+            throw new IllegalArgumentException("key compaction buffer of " + keyCompactionBufferBytes
+                    + " bytes is below the minimum of " + KEY_COMPACTION_BUFFER_BYTES_MIN);
+        }
     }
 
     public MaintenanceConfig withCompaction(Duration interval, long targetBytes, long smallObjectBytes, Duration minAge) {
         return new MaintenanceConfig(interval, targetBytes, smallObjectBytes, minAge, compactionRunBytesMax,
-                retentionInterval, cleanupInterval, objectDeleteDelay, orphanGrace, leaseTtl);
+                keyCompactionInterval, keyCompactionBufferBytes, retentionInterval, cleanupInterval, objectDeleteDelay,
+                orphanGrace, leaseTtl);
+    }
+
+    public MaintenanceConfig withKeyCompaction(Duration interval, int bufferBytes) {
+        return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
+                compactionMinAge, compactionRunBytesMax, interval, bufferBytes, retentionInterval, cleanupInterval,
+                objectDeleteDelay, orphanGrace, leaseTtl);
     }
 
     public MaintenanceConfig withCleanup(Duration interval, Duration deleteDelay, Duration grace) {
         return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
-                compactionMinAge, compactionRunBytesMax, retentionInterval, interval, deleteDelay, grace, leaseTtl);
+                compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes,
+                retentionInterval, interval, deleteDelay, grace, leaseTtl);
     }
 
     public MaintenanceConfig withRetentionInterval(Duration interval) {
         return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
-                compactionMinAge, compactionRunBytesMax, interval, cleanupInterval, objectDeleteDelay, orphanGrace,
-                leaseTtl);
+                compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes, interval,
+                cleanupInterval, objectDeleteDelay, orphanGrace, leaseTtl);
     }
 
     private static void positive(String name, Duration value) {

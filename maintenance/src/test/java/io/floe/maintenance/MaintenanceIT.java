@@ -163,7 +163,7 @@ class MaintenanceIT {
         TopicPartition size = new TopicPartition("by-size", 0);
         LogOffsets sized = metadata.offsets(size);
         assertThat(sized.highWatermark()).isEqualTo(2000);
-        assertThat(metadata.logBytes(size)).isLessThanOrEqualTo(20000);
+        assertThat(metadata.partitionSizes("by-size").get(0)).isLessThanOrEqualTo(20000);
         assertThat(sized.logStartOffset()).isPositive();
         assertThat(readAllOf(size)).extracting(Record::offset).first().isEqualTo(sized.logStartOffset());
     }

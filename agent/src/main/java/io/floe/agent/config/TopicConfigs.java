@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -62,6 +63,22 @@ public final class TopicConfigs {
         }
         TopicConfigDef def = DEFINITIONS.get(name);
         return def == null ? null : def.defaultValue();
+    }
+
+    /** The topic's cleanup policies: {@code delete}, {@code compact}, both or (an empty value) none. */
+    public Set<String> cleanupPolicy(Topic topic) {
+        Set<String> policies = new TreeSet<>();
+        for (String policy : value(topic, CLEANUP_POLICY).split(",")) {
+            if (!policy.isBlank()) {
+                policies.add(policy.trim());
+            }
+        }
+        return policies;
+    }
+
+    /** True when the topic's cleanup policy includes {@code compact}: key compaction keeps the newest record per key. */
+    public boolean compacted(Topic topic) {
+        return cleanupPolicy(topic).contains("compact");
     }
 
     public int maxMessageBytes(Topic topic) {

@@ -16,13 +16,20 @@ import org.apache.kafka.common.utils.internals.CloseableIterator;
 /**
  * Checks what a producer sent for one partition before it may reach storage: exactly one magic v2
  * batch, its size within max.message.bytes, its CRC, and its records (count and offset deltas, which
- * means decompressing them, as Kafka's broker does). Pure; safe from any thread.
+ * means decompressing them, as Kafka's broker does; on a compacted topic every record needs a key).
+ * Pure; safe from any thread.
  */
 final class BatchValidator {
 
     private BatchValidator() {}
 
     static ValidatedBatch validate(TopicPartition topicPartition, ByteBuffer records, int maxMessageBytes) {
+        return validate(topicPartition, records, maxMessageBytes, false);
+    }
+
+    /** {@code keysRequired}: the topic is compacted, where a record without a key is refused, as Kafka does. */
+    static ValidatedBatch validate(TopicPartition topicPartition, ByteBuffer records, int maxMessageBytes,
+            boolean keysRequired) {
         int size = records.remaining();
         if (size > maxMessageBytes) {
             throw new InvalidBatchException(Reason.MESSAGE_TOO_LARGE, "batch of " + size
@@ -42,7 +49,7 @@ final class BatchValidator {
             throw new InvalidBatchException(Reason.INVALID_RECORD,
                     "transactional and control batches are not supported yet, for " + topicPartition);
         }
-        int recordCount = checkRecords(topicPartition, batch);
+        int recordCount = checkRecords(topicPartition, batch, keysRequired);
         ProducerState producer = batch.hasProducerId()
                 ? new ProducerState(batch.producerId(), batch.producerEpoch(), batch.baseSequence(), batch.lastSequence())
                 : ProducerState.NONE;
@@ -68,7 +75,7 @@ final class BatchValidator {
         }
     }
 
-    private static int checkRecords(TopicPartition topicPartition, MutableRecordBatch batch) {
+    private static int checkRecords(TopicPartition topicPartition, MutableRecordBatch batch, boolean keysRequired) {
         Integer declared = batch.countOrNull();
         long lastOffsetDelta = batch.lastOffset() - batch.baseOffset();
         if (declared == null || declared < 1 || lastOffsetDelta != declared - 1) {
@@ -82,6 +89,10 @@ final class BatchValidator {
                 if (record.offset() - batch.baseOffset() != seen) {
                     throw new InvalidBatchException(Reason.INVALID_RECORD, "record " + seen + " has offset delta "
                             + (record.offset() - batch.baseOffset()) + " for " + topicPartition);
+                }
+                if (keysRequired && !record.hasKey()) {
+                    throw new InvalidBatchException(Reason.INVALID_RECORD, "Compacted topic cannot accept message"
+                            + " without key: record " + seen + " of the batch has none, for " + topicPartition);
                 }
                 seen++;
             }

@@ -100,7 +100,8 @@ public final class ProducePipeline implements AutoCloseable {
         TopicPartition topicPartition = new TopicPartition(topic.name(), partition);
         ValidatedBatch batch;
         try {
-            batch = BatchValidator.validate(topicPartition, records, topics.configs().maxMessageBytes(topic));
+            batch = BatchValidator.validate(topicPartition, records, topics.configs().maxMessageBytes(topic),
+                    topics.configs().compacted(topic));
         } catch (InvalidBatchException e) {
             metrics.refused(e.reason().name().toLowerCase());
             throw e;

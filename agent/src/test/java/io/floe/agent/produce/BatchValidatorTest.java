@@ -101,6 +101,29 @@ class BatchValidatorTest {
                         e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD));
     }
 
+    @ParameterizedTest
+    @EnumSource(value = CompressionType.class, names = {"NONE", "ZSTD"})
+    void aCompactedTopicRefusesARecordWithoutAKey(CompressionType type) {
+        ByteBuffer records = MemoryRecords.withRecords(Compression.of(type).build(),
+                new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)),
+                new SimpleRecord(2L, null, "no key".getBytes(StandardCharsets.UTF_8))).buffer();
+
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, false).recordCount()).isEqualTo(2);
+        assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588, true))
+                .isInstanceOfSatisfying(InvalidBatchException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
+                .hasMessageContaining("Compacted topic cannot accept message without key")
+                .hasMessageContaining("record 1").hasMessageContaining("orders-3");
+    }
+
+    @Test
+    void aCompactedTopicAcceptsTombstones() {
+        ByteBuffer records = MemoryRecords.withRecords(Compression.NONE,
+                new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), null)).buffer();
+
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, true).recordCount()).isEqualTo(1);
+    }
+
     @Test
     void refusesEmptyInputAsCorrupt() {
         assertThatThrownBy(() -> BatchValidator.validate(TP, ByteBuffer.allocate(0), 1_048_588))

@@ -41,7 +41,7 @@ public final class AgentCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", order = 100,
+    @Option(names = "--config", paramLabel = "FILE", order = 102,
             description = "Properties file with settings, keyed by long option name (flush-interval-ms=20)."
                     + " Env: " + CONFIG_ENV + ".")
     private Path configFile;
@@ -177,8 +177,8 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     @Option(names = "--maintenance", paramLabel = "true|false", order = 20,
-            description = "Run the background jobs (compaction, retention, cleanup); agents sharing stores"
-                    + " take turns through leases. Default: " + Setting.Defaults.MAINTENANCE + ".")
+            description = "Run the background jobs (compaction, key compaction, retention, cleanup); agents"
+                    + " sharing stores take turns through leases. Default: " + Setting.Defaults.MAINTENANCE + ".")
     void maintenance(String value) {
         flag(Setting.MAINTENANCE, value);
     }
@@ -196,21 +196,37 @@ public final class AgentCommand implements Callable<Integer> {
         flag(Setting.COMPACTION_INTERVAL_MS, value);
     }
 
-    @Option(names = "--retention-check-interval-ms", paramLabel = "N", order = 23,
+    @Option(names = "--key-compaction-interval-ms", paramLabel = "N", order = 23,
+            description = "Pause between key compaction runs, which keep the newest record per key of topics"
+                    + " with cleanup.policy=compact. Default: " + Setting.Defaults.KEY_COMPACTION_INTERVAL_MS + ".")
+    void keyCompactionIntervalMs(String value) {
+        flag(Setting.KEY_COMPACTION_INTERVAL_MS, value);
+    }
+
+    @Option(names = "--key-compaction-buffer-bytes", paramLabel = "N", order = 24,
+            description = "Memory of key compaction's key-to-offset map (24 bytes a key): one pass over a"
+                    + " partition cleans as many dirty records as it holds keys (Kafka's"
+                    + " log.cleaner.dedupe.buffer.size). Default: " + Setting.Defaults.KEY_COMPACTION_BUFFER_BYTES
+                    + " (16 MiB, about 630000 keys).")
+    void keyCompactionBufferBytes(String value) {
+        flag(Setting.KEY_COMPACTION_BUFFER_BYTES, value);
+    }
+
+    @Option(names = "--retention-check-interval-ms", paramLabel = "N", order = 25,
             description = "Pause between retention runs (retention.ms, retention.bytes). Default: "
                     + Setting.Defaults.RETENTION_CHECK_INTERVAL_MS + ".")
     void retentionCheckIntervalMs(String value) {
         flag(Setting.RETENTION_CHECK_INTERVAL_MS, value);
     }
 
-    @Option(names = "--object-delete-delay-ms", paramLabel = "N", order = 24,
+    @Option(names = "--object-delete-delay-ms", paramLabel = "N", order = 26,
             description = "How long an object no longer referenced stays readable for fetches in flight. Default: "
                     + Setting.Defaults.OBJECT_DELETE_DELAY_MS + ".")
     void objectDeleteDelayMs(String value) {
         flag(Setting.OBJECT_DELETE_DELAY_MS, value);
     }
 
-    @Option(names = "--orphan-grace-ms", paramLabel = "N", order = 25,
+    @Option(names = "--orphan-grace-ms", paramLabel = "N", order = 27,
             description = "Age at which an upload that was never committed is deleted; at least "
                     + SettingsResolver.ORPHAN_GRACE_MS_MIN + ". Default: "
                     + Setting.Defaults.ORPHAN_GRACE_MS + ".")

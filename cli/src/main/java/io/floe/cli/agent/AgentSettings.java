@@ -25,7 +25,7 @@ import java.util.Objects;
  *     hold a password, so show it only through {@link Backends#redact}
  * @param objectsUrl the object store, by default the {@code objects} directory in the data directory
  * @param s3 how an {@code s3://} object store is reached
- * @param maintenance whether this agent runs the background jobs (compaction, retention, cleanup)
+ * @param maintenance whether this agent runs the background jobs (compaction, key compaction, retention, cleanup)
  * @param maintenanceConfig the background jobs' configuration
  * @param tableflow whether this agent materializes topics with {@code floe.tableflow.enabled=true}
  *     as Iceberg tables (agents sharing stores take turns per table through leases)
@@ -107,6 +107,8 @@ record AgentSettings(
                 "maintenance=" + maintenance,
                 "compaction-target-bytes=" + maintenanceConfig.compactionTargetBytes(),
                 "compaction-interval-ms=" + maintenanceConfig.compactionInterval().toMillis(),
+                "key-compaction-interval-ms=" + maintenanceConfig.keyCompactionInterval().toMillis(),
+                "key-compaction-buffer-bytes=" + maintenanceConfig.keyCompactionBufferBytes(),
                 "retention-check-interval-ms=" + maintenanceConfig.retentionInterval().toMillis(),
                 "object-delete-delay-ms=" + maintenanceConfig.objectDeleteDelay().toMillis(),
                 "orphan-grace-ms=" + maintenanceConfig.orphanGrace().toMillis(),

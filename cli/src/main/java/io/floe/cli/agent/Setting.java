@@ -34,6 +34,8 @@ enum Setting {
     MAINTENANCE("maintenance", Defaults.MAINTENANCE),
     COMPACTION_TARGET_BYTES("compaction-target-bytes", Defaults.COMPACTION_TARGET_BYTES),
     COMPACTION_INTERVAL_MS("compaction-interval-ms", Defaults.COMPACTION_INTERVAL_MS),
+    KEY_COMPACTION_INTERVAL_MS("key-compaction-interval-ms", Defaults.KEY_COMPACTION_INTERVAL_MS),
+    KEY_COMPACTION_BUFFER_BYTES("key-compaction-buffer-bytes", Defaults.KEY_COMPACTION_BUFFER_BYTES),
     RETENTION_CHECK_INTERVAL_MS("retention-check-interval-ms", Defaults.RETENTION_CHECK_INTERVAL_MS),
     OBJECT_DELETE_DELAY_MS("object-delete-delay-ms", Defaults.OBJECT_DELETE_DELAY_MS),
     ORPHAN_GRACE_MS("orphan-grace-ms", Defaults.ORPHAN_GRACE_MS),
@@ -61,6 +63,8 @@ enum Setting {
         static final String MAINTENANCE = "true";
         static final String COMPACTION_TARGET_BYTES = "67108864";
         static final String COMPACTION_INTERVAL_MS = "30000";
+        static final String KEY_COMPACTION_INTERVAL_MS = "30000";
+        static final String KEY_COMPACTION_BUFFER_BYTES = "16777216";
         static final String RETENTION_CHECK_INTERVAL_MS = "60000";
         static final String OBJECT_DELETE_DELAY_MS = "60000";
         static final String ORPHAN_GRACE_MS = "600000";

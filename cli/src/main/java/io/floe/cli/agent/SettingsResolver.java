@@ -28,6 +28,7 @@ final class SettingsResolver {
     private static final long FLUSH_MAX_BYTES_MAX = 1L << 30;
     private static final Pattern S3_REGION = Pattern.compile("[A-Za-z0-9_-]+");
     private static final long COMPACTION_TARGET_BYTES_MAX = 1L << 30;
+    private static final long KEY_COMPACTION_BUFFER_BYTES_MAX = 1L << 30;
     private static final long JOB_INTERVAL_MS_MIN = 1_000;
     private static final long JOB_INTERVAL_MS_MAX = Duration.ofDays(1).toMillis();
     private static final long DELAY_MS_MAX = Duration.ofDays(7).toMillis();
@@ -199,6 +200,9 @@ final class SettingsResolver {
         return defaults
                 .withCompaction(millis(Setting.COMPACTION_INTERVAL_MS, JOB_INTERVAL_MS_MIN, JOB_INTERVAL_MS_MAX),
                         targetBytes, Math.max(1, targetBytes / 4), defaults.compactionMinAge())
+                .withKeyCompaction(millis(Setting.KEY_COMPACTION_INTERVAL_MS, JOB_INTERVAL_MS_MIN, JOB_INTERVAL_MS_MAX),
+                        (int) integer(Setting.KEY_COMPACTION_BUFFER_BYTES,
+                                MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN, KEY_COMPACTION_BUFFER_BYTES_MAX))
                 .withRetentionInterval(millis(Setting.RETENTION_CHECK_INTERVAL_MS, JOB_INTERVAL_MS_MIN,
                         JOB_INTERVAL_MS_MAX))
                 .withCleanup(defaults.cleanupInterval(), millis(Setting.OBJECT_DELETE_DELAY_MS, 0, DELAY_MS_MAX),

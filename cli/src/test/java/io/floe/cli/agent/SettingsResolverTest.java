@@ -106,6 +106,8 @@ class SettingsResolverTest {
                 Map.entry("FLOE_MAINTENANCE", "false"),
                 Map.entry("FLOE_COMPACTION_TARGET_BYTES", "8388608"),
                 Map.entry("FLOE_COMPACTION_INTERVAL_MS", "5000"),
+                Map.entry("FLOE_KEY_COMPACTION_INTERVAL_MS", "6000"),
+                Map.entry("FLOE_KEY_COMPACTION_BUFFER_BYTES", "1048576"),
                 Map.entry("FLOE_RETENTION_CHECK_INTERVAL_MS", "7000"),
                 Map.entry("FLOE_OBJECT_DELETE_DELAY_MS", "0"),
                 Map.entry("FLOE_ORPHAN_GRACE_MS", "900000"));
@@ -125,6 +127,7 @@ class SettingsResolverTest {
                         Optional.of(new StaticCredentials("AKIDEXAMPLE", "s3cr3t"))),
                 false,
                 defaults.withCompaction(Duration.ofSeconds(5), 8L << 20, 2L << 20, defaults.compactionMinAge())
+                        .withKeyCompaction(Duration.ofSeconds(6), 1 << 20)
                         .withRetentionInterval(Duration.ofSeconds(7))
                         .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15)),
                 true, Duration.ofSeconds(15)));
@@ -143,6 +146,8 @@ class SettingsResolverTest {
                 Map.entry("maintenance", "false"),
                 Map.entry("compaction-target-bytes", "1048576"),
                 Map.entry("compaction-interval-ms", "2000"),
+                Map.entry("key-compaction-interval-ms", "2500"),
+                Map.entry("key-compaction-buffer-bytes", "2097152"),
                 Map.entry("retention-check-interval-ms", "3000"),
                 Map.entry("object-delete-delay-ms", "4000"),
                 Map.entry("orphan-grace-ms", "300000"));
@@ -157,6 +162,8 @@ class SettingsResolverTest {
         assertThat(fromFile.maintenanceConfig().compactionTargetBytes()).isEqualTo(1_048_576);
         assertThat(fromFile.maintenanceConfig().compactionSmallObjectBytes()).isEqualTo(262_144);
         assertThat(fromFile.maintenanceConfig().compactionInterval()).hasMillis(2000);
+        assertThat(fromFile.maintenanceConfig().keyCompactionInterval()).hasMillis(2500);
+        assertThat(fromFile.maintenanceConfig().keyCompactionBufferBytes()).isEqualTo(2 << 20);
         assertThat(fromFile.maintenanceConfig().retentionInterval()).hasMillis(3000);
         assertThat(fromFile.maintenanceConfig().objectDeleteDelay()).hasMillis(4000);
         assertThat(fromFile.maintenanceConfig().orphanGrace()).hasMillis(300_000);
@@ -279,6 +286,11 @@ class SettingsResolverTest {
                         + " 1073741824");
         assertThatThrownBy(() -> resolveFlags(Setting.COMPACTION_INTERVAL_MS, "0"))
                 .hasMessageContaining("'0' for --compaction-interval-ms: expected an integer from 1000 to 86400000");
+        assertThatThrownBy(() -> resolveFlags(Setting.KEY_COMPACTION_BUFFER_BYTES, "1024"))
+                .hasMessage("invalid value '1024' for --key-compaction-buffer-bytes: expected an integer from 102400 to"
+                        + " 1073741824");
+        assertThatThrownBy(() -> resolveFlags(Setting.KEY_COMPACTION_INTERVAL_MS, "10"))
+                .hasMessageContaining("'10' for --key-compaction-interval-ms: expected an integer from 1000 to 86400000");
         assertThatThrownBy(() -> resolveFlags(Setting.RETENTION_CHECK_INTERVAL_MS, "soon"))
                 .hasMessageContaining("'soon' for --retention-check-interval-ms");
         assertThatThrownBy(() -> resolveFlags(Setting.OBJECT_DELETE_DELAY_MS, "-1"))

@@ -2,8 +2,13 @@ package io.floe.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.maintenance.MaintenanceConfig;
+import io.floe.maintenance.keys.KeyCompaction;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -90,6 +95,45 @@ class StreamsWordCountIT {
                 assertThat(config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
                 assertThat(admin.listGroups().all().get()).anySatisfy(group ->
                         assertThat(group.groupId()).isEqualTo(APPLICATION));
+            }
+        }
+    }
+
+    /**
+     * The count store restores from its changelog after key compaction removed the superseded counts:
+     * a fresh instance (local state wiped) goes on counting from the restored values.
+     */
+    @Test
+    void countsSurviveARestoreFromACompactedChangelog() throws Exception {
+        try (InProcessFloe floe = InProcessFloe.start(dataDir)) {
+            Records.createTopic(floe.bootstrap(), INPUT, PARTITIONS);
+            Records.createTopic(floe.bootstrap(), OUTPUT, PARTITIONS);
+            try (KafkaStreams streams = new KafkaStreams(wordCount(), streamsConfig(floe.bootstrap()))) {
+                streams.start();
+                // Two rounds, so each changelog partition holds batches before its last one (which key
+                // compaction never cleans) with several counts of each word.
+                produceText(floe.bootstrap(), 5);
+                assertThat(awaitCounts(floe.bootstrap(), expectedCounts(5), Duration.ofSeconds(90)))
+                        .isEqualTo(expectedCounts(5));
+                produceText(floe.bootstrap(), 5);
+                assertThat(awaitCounts(floe.bootstrap(), expectedCounts(10), Duration.ofSeconds(90)))
+                        .isEqualTo(expectedCounts(10));
+            }
+
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            MaintenanceConfig config = MaintenanceConfig.DEFAULTS
+                    .withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO);
+            new KeyCompaction(config, floe.agent().metadata(), floe.agent().objects(), floe.agent().topics().configs(),
+                    "test-agent", Clock.systemUTC(), meters).run(Instant.now());
+            assertThat(meters.counter("floe.key.compaction.records.removed").count())
+                    .as("superseded counts removed from the changelog").isPositive();
+
+            try (KafkaStreams restarted = new KafkaStreams(wordCount(), streamsConfig(floe.bootstrap()))) {
+                restarted.cleanUp();
+                restarted.start();
+                produceText(floe.bootstrap(), 10);
+                assertThat(awaitCounts(floe.bootstrap(), expectedCounts(20), Duration.ofSeconds(90)))
+                        .isEqualTo(expectedCounts(20));
             }
         }
     }

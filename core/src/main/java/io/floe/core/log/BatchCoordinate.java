@@ -22,6 +22,10 @@ public record BatchCoordinate(
         }
     }
 
+    /**
+     * The offsets the batch spans: its record count as produced. Key compaction may leave fewer
+     * records in it (a compacted batch keeps its first and last offset, with gaps between).
+     */
     public int recordCount() {
         return (int) (lastOffset - baseOffset + 1);
     }

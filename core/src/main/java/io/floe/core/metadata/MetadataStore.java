@@ -204,10 +204,13 @@ public interface MetadataStore extends AutoCloseable {
     List<BatchCoordinate> batchesIn(Collection<ObjectKey> objects);
 
     /**
-     * Compaction's swap, in one transaction: consumes the output's registration, points every moved
-     * batch row at its new range (compare-and-swap: each row must still point where the plan read
-     * it, or nothing applies), and schedules inputs that lost their last reference for deletion
-     * after {@code deleteAfter}.
+     * Compaction's and key compaction's swap, in one transaction: consumes the output's registration
+     * (when there is an output), points every moved batch row at its new range, length and max
+     * timestamp, deletes every removed batch row (compare-and-swap: each moved or removed row must
+     * still point at the object, position and length the plan read, or nothing applies), and
+     * schedules objects that lost their last reference for deletion after {@code deleteAfter}. Offsets
+     * and markers never change: a removed row leaves a gap, and reads from an offset in it start at
+     * the next batch.
      */
     RewriteOutcome rewrite(ObjectRewrite rewrite, Instant deleteAfter);
 
@@ -218,9 +221,6 @@ public interface MetadataStore extends AutoCloseable {
      */
     long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter)
             throws UnknownTopicException;
-
-    /** Bytes of the partition's batches that reach at or above its log start. */
-    long logBytes(TopicPartition topicPartition) throws UnknownTopicException;
 
     /**
      * The orphan sweep's fence (DESIGN §3 step 7), in one transaction: registrations made before

@@ -11,7 +11,7 @@ import java.time.Instant;
 public record ObjectDeletion(ObjectKey key, Instant deleteAfter, Reason reason) {
 
     public enum Reason {
-        /** Its batches were moved into a compacted object. */
+        /** Its batches were moved into a compacted object, or removed by key compaction. */
         COMPACTED,
         /** Retention, DeleteRecords or topic deletion removed its last batch. */
         UNREFERENCED,

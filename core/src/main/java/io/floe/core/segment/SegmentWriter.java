@@ -23,6 +23,9 @@ import java.util.UUID;
  */
 public final class SegmentWriter {
 
+    /** Where the first batch of every segment starts: right after the header. */
+    public static final long FIRST_BATCH_POSITION = HEADER_BYTES;
+
     private final List<SegmentBatch> batches = new ArrayList<>();
     private final List<ByteBuffer> contents = new ArrayList<>();
     private long batchAreaEnd = HEADER_BYTES;

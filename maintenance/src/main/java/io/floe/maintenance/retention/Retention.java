@@ -13,8 +13,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One retention round over every partition: the new log start is the first batch that must stay by
@@ -51,11 +51,16 @@ public final class Retention implements Job {
         long removed = 0;
         int moved = 0;
         for (Topic topic : metadata.topics()) {
+            Map<Integer, Long> sizes = null;
             for (int partition = 0; partition < topic.partitionCount(); partition++) {
                 TopicPartition tp = new TopicPartition(topic.name(), partition);
                 try {
+                    if (sizes == null) {
+                        sizes = retentionBytes(topic) >= 0 ? metadata.partitionSizes(topic.name()) : Map.of();
+                    }
                     LogOffsets before = metadata.offsets(tp);
-                    long target = Math.max(before.logStartOffset(), retainFrom(topic, tp, before, now));
+                    long logBytes = sizes.getOrDefault(partition, 0L);
+                    long target = Math.max(before.logStartOffset(), retainFrom(topic, tp, before, logBytes, now));
                     long after = metadata.truncateLog(tp, target, now.plus(config.objectDeleteDelay()));
                     if (after > before.logStartOffset()) {
                         moved++;
@@ -71,9 +76,8 @@ public final class Retention implements Job {
     }
 
     /** The lowest offset retention keeps in {@code tp}, or the current log start when it keeps everything. */
-    private long retainFrom(Topic topic, TopicPartition tp, LogOffsets offsets, Instant now) {
-        Set<String> policy = Set.of(topicConfigs.value(topic, TopicConfigs.CLEANUP_POLICY).split("\\s*,\\s*"));
-        if (!policy.contains("delete")) {
+    private long retainFrom(Topic topic, TopicPartition tp, LogOffsets offsets, long logBytes, Instant now) {
+        if (!topicConfigs.cleanupPolicy(topic).contains("delete")) {
             return offsets.logStartOffset();
         }
         long from = offsets.logStartOffset();
@@ -82,16 +86,23 @@ public final class Retention implements Job {
             Optional<BatchCoordinate> firstKept = metadata.firstBatchAtOrAfter(tp, now.toEpochMilli() - retentionMs);
             from = Math.max(from, firstKept.map(BatchCoordinate::baseOffset).orElse(offsets.highWatermark()));
         }
-        long retentionBytes = Long.parseLong(topicConfigs.value(topic, TopicConfigs.RETENTION_BYTES));
+        long retentionBytes = retentionBytes(topic);
         if (retentionBytes >= 0) {
-            from = Math.max(from, firstFitting(tp, offsets, retentionBytes));
+            from = Math.max(from, firstFitting(tp, offsets, logBytes, retentionBytes));
         }
         return from;
     }
 
-    /** The first batch offset from which the rest of the log is at most {@code bytesMax}. */
-    private long firstFitting(TopicPartition tp, LogOffsets offsets, long bytesMax) {
-        long excess = metadata.logBytes(tp) - bytesMax;
+    private long retentionBytes(Topic topic) {
+        return Long.parseLong(topicConfigs.value(topic, TopicConfigs.RETENTION_BYTES));
+    }
+
+    /**
+     * The first batch offset from which the rest of the log is at most {@code bytesMax}, given that the
+     * log occupies {@code logBytes}.
+     */
+    private long firstFitting(TopicPartition tp, LogOffsets offsets, long logBytes, long bytesMax) {
+        long excess = logBytes - bytesMax;
         long offset = offsets.logStartOffset();
         while (excess > 0) {
             List<BatchCoordinate> page = metadata.batches(tp, offset, PAGE_BATCHES);

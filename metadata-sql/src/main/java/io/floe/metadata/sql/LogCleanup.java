@@ -86,22 +86,6 @@ final class LogCleanup {
         return target;
     }
 
-    long logBytes(Connection connection, TopicPartition tp) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT p.log_start_offset,"
-                + " (SELECT COALESCE(SUM(b.byte_length), 0) FROM batches b WHERE b.partition_id = p.id"
-                + " AND b.last_offset >= p.log_start_offset)"
-                + " FROM partitions p JOIN topics t ON t.id = p.topic_id WHERE t.name = ? AND p.partition_index = ?")) {
-            select.setString(1, tp.topic());
-            select.setInt(2, tp.partition());
-            try (ResultSet row = select.executeQuery()) {
-                if (!row.next()) {
-                    throw new UnknownTopicException(tp.toString());
-                }
-                return row.getLong(2);
-            }
-        }
-    }
-
     int scheduleUnreferenced(Connection connection, Instant registeredBefore, Instant now, Instant deleteAfter)
             throws SQLException {
         List<ObjectKey> orphans = keys(connection, "SELECT object_key FROM objects WHERE state = ?"

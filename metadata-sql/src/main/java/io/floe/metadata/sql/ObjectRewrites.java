@@ -22,14 +22,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Compaction's reads (small objects, the batch rows in them) and its swap. The swap is a
- * compare-and-swap on every batch row it moves: the row must still point at the object, position and
- * length the plan read, or the whole transaction rolls back. Rows are updated in (partition, offset)
- * order, the order retention deletes them in, so concurrent writers on PostgreSQL never deadlock.
+ * Compaction's reads (small objects, the batch rows in them) and the swap that compaction and key
+ * compaction share. The swap is a compare-and-swap on every batch row it moves or removes: the row
+ * must still point at the object, position and length the plan read, or the whole transaction rolls
+ * back. Rows are changed in (partition, offset) order, the order retention deletes them in, so
+ * concurrent writers on PostgreSQL never deadlock.
  */
 final class ObjectRewrites {
 
     private static final int IN_LIST_MAX = 200;
+
+    /** A row as the plan read it; parameters: partition id, base and last offset, object, position, length. */
+    private static final String ROW_AS_READ = " WHERE partition_id = ? AND base_offset = ? AND last_offset = ?"
+            + " AND object_key = ? AND byte_position = ? AND byte_length = ?";
 
     private final Dialect dialect;
 
@@ -84,52 +89,84 @@ final class ObjectRewrites {
         return found;
     }
 
+    /** One row the swap changes: moved to the output ({@code move} set) or removed. */
+    private record RowChange(long partitionId, BatchCoordinate from, ObjectRewrite.Move move) {}
+
     /** Applies the swap or throws {@link Conflict} (the caller rolls back and answers Rejected). */
     RewriteOutcome.Rewritten rewrite(Connection connection, ObjectRewrite rewrite, Instant deleteAfter)
             throws SQLException {
-        requireRegistered(connection, rewrite.output());
-        Map<TopicPartition, Long> partitionIds = new HashMap<>();
-        List<ObjectRewrite.Move> moves = new ArrayList<>(rewrite.moves());
-        for (ObjectRewrite.Move move : moves) {
-            TopicPartition tp = move.from().topicPartition();
-            if (!partitionIds.containsKey(tp)) {
-                partitionIds.put(tp, partitionId(connection, tp));
-            }
+        if (rewrite.output() != null) {
+            requireRegistered(connection, rewrite.output());
         }
-        moves.sort(Comparator.comparingLong((ObjectRewrite.Move m) -> partitionIds.get(m.from().topicPartition()))
-                .thenComparingLong(m -> m.from().baseOffset()));
+        List<RowChange> changes = rowChanges(connection, rewrite);
         Map<ObjectKey, Integer> released = new LinkedHashMap<>();
-        try (PreparedStatement swap = connection.prepareStatement("UPDATE batches SET object_key = ?, byte_position = ?"
-                + " WHERE partition_id = ? AND base_offset = ? AND last_offset = ? AND object_key = ?"
-                + " AND byte_position = ? AND byte_length = ?")) {
-            for (ObjectRewrite.Move move : moves) {
-                BatchCoordinate from = move.from();
-                swap.setString(1, rewrite.output().value());
-                swap.setLong(2, move.to().position());
-                swap.setLong(3, partitionIds.get(from.topicPartition()));
-                swap.setLong(4, from.baseOffset());
-                swap.setLong(5, from.lastOffset());
-                swap.setString(6, from.object().value());
-                swap.setLong(7, from.range().position());
-                swap.setInt(8, from.range().length());
-                if (swap.executeUpdate() != 1) {
+        try (PreparedStatement swap = connection.prepareStatement("UPDATE batches SET object_key = ?,"
+                + " byte_position = ?, byte_length = ?, max_timestamp = ?" + ROW_AS_READ);
+                PreparedStatement remove = connection.prepareStatement("DELETE FROM batches" + ROW_AS_READ)) {
+            for (RowChange change : changes) {
+                int changed;
+                if (change.move() != null) {
+                    ObjectRewrite.Move move = change.move();
+                    swap.setString(1, rewrite.output().value());
+                    swap.setLong(2, move.to().position());
+                    swap.setInt(3, move.to().length());
+                    swap.setLong(4, move.maxTimestamp());
+                    bindRowAsRead(swap, 5, change);
+                    changed = swap.executeUpdate();
+                } else {
+                    bindRowAsRead(remove, 1, change);
+                    changed = remove.executeUpdate();
+                }
+                if (changed != 1) {
+                    BatchCoordinate from = change.from();
                     throw new Conflict("batch at offset " + from.baseOffset() + " of " + from.topicPartition()
                             + " no longer lies at " + from.range() + " of " + from.object());
                 }
-                released.merge(from.object(), 1, Integer::sum);
+                released.merge(change.from().object(), 1, Integer::sum);
             }
         }
-        try (PreparedStatement commit = connection.prepareStatement("UPDATE objects SET state = ?, size_bytes = ?,"
-                + " ref_count = ? WHERE object_key = ? AND state = ?")) {
-            commit.setString(1, CommitTransaction.COMMITTED);
-            commit.setLong(2, rewrite.outputSizeBytes());
-            commit.setInt(3, moves.size());
-            commit.setString(4, rewrite.output().value());
-            commit.setString(5, CommitTransaction.REGISTERED);
-            commit.executeUpdate();
+        if (rewrite.output() != null) {
+            try (PreparedStatement commit = connection.prepareStatement("UPDATE objects SET state = ?,"
+                    + " size_bytes = ?, ref_count = ? WHERE object_key = ? AND state = ?")) {
+                commit.setString(1, CommitTransaction.COMMITTED);
+                commit.setLong(2, rewrite.outputSizeBytes());
+                commit.setInt(3, rewrite.moves().size());
+                commit.setString(4, rewrite.output().value());
+                commit.setString(5, CommitTransaction.REGISTERED);
+                commit.executeUpdate();
+            }
         }
         return new RewriteOutcome.Rewritten(
                 ObjectReferences.release(connection, released, deleteAfter, ObjectDeletion.Reason.COMPACTED));
+    }
+
+    private static void bindRowAsRead(PreparedStatement statement, int first, RowChange change) throws SQLException {
+        BatchCoordinate from = change.from();
+        statement.setLong(first, change.partitionId());
+        statement.setLong(first + 1, from.baseOffset());
+        statement.setLong(first + 2, from.lastOffset());
+        statement.setString(first + 3, from.object().value());
+        statement.setLong(first + 4, from.range().position());
+        statement.setInt(first + 5, from.range().length());
+    }
+
+    /**
+     * The moved and removed rows in (partition id, offset) order, the order retention deletes rows in,
+     * so concurrent writers on PostgreSQL never deadlock.
+     */
+    private static List<RowChange> rowChanges(Connection connection, ObjectRewrite rewrite) throws SQLException {
+        Map<TopicPartition, Long> partitionIds = new HashMap<>();
+        List<RowChange> changes = new ArrayList<>(rewrite.moves().size() + rewrite.removed().size());
+        for (ObjectRewrite.Move move : rewrite.moves()) {
+            changes.add(new RowChange(partitionId(connection, partitionIds, move.from().topicPartition()),
+                    move.from(), move));
+        }
+        for (BatchCoordinate removed : rewrite.removed()) {
+            changes.add(new RowChange(partitionId(connection, partitionIds, removed.topicPartition()), removed, null));
+        }
+        changes.sort(Comparator.comparingLong(RowChange::partitionId)
+                .thenComparingLong(change -> change.from().baseOffset()));
+        return changes;
     }
 
     private void requireRegistered(Connection connection, ObjectKey output) throws SQLException {
@@ -146,6 +183,16 @@ final class ObjectRewrites {
                 }
             }
         }
+    }
+
+    private static long partitionId(Connection connection, Map<TopicPartition, Long> known, TopicPartition tp)
+            throws SQLException {
+        Long id = known.get(tp);
+        if (id == null) {
+            id = partitionId(connection, tp);
+            known.put(tp, id);
+        }
+        return id;
     }
 
     private static long partitionId(Connection connection, TopicPartition tp) throws SQLException {

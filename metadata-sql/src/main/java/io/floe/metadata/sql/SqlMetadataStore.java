@@ -425,10 +425,12 @@ public final class SqlMetadataStore implements MetadataStore {
     /** Like {@link #commit}, any failure but a conflict with the plan is {@link RewriteOutcome.Unknown}. */
     @Override
     public RewriteOutcome rewrite(ObjectRewrite rewrite, Instant deleteAfter) {
+        Objects.requireNonNull(rewrite, "rewrite");
+        Objects.requireNonNull(deleteAfter, "deleteAfter");
         try {
             RewriteOutcome outcome = database.write(connection -> rewrites.rewrite(connection, rewrite, deleteAfter));
-            LOGGER.debug("rewrote store={} output={} batches={}", dialect.describe(), rewrite.output(),
-                    rewrite.moves().size());
+            LOGGER.debug("rewrote store={} output={} moved={} removed={}", dialect.describe(), rewrite.output(),
+                    rewrite.moves().size(), rewrite.removed().size());
             return outcome;
         } catch (ObjectRewrites.Conflict e) {
             LOGGER.info("rewrite rejected store={} output={} reason={}", dialect.describe(), rewrite.output(),
@@ -444,11 +446,6 @@ public final class SqlMetadataStore implements MetadataStore {
     public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
         return write("truncate " + topicPartition + " below " + newLogStart,
                 connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
-    }
-
-    @Override
-    public long logBytes(TopicPartition topicPartition) {
-        return read("size " + topicPartition, connection -> cleanup.logBytes(connection, topicPartition));
     }
 
     @Override

@@ -139,6 +139,69 @@ public abstract class MaintenanceContract {
         assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::object).containsOnly(winner);
     }
 
+    // ----- key compaction's swap
+
+    @Test
+    void aRewriteMayShrinkBatchesAndRemoveOthersLeavingOffsetGaps() {
+        ObjectKey first = committed(produce.batch(topic, 0, 5), produce.batch(topic, 0, 5));
+        ObjectKey second = committed(produce.batch(topic, 0, 5), produce.batch(topic, 1, 3));
+        ObjectKey third = committed(produce.batch(topic, 0, 5));
+        List<BatchCoordinate> rows = store.batches(tp(0), 0, 100);
+        ObjectKey output = produce.registerUpload();
+        long earlier = ProduceFixture.DEFAULT_TIMESTAMP - 1;
+        ObjectRewrite rewrite = new ObjectRewrite(output, 40,
+                List.of(new ObjectRewrite.Move(rows.get(0), new ByteRange(0, 40), earlier)),
+                List.of(rows.get(1), rows.get(2)));
+
+        RewriteOutcome outcome = store.rewrite(rewrite, NOW.plusSeconds(60));
+
+        assertThat(outcome).as("the second object still holds partition 1's batch")
+                .isEqualTo(new RewriteOutcome.Rewritten(List.of(first)));
+        List<BatchCoordinate> after = store.batches(tp(0), 0, 100);
+        assertThat(after).containsExactly(
+                new BatchCoordinate(tp(0), 0, 4, output, new ByteRange(0, 40), earlier), rows.get(3));
+        assertThat(store.batches(tp(0), 7, 100)).as("a read from inside the gap starts at the next batch")
+                .containsExactly(rows.get(3));
+        assertThat(store.offsets(tp(0))).as("markers never change").isEqualTo(new LogOffsets(0, 20));
+        assertThat(store.firstBatchAtOrAfter(tp(0), ProduceFixture.DEFAULT_TIMESTAMP)).hasValue(rows.get(3));
+        assertThat(store.partitionSizes(topic.name())).containsEntry(0, 40L + ProduceFixture.BATCH_BYTES);
+        assertThat(store.dueDeletions(NOW.plusSeconds(60), 10)).extracting(ObjectDeletion::key).containsExactly(first);
+        assertThat(store.unknownObjects(List.of(second, third, output))).isEmpty();
+    }
+
+    @Test
+    void aRewriteWithoutAnOutputOnlyRemovesBatches() {
+        ObjectKey only = committed(produce.batch(topic, 0, 5));
+        committed(produce.batch(topic, 0, 5));
+        List<BatchCoordinate> rows = store.batches(tp(0), 0, 100);
+
+        RewriteOutcome outcome = store.rewrite(ObjectRewrite.removing(List.of(rows.get(0))), NOW);
+
+        assertThat(outcome).isEqualTo(new RewriteOutcome.Rewritten(List.of(only)));
+        assertThat(store.batches(tp(0), 0, 100)).containsExactly(rows.get(1));
+        assertThat(store.offsets(tp(0))).isEqualTo(new LogOffsets(0, 10));
+        assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key).containsExactly(only);
+    }
+
+    @Test
+    void aRewriteRemovingARowThatMovedSinceThePlanAppliesNothing() {
+        committed(produce.batch(topic, 0, 5));
+        committed(produce.batch(topic, 0, 5));
+        List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
+        ObjectKey compacted = produce.registerUpload();
+        assertThat(store.rewrite(rewriteInto(compacted, plan.subList(1, 2)), NOW))
+                .isInstanceOf(RewriteOutcome.Rewritten.class);
+        List<BatchCoordinate> moved = store.batches(tp(0), 0, 100);
+
+        ObjectKey output = produce.registerUpload();
+        ObjectRewrite stale = new ObjectRewrite(output, 50,
+                List.of(new ObjectRewrite.Move(plan.get(0), new ByteRange(0, 50), 1L)), List.of(plan.get(1)));
+
+        assertThat(store.rewrite(stale, NOW)).isInstanceOf(RewriteOutcome.Rejected.class);
+        assertThat(store.batches(tp(0), 0, 100)).isEqualTo(moved);
+        assertThat(moved).extracting(BatchCoordinate::object).containsExactly(plan.get(0).object(), compacted);
+    }
+
     // ----- retention
 
     @Test
@@ -156,8 +219,8 @@ public abstract class MaintenanceContract {
         assertThat(store.batches(tp(0), 0, 100)).isEmpty();
         assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key)
                 .as("the second object still holds partition 1's batch").containsExactly(first);
-        assertThat(store.logBytes(tp(0))).isZero();
-        assertThat(store.logBytes(tp(1))).isEqualTo(ProduceFixture.BATCH_BYTES);
+        assertThat(store.partitionSizes(topic.name())).containsExactly(Map.entry(0, 0L),
+                Map.entry(1, (long) ProduceFixture.BATCH_BYTES));
         assertThat(store.unknownObjects(List.of(second))).isEmpty();
     }
 
