@@ -35,6 +35,8 @@
  *                      PostgreSQL: an unlocked SELECT, then a DELETE in a later statement
  *   FIX_TRUNCATE       with READ_COMMITTED: the truncation deletes the rows and counts the released
  *                      references in one statement (DELETE ... RETURNING object_key)
+ *   FIX_SWEEP          with READ_COMMITTED: the sweep deletes a registration only if it is still
+ *                      one (DELETE ... AND state = 'REGISTERED')
  *   NO_FOREIGN_KEY     without the schema's foreign key batches.object_key -> objects
  */
 
@@ -437,7 +439,11 @@ end_j:
   :: atomic {                                  /* the DELETE by key, in a later statement */
        sx != NONE ->
        if
+#ifndef FIX_SWEEP
        :: (ost[sx] == REG || ost[sx] == COMMITTED) && FK_ALLOWS(sx) -> objDelete(sx); ost[sx] = GONE
+#else
+       :: ost[sx] == REG -> objDelete(sx); ost[sx] = GONE   /* DELETE ... AND state = 'REGISTERED' */
+#endif
        :: else -> skip                         /* rolled back (foreign key), or no row any more */
        fi;
        sx = NONE }
