@@ -61,26 +61,22 @@ final class LogCleanup {
                 update.executeUpdate();
             }
         }
+        // The references released are counted from the rows the DELETE itself removed: a SELECT first
+        // would count rows that a compaction swap committing in between (READ COMMITTED) moves to its
+        // output, releasing the input twice and leaking the output (found by the model: spec/README.md).
         Map<ObjectKey, Integer> released = new LinkedHashMap<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT object_key, COUNT(*) FROM batches"
-                + " WHERE partition_id = ? AND base_offset < ? AND last_offset < ? GROUP BY object_key")) {
-            select.setLong(1, id);
-            select.setLong(2, target);
-            select.setLong(3, target);
-            try (ResultSet rows = select.executeQuery()) {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM batches"
+                + " WHERE partition_id = ? AND base_offset < ? AND last_offset < ? RETURNING object_key")) {
+            delete.setLong(1, id);
+            delete.setLong(2, target);
+            delete.setLong(3, target);
+            try (ResultSet rows = delete.executeQuery()) {
                 while (rows.next()) {
-                    released.put(new ObjectKey(rows.getString(1)), rows.getInt(2));
+                    released.merge(new ObjectKey(rows.getString(1)), 1, Integer::sum);
                 }
             }
         }
         if (!released.isEmpty()) {
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM batches WHERE partition_id = ? AND base_offset < ? AND last_offset < ?")) {
-                delete.setLong(1, id);
-                delete.setLong(2, target);
-                delete.setLong(3, target);
-                delete.executeUpdate();
-            }
             ObjectReferences.release(connection, released, deleteAfter, ObjectDeletion.Reason.UNREFERENCED);
         }
         return target;
@@ -93,10 +89,14 @@ final class LogCleanup {
         List<ObjectKey> unreferenced = keys(connection, "SELECT object_key FROM objects WHERE state = ?"
                 + " AND ref_count = ?", CommitTransaction.COMMITTED, 0);
         // Nothing was ever read from an orphan, so it may go at once; an unreferenced object may still be
-        // read by fetches planned before its last batch row went.
-        ObjectReferences.schedule(connection, orphans, now, ObjectDeletion.Reason.ORPHAN);
-        ObjectReferences.schedule(connection, unreferenced, deleteAfter, ObjectDeletion.Reason.UNREFERENCED);
-        return orphans.size() + unreferenced.size();
+        // read by fetches planned before its last batch row went. Each row leaves `objects` only if it is
+        // still what the SELECT saw: a commit landing in between (READ COMMITTED) keeps its object.
+        List<ObjectKey> expired = ObjectReferences.scheduleIf(connection, orphans,
+                "state = '" + CommitTransaction.REGISTERED + "'", now, ObjectDeletion.Reason.ORPHAN);
+        List<ObjectKey> released = ObjectReferences.scheduleIf(connection, unreferenced,
+                "state = '" + CommitTransaction.COMMITTED + "' AND ref_count = 0", deleteAfter,
+                ObjectDeletion.Reason.UNREFERENCED);
+        return expired.size() + released.size();
     }
 
     List<ObjectDeletion> dueDeletions(Connection connection, Instant now, int max) throws SQLException {

@@ -44,24 +44,55 @@ final class ObjectReferences {
         return unreferenced;
     }
 
+    /**
+     * Moves to the deletion schedule those of {@code objects} whose row still satisfies {@code condition}
+     * (an SQL predicate on {@code objects} made of constants only) when it is deleted; returns them.
+     */
+    static List<ObjectKey> scheduleIf(Connection connection, List<ObjectKey> objects, String condition,
+            Instant deleteAfter, ObjectDeletion.Reason reason) throws SQLException {
+        List<ObjectKey> scheduled = new ArrayList<>();
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM objects WHERE object_key = ? AND " + condition)) {
+            for (ObjectKey object : objects) {
+                delete.setString(1, object.value());
+                if (delete.executeUpdate() == 1) {
+                    scheduled.add(object);
+                }
+            }
+        }
+        insertDeletions(connection, scheduled, deleteAfter, reason);
+        return scheduled;
+    }
+
     /** Moves the objects' rows to the deletion schedule. */
     static void schedule(Connection connection, List<ObjectKey> objects, Instant deleteAfter,
             ObjectDeletion.Reason reason) throws SQLException {
         if (objects.isEmpty()) {
             return;
         }
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM objects WHERE object_key = ?");
-                PreparedStatement insert = connection.prepareStatement(
-                        "INSERT INTO object_deletions (object_key, reason, delete_after) VALUES (?, ?, ?)")) {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM objects WHERE object_key = ?")) {
             for (ObjectKey object : objects) {
                 delete.setString(1, object.value());
                 delete.addBatch();
+            }
+            delete.executeBatch();
+        }
+        insertDeletions(connection, objects, deleteAfter, reason);
+    }
+
+    private static void insertDeletions(Connection connection, List<ObjectKey> objects, Instant deleteAfter,
+            ObjectDeletion.Reason reason) throws SQLException {
+        if (objects.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement insert = connection.prepareStatement(
+                "INSERT INTO object_deletions (object_key, reason, delete_after) VALUES (?, ?, ?)")) {
+            for (ObjectKey object : objects) {
                 insert.setString(1, object.value());
                 insert.setString(2, reason.name());
                 insert.setLong(3, deleteAfter.toEpochMilli());
                 insert.addBatch();
             }
-            delete.executeBatch();
             insert.executeBatch();
         }
     }
