@@ -223,6 +223,22 @@ public interface MetadataStore extends AutoCloseable {
             throws UnknownTopicException;
 
     /**
+     * Sets {@code holder}'s retention hold on partitions of {@code topic} (partition index → offset),
+     * replacing its earlier hold on each: retention never moves a log start above the lowest hold on the
+     * partition. Tableflow holds each partition at its table's watermark, so retention never removes a
+     * record the table has not read. DeleteRecords ignores holds (an explicit request).
+     *
+     * @throws UnknownTopicException when the topic does not exist
+     */
+    void holdRetention(String holder, String topic, Map<Integer, Long> offsets) throws UnknownTopicException;
+
+    /** Removes {@code holder}'s holds on every partition of {@code topic}; nothing when it has none. */
+    void releaseRetention(String holder, String topic);
+
+    /** The lowest hold on each held partition of {@code topic}, by partition index; empty when none. */
+    Map<Integer, Long> retentionHolds(String topic);
+
+    /**
      * The orphan sweep's fence (DESIGN §3 step 7), in one transaction: registrations made before
      * {@code registeredBefore} and never committed are scheduled for deletion now (a commit that comes
      * later is rejected), and committed objects no batch row points to any more (their topic was

@@ -21,7 +21,8 @@ import java.util.Optional;
  * time ({@code retention.ms}: its max timestamp is within the window) and by size
  * ({@code retention.bytes}: what lies from it to the end fits), and never below the current one.
  * As in Kafka, retention works from the head of the log and stops at the first batch that must stay,
- * so a late batch with an old timestamp behind a newer one stays too.
+ * so a late batch with an old timestamp behind a newer one stays too. A retention hold (Tableflow's
+ * table watermark) caps the new log start: a record a table has not read yet stays.
  */
 public final class Retention implements Job {
 
@@ -32,6 +33,8 @@ public final class Retention implements Job {
     private final MetadataStore metadata;
     private final TopicConfigs topicConfigs;
     private final Counter recordsRemoved;
+    private final Counter holds;
+    private int heldBack;
 
     public Retention(MaintenanceConfig config, MetadataStore metadata, TopicConfigs topicConfigs, MeterRegistry meters) {
         this.config = config;
@@ -39,6 +42,9 @@ public final class Retention implements Job {
         this.topicConfigs = topicConfigs;
         this.recordsRemoved = Counter.builder("floe.retention.records.removed")
                 .description("Records below a log start that retention or DeleteRecords moved").register(meters);
+        this.holds = Counter.builder("floe.retention.held.back")
+                .description("Partitions where a retention hold (a table that has not read them yet) kept records"
+                        + " retention would have removed").register(meters);
     }
 
     @Override
@@ -50,8 +56,10 @@ public final class Retention implements Job {
     public String run(Instant now) {
         long removed = 0;
         int moved = 0;
+        heldBack = 0;
         for (Topic topic : metadata.topics()) {
             Map<Integer, Long> sizes = null;
+            Map<Integer, Long> holds = null;
             for (int partition = 0; partition < topic.partitionCount(); partition++) {
                 TopicPartition tp = new TopicPartition(topic.name(), partition);
                 try {
@@ -61,6 +69,16 @@ public final class Retention implements Job {
                     LogOffsets before = metadata.offsets(tp);
                     long logBytes = sizes.getOrDefault(partition, 0L);
                     long target = Math.max(before.logStartOffset(), retainFrom(topic, tp, before, logBytes, now));
+                    if (target > before.logStartOffset()) {
+                        if (holds == null) {
+                            holds = metadata.retentionHolds(topic.name());
+                        }
+                        Long hold = holds.get(partition);
+                        if (hold != null && hold < target) {
+                            heldBack++;
+                            target = Math.max(before.logStartOffset(), hold);
+                        }
+                    }
                     long after = metadata.truncateLog(tp, target, now.plus(config.objectDeleteDelay()));
                     if (after > before.logStartOffset()) {
                         moved++;
@@ -72,7 +90,9 @@ public final class Retention implements Job {
             }
         }
         recordsRemoved.increment(removed);
-        return moved == 0 ? "" : "partitions=" + moved + " recordsRemoved=" + removed;
+        holds.increment(heldBack);
+        return moved == 0 && heldBack == 0 ? ""
+                : "partitions=" + moved + " recordsRemoved=" + removed + " heldBack=" + heldBack;
     }
 
     /** The lowest offset retention keeps in {@code tp}, or the current log start when it keeps everything. */

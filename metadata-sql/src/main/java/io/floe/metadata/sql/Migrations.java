@@ -146,8 +146,18 @@ final class Migrations {
     private static final Migration AGENT_NODE_IDS = new Migration(5, "agent node ids", List.of(
             "ALTER TABLE agents ADD COLUMN node_id INTEGER NOT NULL DEFAULT 0"));
 
+    /** Offsets retention must not pass, per partition and holder (Tableflow's table watermarks). */
+    private static final Migration RETENTION_HOLDS = new Migration(6, "retention holds", List.of(
+            """
+            CREATE TABLE retention_holds (
+                partition_id BIGINT NOT NULL REFERENCES partitions (id),
+                holder VARCHAR(200) NOT NULL,
+                hold_offset BIGINT NOT NULL,
+                PRIMARY KEY (partition_id, holder))"""));
+
     /** Every migration, in version order; append, never edit. */
-    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE, AGENT_NODE_IDS);
+    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE, AGENT_NODE_IDS,
+            RETENTION_HOLDS);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

@@ -56,6 +56,7 @@ public final class SqlMetadataStore implements MetadataStore {
     private final JobLeases leases;
     private final ObjectRewrites rewrites;
     private final LogCleanup cleanup;
+    private final RetentionHolds retentionHolds = new RetentionHolds();
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
@@ -446,6 +447,31 @@ public final class SqlMetadataStore implements MetadataStore {
     public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
         return write("truncate " + topicPartition + " below " + newLogStart,
                 connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
+    }
+
+    @Override
+    public void holdRetention(String holder, String topic, Map<Integer, Long> offsets) {
+        Objects.requireNonNull(holder, "holder");
+        Map<Integer, Long> copy = Map.copyOf(offsets);
+        write("hold retention of " + topic + " for " + holder,
+                connection -> {
+                    retentionHolds.hold(connection, holder, topic, copy);
+                    return null;
+                });
+    }
+
+    @Override
+    public void releaseRetention(String holder, String topic) {
+        write("release retention holds of " + topic + " for " + holder,
+                connection -> {
+                    retentionHolds.release(connection, holder, topic);
+                    return null;
+                });
+    }
+
+    @Override
+    public Map<Integer, Long> retentionHolds(String topic) {
+        return read("read retention holds of " + topic, connection -> retentionHolds.lowest(connection, topic));
     }
 
     @Override

@@ -75,6 +75,7 @@ final class TopicCatalog {
                 + " WHERE p.topic_id = ? AND b.object_key = objects.object_key)"
                 + " WHERE object_key IN (" + batchesOfTopic + ")", topicId, topicId);
         update(connection, "DELETE FROM producer_state WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
+        update(connection, "DELETE FROM retention_holds WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM batches WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM partitions WHERE topic_id = ?", topicId);
         update(connection, "DELETE FROM topic_configs WHERE topic_id = ?", topicId);

@@ -74,7 +74,8 @@ final class TableJob {
     }
 
     /** What a round did. */
-    record Outcome(long records, long deadLetters, int dataFiles, boolean committed, boolean moreWaiting, long lagRecords) {}
+    record Outcome(long records, long deadLetters, int dataFiles, boolean committed, boolean moreWaiting,
+            long lagRecords, Watermark watermark) {}
 
     /**
      * One round: reads what arrived since the watermark (at most about {@code maxBytesPerRound}) and
@@ -151,7 +152,7 @@ final class TableJob {
             Watermark target = watermark.with(advanced);
             if (target.equals(watermark)) {
                 writers.abort();
-                return new Outcome(0, 0, 0, false, false, lag);
+                return new Outcome(0, 0, 0, false, false, lag, watermark);
             }
             List<DataFile> deadFiles = writers.closeDeadLetters();
             if (!deadFiles.isEmpty()) {
@@ -160,7 +161,7 @@ final class TableJob {
             List<DataFile> files = writers.close();
             commit(table, files, target, "records");
             metrics.committed(counts[0], counts[1], files.size());
-            return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag);
+            return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag, target);
         } catch (RuntimeException e) {
             writers.abort();
             throw e;

@@ -5,6 +5,7 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.TableflowConfig;
 import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.maintenance.TableMaintenance;
 import io.floe.tableflow.source.CommittedLog;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,6 +35,12 @@ public final class TableJobs {
     private final Map<String, Scheduled> jobs = new HashMap<>();
     private final Map<String, String> reportedProblems = new HashMap<>();
 
+    /** The holder name of Tableflow's retention holds (one per table, whichever agent writes it). */
+    static final String RETENTION_HOLDER = "tableflow";
+    /** Every this many polls, topics whose table was turned off give up any retention hold left behind. */
+    private static final int HOLD_SWEEP_POLLS = 60;
+    private long polls;
+
     public TableJobs(TableflowConfig config, String agentId, MetadataStore metadata, CommittedLog log,
             TableCatalog catalog, Clock clock, MeterRegistry meters) {
         this.config = config;
@@ -53,6 +60,7 @@ public final class TableJobs {
         Instant nextRun = Instant.MIN;
         Instant caughtUpAt;
         JobLease lease;
+        Map<Integer, Long> held = Map.of();
         Instant leaseTakenAt = Instant.MIN;
 
         Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, Instant now) {
@@ -67,15 +75,21 @@ public final class TableJobs {
     public synchronized void poll() {
         try {
             Set<String> enabled = new HashSet<>();
+            boolean sweepHolds = polls++ % HOLD_SWEEP_POLLS == 0;
             for (Topic topic : metadata.topics()) {
                 settings(topic).filter(TableSettings::enabled).ifPresent(settings -> {
                     enabled.add(topic.name());
                     runIfDue(topic, settings);
                 });
+                // A table turned off while its agent was down: whichever agent sees it releases the hold.
+                if (sweepHolds && "false".equalsIgnoreCase(topic.configs().get(TableflowConfigs.ENABLED))) {
+                    releaseRetention(topic.name());
+                }
             }
             jobs.keySet().removeIf(name -> {
                 if (!enabled.contains(name)) {
                     release(jobs.get(name));
+                    releaseRetention(name);
                     LOGGER.info("tableflow stopped for topic={} (disabled or deleted)", name);
                     return true;
                 }
@@ -120,6 +134,7 @@ public final class TableJobs {
         }
         try {
             TableJob.Outcome outcome = scheduled.job.run(topic, settings);
+            holdRetention(scheduled, topic, outcome.watermark());
             if (outcome.lagRecords() == 0) {
                 scheduled.caughtUpAt = now;
             }
@@ -157,6 +172,18 @@ public final class TableJobs {
         }
     }
 
+    /**
+     * Keeps retention from removing what the table has not read: the hold follows the table's watermark
+     * (written after the commit, so it never runs ahead of the table; a hold that lags is only cautious).
+     */
+    private void holdRetention(Scheduled scheduled, Topic topic, Watermark watermark) {
+        if (watermark.nextOffsets().isEmpty() || watermark.nextOffsets().equals(scheduled.held)) {
+            return;
+        }
+        metadata.holdRetention(RETENTION_HOLDER, topic.name(), watermark.nextOffsets());
+        scheduled.held = watermark.nextOffsets();
+    }
+
     /** The topic's settings; a malformed one is logged once per distinct config and skipped. */
     private Optional<TableSettings> settings(Topic topic) {
         try {
@@ -168,6 +195,15 @@ public final class TableJobs {
                 LOGGER.warn("tableflow settings of topic={} are invalid: {}", topic.name(), e.getMessage());
             }
             return Optional.empty();
+        }
+    }
+
+    /** A table that is off (or whose topic is gone) holds retention back no more. */
+    private void releaseRetention(String topic) {
+        try {
+            metadata.releaseRetention(RETENTION_HOLDER, topic);
+        } catch (RuntimeException e) {
+            LOGGER.warn("cannot release the retention hold of topic={}: {}", topic, e.toString());
         }
     }
 

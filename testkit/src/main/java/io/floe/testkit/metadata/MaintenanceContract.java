@@ -1,6 +1,7 @@
 package io.floe.testkit.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
@@ -15,6 +16,7 @@ import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.topic.UnknownTopicException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,6 +77,29 @@ public abstract class MaintenanceContract {
         store.releaseLease(takenOver.get());
         assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), TTL))
                 .hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(3));
+    }
+
+    // ----- retention holds
+
+    @Test
+    void retentionHoldsAreReplacedPerHolderTheLowestWinsAndTheyGoWithTheirTopic() {
+        assertThat(store.retentionHolds("events")).isEmpty();
+        store.holdRetention("tableflow", "events", Map.of(0, 10L, 1, 20L));
+        store.holdRetention("audit", "events", Map.of(0, 5L));
+        assertThat(store.retentionHolds("events")).isEqualTo(Map.of(0, 5L, 1, 20L));
+
+        store.holdRetention("audit", "events", Map.of(0, 15L));
+        store.holdRetention("tableflow", "events", Map.of(1, 25L));
+        assertThat(store.retentionHolds("events")).isEqualTo(Map.of(0, 10L, 1, 25L));
+
+        store.releaseRetention("tableflow", "events");
+        assertThat(store.retentionHolds("events")).isEqualTo(Map.of(0, 15L));
+        assertThatThrownBy(() -> store.holdRetention("tableflow", "missing", Map.of(0, 1L)))
+                .isInstanceOf(UnknownTopicException.class);
+
+        store.deleteTopic("events");
+        store.createTopic(new NewTopic("events", 2, Map.of()));
+        assertThat(store.retentionHolds("events")).isEmpty();
     }
 
     // ----- compaction's swap
