@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Entry point of the cluster benchmark ({@code benchmarks/run-cluster.sh}): PostgreSQL and S3Proxy, N agents on
- * them, a topic, then three phases, each between two {@link Snapshot}s:
+ * them, a topic, a warm-up (records into a topic of their own, not measured), then three phases, each between two
+ * {@link Snapshot}s:
  * <ol>
  *   <li><b>idle</b>: nothing runs for {@code --idle-seconds}; the baseline (heartbeats, maintenance) of the rates.
  *   <li><b>produce</b>: a {@link TailConsumer} takes its positions at the empty tail, then the {@link LoadProducer}s
@@ -114,6 +115,10 @@ public final class ClusterBenchmark {
             bootstrap = agents.stream().map(AgentNode::bootstrap).collect(Collectors.joining(","));
             createTopic(bootstrap);
             led = partitionsLed();
+            if (options.warmupRecords() > 0) {
+                LOGGER.info("phase=warm-up records={} topic={}", options.warmupRecords(), Tools.WARMUP_TOPIC);
+                tools.warmUp(bootstrap).ifPresent(failure -> notes.add("The warm-up failed: " + failure));
+            }
             idle = Optional.of(idle());
 
             ChildProcess tail = null;
@@ -135,6 +140,7 @@ public final class ClusterBenchmark {
                 sampler.close();
             }
             samples = sampler.samples();
+            Files.write(workDir.resolve("produce-timeline.csv"), RateSampler.csv(samples));
             produce = Optional.of(Phase.between("produce", before, snapshot(), sampler.loadAverages()));
             checkAgentsAlive("produce");
 
@@ -194,8 +200,13 @@ public final class ClusterBenchmark {
 
     private void createTopic(String bootstrap) throws InterruptedException {
         try (Admin admin = admin(bootstrap)) {
-            admin.createTopics(Set.of(new NewTopic(Tools.TOPIC, options.partitions(), (short) 1)))
-                    .all().get(60, TimeUnit.SECONDS);
+            List<NewTopic> topics = new ArrayList<>();
+            topics.add(new NewTopic(Tools.TOPIC, options.partitions(), (short) 1));
+            if (options.warmupRecords() > 0) {
+                // As many partitions, so the warm-up reaches every agent.
+                topics.add(new NewTopic(Tools.WARMUP_TOPIC, options.partitions(), (short) 1));
+            }
+            admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("cannot create topic " + Tools.TOPIC + ": " + e, e);
         }

@@ -13,6 +13,8 @@ import java.util.Optional;
 /**
  * Command-line options of {@link ClusterBenchmark}, validated.
  *
+ * @param warmupRecords records produced into a topic of their own before anything is measured, to warm the
+ *     agents', S3Proxy's and PostgreSQL's code paths; 0 for none
  * @param producers KafkaProducers in each producer JVM, each on a thread of its own
  * @param producerProcesses producer JVMs, each sending {@code records / producerProcesses}
  * @param producerProperties the producers' properties, defaults first, then {@code --producer-prop} overrides
@@ -23,6 +25,7 @@ import java.util.Optional;
  */
 record ClusterOptions(
         long records,
+        long warmupRecords,
         int recordSizeBytes,
         int partitions,
         int agents,
@@ -63,11 +66,17 @@ record ClusterOptions(
         return args;
     }
 
+    /** The default warm-up is a tenth of the records, at most this many. */
+    static final long WARMUP_RECORDS_MAX = 100_000;
+
     static final String USAGE = """
             Usage: ClusterBenchmark --driver-classpath CP --s3proxy-classpath CP [options]
               --records N              records produced (and read by each consumer) (default 1000000)
+              --warmup-records W       records produced into topic bench-warmup before anything is measured, to warm
+                                       the agents, S3Proxy and PostgreSQL (default a tenth of --records, at most
+                                       100000; 0 for none)
               --record-size B          record value size in bytes, no key (default 1024)
-              --partitions P           partitions of the benchmark topic (default 12)
+              --partitions P           partitions of the benchmark topic (default 24)
               --agents N               Floe agents sharing the stores (default 3)
               --producers N            KafkaProducers per producer JVM, each on its own thread (default 4)
               --producer-processes N   producer JVMs (default 1)
@@ -110,8 +119,9 @@ record ClusterOptions(
     /** Mutable collector for {@link #parse}; validation happens once in {@link #build}. */
     private static final class Builder {
         long records = 1_000_000;
+        Long warmupRecords;
         int recordSizeBytes = 1024;
-        int partitions = 12;
+        int partitions = 24;
         int agents = 3;
         int producers = 4;
         int producerProcesses = 1;
@@ -134,6 +144,7 @@ record ClusterOptions(
         void set(String flag, String value) {
             switch (flag) {
                 case "--records" -> records = positive(flag, value);
+                case "--warmup-records" -> warmupRecords = nonNegative(flag, value);
                 case "--record-size" -> recordSizeBytes = Math.toIntExact(positive(flag, value));
                 case "--partitions" -> partitions = Math.toIntExact(positive(flag, value));
                 case "--agents" -> agents = Math.toIntExact(positive(flag, value));
@@ -169,12 +180,16 @@ record ClusterOptions(
                     + " does not exist");
             require(records >= (long) producers * producerProcesses, "--records " + records
                     + " is fewer than the " + (long) producers * producerProcesses + " producers");
-            return new ClusterOptions(records, recordSizeBytes, partitions, agents, producers, producerProcesses,
-                    Collections.unmodifiableMap(new LinkedHashMap<>(producerProperties)), groupMembers, tailConsumer,
-                    idleSeconds, pgDurable,
-                    List.copyOf(agentArguments), floeJavaOptions, floeScript.toAbsolutePath(), driverClasspath,
-                    s3proxyClasspath, Duration.ofSeconds(startTimeoutS), Duration.ofSeconds(toolTimeoutS),
-                    Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);
+            long warmup = warmupRecords != null ? warmupRecords
+                    : Math.min(records / 10, WARMUP_RECORDS_MAX);
+            require(warmup == 0 || warmup >= producers, "--warmup-records " + warmup + " is fewer than the "
+                    + producers + " producers of its JVM");
+            return new ClusterOptions(records, warmup, recordSizeBytes, partitions, agents, producers,
+                    producerProcesses, Collections.unmodifiableMap(new LinkedHashMap<>(producerProperties)),
+                    groupMembers, tailConsumer, idleSeconds, pgDurable, List.copyOf(agentArguments), floeJavaOptions,
+                    floeScript.toAbsolutePath(), driverClasspath, s3proxyClasspath, Duration.ofSeconds(startTimeoutS),
+                    Duration.ofSeconds(toolTimeoutS), Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out),
+                    keepDirs, commandLine);
         }
 
         private static boolean bool(String flag, String value) {

@@ -28,6 +28,8 @@ final class ClusterReport {
     static final String FLUSH_AGE = "floe_produce_flush_age_seconds";
     static final String UPLOAD = "floe_produce_upload_latency_seconds";
     static final String COMMIT = "floe_produce_commit_latency_seconds";
+    static final String APPEND = "floe_produce_append_latency_seconds";
+    static final String REQUEST_SECONDS = "floe_objectstore_requests_seconds";
     static final String REFUSED = "floe_produce_refused_batches_total";
     static final String FETCH_READS = "floe_fetch_reads_total";
     static final String FETCH_BYTES = "floe_fetch_read_bytes_total";
@@ -92,7 +94,9 @@ final class ClusterReport {
                 .append(options.tailConsumer() ? "a tail consumer (assign(), every partition) reading while they "
                         + "write; " : "no tail consumer; ")
                 .append("then a consumer group of ").append(options.groupMembers())
-                .append(" members reading from the start (Kafka's default consumer settings, auto commit).\n");
+                .append(" members reading from the start (Kafka's default consumer settings, auto commit). Before "
+                        + "anything is measured, ").append(String.format(Locale.ROOT, "%,d", options.warmupRecords()))
+                .append(" records go to a topic of their own (warm-up).\n");
         md.append("- Command: `").append(command).append("`\n");
         md.append("- Tools, each a child JVM (-Xmx512m): ");
         md.append(run.toolCommands().stream().map(c -> "`" + c + "`").collect(Collectors.joining("; ")));
@@ -180,9 +184,10 @@ final class ClusterReport {
         md.append("#### Produce phase, per agent (").append(f1(phase.seconds())).append(" s between snapshots, ")
                 .append(f1(active)).append(" s of producing)\n\n");
         md.append("| agent | partitions led | PUTs | PUT/s | peak PUT/s (").append(f0(PEAK_WINDOW_SECONDS))
-                .append(" s) | flushes committed | mean flush MiB | mean flush age ms | mean upload ms | mean commit "
-                        + "ms | MiB PUT | fetch reads cache / store | GETs | refused batches |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
+                .append(" s) | flushes committed | mean flush MiB | mean flush age ms | mean upload ms (of which PUT)"
+                        + " | mean commit ms | mean append ms | MiB PUT | fetch reads cache / store | GETs | refused "
+                        + "batches |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");
         for (int i = 0; i < phase.agents(); i++) {
             md.append("| ").append(i + 1)
                     .append(" | ").append(run.partitionsLed().getOrDefault(i + 1, 0))
@@ -192,8 +197,10 @@ final class ClusterReport {
                     .append(" | ").append(f0(phase.agent(i, FLUSHES, Map.of("outcome", "committed"))))
                     .append(" | ").append(f2(mean(phase, i, FLUSH_BYTES) / MIB))
                     .append(" | ").append(f0(mean(phase, i, FLUSH_AGE) * 1000))
-                    .append(" | ").append(f0(mean(phase, i, UPLOAD) * 1000))
+                    .append(" | ").append(f0(mean(phase, i, UPLOAD) * 1000)).append(" (")
+                    .append(f0(meanOf(phase, i, REQUEST_SECONDS, PUT) * 1000)).append(")")
                     .append(" | ").append(f0(mean(phase, i, COMMIT) * 1000))
+                    .append(" | ").append(f0(mean(phase, i, APPEND) * 1000))
                     .append(" | ").append(f1(phase.agent(i, OBJECT_BYTES, PUT) / MIB))
                     .append(" | ").append(f0(reads(phase, i, true))).append(" / ").append(f0(reads(phase, i, false)))
                     .append(" | ").append(f0(phase.agent(i, REQUESTS, GET)))
@@ -204,7 +211,10 @@ final class ClusterReport {
                 + "peak: the highest rate over any ").append(f0(PEAK_WINDOW_SECONDS)).append(" s window, sampled "
                 + "every second. PUTs, GETs and fetch reads are the agent's `floe_objectstore_requests` and "
                 + "`floe_fetch_reads` (one read = one partition's back-to-back batches of one object, served from "
-                + "the cache or read from the object store); flush sizes and ages from `floe_produce_flush_*`.\n\n");
+                + "the cache or read from the object store); flush sizes and ages from `floe_produce_flush_*`; "
+                + "upload: registration, segment writing and PUT of one flush; PUT: the object-store request alone; "
+                + "append: a batch's arrival at the agent to its answer (the producers' latency less their own "
+                + "queueing and the network).\n\n");
     }
 
     private void catchUpDetail(StringBuilder md, Phase phase) {
@@ -232,12 +242,13 @@ final class ClusterReport {
         if (phases.isEmpty()) {
             return;
         }
-        md.append("#### Object-store requests S3Proxy served, by phase\n\n| operation |");
+        md.append("#### Object-store requests S3Proxy served, by phase (count, mean ms to serve)\n\n| operation |");
         phases.forEach(p -> md.append(" ").append(p.name()).append(" (").append(f0(p.seconds())).append(" s) |"));
         md.append("\n|---|").append("---:|".repeat(phases.size())).append("\n");
         for (String operation : phases.get(phases.size() - 1).s3Operations()) {
             md.append("| ").append(operation).append(" |");
-            phases.forEach(p -> md.append(" ").append(f0(p.s3(operation))).append(" |"));
+            phases.forEach(p -> md.append(" ").append(f0(p.s3(operation))).append(p.s3(operation) == 0 ? ""
+                    : ", " + f0(p.s3MeanSeconds(operation) * 1000) + " ms").append(" |"));
             md.append("\n");
         }
         md.append("| compaction: objects written / MiB written / MiB read (agents' counters) |");
@@ -376,8 +387,12 @@ final class ClusterReport {
 
     /** A summary's mean over the phase: the change of its sum over the change of its count. */
     private static double mean(Phase phase, int agent, String summary) {
-        double count = phase.agent(agent, summary + "_count");
-        return count == 0 ? Double.NaN : phase.agent(agent, summary + "_sum") / count;
+        return meanOf(phase, agent, summary, Map.of());
+    }
+
+    private static double meanOf(Phase phase, int agent, String summary, Map<String, String> labels) {
+        double count = phase.agent(agent, summary + "_count", labels);
+        return count == 0 ? Double.NaN : phase.agent(agent, summary + "_sum", labels) / count;
     }
 
     private static String loadRange(Phase phase) {

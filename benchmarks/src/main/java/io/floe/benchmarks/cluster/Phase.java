@@ -52,12 +52,19 @@ record Phase(String name, Snapshot before, Snapshot after, LoadRange load) {
 
     /** Requests S3Proxy served during the phase for one operation. */
     double s3(String operation) {
-        return after.s3Requests().getOrDefault(operation, 0.0) - before.s3Requests().getOrDefault(operation, 0.0);
+        return after.s3().counts().getOrDefault(operation, 0.0) - before.s3().counts().getOrDefault(operation, 0.0);
+    }
+
+    /** S3Proxy's mean time to serve one request of {@code operation} during the phase; NaN when it served none. */
+    double s3MeanSeconds(String operation) {
+        double count = s3(operation);
+        return count == 0 ? Double.NaN : (after.s3().seconds().getOrDefault(operation, 0.0)
+                - before.s3().seconds().getOrDefault(operation, 0.0)) / count;
     }
 
     /** The operations S3Proxy saw by the end of the phase, sorted. */
     Set<String> s3Operations() {
-        return new TreeSet<>(after.s3Requests().keySet());
+        return new TreeSet<>(after.s3().counts().keySet());
     }
 
     PostgresServer.TransactionCounts transactions() {

@@ -83,6 +83,26 @@ final class RateSampler implements AutoCloseable {
         return peak;
     }
 
+    /** The samples as CSV: seconds since the first, load average, then each agent's PUTs so far. */
+    static List<String> csv(List<Sample> samples) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder header = new StringBuilder("seconds,load");
+        int agents = samples.isEmpty() ? 0 : samples.get(0).puts().length;
+        for (int i = 1; i <= agents; i++) {
+            header.append(",puts_agent_").append(i);
+        }
+        lines.add(header.toString());
+        for (Sample sample : samples) {
+            StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "%.1f,%.2f",
+                    (sample.nanos() - samples.get(0).nanos()) / 1e9, sample.loadAverage()));
+            for (double puts : sample.puts()) {
+                line.append(',').append((long) puts);
+            }
+            lines.add(line.toString());
+        }
+        return lines;
+    }
+
     @Override
     public void close() {
         scheduler.shutdownNow();

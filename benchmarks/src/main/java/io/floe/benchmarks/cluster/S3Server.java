@@ -27,6 +27,7 @@ final class S3Server implements AutoCloseable {
     static final String SECRET_KEY = "floe-bench-secret";
     static final String BUCKET = "floe-data";
     static final String METRIC = "http_server_request_duration_seconds_count";
+    static final String SECONDS = "http_server_request_duration_seconds_sum";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration STOP_GRACE = Duration.ofSeconds(15);
@@ -94,9 +95,13 @@ final class S3Server implements AutoCloseable {
         return "s3://" + BUCKET + "/" + prefix;
     }
 
-    /** Requests served so far, by S3 operation (PutObject, GetObject, DeleteObject, ListObjectsV2, ...). */
-    Map<String, Double> requestsByOperation() throws IOException, InterruptedException {
-        return scrape().sumBy(METRIC, "s3_operation");
+    /** Requests served so far, and seconds spent serving them, by S3 operation (PutObject, GetObject, ...). */
+    record Requests(Map<String, Double> counts, Map<String, Double> seconds) {}
+
+    Requests requests() throws IOException, InterruptedException {
+        Exposition metrics = scrape();
+        return new Requests(Map.copyOf(metrics.sumBy(METRIC, "s3_operation")),
+                Map.copyOf(metrics.sumBy(SECONDS, "s3_operation")));
     }
 
     Exposition scrape() throws IOException, InterruptedException {

@@ -5,13 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Everything the benchmark reads at a phase boundary: each agent's metrics, the requests S3Proxy served by
  * operation, PostgreSQL's transaction counts, the time and the machine's load average.
  */
-record Snapshot(long nanos, long epochMs, double loadAverage, List<Exposition> agents, Map<String, Double> s3Requests,
+record Snapshot(long nanos, long epochMs, double loadAverage, List<Exposition> agents, S3Server.Requests s3,
         PostgresServer.TransactionCounts transactions) {
 
     private static final Path LOADAVG = Path.of("/proc/loadavg");
@@ -22,7 +21,7 @@ record Snapshot(long nanos, long epochMs, double loadAverage, List<Exposition> a
             scrapes.add(agent.isAlive() ? agent.scrape() : Exposition.EMPTY);
         }
         return new Snapshot(System.nanoTime(), System.currentTimeMillis(), currentLoadAverage(), List.copyOf(scrapes),
-                Map.copyOf(stores.s3().requestsByOperation()), stores.postgres().transactions());
+                stores.s3().requests(), stores.postgres().transactions());
     }
 
     /** The 1-minute load average; -1 where /proc is not readable. */

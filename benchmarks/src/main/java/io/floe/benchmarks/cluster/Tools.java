@@ -22,6 +22,7 @@ final class Tools {
     private static final List<String> JVM = List.of("-Xmx512m", "-XX:+UseG1GC", "-Djava.awt.headless=true",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     static final String TOPIC = "bench";
+    static final String WARMUP_TOPIC = "bench-warmup";
     static final String GROUP = "bench-catch-up";
 
     /** The producers' results, merged over the producer JVMs. */
@@ -54,7 +55,12 @@ final class Tools {
     /** The tools' command lines, classpath left out, for the report. */
     List<String> commandLines(String bootstrap) {
         List<String> lines = new ArrayList<>();
-        lines.add(LoadProducer.class.getSimpleName() + " " + String.join(" ", producerArgs(bootstrap,
+        if (options.warmupRecords() > 0) {
+            lines.add(LoadProducer.class.getSimpleName() + " " + String.join(" ", producerArgs(bootstrap,
+                    WARMUP_TOPIC, options.warmupRecords(), Path.of("warmup-latency.txt")))
+                    + " (warm-up, not measured)");
+        }
+        lines.add(LoadProducer.class.getSimpleName() + " " + String.join(" ", producerArgs(bootstrap, TOPIC,
                 options.records() / options.producerProcesses(), Path.of("latency-N.txt"))));
         if (options.tailConsumer()) {
             lines.add(TailConsumer.class.getSimpleName() + " " + String.join(" ", tailArgs(bootstrap)));
@@ -63,8 +69,8 @@ final class Tools {
         return lines;
     }
 
-    private List<String> producerArgs(String bootstrap, long records, Path histogram) {
-        List<String> args = new ArrayList<>(List.of(bootstrap, TOPIC, Long.toString(records),
+    private List<String> producerArgs(String bootstrap, String topic, long records, Path histogram) {
+        List<String> args = new ArrayList<>(List.of(bootstrap, topic, Long.toString(records),
                 Integer.toString(options.recordSizeBytes()), Integer.toString(options.producers()),
                 histogram.toString()));
         args.addAll(options.producerPropertyArgs());
@@ -110,8 +116,8 @@ final class Tools {
                     + (p < options.records() % options.producerProcesses() ? 1 : 0);
             Path histogram = dir.resolve("producer-" + p + "-latency.txt");
             histograms.add(histogram);
-            processes.add(start("producer-" + p, LoadProducer.class, producerArgs(bootstrap, share, histogram),
-                    dir.resolve("producer-" + p + ".log")));
+            processes.add(start("producer-" + p, LoadProducer.class, producerArgs(bootstrap, TOPIC, share,
+                    histogram), dir.resolve("producer-" + p + ".log")));
         }
         long records = 0;
         long bytes = 0;
@@ -139,6 +145,21 @@ final class Tools {
             read(histograms.get(p)).ifPresent(latency::add);
         }
         return new Produced(records, bytes, errors, start == Long.MAX_VALUE ? 0 : start, end, latency, failures);
+    }
+
+    /**
+     * Produces {@code --warmup-records} into a topic of its own with one producer JVM, and returns a failure, if any.
+     * Its only purpose is to warm the agents', S3Proxy's and PostgreSQL's code paths before anything is measured.
+     */
+    Optional<String> warmUp(String bootstrap) throws InterruptedException {
+        ChildProcess process = start("warm-up", LoadProducer.class, producerArgs(bootstrap, WARMUP_TOPIC,
+                options.warmupRecords(), dir.resolve("warmup-latency.txt")), dir.resolve("warmup.log"));
+        List<String> failures = new ArrayList<>();
+        int exit = await(process, options.toolTimeout(), failures);
+        if (exit != 0 && failures.isEmpty()) {
+            failures.add("exited " + exit + ": " + process.logTail(3));
+        }
+        return failures.stream().findFirst();
     }
 
     Tailed awaitTail(ChildProcess tail) throws InterruptedException {

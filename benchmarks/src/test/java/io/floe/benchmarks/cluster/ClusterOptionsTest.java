@@ -28,7 +28,7 @@ class ClusterOptionsTest {
         ClusterOptions options = ClusterOptions.parse(args());
 
         assertThat(options.agents()).isEqualTo(3);
-        assertThat(options.partitions()).isEqualTo(12);
+        assertThat(options.partitions()).isEqualTo(24);
         assertThat(options.records()).isEqualTo(1_000_000);
         assertThat(options.pgDurable()).isTrue();
         assertThat(options.tailConsumer()).isTrue();
@@ -58,7 +58,8 @@ class ClusterOptionsTest {
         assertThatThrownBy(() -> ClusterOptions.parse(args("--records", "3")))
                 .hasMessageContaining("fewer than the 4 producers");
         assertThatThrownBy(() -> ClusterOptions.parse(args("--pg-durable", "yes"))).hasMessageContaining("yes");
-        assertThatThrownBy(() -> ClusterOptions.parse(args("--producer-prop", "acks"))).hasMessageContaining("KEY=VALUE");
+        assertThatThrownBy(() -> ClusterOptions.parse(args("--producer-prop", "acks")))
+                .hasMessageContaining("KEY=VALUE");
         assertThatThrownBy(() -> ClusterOptions.parse(args("--bogus", "1"))).hasMessageContaining("unknown option");
         assertThatThrownBy(() -> ClusterOptions.parse(args("--help"))).hasMessageContaining("Usage");
     }

@@ -46,7 +46,7 @@ class ClusterReportTest {
         assertThat(md).contains("**met** (95.0% of fetch reads)");
         // 20 commits in 22 s, of which 2 s at the idle rate of 5/s: (20 - 10) / 20 s.
         assertThat(report.activeTransactionRate(produce)).isEqualTo(0.5);
-        assertThat(md).contains("| PutObject | 0 | 140 |");
+        assertThat(md).contains("| PutObject | 0 | 140, 10 ms |");
         assertThat(md).contains("| 300 / 300 / 300 / 300 / 300 ms |");
         assertThat(md).contains("load average 1.0 at the start, 0.5–3.0 during produce");
     }
@@ -62,7 +62,8 @@ class ClusterReportTest {
 
     private static Snapshot snapshot(long seconds, double load, Exposition a, Exposition b, Map<String, Double> s3,
             long commits) {
-        return new Snapshot(seconds * SECOND, seconds * 1000, load, List.of(a, b), s3,
+        return new Snapshot(seconds * SECOND, seconds * 1000, load, List.of(a, b),
+                new S3Server.Requests(s3, Map.of("PutObject", s3.getOrDefault("PutObject", 0.0) * 0.01)),
                 new PostgresServer.TransactionCounts(commits, 0));
     }
 }

@@ -47,6 +47,7 @@ class LatencyHistogramTest {
         histogram.record(LatencyHistogram.BUCKETS_MAX_MS + 5_000);
 
         assertThat(histogram.percentileMs(1.0)).isEqualTo(LatencyHistogram.BUCKETS_MAX_MS + 5_000);
-        assertThat(LatencyHistogram.parse(histogram.lines()).maxMs()).isEqualTo(LatencyHistogram.BUCKETS_MAX_MS + 5_000);
+        assertThat(LatencyHistogram.parse(histogram.lines()).maxMs())
+                .isEqualTo(LatencyHistogram.BUCKETS_MAX_MS + 5_000);
     }
 }
