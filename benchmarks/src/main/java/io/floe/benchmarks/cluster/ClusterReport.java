@@ -18,6 +18,8 @@ final class ClusterReport {
     /** At least this share of tail reads served from the agents' caches. */
     static final double TAIL_CACHE_SHARE_MIN = 0.90;
     static final double PEAK_WINDOW_SECONDS = 5;
+    static final int STATEMENTS_SHOWN = 10;
+    static final int STATEMENT_CHARS = 110;
 
     static final String REQUESTS = "floe_objectstore_requests_seconds_count";
     static final String OBJECT_BYTES = "floe_objectstore_bytes_total";
@@ -283,6 +285,32 @@ final class ClusterReport {
                 + "counts every transaction, reads included: commits of flushes, key registrations, heartbeats "
                 + "(one per agent per second), the agents' reads of other agents' commits, group coordination.\n"));
         md.append("\n");
+        for (Phase phase : phases) {
+            statements(md, phase);
+        }
+    }
+
+    /** The statements PostgreSQL ran most often in a phase (pg_stat_statements), with their rate. */
+    private static void statements(StringBuilder md, Phase phase) {
+        List<Map.Entry<String, Long>> statements = phase.statements();
+        if (statements.isEmpty()) {
+            return;
+        }
+        long total = statements.stream().mapToLong(Map.Entry::getValue).sum();
+        md.append("Statements in the ").append(phase.name()).append(" phase (`pg_stat_statements`, ")
+                .append(f0(total)).append(" in all):\n\n| calls | per s | statement |\n|---:|---:|---|\n");
+        for (Map.Entry<String, Long> statement : statements.subList(0, Math.min(STATEMENTS_SHOWN, statements.size()))) {
+            md.append("| ").append(f0(statement.getValue())).append(" | ")
+                    .append(f1(statement.getValue() / phase.seconds())).append(" | `")
+                    .append(abbreviate(statement.getKey())).append("` |\n");
+        }
+        md.append("\n");
+    }
+
+    /** A statement on one line, at most {@link #STATEMENT_CHARS} characters, safe in a Markdown table cell. */
+    static String abbreviate(String sql) {
+        String line = sql.replaceAll("\\s+", " ").strip().replace("|", "\\|").replace("`", "'");
+        return line.length() <= STATEMENT_CHARS ? line : line.substring(0, STATEMENT_CHARS - 1) + "…";
     }
 
     private void notes(StringBuilder md) {

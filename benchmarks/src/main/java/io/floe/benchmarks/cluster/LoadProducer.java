@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -17,7 +18,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * {@code RECORDS} records between them, unthrottled, as fast as acknowledgements come back (a producer's
  * {@code send} blocks once its buffer is full). Latency is taken per record from just before {@code send} to its
  * callback, as Kafka's ProducerPerformance does, so time blocked on a full buffer counts. Each producer keeps its
- * own histogram (its callbacks run on its one I/O thread); the merged one goes to {@code HISTOGRAM_FILE}.
+ * own histogram (its callbacks run on its one I/O thread); the merged one goes to {@code HISTOGRAM_FILE}. The clock
+ * starts when every producer is constructed and has the topic's metadata, so a JVM starting slowly on a busy machine
+ * does not count as time spent producing.
  *
  * <p>Usage: {@code LoadProducer BOOTSTRAP TOPIC RECORDS RECORD_SIZE PRODUCERS HISTOGRAM_FILE [key=value ...]}, the
  * key=value pairs being producer properties. Prints progress every 5 s and last
@@ -51,8 +54,8 @@ public final class LoadProducer {
         AtomicLong lastAckNanos = new AtomicLong();
         List<LatencyHistogram> histograms = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
-        long startEpochMs = System.currentTimeMillis();
-        long startNanos = System.nanoTime();
+        CountDownLatch ready = new CountDownLatch(producers);
+        CountDownLatch go = new CountDownLatch(1);
         for (int p = 0; p < producers; p++) {
             long share = records / producers + (p < records % producers ? 1 : 0);
             LatencyHistogram histogram = new LatencyHistogram();
@@ -61,11 +64,16 @@ public final class LoadProducer {
             own.putAll(config);
             own.put(ProducerConfig.CLIENT_ID_CONFIG, "load-producer-" + ProcessHandle.current().pid() + "-" + p);
             Sender sender = new Sender(own, topic, share, payloads(recordSize, p), histogram, acked, errors,
-                    firstError, lastAckNanos);
+                    firstError, lastAckNanos, ready, go);
             Thread thread = new Thread(sender, "load-producer-" + p);
             thread.start();
             threads.add(thread);
         }
+        ready.await();
+        long startEpochMs = System.currentTimeMillis();
+        long startNanos = System.nanoTime();
+        System.out.println("load-producer ready: " + producers + " producers have the metadata of " + topic);
+        go.countDown();
         long reported = startNanos;
         while (threads.stream().anyMatch(Thread::isAlive)) {
             threads.get(0).join(200);
@@ -121,11 +129,23 @@ public final class LoadProducer {
     /** One producer sending its share of the records. */
     private record Sender(Properties config, String topic, long records, byte[][] payloads,
             LatencyHistogram histogram, AtomicLong acked, AtomicLong errors, AtomicReference<String> firstError,
-            AtomicLong lastAckNanos) implements Runnable {
+            AtomicLong lastAckNanos, CountDownLatch ready, CountDownLatch go) implements Runnable {
 
         @Override
         public void run() {
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            KafkaProducer<byte[], byte[]> producer;
+            try {
+                producer = new KafkaProducer<>(config);
+                producer.partitionsFor(topic);
+            } catch (RuntimeException e) {
+                firstError.compareAndSet(null, e.toString());
+                errors.incrementAndGet();
+                return;
+            } finally {
+                ready.countDown();
+            }
+            try (producer) {
+                go.await();
                 for (long i = 0; i < records; i++) {
                     long sentNanos = System.nanoTime();
                     producer.send(new ProducerRecord<>(topic, payloads[(int) (i % payloads.length)]),
@@ -141,6 +161,8 @@ public final class LoadProducer {
                             });
                 }
                 producer.flush();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 firstError.compareAndSet(null, e.toString());
                 errors.incrementAndGet();

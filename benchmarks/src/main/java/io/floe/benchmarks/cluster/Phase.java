@@ -67,6 +67,15 @@ record Phase(String name, Snapshot before, Snapshot after, LoadRange load) {
         return new TreeSet<>(after.s3().counts().keySet());
     }
 
+    /** Statements PostgreSQL ran in the phase, by normalized text, most frequent first. */
+    List<Map.Entry<String, Long>> statements() {
+        return after.statements().entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.statements().getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .toList();
+    }
+
     PostgresServer.TransactionCounts transactions() {
         return after.transactions().minus(before.transactions());
     }

@@ -77,7 +77,9 @@ final class PostgresServer implements AutoCloseable {
         }
         int port = Ports.free();
         List<String> settings = new ArrayList<>(List.of("-D", data.toString(), "-p", Integer.toString(port),
-                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300"));
+                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300",
+                // Counts the agents' statements by text, for the report's breakdown of metadata transactions.
+                "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"));
         if (!durable) {
             settings.addAll(List.of("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
         }
@@ -89,6 +91,7 @@ final class PostgresServer implements AutoCloseable {
         try {
             postgres.awaitReady();
             postgres.execute("postgres", "CREATE DATABASE " + DATABASE);
+            postgres.execute(DATABASE, "CREATE EXTENSION pg_stat_statements");
         } catch (IOException | RuntimeException | InterruptedException e) {
             postgres.close();
             throw e;
@@ -139,6 +142,29 @@ final class PostgresServer implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read pg_stat_database on port " + port + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * How often each statement ran in {@link #DATABASE} so far, by its normalized text (constants as {@code $n}), from
+     * {@code pg_stat_statements}; transaction control ({@code BEGIN}, {@code COMMIT}, ...) included.
+     */
+    Map<String, Long> statementCalls() {
+        Map<String, Long> calls = new java.util.HashMap<>();
+        try (Connection connection = connect("postgres");
+                PreparedStatement query = connection.prepareStatement("SELECT s.query, sum(s.calls) FROM "
+                        + "pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = ? "
+                        + "GROUP BY s.query")) {
+            query.setString(1, DATABASE);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    calls.merge(rows.getString(1), rows.getLong(2), Long::sum);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read pg_stat_statements on port " + port + ": " + e.getMessage(),
+                    e);
+        }
+        return Map.copyOf(calls);
     }
 
     private void execute(String database, String sql) {

@@ -49,6 +49,10 @@ class ClusterReportTest {
         assertThat(md).contains("| PutObject | 0 | 140, 10 ms |");
         assertThat(md).contains("| 300 / 300 / 300 / 300 / 300 ms |");
         assertThat(md).contains("load average 1.0 at the start, 0.5–3.0 during produce");
+        assertThat(md).contains("| 20 | 0.9 | `COMMIT` |").contains("| 10 | 0.5 | `SELECT high_watermark FROM "
+                + "partitions WHERE id = $1` |");
+        assertThat(ClusterReport.abbreviate("a | b `c`" + "x".repeat(200))).hasSize(ClusterReport.STATEMENT_CHARS)
+                .startsWith("a \\| b 'c'").endsWith("…");
     }
 
     private static Exposition agent(double puts, double gets, double cacheReads, double storeReads) {
@@ -64,6 +68,7 @@ class ClusterReportTest {
             long commits) {
         return new Snapshot(seconds * SECOND, seconds * 1000, load, List.of(a, b),
                 new S3Server.Requests(s3, Map.of("PutObject", s3.getOrDefault("PutObject", 0.0) * 0.01)),
-                new PostgresServer.TransactionCounts(commits, 0));
+                new PostgresServer.TransactionCounts(commits, 0),
+                Map.of("COMMIT", commits, "SELECT high_watermark\n  FROM partitions WHERE id = $1", commits / 2));
     }
 }
