@@ -91,7 +91,8 @@ final class PostgresServer implements AutoCloseable {
         try {
             postgres.awaitReady();
             postgres.execute("postgres", "CREATE DATABASE " + DATABASE);
-            postgres.execute(DATABASE, "CREATE EXTENSION pg_stat_statements");
+            // In database postgres, where the driver reads it: the view shows every database's statements.
+            postgres.execute("postgres", "CREATE EXTENSION pg_stat_statements");
         } catch (IOException | RuntimeException | InterruptedException e) {
             postgres.close();
             throw e;
