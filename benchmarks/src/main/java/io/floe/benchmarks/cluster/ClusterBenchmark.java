@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>produce</b>: a {@link TailConsumer} takes its positions at the empty tail, then the {@link LoadProducer}s
  *       send {@code --records} records at full load while it reads them as they are committed (tail reads).
  *   <li><b>catch-up</b>: a {@link GroupConsumer} group reads the topic from the start (catch-up reads).
+ *   <li><b>steady</b> (unless {@code --steady-rate 0}): one {@link LoadProducer} at a fixed rate into a topic of
+ *       its own, for latencies without the producers' own queueing.
  * </ol>
  * Prints a Markdown {@link ClusterReport} (also written to {@code --out}); exits 1 when a phase failed.
  */
@@ -104,6 +106,9 @@ public final class ClusterBenchmark {
         Optional<Phase> idle = Optional.empty();
         Optional<Phase> produce = Optional.empty();
         Optional<Phase> catchUp = Optional.empty();
+        Optional<Phase> steady = Optional.empty();
+        Optional<Tools.Produced> steadyProduced = Optional.empty();
+        List<RateSampler.Sample> steadySamples = List.of();
         Optional<Tools.Produced> produced = Optional.empty();
         Optional<Tools.Tailed> tailed = Optional.empty();
         Optional<Tools.CaughtUp> caughtUp = Optional.empty();
@@ -150,13 +155,28 @@ public final class ClusterBenchmark {
             Thread.sleep(SETTLE.toMillis());
             catchUp = Optional.of(Phase.between("catch-up", before, snapshot(), List.of()));
             checkAgentsAlive("catch-up");
+
+            if (options.steadyRecords() > 0) {
+                before = snapshot();
+                LOGGER.info("phase=steady rate={} seconds={}", options.steadyRate(), options.steadySeconds());
+                RateSampler steadySampler = new RateSampler(agents);
+                try {
+                    steadyProduced = Optional.of(tools.steady(bootstrap));
+                    Thread.sleep(SETTLE.toMillis());
+                } finally {
+                    steadySampler.close();
+                }
+                steadySamples = steadySampler.samples();
+                steady = Optional.of(Phase.between("steady", before, snapshot(), steadySampler.loadAverages()));
+                checkAgentsAlive("steady");
+            }
         } catch (IOException | RuntimeException e) {
             LOGGER.error("run failed", e);
             notes.add("The run stopped early: " + e.getMessage().lines().findFirst().orElse(e.toString()));
         }
         List<Long> rss = agents.stream().map(AgentNode::peakRssBytes).toList();
-        return new ClusterRun(startedAt, loadAtStart, led, idle, produce, catchUp, produced, tailed, caughtUp, samples,
-                rss, tools.commandLines("<all agents>"), List.copyOf(notes));
+        return new ClusterRun(startedAt, loadAtStart, led, idle, produce, catchUp, steady, produced, tailed, caughtUp,
+                steadyProduced, samples, steadySamples, rss, tools.commandLines("<all agents>"), List.copyOf(notes));
     }
 
     private void startCluster() throws IOException, InterruptedException {
@@ -205,6 +225,9 @@ public final class ClusterBenchmark {
             if (options.warmupRecords() > 0) {
                 // As many partitions, so the warm-up reaches every agent.
                 topics.add(new NewTopic(Tools.WARMUP_TOPIC, options.partitions(), (short) 1));
+            }
+            if (options.steadyRecords() > 0) {
+                topics.add(new NewTopic(Tools.STEADY_TOPIC, options.partitions(), (short) 1));
             }
             admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {

@@ -19,6 +19,9 @@ import java.util.Optional;
  * @param producerProcesses producer JVMs, each sending {@code records / producerProcesses}
  * @param producerProperties the producers' properties, defaults first, then {@code --producer-prop} overrides
  * @param groupMembers members of the catch-up consumer group (threads of one JVM)
+ * @param steadyRate records/s of the steady-rate phase after the catch-up (latency without the producers' own
+ *     queueing; flushes at the timer's pace); 0 when it is off
+ * @param steadySeconds length of the steady-rate phase
  * @param idleSeconds length of the idle phase before producing, which gives the baseline rates (heartbeats)
  * @param pgDurable PostgreSQL with fsync and synchronous commit (its defaults) or without (the tests' settings)
  * @param agentArguments extra arguments for every {@code floe agent}
@@ -34,6 +37,8 @@ record ClusterOptions(
         Map<String, String> producerProperties,
         int groupMembers,
         boolean tailConsumer,
+        long steadyRate,
+        int steadySeconds,
         int idleSeconds,
         boolean pgDurable,
         List<String> agentArguments,
@@ -60,6 +65,11 @@ record ClusterOptions(
         return defaults;
     }
 
+    /** Records of the steady-rate phase: its rate times its length; 0 when it is off. */
+    long steadyRecords() {
+        return steadyRate * steadySeconds;
+    }
+
     List<String> producerPropertyArgs() {
         List<String> args = new ArrayList<>();
         producerProperties.forEach((key, value) -> args.add(key + "=" + value));
@@ -84,6 +94,10 @@ record ClusterOptions(
                                        linger.ms=5 batch.size=131072
               --group-members N        members of the catch-up consumer group (default 3)
               --no-tail-consumer       no consumer at the tail during the produce phase
+              --steady-rate N          records/s of the steady-rate phase after the catch-up, into topic
+                                       bench-steady; 0 skips it (default 2000)
+              --steady-seconds S       length of the steady-rate phase; its first fifth is left out of the
+                                       latencies (default 30)
               --idle-seconds S         idle phase before producing, for baseline rates (default 10)
               --pg-durable true|false  PostgreSQL fsync and synchronous_commit on (default true)
               --agent-arg ARG          extra argument for every `floe agent` (repeatable), e.g. --agent-arg
@@ -128,6 +142,8 @@ record ClusterOptions(
         final Map<String, String> producerProperties = new LinkedHashMap<>(PRODUCER_DEFAULTS);
         int groupMembers = 3;
         boolean tailConsumer = true;
+        long steadyRate = 2_000;
+        int steadySeconds = 30;
         int idleSeconds = 10;
         boolean pgDurable = true;
         final List<String> agentArguments = new ArrayList<>();
@@ -153,6 +169,8 @@ record ClusterOptions(
                 case "--producer-prop" -> producerProperty(value);
                 case "--group-members" -> groupMembers = Math.toIntExact(positive(flag, value));
                 case "--idle-seconds" -> idleSeconds = Math.toIntExact(nonNegative(flag, value));
+                case "--steady-rate" -> steadyRate = nonNegative(flag, value);
+                case "--steady-seconds" -> steadySeconds = Math.toIntExact(positive(flag, value));
                 case "--pg-durable" -> pgDurable = bool(flag, value);
                 case "--agent-arg" -> agentArguments.add(value);
                 case "--floe-java-opts" -> floeJavaOptions = value;
@@ -186,10 +204,10 @@ record ClusterOptions(
                     + producers + " producers of its JVM");
             return new ClusterOptions(records, warmup, recordSizeBytes, partitions, agents, producers,
                     producerProcesses, Collections.unmodifiableMap(new LinkedHashMap<>(producerProperties)),
-                    groupMembers, tailConsumer, idleSeconds, pgDurable, List.copyOf(agentArguments), floeJavaOptions,
-                    floeScript.toAbsolutePath(), driverClasspath, s3proxyClasspath, Duration.ofSeconds(startTimeoutS),
-                    Duration.ofSeconds(toolTimeoutS), Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out),
-                    keepDirs, commandLine);
+                    groupMembers, tailConsumer, steadyRate, steadySeconds, idleSeconds, pgDurable,
+                    List.copyOf(agentArguments), floeJavaOptions, floeScript.toAbsolutePath(), driverClasspath,
+                    s3proxyClasspath, Duration.ofSeconds(startTimeoutS), Duration.ofSeconds(toolTimeoutS),
+                    Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);
         }
 
         private static boolean bool(String flag, String value) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -61,8 +62,10 @@ final class ClusterReport {
         md.append("### Cluster run (").append(run.startedAt()).append(")\n\n");
         setup(md, command, machine);
         summary(md);
-        run.produce().ifPresent(phase -> produceDetail(md, phase));
+        run.produce().ifPresent(phase -> produceDetail(md, phase, "Produce phase"));
         run.catchUp().ifPresent(phase -> catchUpDetail(md, phase));
+        run.steady().ifPresent(phase -> produceDetail(md, phase, "Steady-rate phase (" + f0(options.steadyRate())
+                + " records/s asked)"));
         objectStore(md);
         metadata(md);
         notes(md);
@@ -143,11 +146,22 @@ final class ClusterReport {
                     .append(" GetObject seen by S3Proxy |\n");
             md.append("| catch-up reads served from the caches | ").append(cacheShare(phase)).append(" |\n");
         }));
+        run.steady().ifPresent(phase -> run.steadyProduced().ifPresent(p -> {
+            LatencyHistogram l = p.latency();
+            md.append("| steady rate: ").append(f0(options.steadyRate())).append(" records/s asked | ")
+                    .append(String.format(Locale.ROOT, "%,.0f", p.records() / p.seconds()))
+                    .append(" records/s; latency p50 / p95 / p99 / p99.9 / max ").append(l.percentileMs(0.5))
+                    .append(" / ").append(l.percentileMs(0.95)).append(" / ").append(l.percentileMs(0.99))
+                    .append(" / ").append(l.percentileMs(0.999)).append(" / ").append(l.maxMs())
+                    .append(" ms (first fifth left out) |\n");
+            md.append("| PUTs per second per agent, steady rate | ").append(putRates(phase)).append(" |\n");
+        }));
         md.append("| metadata transactions per second (PostgreSQL commits) | ");
         List<String> rates = new ArrayList<>();
         run.idle().ifPresent(p -> rates.add(f1(p.transactions().commits() / p.seconds()) + " idle"));
         run.produce().ifPresent(p -> rates.add(f1(activeTransactionRate(p)) + " producing"));
         run.catchUp().ifPresent(p -> rates.add(f1(p.transactions().commits() / p.seconds()) + " catching up"));
+        run.steady().ifPresent(p -> rates.add(f1(p.transactions().commits() / p.seconds()) + " at the steady rate"));
         md.append(String.join(", ", rates)).append(" |\n\n");
         targets(md);
     }
@@ -167,6 +181,13 @@ final class ClusterReport {
                 + "default flush settings under full load: **").append(worst <= PUTS_PER_AGENT_SECOND_MAX
                 ? "met" : "not met").append("** (highest agent ").append(f2(worst))
                 .append(" PUT/s over the producers' active time");
+        run.steady().ifPresent(steady -> {
+            double steadyWorst = 0;
+            for (int i = 0; i < steady.agents(); i++) {
+                steadyWorst = Math.max(steadyWorst, putsPerSecond(steady, i));
+            }
+            md.append("; ").append(f2(steadyWorst)).append(" at the steady rate");
+        });
         if (!options.agentArguments().isEmpty()) {
             md.append("; note: agent arguments were given, check they leave the flush settings at their defaults");
         }
@@ -181,10 +202,9 @@ final class ClusterReport {
         }
     }
 
-    private void produceDetail(StringBuilder md, Phase phase) {
-        double active = run.produced().map(Tools.Produced::seconds).orElse(phase.seconds());
-        md.append("#### Produce phase, per agent (").append(f1(phase.seconds())).append(" s between snapshots, ")
-                .append(f1(active)).append(" s of producing)\n\n");
+    private void produceDetail(StringBuilder md, Phase phase, String title) {
+        md.append("#### ").append(title).append(", per agent (").append(f1(phase.seconds()))
+                .append(" s between snapshots, ").append(f1(activeSeconds(phase))).append(" s of producing)\n\n");
         md.append("| agent | partitions led | PUTs | PUT/s | peak PUT/s (").append(f0(PEAK_WINDOW_SECONDS))
                 .append(" s) | flushes committed | mean flush MiB | mean flush age ms | mean upload ms (of which PUT)"
                         + " | mean commit ms | mean append ms | MiB PUT | fetch reads cache / store | GETs | refused "
@@ -195,7 +215,7 @@ final class ClusterReport {
                     .append(" | ").append(run.partitionsLed().getOrDefault(i + 1, 0))
                     .append(" | ").append(f0(phase.agent(i, REQUESTS, PUT)))
                     .append(" | ").append(f2(putsPerSecond(phase, i)))
-                    .append(" | ").append(f2(RateSampler.peakRate(run.produceSamples(), i, PEAK_WINDOW_SECONDS)))
+                    .append(" | ").append(f2(RateSampler.peakRate(samples(phase), i, PEAK_WINDOW_SECONDS)))
                     .append(" | ").append(f0(phase.agent(i, FLUSHES, Map.of("outcome", "committed"))))
                     .append(" | ").append(f2(mean(phase, i, FLUSH_BYTES) / MIB))
                     .append(" | ").append(f0(mean(phase, i, FLUSH_AGE) * 1000))
@@ -346,6 +366,7 @@ final class ClusterReport {
         run.idle().ifPresent(phases::add);
         run.produce().ifPresent(phases::add);
         run.catchUp().ifPresent(phases::add);
+        run.steady().ifPresent(phases::add);
         return phases;
     }
 
@@ -356,7 +377,7 @@ final class ClusterReport {
         }
         List<String> peaks = new ArrayList<>();
         for (int i = 0; i < phase.agents(); i++) {
-            peaks.add(f2(RateSampler.peakRate(run.produceSamples(), i, PEAK_WINDOW_SECONDS)));
+            peaks.add(f2(RateSampler.peakRate(samples(phase), i, PEAK_WINDOW_SECONDS)));
         }
         return String.join(" / ", rates) + " (peak over " + f0(PEAK_WINDOW_SECONDS) + " s: " + String.join(" / ", peaks)
                 + ")";
@@ -364,8 +385,18 @@ final class ClusterReport {
 
     /** An agent's PUTs over the producers' active time; the phase's window when the producers did not report. */
     double putsPerSecond(Phase phase, int agent) {
-        double seconds = run.produced().map(Tools.Produced::seconds).orElse(phase.seconds());
-        return phase.agent(agent, REQUESTS, PUT) / seconds;
+        return phase.agent(agent, REQUESTS, PUT) / activeSeconds(phase);
+    }
+
+    /** How long the phase's producers ran, first send to last acknowledgement; the phase's window otherwise. */
+    private double activeSeconds(Phase phase) {
+        Optional<Tools.Produced> producers = run.produce().filter(p -> p == phase).isPresent() ? run.produced()
+                : run.steady().filter(p -> p == phase).isPresent() ? run.steadyProduced() : Optional.empty();
+        return producers.map(Tools.Produced::seconds).orElse(phase.seconds());
+    }
+
+    private List<RateSampler.Sample> samples(Phase phase) {
+        return run.steady().filter(p -> p == phase).isPresent() ? run.steadySamples() : run.produceSamples();
     }
 
     /**
@@ -373,7 +404,7 @@ final class ClusterReport {
      * producers were not running (tool start-up, the tail's last reads, the settle pause), over the active time.
      */
     double activeTransactionRate(Phase produce) {
-        double active = run.produced().map(Tools.Produced::seconds).orElse(produce.seconds());
+        double active = activeSeconds(produce);
         double idleRate = run.idle().map(p -> p.transactions().commits() / p.seconds()).orElse(0.0);
         double outside = Math.max(0, produce.seconds() - active);
         return Math.max(0, produce.transactions().commits() - idleRate * outside) / active;

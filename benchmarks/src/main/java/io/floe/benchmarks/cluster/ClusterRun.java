@@ -15,10 +15,13 @@ record ClusterRun(
         Optional<Phase> idle,
         Optional<Phase> produce,
         Optional<Phase> catchUp,
+        Optional<Phase> steady,
         Optional<Tools.Produced> produced,
         Optional<Tools.Tailed> tailed,
         Optional<Tools.CaughtUp> caughtUp,
+        Optional<Tools.Produced> steadyProduced,
         List<RateSampler.Sample> produceSamples,
+        List<RateSampler.Sample> steadySamples,
         List<Long> agentPeakRssBytes,
         List<String> toolCommands,
         List<String> notes) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -22,8 +23,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * starts when every producer is constructed and has the topic's metadata, so a JVM starting slowly on a busy machine
  * does not count as time spent producing.
  *
- * <p>Usage: {@code LoadProducer BOOTSTRAP TOPIC RECORDS RECORD_SIZE PRODUCERS HISTOGRAM_FILE [key=value ...]}, the
- * key=value pairs being producer properties. Prints progress every 5 s and last
+ * <p>With {@code --rate=N} the producers together send N records a second instead (each its share, on a fixed
+ * schedule), for latencies without the producers' own queueing; {@code --skip-records=N} leaves the first N records
+ * (the JVM warming up) out of the histogram.
+ *
+ * <p>Usage: {@code LoadProducer BOOTSTRAP TOPIC RECORDS RECORD_SIZE PRODUCERS HISTOGRAM_FILE [--rate=N]
+ * [--skip-records=N] [key=value ...]}, the key=value pairs being producer properties. Prints progress every 5 s and
+ * last
  * {@code load-producer records=N bytes=B errors=E elapsed.ms=T start.epoch.ms=S end.epoch.ms=E}; exits 2 when a
  * record failed.
  */
@@ -38,7 +44,7 @@ public final class LoadProducer {
     public static void main(String[] args) throws Exception {
         if (args.length < 6) {
             System.err.println("Usage: LoadProducer BOOTSTRAP TOPIC RECORDS RECORD_SIZE PRODUCERS HISTOGRAM_FILE "
-                    + "[key=value ...]");
+                    + "[--rate=N] [--skip-records=N] [key=value ...]");
             System.exit(1);
         }
         String topic = args[1];
@@ -46,7 +52,21 @@ public final class LoadProducer {
         int recordSize = Integer.parseInt(args[3]);
         int producers = Integer.parseInt(args[4]);
         Path histogramFile = Path.of(args[5]);
-        Properties config = config(args[0], List.of(args).subList(6, args.length));
+        long rate = 0;
+        long skipRecords = 0;
+        List<String> properties = new ArrayList<>();
+        for (String arg : List.of(args).subList(6, args.length)) {
+            if (arg.startsWith("--rate=")) {
+                rate = Long.parseLong(arg.substring("--rate=".length()));
+            } else if (arg.startsWith("--skip-records=")) {
+                skipRecords = Long.parseLong(arg.substring("--skip-records=".length()));
+            } else {
+                properties.add(arg);
+            }
+        }
+        Properties config = config(args[0], properties);
+        // Each producer's share of the schedule: one record every this many nanoseconds (0: as fast as it can).
+        double nanosPerRecord = rate > 0 ? 1e9 * producers / rate : 0;
 
         AtomicLong acked = new AtomicLong();
         AtomicLong errors = new AtomicLong();
@@ -56,6 +76,7 @@ public final class LoadProducer {
         List<Thread> threads = new ArrayList<>();
         CountDownLatch ready = new CountDownLatch(producers);
         CountDownLatch go = new CountDownLatch(1);
+        AtomicLong goNanos = new AtomicLong();
         for (int p = 0; p < producers; p++) {
             long share = records / producers + (p < records % producers ? 1 : 0);
             LatencyHistogram histogram = new LatencyHistogram();
@@ -64,7 +85,7 @@ public final class LoadProducer {
             own.putAll(config);
             own.put(ProducerConfig.CLIENT_ID_CONFIG, "load-producer-" + ProcessHandle.current().pid() + "-" + p);
             Sender sender = new Sender(own, topic, share, payloads(recordSize, p), histogram, acked, errors,
-                    firstError, lastAckNanos, ready, go);
+                    firstError, lastAckNanos, ready, go, goNanos, nanosPerRecord, skipRecords / producers);
             Thread thread = new Thread(sender, "load-producer-" + p);
             thread.start();
             threads.add(thread);
@@ -73,6 +94,7 @@ public final class LoadProducer {
         long startEpochMs = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         System.out.println("load-producer ready: " + producers + " producers have the metadata of " + topic);
+        goNanos.set(startNanos);
         go.countDown();
         long reported = startNanos;
         while (threads.stream().anyMatch(Thread::isAlive)) {
@@ -129,7 +151,8 @@ public final class LoadProducer {
     /** One producer sending its share of the records. */
     private record Sender(Properties config, String topic, long records, byte[][] payloads,
             LatencyHistogram histogram, AtomicLong acked, AtomicLong errors, AtomicReference<String> firstError,
-            AtomicLong lastAckNanos, CountDownLatch ready, CountDownLatch go) implements Runnable {
+            AtomicLong lastAckNanos, CountDownLatch ready, CountDownLatch go, AtomicLong goNanos,
+            double nanosPerRecord, long skip) implements Runnable {
 
         @Override
         public void run() {
@@ -147,11 +170,20 @@ public final class LoadProducer {
             try (producer) {
                 go.await();
                 for (long i = 0; i < records; i++) {
+                    if (nanosPerRecord > 0) {
+                        long wait = goNanos.get() + (long) (i * nanosPerRecord) - System.nanoTime();
+                        if (wait > 0) {
+                            LockSupport.parkNanos(wait);
+                        }
+                    }
                     long sentNanos = System.nanoTime();
+                    boolean measured = i >= skip;
                     producer.send(new ProducerRecord<>(topic, payloads[(int) (i % payloads.length)]),
                             (metadata, error) -> {
                                 long now = System.nanoTime();
-                                histogram.record((now - sentNanos) / 1_000_000);
+                                if (measured) {
+                                    histogram.record((now - sentNanos) / 1_000_000);
+                                }
                                 lastAckNanos.accumulateAndGet(now, Math::max);
                                 if (error == null) {
                                     acked.incrementAndGet();

@@ -23,6 +23,7 @@ final class Tools {
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     static final String TOPIC = "bench";
     static final String WARMUP_TOPIC = "bench-warmup";
+    static final String STEADY_TOPIC = "bench-steady";
     static final String GROUP = "bench-catch-up";
 
     /** The producers' results, merged over the producer JVMs. */
@@ -66,7 +67,20 @@ final class Tools {
             lines.add(TailConsumer.class.getSimpleName() + " " + String.join(" ", tailArgs(bootstrap)));
         }
         lines.add(GroupConsumer.class.getSimpleName() + " " + String.join(" ", groupArgs(bootstrap)));
+        if (options.steadyRecords() > 0) {
+            lines.add(LoadProducer.class.getSimpleName() + " " + String.join(" ", steadyArgs(bootstrap,
+                    Path.of("steady-latency.txt"))));
+        }
         return lines;
+    }
+
+    private List<String> steadyArgs(String bootstrap, Path histogram) {
+        List<String> args = new ArrayList<>(List.of(bootstrap, STEADY_TOPIC, Long.toString(options.steadyRecords()),
+                Integer.toString(options.recordSizeBytes()), Integer.toString(options.producers()),
+                histogram.toString(), "--rate=" + options.steadyRate(),
+                "--skip-records=" + options.steadyRecords() / 5));
+        args.addAll(options.producerPropertyArgs());
+        return args;
     }
 
     private List<String> producerArgs(String bootstrap, String topic, long records, Path histogram) {
@@ -107,6 +121,13 @@ final class Tools {
                 + tail.logTail(20));
     }
 
+    /** The steady-rate phase: one producer JVM at {@code --steady-rate}, its first fifth left out of the latencies. */
+    Produced steady(String bootstrap) throws InterruptedException {
+        ChildProcess process = start("steady-producer", LoadProducer.class,
+                steadyArgs(bootstrap, dir.resolve("steady-latency.txt")), dir.resolve("steady-producer.log"));
+        return collect(List.of(process), List.of(dir.resolve("steady-latency.txt")));
+    }
+
     /** Runs the producer JVMs at once, each with its share of the records, and merges their results. */
     Produced produce(String bootstrap) throws InterruptedException {
         List<ChildProcess> processes = new ArrayList<>();
@@ -119,6 +140,10 @@ final class Tools {
             processes.add(start("producer-" + p, LoadProducer.class, producerArgs(bootstrap, TOPIC, share,
                     histogram), dir.resolve("producer-" + p + ".log")));
         }
+        return collect(processes, histograms);
+    }
+
+    private Produced collect(List<ChildProcess> processes, List<Path> histograms) throws InterruptedException {
         long records = 0;
         long bytes = 0;
         long errors = 0;

@@ -33,6 +33,8 @@ class ClusterOptionsTest {
         assertThat(options.pgDurable()).isTrue();
         assertThat(options.tailConsumer()).isTrue();
         assertThat(options.agentArguments()).isEmpty();
+        assertThat(options.warmupRecords()).isEqualTo(100_000);
+        assertThat(options.steadyRecords()).isEqualTo(2_000 * 30);
         assertThat(options.producerPropertyArgs())
                 .containsExactly("acks=all", "enable.idempotence=true", "linger.ms=5", "batch.size=131072");
     }
@@ -41,7 +43,7 @@ class ClusterOptionsTest {
     void producerPropertiesOverrideTheDefaultsInPlaceAndAgentArgumentsAccumulate() throws Exception {
         ClusterOptions options = ClusterOptions.parse(args("--producer-prop", "linger.ms=20", "--producer-prop",
                 "compression.type=lz4", "--agent-arg", "--flush-interval-ms=100", "--agent-arg", "--cache-bytes=1",
-                "--records", "200_000", "--no-tail-consumer", "--pg-durable", "false"));
+                "--records", "200_000", "--no-tail-consumer", "--pg-durable", "false", "--steady-rate", "0"));
 
         assertThat(options.producerPropertyArgs()).containsExactly("acks=all", "enable.idempotence=true",
                 "linger.ms=20", "batch.size=131072", "compression.type=lz4");
@@ -49,6 +51,8 @@ class ClusterOptionsTest {
         assertThat(options.records()).isEqualTo(200_000);
         assertThat(options.tailConsumer()).isFalse();
         assertThat(options.pgDurable()).isFalse();
+        assertThat(options.warmupRecords()).isEqualTo(20_000);
+        assertThat(options.steadyRecords()).isZero();
     }
 
     @Test

@@ -32,9 +32,9 @@ class ClusterReportTest {
         latency.record(300);
         Tools.Produced produced = new Tools.Produced(1000, 1000L * 1024 * 1024, 0, 0, 20_000, latency, List.of());
         ClusterRun run = new ClusterRun("2026-11-30T00:00:00Z", 1.0, Map.of(1, 5, 2, 7), Optional.of(idle),
-                Optional.of(produce), Optional.empty(), Optional.of(produced),
+                Optional.of(produce), Optional.empty(), Optional.empty(), Optional.of(produced),
                 Optional.of(new Tools.Tailed(1000, 1000L * 1024 * 1024, 0, 20_000, latency, Optional.empty())),
-                Optional.empty(), List.of(), List.of(), List.of(), List.of());
+                Optional.empty(), Optional.empty(), List.of(), List.of(), List.of(), List.of(), List.of());
         ClusterReport report = new ClusterReport(options, run);
 
         String md = report.markdown("run-cluster.sh", "test machine");
