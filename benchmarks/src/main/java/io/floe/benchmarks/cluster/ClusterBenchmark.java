@@ -55,6 +55,18 @@ public final class ClusterBenchmark {
     private final List<String> notes = new ArrayList<>();
     private final List<AgentNode> agents = new ArrayList<>();
     private volatile ClusterStores stores;
+    // What the run measured so far; a phase that did not happen stays empty (the report says why from the notes).
+    private Map<Integer, Integer> led = Map.of();
+    private Optional<Phase> idle = Optional.empty();
+    private Optional<Phase> produce = Optional.empty();
+    private Optional<Phase> catchUp = Optional.empty();
+    private Optional<Phase> steady = Optional.empty();
+    private Optional<Tools.Produced> produced = Optional.empty();
+    private Optional<Tools.Tailed> tailed = Optional.empty();
+    private Optional<Tools.CaughtUp> caughtUp = Optional.empty();
+    private Optional<Tools.Produced> steadyProduced = Optional.empty();
+    private List<RateSampler.Sample> produceSamples = List.of();
+    private List<RateSampler.Sample> steadySamples = List.of();
 
     private ClusterBenchmark(ClusterOptions options, Path workDir) {
         this.options = options;
@@ -103,72 +115,20 @@ public final class ClusterBenchmark {
         String startedAt = DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
                 Instant.now().atOffset(ZoneOffset.UTC).withNano(0)) + "Z";
         double loadAtStart = Snapshot.currentLoadAverage();
-        Optional<Phase> idle = Optional.empty();
-        Optional<Phase> produce = Optional.empty();
-        Optional<Phase> catchUp = Optional.empty();
-        Optional<Phase> steady = Optional.empty();
-        Optional<Tools.Produced> steadyProduced = Optional.empty();
-        List<RateSampler.Sample> steadySamples = List.of();
-        Optional<Tools.Produced> produced = Optional.empty();
-        Optional<Tools.Tailed> tailed = Optional.empty();
-        Optional<Tools.CaughtUp> caughtUp = Optional.empty();
-        List<RateSampler.Sample> samples = List.of();
-        String bootstrap = "";
-        Map<Integer, Integer> led = Map.of();
         try {
             startCluster();
-            bootstrap = agents.stream().map(AgentNode::bootstrap).collect(Collectors.joining(","));
+            String bootstrap = agents.stream().map(AgentNode::bootstrap).collect(Collectors.joining(","));
             createTopic(bootstrap);
             led = partitionsLed();
             if (options.warmupRecords() > 0) {
                 LOGGER.info("phase=warm-up records={} topic={}", options.warmupRecords(), Tools.WARMUP_TOPIC);
                 tools.warmUp(bootstrap).ifPresent(failure -> notes.add("The warm-up failed: " + failure));
             }
-            idle = Optional.of(idle());
-
-            ChildProcess tail = null;
-            if (options.tailConsumer()) {
-                tail = tools.startTail(bootstrap);
-                tools.awaitTailReady(tail, TAIL_READY_TIMEOUT);
-            }
-            Snapshot before = snapshot();
-            RateSampler sampler = new RateSampler(agents);
-            try {
-                LOGGER.info("phase=produce records={} producers={}x{}", options.records(),
-                        options.producerProcesses(), options.producers());
-                produced = Optional.of(tools.produce(bootstrap));
-                if (tail != null) {
-                    tailed = Optional.of(tools.awaitTail(tail));
-                }
-                Thread.sleep(SETTLE.toMillis());
-            } finally {
-                sampler.close();
-            }
-            samples = sampler.samples();
-            Files.write(workDir.resolve("produce-timeline.csv"), RateSampler.csv(samples));
-            produce = Optional.of(Phase.between("produce", before, snapshot(), sampler.loadAverages()));
-            checkAgentsAlive("produce");
-
-            before = snapshot();
-            LOGGER.info("phase=catch-up group={} members={}", Tools.GROUP, options.groupMembers());
-            caughtUp = Optional.of(tools.catchUp(bootstrap));
-            Thread.sleep(SETTLE.toMillis());
-            catchUp = Optional.of(Phase.between("catch-up", before, snapshot(), List.of()));
-            checkAgentsAlive("catch-up");
-
+            idle = Optional.of(idlePhase());
+            producePhase(bootstrap);
+            catchUpPhase(bootstrap);
             if (options.steadyRecords() > 0) {
-                before = snapshot();
-                LOGGER.info("phase=steady rate={} seconds={}", options.steadyRate(), options.steadySeconds());
-                RateSampler steadySampler = new RateSampler(agents);
-                try {
-                    steadyProduced = Optional.of(tools.steady(bootstrap));
-                    Thread.sleep(SETTLE.toMillis());
-                } finally {
-                    steadySampler.close();
-                }
-                steadySamples = steadySampler.samples();
-                steady = Optional.of(Phase.between("steady", before, snapshot(), steadySampler.loadAverages()));
-                checkAgentsAlive("steady");
+                steadyPhase(bootstrap);
             }
         } catch (IOException | RuntimeException e) {
             LOGGER.error("run failed", e);
@@ -176,7 +136,58 @@ public final class ClusterBenchmark {
         }
         List<Long> rss = agents.stream().map(AgentNode::peakRssBytes).toList();
         return new ClusterRun(startedAt, loadAtStart, led, idle, produce, catchUp, steady, produced, tailed, caughtUp,
-                steadyProduced, samples, steadySamples, rss, tools.commandLines("<all agents>"), List.copyOf(notes));
+                steadyProduced, produceSamples, steadySamples, rss, tools.commandLines("<all agents>"),
+                List.copyOf(notes));
+    }
+
+    /** The tail consumer takes its positions, then the producers run; PUT counts are sampled meanwhile. */
+    private void producePhase(String bootstrap) throws IOException, InterruptedException {
+        ChildProcess tail = null;
+        if (options.tailConsumer()) {
+            tail = tools.startTail(bootstrap);
+            tools.awaitTailReady(tail, TAIL_READY_TIMEOUT);
+        }
+        Snapshot before = snapshot();
+        RateSampler sampler = new RateSampler(agents);
+        try {
+            LOGGER.info("phase=produce records={} producers={}x{}", options.records(), options.producerProcesses(),
+                    options.producers());
+            produced = Optional.of(tools.produce(bootstrap));
+            if (tail != null) {
+                tailed = Optional.of(tools.awaitTail(tail));
+            }
+            Thread.sleep(SETTLE.toMillis());
+        } finally {
+            sampler.close();
+        }
+        produceSamples = sampler.samples();
+        Files.write(workDir.resolve("produce-timeline.csv"), RateSampler.csv(produceSamples));
+        produce = Optional.of(Phase.between("produce", before, snapshot(), sampler.loadAverages()));
+        checkAgentsAlive("produce");
+    }
+
+    private void catchUpPhase(String bootstrap) throws IOException, InterruptedException {
+        Snapshot before = snapshot();
+        LOGGER.info("phase=catch-up group={} members={}", Tools.GROUP, options.groupMembers());
+        caughtUp = Optional.of(tools.catchUp(bootstrap));
+        Thread.sleep(SETTLE.toMillis());
+        catchUp = Optional.of(Phase.between("catch-up", before, snapshot(), List.of()));
+        checkAgentsAlive("catch-up");
+    }
+
+    private void steadyPhase(String bootstrap) throws IOException, InterruptedException {
+        Snapshot before = snapshot();
+        LOGGER.info("phase=steady rate={} seconds={}", options.steadyRate(), options.steadySeconds());
+        RateSampler sampler = new RateSampler(agents);
+        try {
+            steadyProduced = Optional.of(tools.steady(bootstrap));
+            Thread.sleep(SETTLE.toMillis());
+        } finally {
+            sampler.close();
+        }
+        steadySamples = sampler.samples();
+        steady = Optional.of(Phase.between("steady", before, snapshot(), sampler.loadAverages()));
+        checkAgentsAlive("steady");
     }
 
     private void startCluster() throws IOException, InterruptedException {
@@ -273,7 +284,7 @@ public final class ClusterBenchmark {
         throw new IllegalStateException("agent " + agent.nodeId() + " does not know topic " + Tools.TOPIC);
     }
 
-    private Phase idle() throws IOException, InterruptedException {
+    private Phase idlePhase() throws IOException, InterruptedException {
         LOGGER.info("phase=idle seconds={}", options.idleSeconds());
         Snapshot before = snapshot();
         Thread.sleep(options.idleSeconds() * 1000L);

@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param producerProcesses producer JVMs, each sending {@code records / producerProcesses}
  * @param producerProperties the producers' properties, defaults first, then {@code --producer-prop} overrides
  * @param groupMembers members of the catch-up consumer group (threads of one JVM)
+ * @param tailConsumers KafkaConsumers at the tail during the produce phase (threads of one JVM), each assigned a share
+ *     of the partitions
  * @param steadyRate records/s of the steady-rate phase after the catch-up (latency without the producers' own
  *     queueing; flushes at the timer's pace); 0 when it is off
  * @param steadySeconds length of the steady-rate phase
@@ -37,6 +39,7 @@ record ClusterOptions(
         Map<String, String> producerProperties,
         int groupMembers,
         boolean tailConsumer,
+        int tailConsumers,
         long steadyRate,
         int steadySeconds,
         int idleSeconds,
@@ -93,6 +96,7 @@ record ClusterOptions(
               --producer-prop K=V      producer property (repeatable); defaults acks=all enable.idempotence=true
                                        linger.ms=5 batch.size=131072
               --group-members N        members of the catch-up consumer group (default 3)
+              --tail-consumers N       consumers at the tail during the produce phase, threads of one JVM (default 3)
               --no-tail-consumer       no consumer at the tail during the produce phase
               --steady-rate N          records/s of the steady-rate phase after the catch-up, into topic
                                        bench-steady; 0 skips it (default 2000)
@@ -142,6 +146,7 @@ record ClusterOptions(
         final Map<String, String> producerProperties = new LinkedHashMap<>(PRODUCER_DEFAULTS);
         int groupMembers = 3;
         boolean tailConsumer = true;
+        int tailConsumers = 3;
         long steadyRate = 2_000;
         int steadySeconds = 30;
         int idleSeconds = 10;
@@ -168,6 +173,7 @@ record ClusterOptions(
                 case "--producer-processes" -> producerProcesses = Math.toIntExact(positive(flag, value));
                 case "--producer-prop" -> producerProperty(value);
                 case "--group-members" -> groupMembers = Math.toIntExact(positive(flag, value));
+                case "--tail-consumers" -> tailConsumers = Math.toIntExact(positive(flag, value));
                 case "--idle-seconds" -> idleSeconds = Math.toIntExact(nonNegative(flag, value));
                 case "--steady-rate" -> steadyRate = nonNegative(flag, value);
                 case "--steady-seconds" -> steadySeconds = Math.toIntExact(positive(flag, value));
@@ -204,7 +210,7 @@ record ClusterOptions(
                     + producers + " producers of its JVM");
             return new ClusterOptions(records, warmup, recordSizeBytes, partitions, agents, producers,
                     producerProcesses, Collections.unmodifiableMap(new LinkedHashMap<>(producerProperties)),
-                    groupMembers, tailConsumer, steadyRate, steadySeconds, idleSeconds, pgDurable,
+                    groupMembers, tailConsumer, tailConsumers, steadyRate, steadySeconds, idleSeconds, pgDurable,
                     List.copyOf(agentArguments), floeJavaOptions, floeScript.toAbsolutePath(), driverClasspath,
                     s3proxyClasspath, Duration.ofSeconds(startTimeoutS), Duration.ofSeconds(toolTimeoutS),
                     Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);

@@ -19,8 +19,6 @@ final class ClusterReport {
     /** At least this share of tail reads served from the agents' caches. */
     static final double TAIL_CACHE_SHARE_MIN = 0.90;
     static final double PEAK_WINDOW_SECONDS = 5;
-    static final int STATEMENTS_SHOWN = 10;
-    static final int STATEMENT_CHARS = 110;
 
     static final String REQUESTS = "floe_objectstore_requests_seconds_count";
     static final String OBJECT_BYTES = "floe_objectstore_bytes_total";
@@ -66,8 +64,8 @@ final class ClusterReport {
         run.catchUp().ifPresent(phase -> catchUpDetail(md, phase));
         run.steady().ifPresent(phase -> produceDetail(md, phase, "Steady-rate phase (" + f0(options.steadyRate())
                 + " records/s asked)"));
-        objectStore(md);
-        metadata(md);
+        StoreTables.objectStore(md, phases());
+        StoreTables.metadata(md, phases(), run.produce().map(this::activeTransactionRate));
         notes(md);
         return md.toString();
     }
@@ -96,8 +94,9 @@ final class ClusterReport {
                 .append(options.producerProcesses()).append(" producer JVM(s) × ").append(options.producers())
                 .append(" KafkaProducers (").append(String.join(" ", options.producerPropertyArgs()))
                 .append("), unthrottled, bootstrapping at all agents; ")
-                .append(options.tailConsumer() ? "a tail consumer (assign(), every partition) reading while they "
-                        + "write; " : "no tail consumer; ")
+                .append(options.tailConsumer() ? options.tailConsumers() + " tail consumers (assign(), the "
+                        + "partitions split between them, no client CRC check) reading while they write; "
+                        : "no tail consumer; ")
                 .append("then a consumer group of ").append(options.groupMembers())
                 .append(" members reading from the start (Kafka's default consumer settings, auto commit). Before "
                         + "anything is measured, ").append(String.format(Locale.ROOT, "%,d", options.warmupRecords()))
@@ -259,80 +258,6 @@ final class ClusterReport {
         md.append("\n");
     }
 
-    private void objectStore(StringBuilder md) {
-        List<Phase> phases = phases();
-        if (phases.isEmpty()) {
-            return;
-        }
-        md.append("#### Object-store requests S3Proxy served, by phase (count, mean ms to serve)\n\n| operation |");
-        phases.forEach(p -> md.append(" ").append(p.name()).append(" (").append(f0(p.seconds())).append(" s) |"));
-        md.append("\n|---|").append("---:|".repeat(phases.size())).append("\n");
-        for (String operation : phases.get(phases.size() - 1).s3Operations()) {
-            md.append("| ").append(operation).append(" |");
-            phases.forEach(p -> md.append(" ").append(f0(p.s3(operation))).append(p.s3(operation) == 0 ? ""
-                    : ", " + f0(p.s3MeanSeconds(operation) * 1000) + " ms").append(" |"));
-            md.append("\n");
-        }
-        md.append("| compaction: objects written / MiB written / MiB read (agents' counters) |");
-        phases.forEach(p -> md.append(" ").append(f0(p.agents(COMPACTION_SWAPS, Map.of()))).append(" / ")
-                .append(f1(p.agents(COMPACTION_WRITTEN, Map.of()) / MIB)).append(" / ")
-                .append(f1(p.agents(COMPACTION_READ, Map.of()) / MIB)).append(" |"));
-        md.append("\n| cleanup: objects deleted |");
-        phases.forEach(p -> md.append(" ").append(f0(p.agents(CLEANUP_DELETED, Map.of()))).append(" |"));
-        md.append("\n\nS3Proxy counts every request it answered (its `http_server_request_duration_seconds_count` by "
-                + "`s3_operation`), whoever sent it: the agents' produce and fetch paths, which the agents meter "
-                + "themselves, and their maintenance jobs (compaction, cleanup), which they do not.\n\n");
-    }
-
-    private void metadata(StringBuilder md) {
-        List<Phase> phases = phases();
-        if (phases.isEmpty()) {
-            return;
-        }
-        md.append("#### Metadata store: PostgreSQL transactions of database `floe` (`pg_stat_database`)\n\n");
-        md.append("| phase | seconds | commits | rollbacks | commits/s | agents' produce commits (flushes) | group "
-                + "offset commits |\n|---|---:|---:|---:|---:|---:|---:|\n");
-        for (Phase p : phases) {
-            PostgresServer.TransactionCounts tx = p.transactions();
-            md.append("| ").append(p.name()).append(" | ").append(f1(p.seconds())).append(" | ")
-                    .append(f0(tx.commits())).append(" | ").append(f0(tx.rollbacks())).append(" | ")
-                    .append(f1(tx.commits() / p.seconds())).append(" | ")
-                    .append(f0(p.agents(FLUSHES, Map.of("outcome", "committed")))).append(" | ")
-                    .append(f0(p.agents(OFFSET_COMMITS, Map.of()))).append(" |\n");
-        }
-        run.produce().ifPresent(p -> md.append("\nDuring producing (the idle rate subtracted for the rest of the "
-                + "produce phase's window): ").append(f1(activeTransactionRate(p))).append(" commits/s. PostgreSQL "
-                + "counts every transaction, reads included: commits of flushes, key registrations, heartbeats "
-                + "(one per agent per second), the agents' reads of other agents' commits, group coordination.\n"));
-        md.append("\n");
-        for (Phase phase : phases) {
-            statements(md, phase);
-        }
-    }
-
-    /** The statements PostgreSQL ran most often in a phase (pg_stat_statements), with their rate. */
-    private static void statements(StringBuilder md, Phase phase) {
-        List<Map.Entry<String, Long>> statements = phase.statements();
-        if (statements.isEmpty()) {
-            return;
-        }
-        long total = statements.stream().mapToLong(Map.Entry::getValue).sum();
-        md.append("Statements in the ").append(phase.name()).append(" phase (`pg_stat_statements`, ")
-                .append(f0(total)).append(" in all):\n\n| calls | per s | statement |\n|---:|---:|---|\n");
-        for (Map.Entry<String, Long> statement : statements.subList(0, Math.min(STATEMENTS_SHOWN, statements.size()))) {
-            md.append("| ").append(f0(statement.getValue())).append(" | ")
-                    .append(f1(statement.getValue() / phase.seconds())).append(" | `")
-                    .append(abbreviate(statement.getKey())).append("` |\n");
-        }
-        md.append("\n");
-    }
-
-    /** A statement on one line, at most {@link #STATEMENT_CHARS} characters, safe in a Markdown table cell. */
-    static String abbreviate(String sql) {
-        String line = sql.replaceAll("\\s+", " ").strip().replace("|", "\\|").replace("`", "'");
-        return line.length() <= STATEMENT_CHARS ? line : line.substring(0, STATEMENT_CHARS - 1) + "…";
-    }
-
     private void notes(StringBuilder md) {
         List<String> notes = new ArrayList<>(run.notes());
         run.produced().ifPresent(p -> {
@@ -345,6 +270,16 @@ final class ClusterReport {
             }
         });
         run.tailed().flatMap(Tools.Tailed::failure).ifPresent(f -> notes.add("tail consumer: " + f));
+        run.tailed().ifPresent(t -> run.produced().ifPresent(p -> {
+            double read = t.bytes() / MB / t.seconds();
+            double written = p.bytes() / MB / p.seconds();
+            if (read < 0.9 * written) {
+                notes.add(String.format(Locale.ROOT, "The tail consumers read %.1f MB/s while the producers wrote "
+                        + "%.1f MB/s: they fell behind (create-to-read p50 %d ms), and a read further behind than an "
+                        + "agent's cache reaches (its cache bytes over its write rate) goes to the object store.",
+                        read, written, t.latency().percentileMs(0.5)));
+            }
+        }));
         run.caughtUp().flatMap(Tools.CaughtUp::failure).ifPresent(f -> notes.add("group consumer: " + f));
         if (run.produce().map(p -> p.load().max()).orElse(0.0) > Runtime.getRuntime().availableProcessors()) {
             notes.add("The load average exceeded the core count: other processes competed for the CPU, so "

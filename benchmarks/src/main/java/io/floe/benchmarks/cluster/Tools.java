@@ -93,7 +93,8 @@ final class Tools {
 
     private List<String> tailArgs(String bootstrap) {
         return List.of(bootstrap, TOPIC, Long.toString(options.records()),
-                Long.toString(options.consumeIdleTimeout().toMillis()), dir.resolve("tail-latency.txt").toString());
+                Long.toString(options.consumeIdleTimeout().toMillis()), dir.resolve("tail-latency.txt").toString(),
+                Integer.toString(options.tailConsumers()));
     }
 
     private List<String> groupArgs(String bootstrap) {

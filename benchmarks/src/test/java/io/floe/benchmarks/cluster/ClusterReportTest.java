@@ -51,7 +51,7 @@ class ClusterReportTest {
         assertThat(md).contains("load average 1.0 at the start, 0.5–3.0 during produce");
         assertThat(md).contains("| 20 | 0.9 | `COMMIT` |").contains("| 10 | 0.5 | `SELECT high_watermark FROM "
                 + "partitions WHERE id = $1` |");
-        assertThat(ClusterReport.abbreviate("a | b `c`" + "x".repeat(200))).hasSize(ClusterReport.STATEMENT_CHARS)
+        assertThat(StoreTables.abbreviate("a | b `c`" + "x".repeat(200))).hasSize(StoreTables.STATEMENT_CHARS)
                 .startsWith("a \\| b 'c'").endsWith("…");
     }
 
