@@ -32,6 +32,7 @@ class ClusterOptionsTest {
         assertThat(options.records()).isEqualTo(1_000_000);
         assertThat(options.pgDurable()).isTrue();
         assertThat(options.tailConsumer()).isTrue();
+        assertThat(options.tailConsumers()).isEqualTo(3);
         assertThat(options.agentArguments()).isEmpty();
         assertThat(options.warmupRecords()).isEqualTo(100_000);
         assertThat(options.steadyRecords()).isEqualTo(2_000 * 30);
