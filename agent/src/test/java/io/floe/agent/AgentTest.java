@@ -45,6 +45,7 @@ class AgentTest {
     private MetadataStore metadata;
     private ObjectStore objects;
     private Agent agent;
+    private SimpleMeterRegistry meters;
 
     @BeforeEach
     void start() {
@@ -62,7 +63,8 @@ class AgentTest {
 
     private Agent startAgent() {
         AgentConfig config = AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1024 * 1024);
-        return Agent.start(config, metadata, objects, new SimpleMeterRegistry(), Clock.systemUTC());
+        meters = new SimpleMeterRegistry();
+        return Agent.start(config, metadata, objects, meters, Clock.systemUTC());
     }
 
     @Test
@@ -161,6 +163,31 @@ class AgentTest {
             next = page.get(page.size() - 1).offset() + 1;
         }
         assertThat(records).extracting(r -> utf8(r.value())).containsExactlyElementsOf(values(0, 60));
+    }
+
+    @Test
+    void fetchReadsAreCountedAsServedFromTheCacheOrFromTheObjectStore() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        append(topic, 0, batch(0, 3)).join();
+        append(topic, 0, batch(3, 3)).join();
+        TopicPartition tp = new TopicPartition("t", 0);
+
+        assertThat(records(fetchNow(tp, 0))).hasSize(6);
+        // Two flushes, two objects: two runs, both in the cache since their upload.
+        assertThat(fetchReads("cache")).isEqualTo(2);
+        assertThat(fetchReads("object-store")).isZero();
+
+        agent.close();
+        agent = startAgent(); // an empty cache
+        assertThat(records(fetchNow(tp, 0))).hasSize(6);
+        assertThat(records(fetchNow(tp, 0))).hasSize(6);
+
+        assertThat(fetchReads("object-store")).isEqualTo(2);
+        assertThat(fetchReads("cache")).isEqualTo(2);
+    }
+
+    private double fetchReads(String source) {
+        return meters.get("floe.fetch.reads").tag("source", source).counter().count();
     }
 
     @Test

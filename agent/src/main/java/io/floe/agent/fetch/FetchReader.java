@@ -45,6 +45,8 @@ final class FetchReader {
     private final ObjectCache cache;
     private final Counter bytesFromCache;
     private final Counter bytesFromStore;
+    private final Counter readsFromCache;
+    private final Counter readsFromStore;
     private final Counter corruptBatches;
     private final Counter replans;
 
@@ -54,6 +56,13 @@ final class FetchReader {
         this.cache = cache;
         this.bytesFromCache = Counter.builder("floe.fetch.read.bytes").tag("source", "cache").register(meters);
         this.bytesFromStore = Counter.builder("floe.fetch.read.bytes").tag("source", "object-store").register(meters);
+        // One count per run (a partition's back-to-back batches of one object), the unit the cache is asked for:
+        // hits and misses of fetch reads alone, where floe.cache.requests also counts ListOffsets' lookups.
+        this.readsFromCache = Counter.builder("floe.fetch.reads").tag("source", "cache")
+                .description("Runs of batches fetches served from the object cache").register(meters);
+        this.readsFromStore = Counter.builder("floe.fetch.reads").tag("source", "object-store")
+                .description("Runs of batches fetches had to read from the object store (cache misses)")
+                .register(meters);
         this.corruptBatches = Counter.builder("floe.fetch.corrupt.batches")
                 .description("Batches read from the object store that failed their CRC").register(meters);
         this.replans = Counter.builder("floe.fetch.replans")
@@ -200,11 +209,13 @@ final class FetchReader {
                 patch(run, bytes);
                 loaded.put(run, bytes);
                 bytesFromCache.increment(run.range().length());
+                readsFromCache.increment();
             }, () -> missing.add(run));
         }
         if (missing.isEmpty()) {
             return;
         }
+        readsFromStore.increment(missing.size());
         List<ByteRange> ranges = new ArrayList<>();
         missing.forEach(run -> ranges.add(run.range()));
         try {

@@ -17,9 +17,10 @@ import java.util.stream.Stream;
 /**
  * A child process (a JVM, or a launcher script and the JVM it starts) whose stdout and stderr go to one log file.
  * Stopping sends SIGTERM to the process and its descendants, so a launcher script that does not {@code exec}
- * its JVM still stops cleanly, and kills them only after a grace period.
+ * its JVM still stops cleanly, and kills them only after a grace period. Public for the cluster benchmark
+ * ({@code io.floe.benchmarks.cluster}), which runs its stores, agents and tools the same way.
  */
-final class ChildProcess {
+public final class ChildProcess {
 
     private static final Duration KILL_WAIT = Duration.ofSeconds(10);
     /** Children still running, so that a driver stopped by Ctrl-C leaves none behind (see {@link #killAll()}). */
@@ -35,7 +36,7 @@ final class ChildProcess {
         this.logFile = logFile;
     }
 
-    static ChildProcess start(String name, List<String> command, Path logFile, Map<String, String> environment) {
+    public static ChildProcess start(String name, List<String> command, Path logFile, Map<String, String> environment) {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
@@ -51,7 +52,8 @@ final class ChildProcess {
     }
 
     /** The command line of a child JVM running {@code mainClass} from {@code classpath}. */
-    static List<String> javaCommand(String classpath, List<String> jvmOptions, String mainClass, List<String> args) {
+    public static List<String> javaCommand(String classpath, List<String> jvmOptions, String mainClass,
+            List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -65,24 +67,24 @@ final class ChildProcess {
         return command;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    Path logFile() {
+    public Path logFile() {
         return logFile;
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** Waits for the process to exit by itself; kills it and throws when it outlives {@code timeout}. */
-    int awaitExit(Duration timeout) throws InterruptedException {
+    public int awaitExit(Duration timeout) throws InterruptedException {
         if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             return process.exitValue();
         }
@@ -92,7 +94,7 @@ final class ChildProcess {
     }
 
     /** SIGTERM to the process tree, then waits {@code grace}; kills whatever is left. Returns the exit code. */
-    int stop(Duration grace) throws InterruptedException {
+    public int stop(Duration grace) throws InterruptedException {
         List<ProcessHandle> descendants = process.descendants().toList();
         process.destroy();
         descendants.forEach(ProcessHandle::destroy);
@@ -106,7 +108,7 @@ final class ChildProcess {
     }
 
     /** Kills every child still running; for the driver's shutdown hook. */
-    static void killAll() {
+    public static void killAll() {
         for (ChildProcess child : List.copyOf(LIVE)) {
             try {
                 child.kill();
@@ -136,7 +138,7 @@ final class ChildProcess {
      * Peak resident set size (VmHWM from /proc) of the process and its descendants, the largest one; 0 where /proc
      * is not readable. Read it before stopping the process.
      */
-    long peakRssBytes() {
+    public long peakRssBytes() {
         return Stream.concat(Stream.of(process.toHandle()), process.descendants())
                 .mapToLong(h -> vmHwmBytes(h.pid()))
                 .max()
@@ -156,7 +158,7 @@ final class ChildProcess {
     }
 
     /** All lines of the log, read as UTF-8 with malformed bytes replaced. */
-    List<String> logLines() {
+    public List<String> logLines() {
         try {
             return new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8).lines().toList();
         } catch (IOException e) {
@@ -165,7 +167,7 @@ final class ChildProcess {
     }
 
     /** The last {@code count} lines of the log, for error messages. */
-    String logTail(int count) {
+    public String logTail(int count) {
         List<String> lines = logLines();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
     }

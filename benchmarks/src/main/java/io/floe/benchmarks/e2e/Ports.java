@@ -5,12 +5,15 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
-/** Free TCP ports on 127.0.0.1. A port can be taken between this check and its use; runs are short enough. */
-final class Ports {
+/**
+ * Free TCP ports on 127.0.0.1. A port can be taken between this check and its use; runs are short enough. Public for
+ * the cluster benchmark.
+ */
+public final class Ports {
 
     private Ports() {}
 
-    static int free() {
+    public static int free() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
