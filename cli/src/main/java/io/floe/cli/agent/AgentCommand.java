@@ -86,7 +86,7 @@ public final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--flush-max-bytes", paramLabel = "N", order = 6,
             description = "The produce buffer is flushed when it holds this many bytes. Default: "
-                    + Setting.Defaults.FLUSH_MAX_BYTES + " (8 MiB).")
+                    + Setting.Defaults.FLUSH_MAX_BYTES + ".")
     void flushMaxBytes(String value) {
         flag(Setting.FLUSH_MAX_BYTES, value);
     }

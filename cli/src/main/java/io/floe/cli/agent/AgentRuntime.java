@@ -82,19 +82,20 @@ final class AgentRuntime implements AutoCloseable {
                 () -> Agent.start(settings.agentConfig(agentId), metadata, objects, registry, clock),
                 Agent::close);
         if (settings.maintenance()) {
+            // The agent's metered store: the jobs' requests count in floe_objectstore_* with the data path's.
             stages.start("maintenance", () -> Maintenance.start(settings.maintenanceConfig(), agentId, metadata,
-                    objects, agent.topics().configs(), clock, registry), Maintenance::close);
+                    agent.objects(), agent.topics().configs(), clock, registry), Maintenance::close);
         } else {
             LOGGER.info("Maintenance jobs are off: this agent runs no compaction, retention or cleanup");
         }
         agent.topics().configs().addCheck(Tableflow::validate);
         if (settings.tableflow()) {
-            TableCatalog tables = stages.start("Iceberg catalog", () -> TableflowSetup.catalog(settings, objects),
-                    TableCatalog::close);
+            TableCatalog tables = stages.start("Iceberg catalog",
+                    () -> TableflowSetup.catalog(settings, agent.objects()), TableCatalog::close);
             stages.start("Iceberg REST catalog at " + ICEBERG_PATH,
                     () -> TableflowSetup.serveRestCatalog(icebergRest, settings, tables), RestCatalogHandler::stop);
             stages.start("tableflow", () -> Tableflow.start(TableflowSetup.config(settings), agentId, metadata,
-                    objects, tables, clock, registry), Tableflow::close);
+                    agent.objects(), tables, clock, registry), Tableflow::close);
         } else {
             LOGGER.info("Tableflow is off: this agent materializes no tables");
             icebergRest.off("this agent runs with --tableflow=false, so it serves no Iceberg catalog;"

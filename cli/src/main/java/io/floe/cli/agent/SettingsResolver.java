@@ -74,7 +74,7 @@ final class SettingsResolver {
                 hostPort(Setting.HTTP_LISTEN, 0),
                 dataDir,
                 flushIntervalMs(objectsUrl),
-                integer(Setting.FLUSH_MAX_BYTES, 1024, FLUSH_MAX_BYTES_MAX),
+                flushMaxBytes(objectsUrl),
                 integer(Setting.CACHE_BYTES, 0, Long.MAX_VALUE),
                 (int) integer(Setting.NODE_ID, 0, Integer.MAX_VALUE),
                 clusterId(Setting.CLUSTER_ID),
@@ -250,6 +250,16 @@ final class SettingsResolver {
                     : Setting.Defaults.FLUSH_INTERVAL_MS_FILE;
         }
         return (int) integer(given.get(), 1, FLUSH_INTERVAL_MS_MAX);
+    }
+
+    /** Given, or by object store: on S3 a flush sealed by size costs a PUT as well. */
+    private long flushMaxBytes(String objectsUrl) {
+        Optional<Value> given = lookup(Setting.FLUSH_MAX_BYTES);
+        if (given.isEmpty()) {
+            return objectsUrl.startsWith("s3:") ? Setting.Defaults.FLUSH_MAX_BYTES_S3
+                    : Setting.Defaults.FLUSH_MAX_BYTES_FILE;
+        }
+        return integer(given.get(), 1024, FLUSH_MAX_BYTES_MAX);
     }
 
     private long integer(Setting setting, long min, long max) {

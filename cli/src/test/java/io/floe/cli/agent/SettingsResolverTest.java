@@ -68,6 +68,15 @@ class SettingsResolverTest {
     }
 
     @Test
+    void theFlushSizeDefaultsToTheObjectStoresOwn() {
+        assertThat(resolve(Map.of(), Map.of(), Map.of()).flushMaxBytes()).isEqualTo(8L << 20);
+        assertThat(resolveFlags(Setting.OBJECTS, "s3://bucket/prefix").flushMaxBytes())
+                .as("4 PUTs per second up to 128 MiB/s").isEqualTo(32L << 20);
+        assertThat(resolve(Map.of(Setting.OBJECTS, "s3://bucket/prefix", Setting.FLUSH_MAX_BYTES, "4096"), Map.of(),
+                Map.of()).flushMaxBytes()).isEqualTo(4096);
+    }
+
+    @Test
     void flagWinsOverEnvironmentWhichWinsOverFileWhichWinsOverDefault() {
         Map<String, String> file = Map.of("flush-interval-ms", "30", "node-id", "3", "cache-bytes", "1000");
         Map<String, String> env = Map.of("FLOE_FLUSH_INTERVAL_MS", "40", "FLOE_NODE_ID", "4");
