@@ -84,7 +84,7 @@ final class ClusterReport {
                 + "postgresql://… --objects s3://floe-data/cluster --s3-endpoint http://127.0.0.1:… "
                 + "--s3-path-style true`");
         md.append(options.agentArguments().isEmpty() ? ", flush and cache settings at their defaults for an s3: "
-                + "store (flush every 250 ms or at 8 MiB, 4 flushes in flight, 256 MiB cache)"
+                + "store (flush every 250 ms or at 32 MiB, 4 flushes in flight, 256 MiB cache)"
                 : " " + String.join(" ", options.agentArguments()));
         md.append(", maintenance on; FLOE_JAVA_OPTS ").append(options.floeJavaOptions().isBlank()
                 ? "unset (bin/floe's `-Xms1g -Xmx1g`, G1)" : "`" + options.floeJavaOptions() + "`").append(".\n");
