@@ -19,7 +19,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -51,13 +50,13 @@ public final class Agent implements AutoCloseable {
     private final Membership membership;
 
     private Agent(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters, Clock clock,
-            GroupCoordinatorConfig groupConfig) {
+            GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
         this.config = config;
         this.metadata = metadata;
         this.objects = new MeteredObjectStore(objects, meters);
         this.meters = meters;
         this.clock = clock;
-        this.scheduler = Executors.newScheduledThreadPool(1, Threads.daemon("floe-scheduler"));
+        this.scheduler = concurrency.scheduler("floe-scheduler");
         this.cluster = new Cluster(config.clusterId(),
                 new AgentNode(config.nodeId(), config.advertisedHost(), config.advertisedPort()));
         this.membership = Membership.start(metadata, cluster, config.agentId(), clock, scheduler,
@@ -68,11 +67,11 @@ public final class Agent implements AutoCloseable {
         this.cache = new ObjectCache(config.cacheBytesMax(), meters);
         this.logs = new PartitionLogs(metadata);
         this.topics.onDeleted(logs::forgetTopic);
-        this.fetch = new FetchService(config, logs, this.objects, cache, cluster, scheduler, meters);
-        this.produce = new ProducePipeline(config, metadata, this.objects, cache, topics, clock, scheduler, meters,
+        this.fetch = new FetchService(config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
+        this.produce = new ProducePipeline(config, metadata, this.objects, cache, topics, clock, scheduler, concurrency, meters,
                 fetch::onCommitted);
         this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
-        this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters);
+        this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters, concurrency);
         this.topics.onDeleted(groups::onTopicDeleted);
         scheduler.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -98,7 +97,16 @@ public final class Agent implements AutoCloseable {
     /** As {@link #start(AgentConfig, MetadataStore, ObjectStore, MeterRegistry, Clock)}, with group coordinator settings. */
     public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
             Clock clock, GroupCoordinatorConfig groupConfig) {
-        Agent agent = new Agent(config, metadata, objects, meters, clock, groupConfig);
+        return start(config, metadata, objects, meters, clock, groupConfig, Concurrency.threads());
+    }
+
+    /**
+     * As {@link #start(AgentConfig, MetadataStore, ObjectStore, MeterRegistry, Clock, GroupCoordinatorConfig)},
+     * with the agent's tasks run by {@code concurrency} (the deterministic simulation passes its own).
+     */
+    public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
+            Clock clock, GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
+        Agent agent = new Agent(config, metadata, objects, meters, clock, groupConfig, concurrency);
         LOGGER.info("Agent ready agentId={} nodeId={} advertised={}:{} metadata={} objects={}",
                 config.agentId(), config.nodeId(), config.advertisedHost(), config.advertisedPort(),
                 metadata.describe(), objects.describe());

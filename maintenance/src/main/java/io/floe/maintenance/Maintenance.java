@@ -1,5 +1,6 @@
 package io.floe.maintenance;
 
+import io.floe.agent.Concurrency;
 import io.floe.agent.config.TopicConfigs;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.StorageStats;
@@ -13,7 +14,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,6 +46,12 @@ public final class Maintenance implements AutoCloseable {
     /** Starts the jobs for the agent {@code agentId}; {@link #close()} stops them and gives their leases up. */
     public static Maintenance start(MaintenanceConfig config, String agentId, MetadataStore metadata,
             ObjectStore objects, TopicConfigs topicConfigs, Clock clock, MeterRegistry meters) {
+        return start(config, agentId, metadata, objects, topicConfigs, clock, meters, Concurrency.threads());
+    }
+
+    /** As {@link #start(MaintenanceConfig, String, MetadataStore, ObjectStore, TopicConfigs, Clock, MeterRegistry)}, on {@code concurrency}'s schedulers. */
+    public static Maintenance start(MaintenanceConfig config, String agentId, MetadataStore metadata,
+            ObjectStore objects, TopicConfigs topicConfigs, Clock clock, MeterRegistry meters, Concurrency concurrency) {
         LeasedJob compaction = new LeasedJob(new SegmentCompaction(config, metadata, objects, agentId, clock, meters),
                 agentId, metadata, clock, config.leaseTtl(), meters);
         LeasedJob retention = new LeasedJob(new Retention(config, metadata, topicConfigs, meters),
@@ -54,8 +60,8 @@ public final class Maintenance implements AutoCloseable {
                 agentId, metadata, clock, config.leaseTtl(), meters);
         LeasedJob keyCompaction = new LeasedJob(new KeyCompaction(config, metadata, objects, topicConfigs, agentId,
                 clock, meters), agentId, metadata, clock, config.leaseTtl(), meters);
-        Maintenance maintenance = new Maintenance(daemonScheduler("floe-maintenance"),
-                daemonScheduler("floe-key-compaction"), List.of(compaction, retention, cleanup, keyCompaction));
+        Maintenance maintenance = new Maintenance(concurrency.scheduler("floe-maintenance"),
+                concurrency.scheduler("floe-key-compaction"), List.of(compaction, retention, cleanup, keyCompaction));
         maintenance.keyScheduler.scheduleWithFixedDelay(keyCompaction, config.keyCompactionInterval().toMillis(),
                 config.keyCompactionInterval().toMillis(), TimeUnit.MILLISECONDS);
         maintenance.every(config.compactionInterval(), compaction);
@@ -65,14 +71,6 @@ public final class Maintenance implements AutoCloseable {
         maintenance.registerGauges(meters);
         LOGGER.info("maintenance started agentId={} config={}", agentId, config);
         return maintenance;
-    }
-
-    private static ScheduledExecutorService daemonScheduler(String name) {
-        return Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     private void every(Duration interval, Runnable task) {

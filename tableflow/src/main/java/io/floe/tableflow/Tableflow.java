@@ -1,5 +1,6 @@
 package io.floe.tableflow;
 
+import io.floe.agent.Concurrency;
 import io.floe.agent.config.InvalidConfigException;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
@@ -12,7 +13,6 @@ import io.floe.tableflow.table.TableJobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -39,13 +39,15 @@ public final class Tableflow implements AutoCloseable {
     /** Starts materializing tables on agent {@code agentId}; {@link #close()} stops and gives the leases up. */
     public static Tableflow start(TableflowConfig config, String agentId, MetadataStore metadata, ObjectStore objects,
             TableCatalog catalog, Clock clock, MeterRegistry meters) {
+        return start(config, agentId, metadata, objects, catalog, clock, meters, Concurrency.threads());
+    }
+
+    /** As {@link #start(TableflowConfig, String, MetadataStore, ObjectStore, TableCatalog, Clock, MeterRegistry)}, on {@code concurrency}'s scheduler. */
+    public static Tableflow start(TableflowConfig config, String agentId, MetadataStore metadata, ObjectStore objects,
+            TableCatalog catalog, Clock clock, MeterRegistry meters, Concurrency concurrency) {
         TableJobs jobs = new TableJobs(config, agentId, metadata, new CommittedLog(metadata, objects), catalog, clock,
                 meters);
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "floe-tableflow");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService scheduler = concurrency.scheduler("floe-tableflow");
         long interval = config.pollInterval().toMillis();
         scheduler.scheduleWithFixedDelay(jobs::poll, interval, interval, TimeUnit.MILLISECONDS);
         LOGGER.info("tableflow started agentId={} namespace={} catalog={}", agentId, config.namespace(),

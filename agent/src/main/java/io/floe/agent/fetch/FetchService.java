@@ -1,7 +1,7 @@
 package io.floe.agent.fetch;
 
 import io.floe.agent.AgentConfig;
-import io.floe.agent.Threads;
+import io.floe.agent.Concurrency;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.agent.cluster.Cluster;
 import io.floe.agent.produce.CommittedObject;
@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -42,15 +41,16 @@ public final class FetchService implements AutoCloseable {
     private final FetchReader reader;
     private final ScheduledExecutorService scheduler;
     private final Cluster cluster;
-    private final ExecutorService executor = Executors.newFixedThreadPool(FETCH_THREADS, Threads.daemon("floe-fetch"));
+    private final ExecutorService executor;
     private final Map<TopicPartition, Set<PendingFetch>> waiting = new ConcurrentHashMap<>();
     private final Set<PendingFetch> pending = ConcurrentHashMap.newKeySet();
     private final MeterRegistry meters;
     private final Timer readLatency;
 
     public FetchService(AgentConfig config, PartitionLogs logs, ObjectStore objects, ObjectCache cache,
-            Cluster cluster, ScheduledExecutorService scheduler, MeterRegistry meters) {
+            Cluster cluster, ScheduledExecutorService scheduler, Concurrency concurrency, MeterRegistry meters) {
         this.config = config;
+        this.executor = concurrency.pool("floe-fetch", FETCH_THREADS);
         this.logs = logs;
         this.reader = new FetchReader(logs, objects, cache, meters);
         this.scheduler = scheduler;

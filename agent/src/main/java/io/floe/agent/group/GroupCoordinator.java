@@ -1,6 +1,6 @@
 package io.floe.agent.group;
 
-import io.floe.agent.Threads;
+import io.floe.agent.Concurrency;
 import io.floe.agent.group.consumer.ConsumerGroup;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
@@ -17,7 +17,6 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -73,10 +72,10 @@ public final class GroupCoordinator implements AutoCloseable {
      * {@link GroupCoordinatorConfig#offsetsRetentionCheckInterval()}.
      */
     public static GroupCoordinator start(GroupCoordinatorConfig config, MetadataStore store,
-            ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters) {
+            ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters, Concurrency concurrency) {
         GroupCoordinator coordinator = new GroupCoordinator(config, store, TimerService.on(scheduler), clock, meters,
                 UUID::randomUUID);
-        coordinator.retentionThread = Executors.newSingleThreadExecutor(Threads.daemon("floe-group-retention"));
+        coordinator.retentionThread = concurrency.pool("floe-group-retention", 1);
         long intervalMs = config.offsetsRetentionCheckInterval().toMillis();
         coordinator.retentionSchedule = scheduler.scheduleWithFixedDelay(coordinator::sweepInBackground, intervalMs,
                 intervalMs, TimeUnit.MILLISECONDS);

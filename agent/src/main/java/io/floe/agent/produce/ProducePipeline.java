@@ -1,7 +1,7 @@
 package io.floe.agent.produce;
 
 import io.floe.agent.AgentConfig;
-import io.floe.agent.Threads;
+import io.floe.agent.Concurrency;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.agent.config.TopicConfigs;
 import io.floe.agent.topic.Topics;
@@ -21,7 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -56,7 +55,8 @@ public final class ProducePipeline implements AutoCloseable {
     private final SegmentCommit commit;
     private final ExecutorService uploadExecutor;
     private final ExecutorService registerExecutor;
-    private final ExecutorService commitExecutor = Executors.newSingleThreadExecutor(Threads.daemon("floe-commit"));
+    private final ExecutorService commitExecutor;
+    private final Concurrency concurrency;
     private final long bufferBytesMax;
 
     private final Object lock = new Object();
@@ -69,19 +69,21 @@ public final class ProducePipeline implements AutoCloseable {
     private CompletableFuture<Void> commitChain = CompletableFuture.completedFuture(null);
 
     public ProducePipeline(AgentConfig config, MetadataStore metadata, ObjectStore objects, ObjectCache cache,
-            Topics topics, Clock clock, ScheduledExecutorService scheduler, MeterRegistry meters,
-            Consumer<CommittedObject> onCommitted) {
+            Topics topics, Clock clock, ScheduledExecutorService scheduler, Concurrency concurrency,
+            MeterRegistry meters, Consumer<CommittedObject> onCommitted) {
         this.config = config;
         this.clock = clock;
         this.topics = topics;
         this.scheduler = scheduler;
+        this.concurrency = concurrency;
         this.metrics = new ProduceMetrics(meters);
-        this.registerExecutor = Executors.newSingleThreadExecutor(Threads.daemon("floe-register"));
+        this.commitExecutor = concurrency.pool("floe-commit", 1);
+        this.registerExecutor = concurrency.pool("floe-register", 1);
         RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, config.agentId()), metadata, config.agentId(),
                 clock, registerExecutor, 4 * config.flushesInFlightMax(), KEY_RESERVE_MAX_AGE);
         this.upload = new SegmentUpload(keys, objects, cache);
-        this.commit = new SegmentCommit(metadata, onCommitted, metrics);
-        this.uploadExecutor = Executors.newFixedThreadPool(config.flushesInFlightMax(), Threads.daemon("floe-upload"));
+        this.commit = new SegmentCommit(metadata, onCommitted, metrics, concurrency);
+        this.uploadExecutor = concurrency.pool("floe-upload", config.flushesInFlightMax());
         this.bufferBytesMax = Math.max(4 * config.flushMaxBytes(), 64L * 1024 * 1024);
         Gauge.builder("floe.produce.buffered.bytes", this, p -> p.bufferedBytesNow())
                 .description("Bytes accepted and not yet answered").baseUnit("bytes").register(meters);
@@ -111,7 +113,7 @@ public final class ProducePipeline implements AutoCloseable {
             logAppendTimeMs = clock.millis();
             batch = batch.stampedAt(logAppendTimeMs);
         }
-        long arrived = System.nanoTime();
+        long arrived = concurrency.nanoTime();
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
         PendingAppend append = new PendingAppend(topicPartition, topic.id(), batch, result);
         synchronized (lock) {
@@ -124,7 +126,7 @@ public final class ProducePipeline implements AutoCloseable {
             }
             bufferedBytes += append.sizeBytes();
             if (open == null) {
-                open = new Flush(nextFlushSequence++, System.nanoTime());
+                open = new Flush(nextFlushSequence++, concurrency.nanoTime());
                 long sequence = open.sequence();
                 openTimer = scheduler.schedule(() -> onFlushDue(sequence), config.flushInterval().toNanos(),
                         TimeUnit.NANOSECONDS);
@@ -134,7 +136,7 @@ public final class ProducePipeline implements AutoCloseable {
                 sealIfSlotFree();
             }
         }
-        CompletableFuture<AppendResult> answered = result.whenComplete((r, e) -> metrics.appendLatency(System.nanoTime() - arrived));
+        CompletableFuture<AppendResult> answered = result.whenComplete((r, e) -> metrics.appendLatency(concurrency.nanoTime() - arrived));
         if (logAppendTimeMs < 0) {
             return answered;
         }
@@ -163,7 +165,7 @@ public final class ProducePipeline implements AutoCloseable {
             openTimer = null;
         }
         flushesInFlight++;
-        metrics.sealed(flush.bytes(), flush.appends().size(), System.nanoTime() - flush.openedAtNanos());
+        metrics.sealed(flush.bytes(), flush.appends().size(), concurrency.nanoTime() - flush.openedAtNanos());
         CompletableFuture<UploadedObject> uploaded = CompletableFuture.supplyAsync(() -> timedUpload(flush), uploadExecutor);
         // Chained under the lock, so commits run one at a time in sealing order although uploads race.
         CompletableFuture<Void> uploadedAndPreviousCommitted =
@@ -172,9 +174,9 @@ public final class ProducePipeline implements AutoCloseable {
     }
 
     private UploadedObject timedUpload(Flush flush) {
-        long started = System.nanoTime();
+        long started = concurrency.nanoTime();
         UploadedObject object = upload.upload(flush);
-        metrics.uploadLatency(System.nanoTime() - started);
+        metrics.uploadLatency(concurrency.nanoTime() - started);
         return object;
     }
 
@@ -202,7 +204,7 @@ public final class ProducePipeline implements AutoCloseable {
             flushesInFlight--;
             bufferedBytes -= flush.bytes();
             boolean due = open != null && (open.bytes() >= config.flushMaxBytes()
-                    || System.nanoTime() - open.openedAtNanos() >= config.flushInterval().toNanos());
+                    || concurrency.nanoTime() - open.openedAtNanos() >= config.flushInterval().toNanos());
             if (due) {
                 sealIfSlotFree();
             }

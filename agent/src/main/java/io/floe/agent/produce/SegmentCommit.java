@@ -1,5 +1,6 @@
 package io.floe.agent.produce;
 
+import io.floe.agent.Concurrency;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
@@ -25,22 +26,25 @@ final class SegmentCommit {
     private final MetadataStore metadata;
     private final Consumer<CommittedObject> onCommitted;
     private final ProduceMetrics metrics;
+    private final Concurrency concurrency;
 
-    SegmentCommit(MetadataStore metadata, Consumer<CommittedObject> onCommitted, ProduceMetrics metrics) {
+    SegmentCommit(MetadataStore metadata, Consumer<CommittedObject> onCommitted, ProduceMetrics metrics,
+            Concurrency concurrency) {
         this.metadata = metadata;
         this.onCommitted = onCommitted;
         this.metrics = metrics;
+        this.concurrency = concurrency;
     }
 
     void commit(UploadedObject uploaded) {
-        long started = System.nanoTime();
+        long started = concurrency.nanoTime();
         CommitOutcome outcome;
         try {
             outcome = metadata.commit(new ObjectCommit(uploaded.key(), uploaded.sizeBytes(), uploaded.batches()));
         } catch (RuntimeException e) {
             outcome = new CommitOutcome.Unknown(e);
         }
-        metrics.commitLatency(System.nanoTime() - started);
+        metrics.commitLatency(concurrency.nanoTime() - started);
         if (outcome instanceof CommitOutcome.Committed committed) {
             answer(uploaded, committed.results());
         } else if (outcome instanceof CommitOutcome.Rejected rejected) {
