@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * The faults of a run, planned from a seed before it starts, so a failing run's schedule replays
  * from its seed. Every kind comes once, in a shuffled order, before kinds are drawn at random; a step
  * starts at its planned time or when the step before it finished, whichever is later, and steps
- * that would start after the fault phase ends are dropped by the {@link Nemesis}.
+ * that would end after the fault phase are dropped by the {@link Nemesis}.
  */
 record FaultSchedule(long seed, List<Step> steps) {
 
