@@ -111,7 +111,7 @@ public final class TestPostgres implements AutoCloseable {
         startServer();
     }
 
-    /** The first half of {@link #restart()}: the server is down (connections are refused) until {@link #startServer()}. */
+    /** The first half of {@link #restart()}: the server is down, refusing connections, until {@link #startServer()}. */
     public synchronized void stopServer() {
         requirePrivate("stop");
         if (server != null) {

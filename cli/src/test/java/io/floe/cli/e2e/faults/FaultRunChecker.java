@@ -122,7 +122,8 @@ final class FaultRunChecker {
         Set<Position> reordered = new HashSet<>();
         for (List<Observation> read : logReads) {
             Map<Integer, TreeMap<Long, String>> partitions = new TreeMap<>();
-            read.forEach(o -> partitions.computeIfAbsent(o.partition(), p -> new TreeMap<>()).put(o.offset(), o.value()));
+            read.forEach(o -> partitions.computeIfAbsent(o.partition(), p -> new TreeMap<>())
+                    .put(o.offset(), o.value()));
             partitions.forEach((partition, records) -> {
                 Map<Long, Long> lastSequence = new HashMap<>();
                 records.forEach((offset, value) -> {

@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * again, PostgreSQL crashed and started again, its sessions terminated, S3 requests throttled,
  * delayed or their responses lost, connections cut. After the faults heal, two fresh consumers read
  * every partition from the beginning and {@link FaultRunChecker} counts what was lost, duplicated,
- * reordered, changed or never polled: all must be 0, and no agent may have died on its own.
+ * reordered, changed or never polled: all must be 0, no agent may have died on its own, and no
+ * consumer may have met an error that is not retriable.
  *
  * <p>{@code -Dfaults.seed=N} replays a run's schedule (the seed is printed either way);
  * {@code -Dfaults.seconds=N} makes the fault phase longer than its default of {@value #FAULT_SECONDS}
@@ -107,10 +108,16 @@ class FaultRunIT {
     void nothingAcknowledgedIsLostDuplicatedReorderedOrChangedUnderFaults() {
         long seed = seed();
         Duration faultPhase = Duration.ofSeconds(Long.getLong("faults.seconds", FAULT_SECONDS));
-        System.out.println("FaultRunIT seed=" + seed + " faults.seconds=" + faultPhase.toSeconds() + " (replay: -Dfaults.seed="
-                + seed + ")");
-        assertTimeoutPreemptively(faultPhase.plus(RUN_OVERHEAD_MAX), () -> run(seed, faultPhase),
-                () -> "fault run with seed " + seed + " did not finish; agent logs in " + LOGS.toAbsolutePath());
+        String replay = "replay with -Dfaults.seed=" + seed + " -Dfaults.seconds=" + faultPhase.toSeconds()
+                + "; agent logs in " + LOGS.toAbsolutePath();
+        System.out.println("FaultRunIT seed=" + seed + " (" + replay + ")");
+        assertTimeoutPreemptively(faultPhase.plus(RUN_OVERHEAD_MAX), () -> {
+            try {
+                run(seed, faultPhase);
+            } catch (Exception | AssertionError e) {
+                throw new AssertionError("fault run with seed " + seed + " failed (" + replay + "): " + e, e);
+            }
+        }, () -> "fault run with seed " + seed + " did not finish (" + replay + ")");
     }
 
     private void run(long seed, Duration faultPhase) throws Exception {
@@ -154,6 +161,10 @@ class FaultRunIT {
             Result result = FaultRunChecker.check(new History(acks, failed, polls(),
                     reads.stream().map(FinalRead.Outcome::records).toList()));
             System.out.println(summary(seed, faultPhase, result, nemesis, drained));
+            readers.stream().flatMap(r -> r.unexpected().stream()).limit(10)
+                    .forEach(error -> System.out.println("FaultRunIT consumer error: " + error));
+            producers.stream().flatMap(p -> p.failures().stream()).limit(10)
+                    .forEach(failure -> System.out.println("FaultRunIT send failure: " + failure));
             assertRun(result, reads, producers);
         }
     }
@@ -222,7 +233,7 @@ class FaultRunIT {
                 .forEach(e -> faults.put(e.getKey().name(), e.getValue()));
         faults.put("pgSessionsTerminated", nemesis.sessionsTerminated());
         proxy.injected().forEach((fault, count) -> faults.put("s3" + fault.name(), count));
-        faults.put("s3Forwarded", proxy.forwarded());
+        faults.put("s3Requests", proxy.forwarded());
         int polled = readers.stream().mapToInt(r -> r.deliveries().size()).sum();
         int readerErrors = readers.stream().mapToInt(r -> r.unexpected().size()).sum();
         return String.format("FAULT-RUN seed=%d faultSeconds=%d duration=%.1fs %s polled=%d drained=%s"
@@ -236,6 +247,9 @@ class FaultRunIT {
             assertThat(read.complete()).as("%s reached the end offsets %s", read.reader(), read.endOffsets()).isTrue();
         }
         assertThat(agents.crashes()).as("agents that died on their own").isEmpty();
+        // Retriable errors are the clients' to retry; anything else reaching the application is a finding.
+        assertThat(readers.stream().flatMap(r -> r.unexpected().stream()).toList())
+                .as("consumer errors that are not retriable").isEmpty();
         assertThat(result.acknowledged()).as("acknowledged sends").isPositive();
         assertThat(result.valid()).as("%s; examples: %s; send failures: %s", result.counts(), result.examples(),
                 producers.stream().flatMap(p -> p.failures().stream()).limit(10).toList()).isTrue();

@@ -53,7 +53,7 @@ record FaultSchedule(long seed, List<Step> steps) {
             Kind kind = i < first.size() ? first.get(i) : Kind.values()[random.nextInt(Kind.values().length)];
             Step step = switch (kind) {
                 case AGENT_KILL -> new Step(at, kind, 1 + random.nextInt(agents), between(random, 500, 4_000));
-                case POSTGRES_RESTART -> new Step(at, kind, 0, between(random, 0, 3_000));
+                case POSTGRES_RESTART -> new Step(at, kind, 0, between(random, 0, 5_000));
                 case S3_ERRORS -> new Step(at, kind, 0, between(random, 2_000, 6_000));
                 case POSTGRES_SESSIONS_KILLED, S3_CONNECTIONS_CUT -> new Step(at, kind, 0, 0);
             };

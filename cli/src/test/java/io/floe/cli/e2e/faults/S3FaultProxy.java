@@ -16,6 +16,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,9 +46,9 @@ final class S3FaultProxy implements AutoCloseable {
         static final Rates NONE = new Rates(0, 0, 0, Duration.ZERO);
     }
 
-    private static final String SLOW_DOWN_BODY = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>SlowDown</Code>"
-            + "<Message>Please reduce your request rate.</Message><RequestId>S3FAULTPROXY</RequestId>"
-            + "<HostId>s3-fault-proxy</HostId></Error>";
+    private static final String SLOW_DOWN_BODY = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message>"
+            + "<RequestId>S3FAULTPROXY</RequestId><HostId>s3-fault-proxy</HostId></Error>";
     private static final byte[] SLOW_DOWN = ("HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\n"
             + "x-amz-request-id: S3FAULTPROXY\r\nConnection: close\r\nContent-Length: "
             + SLOW_DOWN_BODY.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + SLOW_DOWN_BODY)
@@ -68,7 +69,7 @@ final class S3FaultProxy implements AutoCloseable {
     });
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final Map<Fault, AtomicInteger> injected = new EnumMap<>(Fault.class);
-    private final AtomicInteger forwarded = new AtomicInteger();
+    private final Map<String, AtomicInteger> forwarded = new ConcurrentHashMap<>();
     // guarded by this:
     private final Random random;
     private Rates rates = Rates.NONE;
@@ -131,9 +132,11 @@ final class S3FaultProxy implements AutoCloseable {
         return counts;
     }
 
-    /** Requests that reached the server. */
-    int forwarded() {
-        return forwarded.get();
+    /** Requests that reached the server, by method. */
+    Map<String, Integer> forwarded() {
+        Map<String, Integer> counts = new TreeMap<>();
+        forwarded.forEach((method, count) -> counts.put(method, count.get()));
+        return counts;
     }
 
     @Override
@@ -218,7 +221,7 @@ final class S3FaultProxy implements AutoCloseable {
                 request.without("Expect").writeTo(upstreamOut);
                 HttpMessages.copyRequestBody(request, clientIn, upstreamOut);
                 upstreamOut.flush();
-                forwarded.incrementAndGet();
+                forwarded.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet();
                 Head response = HttpMessages.readHead(upstreamIn);
                 while (response != null && response.status() / 100 == 1) {
                     response = HttpMessages.readHead(upstreamIn); // no Expect upstream: interim answers are dropped
