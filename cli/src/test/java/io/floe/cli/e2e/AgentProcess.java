@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * the tests do, so the log of a failed run shows membership changes and start-up lines.
  * {@link #kill()} is SIGKILL: no shutdown hook runs, as when a machine dies.
  */
-final class AgentProcess implements AutoCloseable {
+public final class AgentProcess implements AutoCloseable {
 
     private static final long EXIT_TIMEOUT_SECONDS = 30;
 
@@ -32,7 +32,7 @@ final class AgentProcess implements AutoCloseable {
      * Starts {@code floe agent} with {@code agentArguments} in a JVM with {@code jvmOptions} (a heap
      * limit at least), {@code environment} added to this JVM's environment.
      */
-    static AgentProcess start(List<String> jvmOptions, List<String> agentArguments, Map<String, String> environment,
+    public static AgentProcess start(List<String> jvmOptions, List<String> agentArguments, Map<String, String> environment,
             Path log) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
@@ -46,21 +46,21 @@ final class AgentProcess implements AutoCloseable {
         return new AgentProcess(builder.start(), log);
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** SIGKILL, and waits for the process to be gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly().waitFor(EXIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
     /** The last {@code count} lines of the agent's output, for failure messages. */
-    String logTail(int count) {
+    public String logTail(int count) {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));

