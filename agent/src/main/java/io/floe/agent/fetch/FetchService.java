@@ -21,6 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,7 @@ public final class FetchService implements AutoCloseable {
     private final ExecutorService executor;
     private final Map<TopicPartition, Set<PendingFetch>> waiting = new ConcurrentHashMap<>();
     private final Set<PendingFetch> pending = ConcurrentHashMap.newKeySet();
+    private final AtomicLong fetchIds = new AtomicLong();
     private final MeterRegistry meters;
     private final Timer readLatency;
 
@@ -69,7 +71,7 @@ public final class FetchService implements AutoCloseable {
      * available or {@code maxWait} passes. Never blocks: reads run on the fetch executor.
      */
     public CompletableFuture<FetchResult> fetch(FetchQuery query) {
-        PendingFetch fetch = new PendingFetch(query, new CompletableFuture<>());
+        PendingFetch fetch = new PendingFetch(fetchIds.incrementAndGet(), query, new CompletableFuture<>());
         executor.execute(() -> start(fetch));
         return fetch.future;
     }
@@ -116,8 +118,13 @@ public final class FetchService implements AutoCloseable {
         }
         for (PendingFetch fetch : toWake) {
             runOnExecutor(() -> {
-                if (reader.satisfied(fetch.query)) {
-                    finish(fetch);
+                try {
+                    if (reader.satisfied(fetch.query)) {
+                        finish(fetch);
+                    }
+                } catch (RuntimeException e) {
+                    // The store could not say; the fetch stays parked and its max wait answers it.
+                    LOGGER.debug("cannot check a woken fetch: {}", e.toString());
                 }
             });
         }
@@ -206,10 +213,23 @@ public final class FetchService implements AutoCloseable {
         final FetchQuery query;
         final CompletableFuture<FetchResult> future;
         private final AtomicBoolean claimed = new AtomicBoolean();
+        /** Numbered, so that sets of fetches iterate in the same order in every run (identity hashes do not). */
+        private final long id;
 
-        PendingFetch(FetchQuery query, CompletableFuture<FetchResult> future) {
+        PendingFetch(long id, FetchQuery query, CompletableFuture<FetchResult> future) {
+            this.id = id;
             this.query = query;
             this.future = future;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(id);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return this == other;
         }
 
         boolean claim() {

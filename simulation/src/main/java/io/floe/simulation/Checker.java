@@ -1,0 +1,165 @@
+package io.floe.simulation;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+
+/**
+ * Checks the invariants of spec/README.md on the shared stores themselves (not through any agent):
+ * after every step the markers and the batch index (MonotoneMarkers, UniqueDenseOffsets,
+ * NoDanglingReference), and now and then, and at the end, the whole log read back from the objects
+ * (ConsistentRead, NoDuplicateAppend, NoAckedLoss, per-producer order).
+ */
+final class Checker {
+
+    private final MetadataStore metadata;
+    private final MemoryObjectStore objects;
+    private final History history;
+    private final List<TopicPartition> partitions;
+    private final Set<String> retentionTopics;
+    private final Map<TopicPartition, LogOffsets> lastOffsets = new HashMap<>();
+    private long logReads;
+    private long indexChecks;
+
+    Checker(MetadataStore metadata, MemoryObjectStore objects, History history, List<TopicPartition> partitions,
+            Set<String> retentionTopics) {
+        this.metadata = metadata;
+        this.objects = objects;
+        this.history = history;
+        this.partitions = partitions;
+        this.retentionTopics = retentionTopics;
+    }
+
+    long logReads() {
+        return logReads;
+    }
+
+    long indexChecks() {
+        return indexChecks;
+    }
+
+    /** The checks of every step: markers never go back; the index is dense and points at stored objects. */
+    void afterStep() {
+        indexChecks++;
+        for (TopicPartition tp : partitions) {
+            LogOffsets now = metadata.offsets(tp);
+            LogOffsets before = lastOffsets.put(tp, now);
+            if (before != null && (now.logStartOffset() < before.logStartOffset()
+                    || now.highWatermark() < before.highWatermark())) {
+                history.violation("MonotoneMarkers", tp + " went from " + before + " to " + now);
+            }
+            if (!retentionTopics.contains(tp.topic()) && now.logStartOffset() > 0) {
+                history.violation("NoAckedLoss", tp + " log start moved to " + now.logStartOffset()
+                        + " on a topic without retention");
+            }
+            List<BatchCoordinate> rows = metadata.batches(tp, 0, Integer.MAX_VALUE);
+            long expected = -1;
+            for (BatchCoordinate row : rows) {
+                if (expected >= 0 && row.baseOffset() != expected) {
+                    history.violation("UniqueDenseOffsets", tp + " batch at " + row.baseOffset() + " follows one ending at "
+                            + (expected - 1));
+                }
+                expected = row.nextOffset();
+                if (!objects.contains(row.object())) {
+                    history.violation("NoDanglingReference", tp + " batch " + row.baseOffset() + ".." + row.lastOffset()
+                            + " points to missing object " + row.object());
+                }
+            }
+            if (!rows.isEmpty() && (expected != now.highWatermark() || rows.get(0).baseOffset() > now.logStartOffset())) {
+                history.violation("UniqueDenseOffsets", tp + " index covers " + rows.get(0).baseOffset() + ".."
+                        + (expected - 1) + " but the markers are " + now);
+            }
+            if (rows.isEmpty() && now.logStartOffset() != now.highWatermark()) {
+                history.violation("NoAckedLoss", tp + " has no batches but markers " + now);
+            }
+        }
+    }
+
+    /** Reads every partition's whole log from the objects and checks it against everything seen before. */
+    void readLog() {
+        logReads++;
+        Map<String, History.Position> where = new HashMap<>();
+        Map<TopicPartition, LogOffsets> markers = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            markers.put(tp, metadata.offsets(tp));
+            Map<String, Long> lastNumberOfProducer = new HashMap<>();
+            for (BatchCoordinate row : metadata.batches(tp, 0, Integer.MAX_VALUE)) {
+                if (!objects.contains(row.object())) {
+                    continue; // reported by afterStep
+                }
+                ByteBuffer bytes = objects.get(row.object(), row.range());
+                for (RecordBatch batch : MemoryRecords.readableRecords(bytes).batches()) {
+                    batch.ensureValid();
+                    for (Record record : batch) {
+                        long offset = row.baseOffset() + (record.offset() - batch.baseOffset());
+                        if (offset < markers.get(tp).logStartOffset()) {
+                            continue;
+                        }
+                        byte[] raw = new byte[record.valueSize()];
+                        record.value().get(raw);
+                        String value = new String(raw, StandardCharsets.UTF_8);
+                        History.Position position = new History.Position(tp, offset);
+                        history.observed(position, value, "checker");
+                        History.Position other = where.put(value, position);
+                        if (other != null) {
+                            history.violation("NoDuplicateAppend", value + " stored at " + other + " and " + position);
+                        }
+                        String producer = value.substring(0, value.indexOf('-'));
+                        long number = Long.parseLong(value.substring(value.indexOf('-') + 1));
+                        Long previous = lastNumberOfProducer.put(producer, number);
+                        if (previous != null && previous >= number) {
+                            history.violation("ProducerOrder", tp + " holds " + producer + "'s value " + number
+                                    + " at " + offset + " after its value " + previous);
+                        }
+                    }
+                }
+            }
+        }
+        for (Map.Entry<String, History.Position> ack : history.ackedValues().entrySet()) {
+            History.Position acked = ack.getValue();
+            if (acked.offset() < markers.get(acked.topicPartition()).logStartOffset()) {
+                continue; // retention removed it, as it may
+            }
+            History.Position stored = where.get(ack.getKey());
+            if (stored == null) {
+                history.violation("NoAckedLoss", ack.getKey() + " acknowledged at " + acked + " is not in the log");
+            } else if (!stored.equals(acked)) {
+                history.violation("NoAckedLoss", ack.getKey() + " acknowledged at " + acked + " is at " + stored);
+            }
+        }
+        for (String value : history.ackedWithoutOffset()) {
+            if (!where.containsKey(value) && !retentionTopics.isEmpty()) {
+                continue; // its partition is unknown: it may have been on a topic with retention
+            }
+            if (!where.containsKey(value)) {
+                history.violation("NoAckedLoss", value + " acknowledged (as a duplicate) is not in the log");
+            }
+        }
+    }
+
+    /** After the heal phase: every object in the store is referenced by a batch (GarbageDeleted). */
+    void checkGarbage() {
+        Set<String> referenced = new HashSet<>();
+        for (TopicPartition tp : partitions) {
+            for (BatchCoordinate row : metadata.batches(tp, 0, Integer.MAX_VALUE)) {
+                referenced.add(row.object().value());
+            }
+        }
+        for (String key : objects.keys()) {
+            if (key.startsWith("segments/") && !referenced.contains(key)) {
+                history.violation("GarbageDeleted", key + " is unreferenced after the heal phase");
+            }
+        }
+    }
+}

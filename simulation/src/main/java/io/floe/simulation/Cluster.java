@@ -1,0 +1,116 @@
+package io.floe.simulation;
+
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ObjectStore;
+import io.floe.maintenance.MaintenanceConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The agents of a run and their supervisor: agents are killed at random moments (besides the crashes
+ * the stores inject), and a dead agent is restarted, as a new incarnation, after a random down time.
+ */
+final class Cluster {
+
+    private final World world;
+    private final Faults faults;
+    private final MetadataStore metadata;
+    private final ObjectStore objects;
+    private final SimExecutor network;
+    private final SimExecutor supervisor;
+    private final Duration flushInterval;
+    private final MaintenanceConfig maintenance;
+    private final Map<Integer, SimAgent> agents = new TreeMap<>();
+    private final Map<Integer, Integer> incarnations = new TreeMap<>();
+    private final Map<Integer, Long> downSince = new TreeMap<>();
+    private double killRatePerSecond;
+    private int kills;
+    private int starts;
+
+    Cluster(World world, Faults faults, MetadataStore metadata, ObjectStore objects, SimExecutor network,
+            SimExecutor supervisor, Duration flushInterval, MaintenanceConfig maintenance, double killRatePerSecond) {
+        this.world = world;
+        this.faults = faults;
+        this.metadata = metadata;
+        this.objects = objects;
+        this.network = network;
+        this.supervisor = supervisor;
+        this.flushInterval = flushInterval;
+        this.maintenance = maintenance;
+        this.killRatePerSecond = killRatePerSecond;
+    }
+
+    /** Starts agents 1..count and the supervisor's rounds (every 100 ms of virtual time). */
+    void start(int count) {
+        for (int nodeId = 1; nodeId <= count; nodeId++) {
+            downSince.put(nodeId, -1L);
+        }
+        supervisor.scheduleWithFixedDelay(this::supervise, 0, 100, TimeUnit.MILLISECONDS);
+    }
+
+    /** No more kills; dead agents come back at the next round. */
+    void heal() {
+        killRatePerSecond = 0;
+    }
+
+    int kills() {
+        return kills;
+    }
+
+    int starts() {
+        return starts;
+    }
+
+    List<SimAgent> liveAgents() {
+        List<SimAgent> live = new ArrayList<>();
+        for (SimAgent agent : agents.values()) {
+            if (agent.alive()) {
+                live.add(agent);
+            }
+        }
+        return live;
+    }
+
+    /** A live agent chosen by the seed, or null when all are down. */
+    SimAgent anyLiveAgent() {
+        List<SimAgent> live = liveAgents();
+        return live.isEmpty() ? null : live.get(world.random().nextInt(live.size()));
+    }
+
+    private void supervise() {
+        for (int nodeId : downSince.keySet()) {
+            SimAgent agent = agents.get(nodeId);
+            if (agent != null && agent.alive() && world.chance(killRatePerSecond / 10)) {
+                agent.kill();
+                kills++;
+                faults.count("agent killed between steps");
+            }
+            if (agent != null && !agent.alive() && downSince.get(nodeId) < 0) {
+                downSince.put(nodeId, world.nanoTime());
+            }
+            boolean down = agent == null || !agent.alive();
+            boolean longEnough = killRatePerSecond == 0 || agent == null
+                    || world.nanoTime() - downSince.get(nodeId) > world.between(200_000_000L, 8_000_000_000L);
+            if (down && longEnough) {
+                restart(nodeId);
+            }
+        }
+    }
+
+    private void restart(int nodeId) {
+        int incarnation = incarnations.merge(nodeId, 1, Integer::sum);
+        try {
+            SimAgent agent = SimAgent.start(world, faults, nodeId, incarnation, metadata, objects, network,
+                    flushInterval, maintenance);
+            agents.put(nodeId, agent);
+            downSince.put(nodeId, -1L);
+            starts++;
+        } catch (SimulatedCrash | RuntimeException failedToStart) {
+            // it died or failed while starting (a store call failed): the next round tries again
+        }
+    }
+}

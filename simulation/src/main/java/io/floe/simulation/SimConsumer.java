@@ -1,0 +1,129 @@
+package io.floe.simulation;
+
+import io.floe.agent.fetch.FetchQuery;
+import io.floe.agent.fetch.FetchResult;
+import io.floe.agent.fetch.PartitionQuery;
+import io.floe.agent.fetch.PartitionResult;
+import io.floe.core.log.TopicPartition;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+
+/**
+ * A consumer of one partition reading it in order through the real fetch path of whichever agent is
+ * live (long polls included), recording each record it reads. Reads must be dense: the only gap
+ * allowed is a jump to the log start when retention removed what it had not read yet.
+ */
+final class SimConsumer {
+
+    private static final long REQUEST_TIMEOUT_NANOS = 30_000_000_000L;
+
+    private final TopicPartition topicPartition;
+    private final World world;
+    private final Cluster cluster;
+    private final History history;
+    private final SimExecutor client;
+    private final boolean retentionAllowed;
+    private long position;
+    private long attempt;
+    private boolean stopped;
+
+    SimConsumer(TopicPartition topicPartition, World world, Cluster cluster, History history, SimExecutor client,
+            boolean retentionAllowed) {
+        this.topicPartition = topicPartition;
+        this.world = world;
+        this.cluster = cluster;
+        this.history = history;
+        this.client = client;
+        this.retentionAllowed = retentionAllowed;
+    }
+
+    void start() {
+        next(world.between(0, 50_000_000L));
+    }
+
+    /** Stops after the request in flight, if any. */
+    void stop() {
+        stopped = true;
+    }
+
+    long position() {
+        return position;
+    }
+
+    private void next(long delayNanos) {
+        client.schedule(this::fetch, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void fetch() {
+        if (stopped) {
+            return;
+        }
+        SimAgent agent = cluster.anyLiveAgent();
+        if (agent == null) {
+            next(200_000_000L);
+            return;
+        }
+        long mine = ++attempt;
+        FetchQuery query = new FetchQuery(List.of(new PartitionQuery(topicPartition, position, 64 * 1024)),
+                Duration.ofMillis(world.between(0, 500)), 1, 64 * 1024);
+        agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
+            if (agent.alive()) {
+                client.execute(() -> answered(mine, result));
+            }
+        });
+        client.schedule(() -> answered(mine, null), REQUEST_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    private void answered(long which, FetchResult result) {
+        if (which != attempt) {
+            return; // a late answer of an attempt already given up, or a timeout of one already answered
+        }
+        attempt++;
+        if (result != null) {
+            read(result.partitions().get(0));
+        }
+        next(world.between(1_000_000L, 50_000_000L));
+    }
+
+    private void read(PartitionResult partition) {
+        if (partition instanceof PartitionResult.Error error) {
+            if (error.error() == io.floe.agent.fetch.FetchError.OFFSET_OUT_OF_RANGE) {
+                if (position < error.offsets().logStartOffset()) {
+                    if (!retentionAllowed) {
+                        history.violation("NoAckedLoss", "log start of " + topicPartition + " moved to "
+                                + error.offsets().logStartOffset() + " past unread offset " + position
+                                + " on a topic without retention");
+                    }
+                    position = error.offsets().logStartOffset();
+                } else {
+                    history.violation("MonotoneMarkers", "fetch at " + position + " of " + topicPartition
+                            + " out of range " + error.offsets() + ": the high watermark went back");
+                }
+            }
+            return;
+        }
+        PartitionResult.Data data = (PartitionResult.Data) partition;
+        MemoryRecords records = MemoryRecords.readableRecords(data.contiguous());
+        for (RecordBatch batch : records.batches()) {
+            for (Record record : batch) {
+                if (record.offset() < position) {
+                    continue;
+                }
+                if (record.offset() != position) {
+                    history.violation("UniqueDenseOffsets", "reading " + topicPartition + " at " + position
+                            + " returned offset " + record.offset() + " next");
+                }
+                byte[] value = new byte[record.valueSize()];
+                record.value().get(value);
+                history.observed(new History.Position(topicPartition, record.offset()),
+                        new String(value, StandardCharsets.UTF_8), "consumer");
+                position = record.offset() + 1;
+            }
+        }
+    }
+}

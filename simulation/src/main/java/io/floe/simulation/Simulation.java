@@ -1,0 +1,183 @@
+package io.floe.simulation;
+
+import io.floe.agent.config.TopicConfigs;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
+import io.floe.maintenance.MaintenanceConfig;
+import io.floe.metadata.sql.SqlMetadataStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * One simulation run, a pure function of its seed: builds the stores and a cluster of 1–3 agents,
+ * runs producers and consumers through a chaos phase (store faults, crashes, restarts, slow calls,
+ * late PUTs, all drawn from the seed), then heals and checks that everything acknowledged is readable
+ * once, in order, and that no garbage is left. The invariant checker runs after every step.
+ */
+public final class Simulation {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final Duration CHAOS = Duration.ofSeconds(20);
+    private static final Duration HEAL_DEADLINE = Duration.ofMinutes(5);
+    /** Long enough for late PUTs to land, orphans to pass their grace and deletions their delay. */
+    private static final Duration GARBAGE_TIME = Duration.ofMinutes(3);
+    private static final int LOG_READ_EVERY_STEPS = 250;
+
+    static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(Duration.ofSeconds(2), 64 * 1024, 16 * 1024,
+            Duration.ofSeconds(1), 256 * 1024, Duration.ofSeconds(30), MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
+            Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(90),
+            Duration.ofSeconds(10));
+
+    private Simulation() {}
+
+    /** Runs seed {@code seed} in a scratch directory under {@code scratch}, which it removes. */
+    public static SimulationResult run(long seed, Path scratch) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory(scratch, "sim-" + seed + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        World world = new World(seed);
+        try (SqlMetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), world.clock())) {
+            long[] metadataMutations = {0};
+            return run(world, FaultyMetadataStore.observed(store, () -> metadataMutations[0]++), metadataMutations);
+        } catch (World.Runaway runaway) {
+            return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, Map.of(),
+                    List.of(), Map.of("Progress", List.of(runaway.getMessage())));
+        } finally {
+            delete(dir);
+        }
+    }
+
+    private static SimulationResult run(World world, MetadataStore metadata, long[] metadataMutations) {
+        MemoryObjectStore objects = new MemoryObjectStore(world.clock());
+        Faults faults = new Faults(world, Faults.Rates.draw(world));
+        History history = new History(world);
+        Node clients = new Node("clients", false);
+        Node network = new Node("network", false);
+        SimExecutor clientExecutor = new SimExecutor(world, clients, "client", 1);
+        SimExecutor networkExecutor = new SimExecutor(world, network, "network", Integer.MAX_VALUE);
+        SimExecutor supervisor = new SimExecutor(world, clients, "supervisor", 1);
+
+        Topic events = metadata.createTopic(new NewTopic("events", 3, Map.of()));
+        Topic logs = metadata.createTopic(new NewTopic("logs", 2, Map.of(TopicConfigs.RETENTION_MS, "15000")));
+        List<Topic> topics = List.of(events, logs);
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (Topic topic : topics) {
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                partitions.add(new TopicPartition(topic.name(), p));
+            }
+        }
+
+        int agentCount = 1 + world.random().nextInt(3);
+        double killRate = world.random().nextDouble() < 0.25 ? 0 : world.random().nextDouble() * 0.3;
+        Duration flushInterval = Duration.ofMillis(2 + world.random().nextInt(50));
+        Cluster cluster = new Cluster(world, faults, metadata, objects, networkExecutor, supervisor, flushInterval,
+                MAINTENANCE, killRate);
+        cluster.start(agentCount);
+
+        List<SimProducer> producers = new ArrayList<>();
+        int producerCount = 1 + world.random().nextInt(3);
+        for (int id = 1; id <= producerCount; id++) {
+            producers.add(new SimProducer(id, world, cluster, history, clientExecutor, metadata.allocateProducerId(),
+                    topics, 20 + world.random().nextInt(60)));
+        }
+        List<SimConsumer> consumers = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            consumers.add(new SimConsumer(tp, world, cluster, history, clientExecutor, tp.topic().equals("logs")));
+        }
+        producers.forEach(SimProducer::start);
+        consumers.forEach(SimConsumer::start);
+
+        Checker checker = new Checker(metadata, objects, history, partitions, Set.of("logs"));
+        long[] checkedAt = {-1, -1};
+        int[] changedSteps = {0};
+        Runnable afterEachStep = () -> {
+            if (metadataMutations[0] == checkedAt[0] && objects.mutations() == checkedAt[1]) {
+                return; // nothing changed in either store: the last check still holds
+            }
+            checker.afterStep();
+            checkedAt[0] = metadataMutations[0];
+            checkedAt[1] = objects.mutations();
+            if (++changedSteps[0] % LOG_READ_EVERY_STEPS == 0) {
+                checker.readLog();
+            }
+        };
+
+        world.runUntil(CHAOS.toNanos(), afterEachStep);
+        long healedAt = world.nanoTime();
+        faults.heal();
+        cluster.heal();
+        long deadline = healedAt + HEAL_DEADLINE.toNanos();
+        while (world.nanoTime() < deadline && !caughtUp(producers, consumers, metadata, partitions)) {
+            world.runUntil(world.nanoTime() + SECOND, afterEachStep);
+        }
+        checker.readLog();
+        if (!producers.stream().allMatch(SimProducer::done)) {
+            history.violation("ProduceAnswered", producers.stream().mapToInt(SimProducer::unanswered).sum()
+                    + " batches still unanswered " + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
+        }
+        checkConsumed(history, metadata, partitions, consumers);
+        consumers.forEach(SimConsumer::stop);
+        world.runUntil(world.nanoTime() + GARBAGE_TIME.toNanos(), afterEachStep);
+        checker.readLog();
+        checker.checkGarbage();
+
+        Map<String, Integer> injected = new TreeMap<>(faults.injected());
+        return new SimulationResult(world.seed(), world.fingerprint(), world.steps(), world.nanoTime() / SECOND, agentCount,
+                cluster.starts(), history.sentValues().size(), history.ackedValues().size()
+                        + history.ackedWithoutOffset().size(), checker.indexChecks(), checker.logReads(), injected,
+                world.uncaught(), history.violations());
+    }
+
+    private static boolean caughtUp(List<SimProducer> producers, List<SimConsumer> consumers, MetadataStore metadata,
+            List<TopicPartition> partitions) {
+        if (!producers.stream().allMatch(SimProducer::done)) {
+            return false;
+        }
+        for (int i = 0; i < partitions.size(); i++) {
+            if (consumers.get(i).position() < metadata.offsets(partitions.get(i)).highWatermark()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** AckedFetchable: every acknowledged record still in the log was read by the consumers. */
+    private static void checkConsumed(History history, MetadataStore metadata, List<TopicPartition> partitions,
+            List<SimConsumer> consumers) {
+        for (int i = 0; i < partitions.size(); i++) {
+            long end = metadata.offsets(partitions.get(i)).highWatermark();
+            if (consumers.get(i).position() < end) {
+                history.violation("AckedFetchable", "the consumer of " + partitions.get(i) + " is at "
+                        + consumers.get(i).position() + " of " + end + " after the heal phase");
+            }
+        }
+        history.ackedValues().forEach((value, position) -> {
+            long logStart = metadata.offsets(position.topicPartition()).logStartOffset();
+            if (position.offset() >= logStart && !history.consumedValues().contains(value)) {
+                history.violation("AckedFetchable", value + " acknowledged at " + position + " was never fetched");
+            }
+        });
+    }
+
+    private static void delete(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
