@@ -31,6 +31,7 @@ final class SimConsumer {
     private long position;
     private long attempt;
     private boolean stopped;
+    private String lastReadFrom = "nobody";
 
     SimConsumer(TopicPartition topicPartition, World world, Cluster cluster, History history, SimExecutor client,
             boolean retentionAllowed) {
@@ -73,24 +74,24 @@ final class SimConsumer {
                 Duration.ofMillis(world.between(0, 500)), 1, 64 * 1024);
         agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
             if (agent.alive()) {
-                client.execute(() -> answered(mine, result));
+                client.execute(() -> answered(mine, result, agent));
             }
         });
-        client.schedule(() -> answered(mine, null), REQUEST_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        client.schedule(() -> answered(mine, null, agent), REQUEST_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
     }
 
-    private void answered(long which, FetchResult result) {
+    private void answered(long which, FetchResult result, SimAgent agent) {
         if (which != attempt) {
             return; // a late answer of an attempt already given up, or a timeout of one already answered
         }
         attempt++;
         if (result != null) {
-            read(result.partitions().get(0));
+            read(result.partitions().get(0), agent);
         }
         next(world.between(1_000_000L, 50_000_000L));
     }
 
-    private void read(PartitionResult partition) {
+    private void read(PartitionResult partition, SimAgent agent) {
         if (partition instanceof PartitionResult.Error error) {
             if (error.error() == io.floe.agent.fetch.FetchError.OFFSET_OUT_OF_RANGE) {
                 if (position < error.offsets().logStartOffset()) {
@@ -101,8 +102,9 @@ final class SimConsumer {
                     }
                     position = error.offsets().logStartOffset();
                 } else {
-                    history.violation("MonotoneMarkers", "fetch at " + position + " of " + topicPartition
-                            + " out of range " + error.offsets() + ": the high watermark went back");
+                    history.violation("MonotoneMarkers", agent + " answered a fetch at " + position + " of "
+                            + topicPartition + " (read up to there from " + lastReadFrom + ") with OFFSET_OUT_OF_RANGE "
+                            + error.offsets() + ": the high watermark went back");
                 }
             }
             return;
@@ -123,6 +125,7 @@ final class SimConsumer {
                 history.observed(new History.Position(topicPartition, record.offset()),
                         new String(value, StandardCharsets.UTF_8), "consumer");
                 position = record.offset() + 1;
+                lastReadFrom = agent.toString();
             }
         }
     }

@@ -160,9 +160,13 @@ final class FetchReader {
                     FetchError.UNKNOWN_TOPIC_OR_PARTITION, LogOffsets.EMPTY, e.getMessage()));
         }
         long fetchOffset = partition.fetchOffset();
-        if (fetchOffset > offsets.highWatermark() && logs.refresh(partition.topicPartition())) {
-            // Past the end this agent knows: another agent may have committed since; ask the store.
-            offsets = logs.offsets(partition.topicPartition());
+        if (fetchOffset > offsets.highWatermark()) {
+            // Past the end this agent knows: another agent may have committed since; the store decides.
+            // (Its answer, not a reloaded view: a view another fetch loaded meanwhile may be older still.)
+            LogOffsets stored = logs.storedOffsets(partition.topicPartition());
+            if (stored.highWatermark() > offsets.highWatermark()) {
+                offsets = stored;
+            }
         }
         if (!offsets.contains(fetchOffset)) {
             return Planned.error(new PartitionResult.Error(partition.topicPartition(), FetchError.OFFSET_OUT_OF_RANGE,
@@ -173,6 +177,17 @@ final class FetchReader {
             return new Planned(partition, offsets, List.of(), null);
         }
         List<BatchCoordinate> batches = logs.batches(partition.topicPartition(), fetchOffset, bytesMax);
+        if (!batches.isEmpty() && batches.get(0).baseOffset() > fetchOffset) {
+            // A gap where the fetch starts: key compaction leaves them, but so does retention when this
+            // agent's log start is stale. Below the stored log start the answer is OFFSET_OUT_OF_RANGE,
+            // as in Kafka, so the consumer applies its reset policy instead of skipping records silently.
+            LogOffsets stored = logs.storedOffsets(partition.topicPartition());
+            if (fetchOffset < stored.logStartOffset()) {
+                return Planned.error(new PartitionResult.Error(partition.topicPartition(),
+                        FetchError.OFFSET_OUT_OF_RANGE, stored, "fetch offset " + fetchOffset
+                                + " is below the log start " + stored.logStartOffset() + " of " + partition.topicPartition()));
+            }
+        }
         // Past the first partition with data, a batch larger than what is left waits for the next fetch.
         if (anyData && !batches.isEmpty() && batches.get(0).range().length() > bytesMax) {
             batches = List.of();

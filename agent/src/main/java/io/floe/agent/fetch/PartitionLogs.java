@@ -91,13 +91,23 @@ public final class PartitionLogs {
         if (log == null) {
             return false;
         }
-        LogOffsets stored = store.offsets(topicPartition);
         LogOffsets seen = log.offsets();
-        if (stored.highWatermark() > seen.highWatermark() || stored.logStartOffset() > seen.logStartOffset()) {
-            logs.remove(topicPartition, log);
-            return true;
-        }
-        return false;
+        return isBehind(seen, storedOffsets(topicPartition));
+    }
+
+    /**
+     * The partition's markers as the store has them now. A view behind them is dropped (atomically
+     * with the comparison, so a view another thread loaded meanwhile is judged on its own markers) and
+     * reloads on its next use.
+     */
+    LogOffsets storedOffsets(TopicPartition topicPartition) {
+        LogOffsets stored = store.offsets(topicPartition);
+        logs.computeIfPresent(topicPartition, (tp, log) -> isBehind(log.offsets(), stored) ? null : log);
+        return stored;
+    }
+
+    private static boolean isBehind(LogOffsets seen, LogOffsets stored) {
+        return stored.highWatermark() > seen.highWatermark() || stored.logStartOffset() > seen.logStartOffset();
     }
 
     /**
