@@ -44,12 +44,12 @@ final class Cluster {
         this.killRatePerSecond = killRatePerSecond;
     }
 
-    /** Starts agents 1..count and the supervisor's rounds (every 100 ms of virtual time). */
+    /** Starts agents 1..count and the supervisor's rounds (every 250 ms of virtual time). */
     void start(int count) {
         for (int nodeId = 1; nodeId <= count; nodeId++) {
             downSince.put(nodeId, -1L);
         }
-        supervisor.scheduleWithFixedDelay(this::supervise, 0, 100, TimeUnit.MILLISECONDS);
+        supervisor.scheduleWithFixedDelay(this::supervise, 0, 250, TimeUnit.MILLISECONDS);
     }
 
     /** No more kills; dead agents come back at the next round. */
@@ -84,7 +84,7 @@ final class Cluster {
     private void supervise() {
         for (int nodeId : downSince.keySet()) {
             SimAgent agent = agents.get(nodeId);
-            if (agent != null && agent.alive() && world.chance(killRatePerSecond / 10)) {
+            if (agent != null && agent.alive() && world.chance(killRatePerSecond / 4)) {
                 agent.kill();
                 kills++;
                 faults.count("agent killed between steps");

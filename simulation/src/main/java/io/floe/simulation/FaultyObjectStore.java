@@ -36,7 +36,7 @@ final class FaultyObjectStore implements ObjectStore {
                 } catch (ObjectAlreadyExistsException ignored) {
                     // the writer's retry under the same key got there first: create-only keeps the first
                 }
-            }, calls.world().between(1_000_000_000L, 60_000_000_000L), java.util.concurrent.TimeUnit.NANOSECONDS);
+            }, calls.world().between(1_000_000_000L, 30_000_000_000L), java.util.concurrent.TimeUnit.NANOSECONDS);
             calls.world().await(calls.faults().latencyNanos());
             calls.node().checkAlive();
             throw new ObjectStoreException("injected: PUT " + key + " timed out (it lands later)", true);

@@ -31,12 +31,12 @@ public final class Simulation {
     private static final Duration CHAOS = Duration.ofSeconds(20);
     private static final Duration HEAL_DEADLINE = Duration.ofMinutes(5);
     /** Long enough for late PUTs to land, orphans to pass their grace and deletions their delay. */
-    private static final Duration GARBAGE_TIME = Duration.ofMinutes(3);
+    private static final Duration GARBAGE_TIME = Duration.ofSeconds(120);
     private static final int LOG_READ_EVERY_STEPS = 250;
 
     static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(Duration.ofSeconds(2), 64 * 1024, 16 * 1024,
             Duration.ofSeconds(1), 256 * 1024, Duration.ofSeconds(30), MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
-            Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(90),
+            Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(65),
             Duration.ofSeconds(10));
 
     private Simulation() {}

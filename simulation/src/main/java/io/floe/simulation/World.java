@@ -57,7 +57,18 @@ final class World {
 
     World(long seed) {
         this.seed = seed;
-        this.random = new Random(seed);
+        this.random = new Random(mix(seed));
+    }
+
+    /**
+     * SplitMix64's finalizer: java.util.Random's first draws from consecutive seeds are nearly equal,
+     * which would make a range of seeds one run many times over.
+     */
+    private static long mix(long seed) {
+        long z = seed + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     long seed() {

@@ -7,6 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,8 +33,9 @@ class SimulationTest {
         long acknowledged = 0;
         long started = System.nanoTime();
         Path scratch = scratch();
-        for (long seed : seeds) {
-            SimulationResult result = Simulation.run(seed, scratch);
+        List<SimulationResult> results = runAll(seeds, scratch);
+        for (SimulationResult result : results) {
+            long seed = result.seed();
             steps += result.steps();
             faults += result.faultCount();
             acknowledged += result.valuesAcknowledged();
@@ -56,6 +61,33 @@ class SimulationTest {
                 + " checked, %d failed, %.1f s%n", seeds.size(), seeds.get(0), steps, faults, acknowledged,
                 failed.size(), (System.nanoTime() - started) / 1e9);
         assertThat(failed).extracting(SimulationResult::summary).isEmpty();
+    }
+
+    /**
+     * Runs the seeds on as many threads as there are processors ({@code -Dsim.threads} to change it):
+     * each run is single-threaded and shares nothing with the others, so this changes no run.
+     */
+    private static List<SimulationResult> runAll(List<Long> seeds, Path scratch) {
+        int threads = Integer.getInteger("sim.threads", Runtime.getRuntime().availableProcessors());
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, seeds.size())));
+        try {
+            List<Future<SimulationResult>> runs = new ArrayList<>();
+            for (long seed : seeds) {
+                runs.add(pool.submit(() -> Simulation.run(seed, scratch)));
+            }
+            List<SimulationResult> results = new ArrayList<>();
+            for (Future<SimulationResult> run : runs) {
+                results.add(run.get());
+            }
+            return results;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a simulation run failed outside its checks", e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /**
