@@ -24,6 +24,8 @@ final class Cluster {
     private final SimExecutor supervisor;
     private final Duration flushInterval;
     private final MaintenanceConfig maintenance;
+    private final SimAgent.TableflowSetup tableflow;
+    private final List<SimAgent> everyIncarnation = new ArrayList<>();
     private final Map<Integer, SimAgent> agents = new TreeMap<>();
     private final Map<Integer, Integer> incarnations = new TreeMap<>();
     private final Map<Integer, Long> downSince = new TreeMap<>();
@@ -32,7 +34,9 @@ final class Cluster {
     private int starts;
 
     Cluster(World world, Faults faults, MetadataStore metadata, ObjectStore objects, SimExecutor network,
-            SimExecutor supervisor, Duration flushInterval, MaintenanceConfig maintenance, double killRatePerSecond) {
+            SimExecutor supervisor, Duration flushInterval, MaintenanceConfig maintenance,
+            SimAgent.TableflowSetup tableflow, double killRatePerSecond) {
+        this.tableflow = tableflow;
         this.world = world;
         this.faults = faults;
         this.metadata = metadata;
@@ -55,6 +59,11 @@ final class Cluster {
     /** No more kills; dead agents come back at the next round. */
     void heal() {
         killRatePerSecond = 0;
+    }
+
+    /** At the end of a run: closes what the incarnations held in this JVM. */
+    void release() {
+        everyIncarnation.forEach(SimAgent::release);
     }
 
     int kills() {
@@ -105,7 +114,8 @@ final class Cluster {
         int incarnation = incarnations.merge(nodeId, 1, Integer::sum);
         try {
             SimAgent agent = SimAgent.start(world, faults, nodeId, incarnation, metadata, objects, network,
-                    flushInterval, maintenance);
+                    flushInterval, maintenance, tableflow);
+            everyIncarnation.add(agent);
             agents.put(nodeId, agent);
             downSince.put(nodeId, -1L);
             starts++;

@@ -7,6 +7,13 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.Maintenance;
 import io.floe.maintenance.MaintenanceConfig;
+import io.floe.tableflow.Tableflow;
+import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.catalog.IcebergCatalogs;
+import io.floe.tableflow.io.ObjectLocations;
+import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.table.TableCatalog;
+import java.nio.file.Path;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 
@@ -18,14 +25,20 @@ import java.time.Duration;
  */
 final class SimAgent {
 
+    /** Where table files live, as Iceberg sees them: a name for the memory store's keys. */
+    static final String LOCATION_ROOT = "file:/floe-simulation";
+
+    /** Tableflow's share of an agent: where its catalog lives and its spool; null when the run has no table. */
+    record TableflowSetup(String catalogUrl, Path spool) {}
+
     private final Node node;
     private final Agent agent;
-    private final Maintenance maintenance;
+    private final TableCatalog tables;
 
-    private SimAgent(Node node, Agent agent, Maintenance maintenance) {
+    private SimAgent(Node node, Agent agent, TableCatalog tables) {
         this.node = node;
         this.agent = agent;
-        this.maintenance = maintenance;
+        this.tables = tables;
     }
 
     /**
@@ -33,7 +46,8 @@ final class SimAgent {
      * may fail or kill it: then it throws (a {@link RuntimeException} or {@link SimulatedCrash}).
      */
     static SimAgent start(World world, Faults faults, int nodeId, int incarnation, MetadataStore metadata,
-            ObjectStore objects, SimExecutor network, Duration flushInterval, MaintenanceConfig maintenanceConfig) {
+            ObjectStore objects, SimExecutor network, Duration flushInterval, MaintenanceConfig maintenanceConfig,
+            TableflowSetup tableflow) {
         String agentId = "agent-" + nodeId + "." + incarnation;
         Node node = new Node(agentId, true);
         StoreCalls calls = new StoreCalls(world, node, faults);
@@ -48,9 +62,31 @@ final class SimAgent {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         Agent agent = Agent.start(config, faultyMetadata, faultyObjects, meters, world.clock(),
                 GroupCoordinatorConfig.defaults(), concurrency);
-        Maintenance maintenance = Maintenance.start(maintenanceConfig, agentId, faultyMetadata, faultyObjects,
-                agent.topics().configs(), world.clock(), meters, concurrency);
-        return new SimAgent(node, agent, maintenance);
+        Maintenance.start(maintenanceConfig, agentId, faultyMetadata, faultyObjects, agent.topics().configs(),
+                world.clock(), meters, concurrency);
+        TableCatalog tables = null;
+        if (tableflow != null) {
+            tables = catalog(tableflow.catalogUrl(), faultyObjects, tableflow.spool());
+            Tableflow.start(TableflowConfig.defaults(tableflow.spool()).withPollInterval(Duration.ofMillis(500))
+                    .withLeaseTtl(Duration.ofSeconds(10)), agentId, faultyMetadata, faultyObjects, tables, world.clock(),
+                    meters, concurrency);
+        }
+        return new SimAgent(node, agent, tables);
+    }
+
+    /** Iceberg's JDBC catalog in the run's metadata database, its files in {@code objects}. */
+    static TableCatalog catalog(String catalogUrl, ObjectStore objects, Path spool) {
+        ObjectLocations locations = new ObjectLocations(LOCATION_ROOT);
+        ObjectStoreFileIO io = new ObjectStoreFileIO(objects, locations, spool);
+        return new TableCatalog(IcebergCatalogs.jdbc(catalogUrl, null, null, locations.root() + "/tables", io),
+                TableflowConfig.DEFAULT_NAMESPACE);
+    }
+
+    /** Closes what outlives the process in this JVM (the catalog's connections). */
+    void release() {
+        if (tables != null) {
+            tables.close();
+        }
     }
 
     Node node() {

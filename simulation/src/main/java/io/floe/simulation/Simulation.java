@@ -7,6 +7,7 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.metadata.sql.SqlMetadataStore;
+import io.floe.tableflow.config.TableflowConfigs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -33,6 +34,8 @@ public final class Simulation {
     /** Long enough for late PUTs to land, orphans to pass their grace and deletions their delay. */
     private static final Duration GARBAGE_TIME = Duration.ofSeconds(120);
     private static final int LOG_READ_EVERY_STEPS = 250;
+    /** The share of runs that materialize topic {@code logs} as an Iceberg table (they cost more). */
+    private static final double TABLEFLOW_SHARE = 0.2;
 
     static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(Duration.ofSeconds(2), 64 * 1024, 16 * 1024,
             Duration.ofSeconds(1), 256 * 1024, Duration.ofSeconds(30), MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
@@ -52,16 +55,20 @@ public final class Simulation {
         World world = new World(seed);
         try (SqlMetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), world.clock())) {
             long[] metadataMutations = {0};
-            return run(world, FaultyMetadataStore.observed(store, () -> metadataMutations[0]++), metadataMutations);
+            SimAgent.TableflowSetup tableflow = world.chance(TABLEFLOW_SHARE) ? new SimAgent.TableflowSetup(
+                    "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), dir.resolve("spool")) : null;
+            return run(world, FaultyMetadataStore.observed(store, () -> metadataMutations[0]++), metadataMutations,
+                    tableflow);
         } catch (World.Runaway runaway) {
-            return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, Map.of(),
+            return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, 0, Map.of(),
                     List.of(), Map.of("Progress", List.of(runaway.getMessage())));
         } finally {
             delete(dir);
         }
     }
 
-    private static SimulationResult run(World world, MetadataStore metadata, long[] metadataMutations) {
+    private static SimulationResult run(World world, MetadataStore metadata, long[] metadataMutations,
+            SimAgent.TableflowSetup tableflow) {
         MemoryObjectStore objects = new MemoryObjectStore(world.clock());
         Faults faults = new Faults(world, Faults.Rates.draw(world));
         History history = new History(world);
@@ -72,7 +79,12 @@ public final class Simulation {
         SimExecutor supervisor = new SimExecutor(world, clients, "supervisor", 1);
 
         Topic events = metadata.createTopic(new NewTopic("events", 3, Map.of()));
-        Topic logs = metadata.createTopic(new NewTopic("logs", 2, Map.of(TopicConfigs.RETENTION_MS, "15000")));
+        Map<String, String> logsConfigs = new TreeMap<>(Map.of(TopicConfigs.RETENTION_MS, "15000"));
+        if (tableflow != null) {
+            logsConfigs.putAll(Map.of(TableflowConfigs.ENABLED, "true", TableflowConfigs.FORMAT, "raw",
+                    TableflowConfigs.COMMIT_INTERVAL_MS, "1000", TableflowConfigs.MAINTENANCE_INTERVAL_MS, "5000"));
+        }
+        Topic logs = metadata.createTopic(new NewTopic("logs", 2, logsConfigs));
         List<Topic> topics = List.of(events, logs);
         List<TopicPartition> partitions = new ArrayList<>();
         for (Topic topic : topics) {
@@ -85,7 +97,7 @@ public final class Simulation {
         double killRate = world.random().nextDouble() < 0.25 ? 0 : world.random().nextDouble() * 0.3;
         Duration flushInterval = Duration.ofMillis(2 + world.random().nextInt(50));
         Cluster cluster = new Cluster(world, faults, metadata, objects, networkExecutor, supervisor, flushInterval,
-                MAINTENANCE, killRate);
+                MAINTENANCE, tableflow, killRate);
         cluster.start(agentCount);
 
         List<SimProducer> producers = new ArrayList<>();
@@ -102,6 +114,8 @@ public final class Simulation {
         consumers.forEach(SimConsumer::start);
 
         Checker checker = new Checker(metadata, objects, history, partitions, Set.of("logs"));
+        TableChecker tables = tableflow == null ? null : new TableChecker(SimAgent.catalog(tableflow.catalogUrl(),
+                objects, tableflow.spool()), metadata, history, logs.name(), logs.partitionCount());
         long[] checkedAt = {-1, -1};
         int[] changedSteps = {0};
         Runnable afterEachStep = () -> {
@@ -113,6 +127,9 @@ public final class Simulation {
             checkedAt[1] = objects.mutations();
             if (++changedSteps[0] % LOG_READ_EVERY_STEPS == 0) {
                 checker.readLog();
+                if (tables != null) {
+                    tables.check();
+                }
             }
         };
 
@@ -121,7 +138,8 @@ public final class Simulation {
         faults.heal();
         cluster.heal();
         long deadline = healedAt + HEAL_DEADLINE.toNanos();
-        while (world.nanoTime() < deadline && !caughtUp(producers, consumers, metadata, partitions)) {
+        while (world.nanoTime() < deadline && !(caughtUp(producers, consumers, metadata, partitions)
+                && (tables == null || tables.caughtUp()))) {
             world.runUntil(world.nanoTime() + SECOND, afterEachStep);
         }
         checker.readLog();
@@ -130,15 +148,25 @@ public final class Simulation {
                     + " batches still unanswered " + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
         }
         checkConsumed(history, metadata, partitions, consumers);
+        if (tables != null && !tables.caughtUp()) {
+            history.violation("TableCatchesUp", "the table of logs is at " + tables.watermark() + " "
+                    + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
+        }
         consumers.forEach(SimConsumer::stop);
         world.runUntil(world.nanoTime() + GARBAGE_TIME.toNanos(), afterEachStep);
         checker.readLog();
         checker.checkGarbage();
+        if (tables != null) {
+            tables.check();
+            tables.close();
+        }
+        cluster.release();
 
         Map<String, Integer> injected = new TreeMap<>(faults.injected());
         return new SimulationResult(world.seed(), world.fingerprint(), world.steps(), world.nanoTime() / SECOND, agentCount,
                 cluster.starts(), history.sentValues().size(), history.ackedValues().size()
-                        + history.ackedWithoutOffset().size(), checker.indexChecks(), checker.logReads(), injected,
+                        + history.ackedWithoutOffset().size(), checker.indexChecks(), checker.logReads(),
+                tables == null ? 0 : tables.rowsChecked(), injected,
                 world.uncaught(), history.violations());
     }
 

@@ -26,7 +26,7 @@ class ReplayTest {
 
     @Test
     void aSeedReplaysItsRunExactly() {
-        for (long seed : new long[] {7, 100, 101}) {
+        for (long seed : new long[] {7, 101, 7004}) {
             World.trace = new ArrayList<>();
             SimulationResult first = Simulation.run(seed, scratch);
             List<String> firstTrace = World.trace;
