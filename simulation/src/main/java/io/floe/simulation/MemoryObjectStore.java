@@ -22,6 +22,8 @@ final class MemoryObjectStore implements ObjectStore {
     private final Clock clock;
     private final TreeMap<String, Stored> objects = new TreeMap<>();
     private long mutations;
+    private java.util.Random lossRandom;
+    private double lossRate;
 
     MemoryObjectStore(Clock clock) {
         this.clock = clock;
@@ -31,6 +33,9 @@ final class MemoryObjectStore implements ObjectStore {
     public synchronized void put(ObjectKey key, ByteBuffer content) {
         if (objects.containsKey(key.value())) {
             throw new ObjectAlreadyExistsException(key);
+        }
+        if (lossRandom != null && lossRandom.nextDouble() < lossRate) {
+            return; // a negative control: the write is acknowledged and lost
         }
         byte[] bytes = new byte[content.remaining()];
         content.duplicate().get(bytes);
@@ -80,6 +85,12 @@ final class MemoryObjectStore implements ObjectStore {
         if (objects.remove(key.value()) != null) {
             mutations++;
         }
+    }
+
+    /** A negative control: from now on, a share {@code rate} of PUTs is acknowledged and not stored. */
+    synchronized void losePuts(java.util.Random random, double rate) {
+        this.lossRandom = random;
+        this.lossRate = rate;
     }
 
     /** How many puts and deletes changed the store so far. */

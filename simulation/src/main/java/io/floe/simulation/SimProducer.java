@@ -63,6 +63,7 @@ final class SimProducer {
     private final Cluster cluster;
     private final History history;
     private final SimExecutor client;
+    /** -1: not idempotent (a negative control). */
     private final long producerId;
     private final List<Topic> topics;
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
@@ -120,8 +121,9 @@ final class SimProducer {
             records[i] = new SimpleRecord(world.clock().millis(), ("k" + world.random().nextInt(50)).getBytes(StandardCharsets.UTF_8),
                     value.getBytes(StandardCharsets.UTF_8));
         }
-        ByteBuffer bytes = MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) 0,
-                state.nextSequence, records).buffer();
+        ByteBuffer bytes = producerId < 0 ? MemoryRecords.withRecords(Compression.NONE, records).buffer()
+                : MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) 0, state.nextSequence,
+                        records).buffer();
         state.unanswered.addLast(new Batch(tp, state.nextSequence, values, bytes));
         state.nextSequence += count;
         batchesMade++;

@@ -46,6 +46,11 @@ public final class Simulation {
 
     /** Runs seed {@code seed} in a scratch directory under {@code scratch}, which it removes. */
     public static SimulationResult run(long seed, Path scratch) {
+        return run(seed, scratch, Control.NONE);
+    }
+
+    /** As {@link #run(long, Path)}, with one guarantee removed by {@code control} (negative controls). */
+    public static SimulationResult run(long seed, Path scratch, Control control) {
         Path dir;
         try {
             dir = Files.createTempDirectory(scratch, "sim-" + seed + "-");
@@ -58,7 +63,7 @@ public final class Simulation {
             SimAgent.TableflowSetup tableflow = world.chance(TABLEFLOW_SHARE) ? new SimAgent.TableflowSetup(
                     "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), dir.resolve("spool")) : null;
             return run(world, FaultyMetadataStore.observed(store, () -> metadataMutations[0]++), metadataMutations,
-                    tableflow);
+                    tableflow, control);
         } catch (World.Runaway runaway) {
             return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, 0, Map.of(),
                     List.of(), Map.of("Progress", List.of(runaway.getMessage())));
@@ -68,8 +73,11 @@ public final class Simulation {
     }
 
     private static SimulationResult run(World world, MetadataStore metadata, long[] metadataMutations,
-            SimAgent.TableflowSetup tableflow) {
+            SimAgent.TableflowSetup tableflow, Control control) {
         MemoryObjectStore objects = new MemoryObjectStore(world.clock());
+        if (control == Control.LOSSY_OBJECT_STORE) {
+            objects.losePuts(world.random(), 0.05);
+        }
         Faults faults = new Faults(world, Faults.Rates.draw(world));
         History history = new History(world);
         Node clients = new Node("clients", false);
@@ -103,7 +111,7 @@ public final class Simulation {
         List<SimProducer> producers = new ArrayList<>();
         int producerCount = 1 + world.random().nextInt(3);
         for (int id = 1; id <= producerCount; id++) {
-            producers.add(new SimProducer(id, world, cluster, history, clientExecutor, metadata.allocateProducerId(),
+            producers.add(new SimProducer(id, world, cluster, history, clientExecutor, control == Control.PRODUCERS_WITHOUT_IDEMPOTENCE ? -1 : metadata.allocateProducerId(),
                     topics, 20 + world.random().nextInt(60)));
         }
         List<SimConsumer> consumers = new ArrayList<>();
