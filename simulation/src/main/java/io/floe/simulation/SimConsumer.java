@@ -32,6 +32,7 @@ final class SimConsumer {
     private long attempt;
     private boolean stopped;
     private String lastReadFrom = "nobody";
+    private String lastAnswer = "none";
 
     SimConsumer(TopicPartition topicPartition, World world, Cluster cluster, History history, SimExecutor client,
             boolean retentionAllowed) {
@@ -91,7 +92,14 @@ final class SimConsumer {
         next(world.between(1_000_000L, 50_000_000L));
     }
 
+    /** The last answer this consumer got, for reports. */
+    String lastAnswer() {
+        return lastAnswer;
+    }
+
     private void read(PartitionResult partition, SimAgent agent) {
+        lastAnswer = agent + " at t=" + world.millis() + " ms: " + (partition instanceof PartitionResult.Data data
+                ? data.sizeInBytes() + " bytes, markers " + data.offsets() : partition.toString());
         if (partition instanceof PartitionResult.Error error) {
             if (error.error() == io.floe.agent.fetch.FetchError.OFFSET_OUT_OF_RANGE) {
                 if (position < error.offsets().logStartOffset()) {

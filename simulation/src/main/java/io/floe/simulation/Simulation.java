@@ -198,7 +198,8 @@ public final class Simulation {
             long end = metadata.offsets(partitions.get(i)).highWatermark();
             if (consumers.get(i).position() < end) {
                 history.violation("AckedFetchable", "the consumer of " + partitions.get(i) + " is at "
-                        + consumers.get(i).position() + " of " + end + " after the heal phase");
+                        + consumers.get(i).position() + " of " + end + " after the heal phase; its last answer: "
+                        + consumers.get(i).lastAnswer());
             }
         }
         history.ackedValues().forEach((value, position) -> {

@@ -76,10 +76,15 @@ public final class FetchService implements AutoCloseable {
         return fetch.future;
     }
 
-    /** Records a commit of this agent and wakes the fetches waiting on its partitions. */
+    /**
+     * Records a commit of this agent and wakes the fetches waiting on its partitions. After a commit
+     * whose outcome is unknown, or that answered duplicates, the views of those partitions are dropped
+     * (the store may hold more than they do) and their fetches woken to look.
+     */
     public void onCommitted(CommittedObject committed) {
         logs.onCommitted(committed);
-        Set<TopicPartition> partitions = new HashSet<>();
+        committed.stalePartitions().forEach(logs::forget);
+        Set<TopicPartition> partitions = new HashSet<>(committed.stalePartitions());
         for (CommittedObject.Appended appended : committed.appended()) {
             partitions.add(appended.batch().topicPartition());
         }

@@ -2,6 +2,7 @@ package io.floe.agent.produce;
 
 import io.floe.agent.Concurrency;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchAppend;
@@ -9,7 +10,9 @@ import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectCommit;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,13 +59,20 @@ final class SegmentCommit {
             LOGGER.warn("Commit outcome unknown object={} batches={}: {}",
                     uploaded.key(), uploaded.batches().size(), unknown.cause().toString());
             metrics.flushOutcome("unknown");
+            Set<TopicPartition> touched = new HashSet<>();
+            uploaded.batches().forEach(batch -> touched.add(batch.topicPartition()));
+            onCommitted.accept(CommittedObject.unknown(touched));
             failAll(uploaded.appends(), "commit outcome unknown: " + unknown.cause().getMessage());
         }
     }
 
     private void answer(UploadedObject uploaded, List<AppendResult> results) {
         List<CommittedObject.Appended> appended = new ArrayList<>();
+        Set<TopicPartition> stored = new HashSet<>();
         for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) instanceof AppendResult.Duplicate) {
+                stored.add(uploaded.batches().get(i).topicPartition());
+            }
             if (results.get(i) instanceof AppendResult.Appended done) {
                 BatchAppend batch = uploaded.batches().get(i);
                 appended.add(new CommittedObject.Appended(new BatchCoordinate(batch.topicPartition(), done.baseOffset(),
@@ -71,7 +81,7 @@ final class SegmentCommit {
             }
         }
         // Publish to the read path before answering, so a producer's ack is never ahead of what fetches see.
-        onCommitted.accept(new CommittedObject(appended));
+        onCommitted.accept(new CommittedObject(appended, stored));
         metrics.flushOutcome("committed");
         for (int i = 0; i < results.size(); i++) {
             uploaded.appends().get(i).result().complete(results.get(i));

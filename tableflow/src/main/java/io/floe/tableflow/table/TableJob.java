@@ -58,6 +58,7 @@ final class TableJob {
     private final Clock clock;
     private final TableMetrics metrics;
     private final long maxBytesPerRound;
+    private final RetentionHold hold;
     private int rotation;
     private String decoderSchema;
     private ValueDecoder decoder;
@@ -71,6 +72,7 @@ final class TableJob {
         this.clock = clock;
         this.metrics = metrics;
         this.maxBytesPerRound = maxBytesPerRound;
+        this.hold = new RetentionHold(metadata, topicName);
     }
 
     /** What a round did. */
@@ -89,6 +91,7 @@ final class TableJob {
         Watermark watermark = Watermark.of(table)
                 .filter(mark -> mark.topicId().equals(topic.id()))
                 .orElse(Watermark.empty(topic.id()));
+        hold.beforeRound(watermark, topic.partitionCount());
         Optional<Table> deadLetters = catalog.loadDeadLetters(topicName).map(PinnedTable::pin);
         Watermark deadLetterMark = deadLetters.flatMap(Watermark::of)
                 .filter(mark -> mark.topicId().equals(topic.id()))
@@ -160,6 +163,7 @@ final class TableJob {
             }
             List<DataFile> files = writers.close();
             commit(table, files, target, "records");
+            hold.afterCommit(target);
             metrics.committed(counts[0], counts[1], files.size());
             return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag, target);
         } catch (RuntimeException e) {

@@ -36,7 +36,6 @@ public final class TableJobs {
     private final Map<String, String> reportedProblems = new HashMap<>();
 
     /** The holder name of Tableflow's retention holds (one per table, whichever agent writes it). */
-    static final String RETENTION_HOLDER = "tableflow";
     /** Every this many polls, topics whose table was turned off give up any retention hold left behind. */
     private static final int HOLD_SWEEP_POLLS = 60;
     private long polls;
@@ -60,7 +59,6 @@ public final class TableJobs {
         Instant nextRun = Instant.MIN;
         Instant caughtUpAt;
         JobLease lease;
-        Map<Integer, Long> held = Map.of();
         Instant leaseTakenAt = Instant.MIN;
 
         Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, Instant now) {
@@ -134,7 +132,6 @@ public final class TableJobs {
         }
         try {
             TableJob.Outcome outcome = scheduled.job.run(topic, settings);
-            holdRetention(scheduled, topic, outcome.watermark());
             if (outcome.lagRecords() == 0) {
                 scheduled.caughtUpAt = now;
             }
@@ -172,18 +169,6 @@ public final class TableJobs {
         }
     }
 
-    /**
-     * Keeps retention from removing what the table has not read: the hold follows the table's watermark
-     * (written after the commit, so it never runs ahead of the table; a hold that lags is only cautious).
-     */
-    private void holdRetention(Scheduled scheduled, Topic topic, Watermark watermark) {
-        if (watermark.nextOffsets().isEmpty() || watermark.nextOffsets().equals(scheduled.held)) {
-            return;
-        }
-        metadata.holdRetention(RETENTION_HOLDER, topic.name(), watermark.nextOffsets());
-        scheduled.held = watermark.nextOffsets();
-    }
-
     /** The topic's settings; a malformed one is logged once per distinct config and skipped. */
     private Optional<TableSettings> settings(Topic topic) {
         try {
@@ -201,7 +186,7 @@ public final class TableJobs {
     /** A table that is off (or whose topic is gone) holds retention back no more. */
     private void releaseRetention(String topic) {
         try {
-            metadata.releaseRetention(RETENTION_HOLDER, topic);
+            metadata.releaseRetention(RetentionHold.HOLDER, topic);
         } catch (RuntimeException e) {
             LOGGER.warn("cannot release the retention hold of topic={}: {}", topic, e.toString());
         }
