@@ -146,6 +146,24 @@ class AgentTest {
     }
 
     @Test
+    void aRetryAnsweredAsADuplicateMakesTheStoredRecordsFetchableOnTheAgentThatAnsweredIt() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        TopicPartition tp = new TopicPartition("t", 0);
+        try (Agent other = startAgent()) {
+            assertThat(records(fetchNow(other, tp, 0))).isEmpty(); // its view of the partition: empty
+            ByteBuffer batch = idempotentBatch(4100L, 0, 3);
+            // Stored through the first agent, whose answer the producer never got (the agent died, say).
+            assertThat(append(topic, 0, batch.duplicate()).join()).isInstanceOf(AppendResult.Appended.class);
+
+            AppendResult retry = other.produce().append(topic, 0, batch.duplicate()).join();
+
+            assertThat(retry).isInstanceOf(AppendResult.Duplicate.class);
+            // The other agent commits nothing to the partition, yet must show what the retry was answered with.
+            assertThat(records(fetchNow(other, tp, 0))).extracting(Record::offset).containsExactly(0L, 1L, 2L);
+        }
+    }
+
+    @Test
     void aRestartedAgentServesEverythingAcknowledgedFromTheStores() {
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
         for (int i = 0; i < 20; i++) {
@@ -207,6 +225,10 @@ class AgentTest {
     }
 
     private PartitionResult fetchNow(TopicPartition tp, long offset) {
+        return fetchNow(agent, tp, offset);
+    }
+
+    private static PartitionResult fetchNow(Agent agent, TopicPartition tp, long offset) {
         return agent.fetch().fetch(new FetchQuery(List.of(new PartitionQuery(tp, offset, 1 << 20)), Duration.ZERO, 0,
                 1 << 20)).join().partitions().get(0);
     }
