@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Floe agent started through its launcher, {@code bin/floe agent}, on free loopback ports with a temp data dir.
- * Its heap is sampled from its {@code /metrics} endpoint during the whole run.
+ * Its heap is sampled from its {@code /metrics} endpoint during the whole run. bin/floe {@code exec}s the agent's
+ * JVM, so the child's pid is the JVM's, which {@code jcmd} attaches to for the live heap.
  */
 final class FloeAgent implements Target {
 
@@ -23,12 +24,14 @@ final class FloeAgent implements Target {
 
     private final String bootstrapServers;
     private final ChildProcess process;
+    private final PrometheusHeapProbe heapProbe;
     private final HeapSampler heapSampler;
 
-    private FloeAgent(String bootstrapServers, ChildProcess process, HeapSampler heapSampler) {
+    private FloeAgent(String bootstrapServers, ChildProcess process, PrometheusHeapProbe heapProbe) {
         this.bootstrapServers = bootstrapServers;
         this.process = process;
-        this.heapSampler = heapSampler;
+        this.heapProbe = heapProbe;
+        this.heapSampler = new HeapSampler("floe", heapProbe);
     }
 
     static FloeAgent start(BenchmarkOptions options, Path dir) throws IOException, InterruptedException {
@@ -37,9 +40,8 @@ final class FloeAgent implements Target {
         String httpListen = "127.0.0.1:" + Ports.free();
         ChildProcess process = ChildProcess.start("floe", command(options, listen, httpListen, dataDir),
                 dir.resolve("agent.log"), Map.of("FLOE_JAVA_OPTS", options.floeJavaOptions()));
-        HeapSampler sampler = new HeapSampler("floe",
+        FloeAgent agent = new FloeAgent(listen, process,
                 new PrometheusHeapProbe(URI.create("http://" + httpListen + "/metrics")));
-        FloeAgent agent = new FloeAgent(listen, process, sampler);
         try {
             Readiness.await("floe", listen, process, options.startTimeout());
         } catch (RuntimeException | InterruptedException e) {
@@ -72,6 +74,12 @@ final class FloeAgent implements Target {
     @Override
     public OptionalLong peakHeapBytes() {
         return heapSampler.peakBytes();
+    }
+
+    @Override
+    public long liveHeapBytes(Path histogramFile) throws Exception {
+        FullGc.run("floe", process.pid(), histogramFile);
+        return heapProbe.heapUsedBytes();
     }
 
     @Override

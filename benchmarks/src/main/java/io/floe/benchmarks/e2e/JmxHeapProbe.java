@@ -18,9 +18,12 @@ final class JmxHeapProbe implements HeapSampler.Probe, AutoCloseable {
         this.url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi");
     }
 
-    /** Called from the sampler's single thread only; connects lazily because the JVM may still be starting. */
+    /**
+     * Connects lazily because the JVM may still be starting. Synchronized: the sampler's thread and the workload's
+     * live-heap readings share the connection.
+     */
     @Override
-    public long heapUsedBytes() throws IOException {
+    public synchronized long heapUsedBytes() throws IOException {
         if (memory == null) {
             connector = JMXConnectorFactory.connect(url);
             memory = ManagementFactory.newPlatformMXBeanProxy(connector.getMBeanServerConnection(),

@@ -137,6 +137,12 @@ final class KafkaBroker implements Target {
     }
 
     @Override
+    public long liveHeapBytes(Path histogramFile) throws Exception {
+        FullGc.run(label, process.pid(), histogramFile);
+        return heapProbe.heapUsedBytes();
+    }
+
+    @Override
     public long peakRssBytes() {
         return process.peakRssBytes();
     }

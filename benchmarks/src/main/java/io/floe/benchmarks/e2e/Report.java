@@ -107,8 +107,9 @@ final class Report {
     String roundTable(int round) {
         StringBuilder md = new StringBuilder("### Round " + round + "\n\n");
         md.append("| system | produce MB/s | produce rec/s | p50 ms | p99 ms | p99.9 ms | max ms "
-                + "| group consume MB/s | group join ms | assign consume MB/s | peak heap MiB | peak RSS MiB |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + "| group consume MB/s | group join ms | assign consume MB/s | peak heap MiB | live heap MiB "
+                + "| peak RSS MiB |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String label : List.of(baseline, candidate)) {
             find(round, label).ifPresent(run -> md.append(roundRow(run)));
         }
@@ -117,7 +118,8 @@ final class Report {
                 .append(ratioCell(roundRatio(round, Report::produceRecordsPerSec)))
                 .append(" | | | | | ")
                 .append(ratioCell(roundRatio(round, Report::groupConsumeMbPerSec))).append(" | | ")
-                .append(ratioCell(roundRatio(round, Report::assignConsumeMbPerSec))).append(" | | |\n");
+                .append(ratioCell(roundRatio(round, Report::assignConsumeMbPerSec))).append(" | | | |\n");
+        md.append(liveHeapTable(round));
         if (options.latencyPhase()) {
             md.append(String.format(Locale.ROOT, "%nSteady rate, %,d records/s asked:%n%n", options.latencyRate()));
             md.append("| system | steady rec/s | steady p50 ms | steady p99 ms | steady p99.9 ms | steady max ms |\n");
@@ -125,6 +127,26 @@ final class Report {
             for (String label : List.of(baseline, candidate)) {
                 find(round, label).ifPresent(run -> md.append(steadyRow(run)));
             }
+        }
+        return md.toString();
+    }
+
+    /** The live heap after each phase that can run; the round table shows the largest. */
+    private String liveHeapTable(int round) {
+        List<LiveHeap.Phase> phases = List.of(LiveHeap.Phase.values()).stream()
+                .filter(p -> p != LiveHeap.Phase.STEADY || options.latencyPhase()).toList();
+        StringBuilder md = new StringBuilder("\nLive heap after a full GC at the end of each phase, MiB:\n\n| system |");
+        phases.forEach(p -> md.append(" after ").append(p.label()).append(" |"));
+        md.append(" max |\n|---|").append("---:|".repeat(phases.size() + 1)).append('\n');
+        for (String label : List.of(baseline, candidate)) {
+            find(round, label).ifPresent(run -> {
+                md.append("| ").append(run.label()).append(" |");
+                for (LiveHeap.Phase phase : phases) {
+                    Outcome<Long> reading = run.liveHeap().after(phase);
+                    md.append(' ').append(cell(reading.measured().map(b -> b / MIB), "%.0f", reading)).append(" |");
+                }
+                md.append(' ').append(mib(toOptionalDouble(run.liveHeap().maxBytes()))).append(" |\n");
+            });
         }
         return md.toString();
     }
@@ -154,8 +176,8 @@ final class Report {
                 + " | " + cell(g.map(s -> (double) s.groupJoinMs()), "%.0f", run.groupConsume())
                 + " | " + cell(run.assignConsume().measured().map(ConsumerSummary::fetchMegabytesPerSec), "%.1f",
                         run.assignConsume())
-                + " | " + mib(run.peakHeapBytes().isPresent()
-                        ? OptionalDouble.of(run.peakHeapBytes().getAsLong()) : OptionalDouble.empty())
+                + " | " + mib(toOptionalDouble(run.peakHeapBytes()))
+                + " | " + mib(toOptionalDouble(run.liveHeap().maxBytes()))
                 + " | " + mib(run.peakRssBytes() > 0 ? OptionalDouble.of(run.peakRssBytes()) : OptionalDouble.empty())
                 + " |\n";
     }
@@ -166,8 +188,9 @@ final class Report {
         boolean steady = options.latencyPhase();
         md.append("| system | produce MB/s | p50 ms | p99 ms | ")
                 .append(steady ? "steady p50 ms | steady p99 ms | " : "")
-                .append("group consume MB/s | assign consume MB/s | peak heap MiB (max) | peak RSS MiB (max) |\n");
-        md.append("|---|---:|---:|---:|").append(steady ? "---:|---:|" : "").append("---:|---:|---:|---:|\n");
+                .append("group consume MB/s | assign consume MB/s | peak heap MiB (max) | live heap MiB (max) "
+                        + "| peak RSS MiB (max) |\n");
+        md.append("|---|---:|---:|---:|").append(steady ? "---:|---:|" : "").append("---:|---:|---:|---:|---:|\n");
         for (String label : List.of(baseline, candidate)) {
             List<SystemRun> of = runs.stream().filter(r -> r.label().equals(label)).toList();
             md.append("| ").append(label)
@@ -181,6 +204,7 @@ final class Report {
                     .append(" | ").append(spread(values(of, Report::groupConsumeMbPerSec), "%.1f"))
                     .append(" | ").append(spread(values(of, Report::assignConsumeMbPerSec), "%.1f"))
                     .append(" | ").append(mib(max(values(of, r -> toOptional(r.peakHeapBytes())))))
+                    .append(" | ").append(mib(max(values(of, r -> toOptional(r.liveHeap().maxBytes())))))
                     .append(" | ").append(mib(max(values(of, r -> r.peakRssBytes() > 0
                             ? Optional.of((double) r.peakRssBytes()) : Optional.empty()))))
                     .append(" |\n");
@@ -190,7 +214,7 @@ final class Report {
                 .append(" | | | ").append(steady ? "| | " : "")
                 .append(spread(ratios(Report::groupConsumeMbPerSec), "%.2f"))
                 .append(" | ").append(spread(ratios(Report::assignConsumeMbPerSec), "%.2f"))
-                .append(" | | |\n");
+                .append(" | | | |\n");
         if (steady && !options.kafkaOnly()) {
             md.append('\n').append(target()).append('\n');
         }
@@ -230,6 +254,10 @@ final class Report {
                 + " Peak heap: used heap sampled every " + HeapSampler.PERIOD.toMillis()
                 + " ms (Kafka over JMX, Floe from /metrics `jvm_memory_used_bytes{area=\"heap\"}`); "
                 + "peak RSS: VmHWM of the process tree.");
+        lines.add("- live heap: the same used-heap reading, taken right after a full GC forced with `jcmd <pid> "
+                + "GC.class_histogram` at the end of each phase, before the next starts: what the system still holds, "
+                + "without the garbage the peak includes. (`GC.run` would only start a concurrent cycle: both JVMs "
+                + "run G1 with -XX:+ExplicitGCInvokesConcurrent.) The round table shows the largest over the phases.");
         if (options.latencyPhase()) {
             lines.add(String.format(Locale.ROOT, "- steady: after the consumers, ProducerPerformance throttled to "
                     + "%,d records/s into its own topic `%s`, same producer properties%s: send-to-ack latency at a "
@@ -243,6 +271,12 @@ final class Report {
                 if (o instanceof Outcome.Failed<?> f) {
                     lines.add("- round " + run.round() + " " + run.label() + ": " + f.reason().lines().findFirst()
                             .orElse(""));
+                }
+            }
+            for (LiveHeap.Phase phase : LiveHeap.Phase.values()) {
+                if (run.liveHeap().after(phase) instanceof Outcome.Failed<?> f) {
+                    lines.add("- round " + run.round() + " " + run.label() + ": live heap after " + phase.label()
+                            + ": " + f.reason().lines().findFirst().orElse(""));
                 }
             }
             if (run.latency() instanceof Outcome.Failed<?> f) {
@@ -314,6 +348,10 @@ final class Report {
 
     private static Optional<Double> toOptional(java.util.OptionalLong value) {
         return value.isPresent() ? Optional.of((double) value.getAsLong()) : Optional.empty();
+    }
+
+    private static OptionalDouble toOptionalDouble(java.util.OptionalLong value) {
+        return value.isPresent() ? OptionalDouble.of(value.getAsLong()) : OptionalDouble.empty();
     }
 
     private static OptionalDouble max(List<Double> values) {

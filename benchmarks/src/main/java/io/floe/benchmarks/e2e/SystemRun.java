@@ -8,6 +8,8 @@ import java.util.OptionalLong;
  *
  * @param produce the saturation run: ProducerPerformance unthrottled
  * @param latency the steady-rate run: ProducerPerformance at {@code --latency-rate}, after the consumers
+ * @param peakHeapBytes the largest used heap sampled during the run, garbage included
+ * @param liveHeap the used heap after a full GC at the end of each phase
  */
 record SystemRun(
         int round,
@@ -17,19 +19,20 @@ record SystemRun(
         Outcome<ConsumerSummary> assignConsume,
         Outcome<ProducerSummary> latency,
         OptionalLong peakHeapBytes,
+        LiveHeap liveHeap,
         long peakRssBytes,
         List<String> notes) {
 
     static SystemRun failedToStart(int round, String label, String reason) {
         return new SystemRun(round, label, Outcome.failed("did not start: " + reason),
                 Outcome.skipped("not started"), Outcome.skipped("not started"), Outcome.skipped("not started"),
-                OptionalLong.empty(), 0, List.of());
+                OptionalLong.empty(), LiveHeap.notMeasured(), 0, List.of());
     }
 
     /** The driver itself failed mid-run; the figures of this run are lost, the other runs go on. */
     static SystemRun driverError(int round, String label, RuntimeException error) {
         return new SystemRun(round, label, Outcome.failed("driver error: " + error),
                 Outcome.skipped("driver error"), Outcome.skipped("driver error"), Outcome.skipped("driver error"),
-                OptionalLong.empty(), 0, List.of());
+                OptionalLong.empty(), LiveHeap.notMeasured(), 0, List.of());
     }
 }

@@ -1,5 +1,6 @@
 package io.floe.benchmarks.e2e;
 
+import java.nio.file.Path;
 import java.util.OptionalLong;
 
 /** A running system under test, reachable over the Kafka protocol on loopback. */
@@ -12,6 +13,12 @@ sealed interface Target permits KafkaBroker, FloeAgent {
 
     /** Peak used heap sampled since the start; empty when no sample succeeded. */
     OptionalLong peakHeapBytes();
+
+    /**
+     * Forces a full GC in the system's JVM ({@link FullGc}, its class histogram written to {@code histogramFile}),
+     * waits for it, then reads the used heap the same way the peak is sampled. Throws when either step fails.
+     */
+    long liveHeapBytes(Path histogramFile) throws Exception;
 
     /** Peak resident set size of the process tree; read before {@link #stop()}. */
     long peakRssBytes();

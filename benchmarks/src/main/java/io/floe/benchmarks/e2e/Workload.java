@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,15 +17,19 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The workload run on each system, the same for all: create the topic, produce N records with ProducerPerformance
  * unthrottled (throughput at saturation), then read them all back with ConsumerPerformance (group) and/or the
  * assign()-based consumer. Last, unless {@code --latency-rate 0}, the steady-rate phase: ProducerPerformance
  * throttled to a rate the system sustains, into a topic of its own, for latencies without producer-side queueing.
+ * After each phase that ran, before the next starts, the system's live heap is read (see {@link LiveHeap}).
  */
 final class Workload {
 
+    private static final Logger LOGGER = LoggerFactory.getLogger(Workload.class);
     static final String TOPIC = "bench";
     static final String LATENCY_TOPIC = "bench-latency";
     private static final long CREATE_TOPIC_TIMEOUT_S = 60;
@@ -43,7 +48,9 @@ final class Workload {
         String bootstrap = target.bootstrapServers();
         createTopic(bootstrap, TOPIC).ifPresent(error ->
                 notes.add("CreateTopics " + TOPIC + " failed (" + error + "); relied on auto-creation"));
+        Map<LiveHeap.Phase, Outcome<Long>> live = new EnumMap<>(LiveHeap.Phase.class);
         Outcome<ProducerSummary> produce = perf.produce(bootstrap, TOPIC, dir.resolve("producer.log"));
+        live.put(LiveHeap.Phase.PRODUCE, liveHeap(target, produce, LiveHeap.Phase.PRODUCE, dir));
         Outcome<ConsumerSummary> group;
         Outcome<ConsumerSummary> assign;
         if (produce.measured().isEmpty()) {
@@ -53,13 +60,37 @@ final class Workload {
             group = options.consumerMode().runsPerf()
                     ? perf.consumeWithGroup(bootstrap, TOPIC, dir.resolve("consumer-perf.log"))
                     : Outcome.skipped("--consumer assign");
+            live.put(LiveHeap.Phase.GROUP_CONSUME, liveHeap(target, group, LiveHeap.Phase.GROUP_CONSUME, dir));
             assign = options.consumerMode().runsAssign()
                     ? perf.consumeWithAssign(bootstrap, TOPIC, dir.resolve("consumer-assign.log"))
                     : Outcome.skipped("--consumer perf");
+            live.put(LiveHeap.Phase.ASSIGN_CONSUME, liveHeap(target, assign, LiveHeap.Phase.ASSIGN_CONSUME, dir));
         }
         Outcome<ProducerSummary> latency = steadyRate(bootstrap, dir, notes);
+        live.put(LiveHeap.Phase.STEADY, liveHeap(target, latency, LiveHeap.Phase.STEADY, dir));
         return new SystemRun(round, target.label(), produce, group, assign, latency, target.peakHeapBytes(),
-                target.peakRssBytes(), notes);
+                new LiveHeap(live), target.peakRssBytes(), notes);
+    }
+
+    /**
+     * The live heap at the end of a phase: a full GC, then the used heap. Read after a failed phase too (the system
+     * may still hold what it took in); not after a skipped one, which changed nothing.
+     */
+    private static Outcome<Long> liveHeap(Target target, Outcome<?> phase, LiveHeap.Phase name, Path dir)
+            throws InterruptedException {
+        if (phase instanceof Outcome.Skipped<?> skipped) {
+            return Outcome.skipped(skipped.reason());
+        }
+        try {
+            long usedBytes = target.liveHeapBytes(dir.resolve(name.histogramFileName()));
+            LOGGER.info("live heap system={} after={} usedBytes={}", target.label(), name.label(), usedBytes);
+            return Outcome.measured(usedBytes);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            LOGGER.warn("no live heap system={} after={} error={}", target.label(), name.label(), e.toString());
+            return Outcome.failed(e.getMessage() != null ? e.getMessage() : e.toString());
+        }
     }
 
     /**

@@ -34,10 +34,10 @@ class ReportTest {
         String md = report(options(), runs(12, 30, 10, 50)).markdown("cmd", "machine");
         assertThat(md).contains(
                 "| system | produce MB/s | p50 ms | p99 ms | steady p50 ms | steady p99 ms | group consume MB/s |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
                 "| kafka | 100.0 [100.0–100.0] | 200 [200–200] | 700 [700–700] | 3 [3–3] | 11 [10–12] | n/a |",
                 "| floe | 100.0 [100.0–100.0] | 200 [200–200] | 700 [700–700] | 3 [3–3] | 40 [30–50] | n/a |",
-                "| floe/kafka | 1.00 [1.00–1.00] | | | | | n/a | n/a | | |\n",
+                "| floe/kafka | 1.00 [1.00–1.00] | | | | | n/a | n/a | | | |\n",
                 "target: Floe steady p99 ≤ flush interval + 25 ms = 45 ms: met (median 40 ms over 2 round(s); "
                         + "flush interval 20 ms from the agent's default)",
                 "- steady: after the consumers, ProducerPerformance throttled to 5,000 records/s",
@@ -45,8 +45,7 @@ class ReportTest {
                         + "`bench-latency` (6 partitions, same producer properties), figures over the last 60,000 "
                         + "(the first 15,000 warm the tool up).",
                 "its steady-state summary (after 15,000 warm-up records)");
-        assertThat(md.lines().filter(l -> l.startsWith("|---")).map(l -> l.split("\\|", -1).length).distinct())
-                .as("header separators match their tables").hasSize(3);
+        assertEveryTableRowHasItsHeadersCells(md);
     }
 
     @Test
@@ -82,7 +81,10 @@ class ReportTest {
         String md = report(options, runs).markdown("cmd", "machine");
         assertThat(md).doesNotContain("steady", "Steady", "target:", "bench-latency")
                 .contains("| system | produce MB/s | p50 ms | p99 ms | group consume MB/s | assign consume MB/s "
-                        + "| peak heap MiB (max) | peak RSS MiB (max) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                        + "| peak heap MiB (max) | live heap MiB (max) | peak RSS MiB (max) |\n"
+                        + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+                .contains("| system | after produce | after group consume | after assign consume | max |\n");
+        assertEveryTableRowHasItsHeadersCells(md);
     }
 
     @Test
@@ -101,6 +103,63 @@ class ReportTest {
                         + "after a stall, so its latencies include queueing.",
                 "not met (median 900 ms over 2 round(s)")
                 .doesNotContain("round 2 floe: steady");
+    }
+
+    @Test
+    void liveHeapIsShownPerPhaseAndAsTheLargestNextToThePeak() {
+        Map<LiveHeap.Phase, Outcome<Long>> kafka = Map.of(
+                LiveHeap.Phase.PRODUCE, Outcome.measured(300L << 20),
+                LiveHeap.Phase.GROUP_CONSUME, Outcome.skipped("--consumer assign"),
+                LiveHeap.Phase.ASSIGN_CONSUME, Outcome.measured(310L << 20),
+                LiveHeap.Phase.STEADY, Outcome.measured(305L << 20));
+        Map<LiveHeap.Phase, Outcome<Long>> floe = Map.of(
+                LiveHeap.Phase.PRODUCE, Outcome.measured(400L << 20),
+                LiveHeap.Phase.GROUP_CONSUME, Outcome.skipped("--consumer assign"),
+                LiveHeap.Phase.ASSIGN_CONSUME, Outcome.failed("jcmd 42 GC.class_histogram exited 1 without a "
+                        + "histogram: java.io.IOException: No such process"),
+                LiveHeap.Phase.STEADY, Outcome.measured(420L << 20));
+        List<SystemRun> runs = List.of(
+                run(1, "kafka", Outcome.measured(summary(5_000, 9)), new LiveHeap(kafka)),
+                run(1, "floe", Outcome.measured(summary(5_000, 30)), new LiveHeap(floe)),
+                run(2, "kafka", Outcome.measured(summary(5_000, 9)), LiveHeap.notMeasured()),
+                run(2, "floe", Outcome.measured(summary(5_000, 30)), new LiveHeap(Map.of(
+                        LiveHeap.Phase.PRODUCE, Outcome.measured(500L << 20)))));
+        Report report = report(options(), runs);
+
+        assertThat(report.roundTable(1)).contains(
+                "| peak heap MiB | live heap MiB | peak RSS MiB |",
+                "| kafka | 100.0 | 102,400 | 200 | 700 | 800 | 900 | – | – | failed | 100 | 310 | 200 |",
+                "| system | after produce | after group consume | after assign consume | after steady | max |",
+                "| kafka | 300 | – | 310 | 305 | 310 |",
+                "| floe | 400 | – | failed | 420 | 420 |");
+        assertThat(report.roundTable(2)).contains("| kafka | – | – | – | – | n/a |",
+                "| floe | 500 | – | – | – | 500 |");
+        String md = report.markdown("cmd", "machine");
+        assertThat(md).contains("| peak heap MiB (max) | live heap MiB (max) | peak RSS MiB (max) |",
+                "| kafka | 100.0 [100.0–100.0] | 200 [200–200] | 700 [700–700] | 3 [3–3] | 9 [9–9] | n/a | n/a "
+                        + "| 100 | 310 | 200 |",
+                "| floe | 100.0 [100.0–100.0] | 200 [200–200] | 700 [700–700] | 3 [3–3] | 30 [30–30] | n/a | n/a "
+                        + "| 100 | 500 | 200 |",
+                "- round 1 floe: live heap after assign consume: jcmd 42 GC.class_histogram exited 1 without a "
+                        + "histogram: java.io.IOException: No such process",
+                "`jcmd <pid> GC.class_histogram`");
+        assertEveryTableRowHasItsHeadersCells(md);
+    }
+
+    /** Every row of every Markdown table has as many cells as the table's header. */
+    private static void assertEveryTableRowHasItsHeadersCells(String md) {
+        int headerCells = -1;
+        for (String line : md.lines().toList()) {
+            if (!line.startsWith("|")) {
+                headerCells = -1;
+                continue;
+            }
+            int cells = line.split("\\|", -1).length;
+            if (headerCells < 0) {
+                headerCells = cells;
+            }
+            assertThat(cells).as("cells of %s", line).isEqualTo(headerCells);
+        }
     }
 
     private static BenchmarkOptions options(String... extra) {
@@ -125,9 +184,13 @@ class ReportTest {
     }
 
     private static SystemRun run(int round, String label, Outcome<ProducerSummary> latency) {
+        return run(round, label, latency, LiveHeap.notMeasured());
+    }
+
+    private static SystemRun run(int round, String label, Outcome<ProducerSummary> latency, LiveHeap liveHeap) {
         ProducerSummary saturation = new ProducerSummary(1_000, false, 102_400, 100.0, 300, 900, 200, 600, 700, 800);
         return new SystemRun(round, label, Outcome.measured(saturation), Outcome.skipped("--consumer assign"),
-                Outcome.failed("boom"), latency, OptionalLong.of(100L << 20), 200L << 20, List.of());
+                Outcome.failed("boom"), latency, OptionalLong.of(100L << 20), liveHeap, 200L << 20, List.of());
     }
 
     private static ProducerSummary summary(double recordsPerSec, long p99) {
