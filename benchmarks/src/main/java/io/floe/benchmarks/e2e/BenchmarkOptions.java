@@ -134,7 +134,8 @@ record BenchmarkOptions(
               --floe-script PATH       Floe launcher (default bin/floe)
               --flush-interval-ms N    passed to `floe agent`
               --floe-arg ARG           extra argument for `floe agent` (repeatable)
-              --floe-java-opts OPTS    JVM options for the agent, passed as FLOE_JAVA_OPTS (default: none, JVM defaults)
+              --floe-java-opts OPTS    JVM options for the agent, passed as FLOE_JAVA_OPTS (default: none:
+                                       bin/floe's -Xms1g -Xmx1g and Kafka's G1 settings)
               --start-timeout-s S      readiness wait for each system (default 120)
               --tool-timeout-s S       wall-clock limit of each perf tool run (default 900)
               --consume-timeout-ms MS  longest gap between consumed records before a consumer gives up (default 30000)

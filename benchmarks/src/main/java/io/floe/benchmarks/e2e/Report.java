@@ -100,7 +100,8 @@ final class Report {
         options.floeFlushIntervalMs().ifPresent(ms -> flags.append(" --flush-interval-ms ").append(ms));
         options.floeExtraArgs().forEach(a -> flags.append(' ').append(a));
         return flags.append("`, FLOE_JAVA_OPTS ").append(options.floeJavaOptions().isBlank()
-                ? "unset (JVM default heap: a quarter of RAM)" : "`" + options.floeJavaOptions() + "`")
+                ? "unset (bin/floe's agent defaults: `-Xms1g -Xmx1g` with Kafka's G1 settings)"
+                : "`" + options.floeJavaOptions() + "`")
                 .append("; ").toString();
     }
 
@@ -135,7 +136,8 @@ final class Report {
     private String liveHeapTable(int round) {
         List<LiveHeap.Phase> phases = List.of(LiveHeap.Phase.values()).stream()
                 .filter(p -> p != LiveHeap.Phase.STEADY || options.latencyPhase()).toList();
-        StringBuilder md = new StringBuilder("\nLive heap after a full GC at the end of each phase, MiB:\n\n| system |");
+        StringBuilder md = new StringBuilder("\nLive heap after a full GC at the end of each phase, MiB:\n\n");
+        md.append("| system |");
         phases.forEach(p -> md.append(" after ").append(p.label()).append(" |"));
         md.append(" max |\n|---|").append("---:|".repeat(phases.size() + 1)).append('\n');
         for (String label : List.of(baseline, candidate)) {
