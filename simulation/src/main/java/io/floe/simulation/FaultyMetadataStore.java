@@ -31,9 +31,14 @@ final class FaultyMetadataStore {
         return !READS.contains(method.getName()) && !LOCAL.contains(method.getName());
     }
 
+    /** The calls that can change what the checker looks at: markers, batch rows, objects' rows. */
+    private static final Set<String> LOG_CHANGES = Set.of("commit", "rewrite", "truncateLog", "deleteRecords",
+            "scheduleUnreferenced", "forgetDeletions", "createTopic", "deleteTopic", "createPartitions");
+
     /**
      * The shared store as the checker sees it: every call passes through, and {@code onMutation} runs
-     * after each call that may have changed it, so the checker looks only when there is news.
+     * after each call that may have changed the log (not heartbeats, leases, holds or registrations), so
+     * the checker looks only when there is news.
      */
     static MetadataStore observed(MetadataStore store, Runnable onMutation) {
         return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
@@ -41,7 +46,7 @@ final class FaultyMetadataStore {
                     try {
                         return invoke(store, method, args);
                     } finally {
-                        if (mutates(method)) {
+                        if (LOG_CHANGES.contains(method.getName())) {
                             onMutation.run();
                         }
                     }
