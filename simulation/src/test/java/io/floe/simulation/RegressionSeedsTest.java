@@ -27,7 +27,9 @@ class RegressionSeedsTest {
         "30167 | retention removed what the table was about to read: the hold was written only after commits (RetentionHold)",
         "30294 | a restarted single agent never showed records a retry was answered as duplicates (AgentTest)",
         "30479 | a single agent's view stayed behind after commits with lost answers (FetchService)",
-        "30978 | as 30294, with crashes in store calls"})
+        "30978 | as 30294, with crashes in store calls",
+        "815184455 | a stale view whose records had all expired answered empty fetches for good (FetchReader)",
+        "815184650 | as 815184455, one agent restarted six times, with Tableflow"})
     void staysFixed(long seed, String bug) {
         SimulationResult result = Simulation.run(seed, scratch);
         assertThat(result.violations()).as("seed %d (%s): %s", seed, bug, result.summary()).isEmpty();

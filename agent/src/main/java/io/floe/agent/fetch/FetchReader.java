@@ -177,10 +177,13 @@ final class FetchReader {
             return new Planned(partition, offsets, List.of(), null);
         }
         List<BatchCoordinate> batches = logs.batches(partition.topicPartition(), fetchOffset, bytesMax);
-        if (!batches.isEmpty() && batches.get(0).baseOffset() > fetchOffset) {
-            // A gap where the fetch starts: key compaction leaves them, but so does retention when this
-            // agent's log start is stale. Below the stored log start the answer is OFFSET_OUT_OF_RANGE,
-            // as in Kafka, so the consumer applies its reset policy instead of skipping records silently.
+        boolean gap = batches.isEmpty() ? fetchOffset < offsets.highWatermark() : batches.get(0).baseOffset() > fetchOffset;
+        if (gap) {
+            // Nothing stored where the fetch starts, although this agent's view says there is: key compaction
+            // leaves such gaps, but so does retention when this agent's log start is stale (everything up to
+            // the view's end may be gone). Below the stored log start the answer is OFFSET_OUT_OF_RANGE, as
+            // in Kafka, so the consumer applies its reset policy instead of skipping records or waiting for
+            // good.
             LogOffsets stored = logs.storedOffsets(partition.topicPartition());
             if (fetchOffset < stored.logStartOffset()) {
                 return Planned.error(new PartitionResult.Error(partition.topicPartition(),
