@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +162,23 @@ class AgentTest {
             // The other agent commits nothing to the partition, yet must show what the retry was answered with.
             assertThat(records(fetchNow(other, tp, 0))).extracting(Record::offset).containsExactly(0L, 1L, 2L);
         }
+    }
+
+    @Test
+    void aFetchWhoseRecordsExpiredBehindTheAgentsBackIsOutOfRangeNotEmptyForever() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        TopicPartition tp = new TopicPartition("t", 0);
+        append(topic, 0, batch(0, 5)).join();
+        assertThat(records(fetchNow(tp, 0))).hasSize(5); // the agent's view: log start 0, end 5
+        // Retention on another agent removes everything; this agent's view still says [0, 5].
+        metadata.truncateLog(tp, 5, Instant.now(), Instant.now());
+
+        PartitionResult result = fetchNow(tp, 0);
+
+        assertThat(result).isInstanceOfSatisfying(PartitionResult.Error.class, e -> {
+            assertThat(e.error()).isEqualTo(FetchError.OFFSET_OUT_OF_RANGE);
+            assertThat(e.offsets().logStartOffset()).isEqualTo(5);
+        });
     }
 
     @Test
