@@ -171,7 +171,7 @@ class AgentTest {
         append(topic, 0, batch(0, 5)).join();
         assertThat(records(fetchNow(tp, 0))).hasSize(5); // the agent's view: log start 0, end 5
         // Retention on another agent removes everything; this agent's view still says [0, 5].
-        metadata.truncateLog(tp, 5, Instant.now(), Instant.now());
+        metadata.truncateLog(tp, 5, Instant.now());
 
         PartitionResult result = fetchNow(tp, 0);
 
