@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 final class Checker {
 
     private final MetadataStore metadata;
+    private final LongSupplier logChanges;
     private final MemoryObjectStore objects;
     private final History history;
     private final List<TopicPartition> partitions;
@@ -31,10 +33,14 @@ final class Checker {
     private final Map<TopicPartition, LogOffsets> lastOffsets = new HashMap<>();
     private long logReads;
     private long indexChecks;
+    private long checkedAtLogChanges = -1;
+    private long checkedAtObjectChanges = -1;
 
-    Checker(MetadataStore metadata, MemoryObjectStore objects, History history, List<TopicPartition> partitions,
+    /** {@code logChanges}: a count of the metadata store's calls that may have changed the log. */
+    Checker(MetadataStore metadata, LongSupplier logChanges, MemoryObjectStore objects, History history, List<TopicPartition> partitions,
             Set<String> retentionTopics) {
         this.metadata = metadata;
+        this.logChanges = logChanges;
         this.objects = objects;
         this.history = history;
         this.partitions = partitions;
@@ -49,8 +55,16 @@ final class Checker {
         return indexChecks;
     }
 
-    /** The checks of every step: markers never go back; the index is dense and points at stored objects. */
-    void afterStep() {
+    /**
+     * The checks of every step: markers never go back; the index is dense and points at stored objects.
+     * Skipped when neither store changed since the last check (it still holds); returns whether it ran.
+     */
+    boolean afterStep() {
+        if (logChanges.getAsLong() == checkedAtLogChanges && objects.mutations() == checkedAtObjectChanges) {
+            return false;
+        }
+        checkedAtLogChanges = logChanges.getAsLong();
+        checkedAtObjectChanges = objects.mutations();
         indexChecks++;
         for (TopicPartition tp : partitions) {
             LogOffsets now = metadata.offsets(tp);
@@ -84,6 +98,7 @@ final class Checker {
                 history.violation("NoAckedLoss", tp + " has no batches but markers " + now);
             }
         }
+        return true;
     }
 
     /** Reads every partition's whole log from the objects and checks it against everything seen before. */

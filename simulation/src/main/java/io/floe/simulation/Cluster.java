@@ -30,7 +30,6 @@ final class Cluster {
     private final Map<Integer, Integer> incarnations = new TreeMap<>();
     private final Map<Integer, Long> downSince = new TreeMap<>();
     private double killRatePerSecond;
-    private int kills;
     private int starts;
 
     Cluster(World world, Faults faults, MetadataStore metadata, ObjectStore objects, SimExecutor network,
@@ -66,10 +65,6 @@ final class Cluster {
         everyIncarnation.forEach(SimAgent::release);
     }
 
-    int kills() {
-        return kills;
-    }
-
     int starts() {
         return starts;
     }
@@ -95,7 +90,6 @@ final class Cluster {
             SimAgent agent = agents.get(nodeId);
             if (agent != null && agent.alive() && world.chance(killRatePerSecond / 4)) {
                 agent.kill();
-                kills++;
                 faults.count("agent killed between steps");
             }
             if (agent != null && !agent.alive() && downSince.get(nodeId) < 0) {

@@ -34,10 +34,6 @@ final class Faults {
         this.rates = rates;
     }
 
-    Rates rates() {
-        return rates;
-    }
-
     /** From now on no faults: the heal phase. */
     void heal() {
         rates = Rates.NONE;

@@ -79,10 +79,6 @@ final class History {
         return ackedWithoutOffset;
     }
 
-    Map<Position, String> observedValues() {
-        return observed;
-    }
-
     /** The values consumers read through the fetch path. */
     Set<String> consumedValues() {
         return consumed;

@@ -69,7 +69,7 @@ final class SimProducer {
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private final Map<TopicPartition, Topic> topicOf = new HashMap<>();
     private int nextValue;
-    private int batchesMax;
+    private final int batchesMax;
     private int batchesMade;
 
     SimProducer(int id, World world, Cluster cluster, History history, SimExecutor client, long producerId,

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -59,10 +61,10 @@ public final class Simulation {
         }
         World world = new World(seed);
         try (SqlMetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), world.clock())) {
-            long[] metadataMutations = {0};
+            AtomicLong logChanges = new AtomicLong();
             SimAgent.TableflowSetup tableflow = world.chance(TABLEFLOW_SHARE) ? new SimAgent.TableflowSetup(
                     "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), dir.resolve("spool")) : null;
-            return run(world, FaultyMetadataStore.observed(store, () -> metadataMutations[0]++), metadataMutations,
+            return run(world, FaultyMetadataStore.observed(store, logChanges::incrementAndGet), logChanges::get,
                     tableflow, control);
         } catch (World.Runaway runaway) {
             return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, 0, Map.of(),
@@ -72,7 +74,7 @@ public final class Simulation {
         }
     }
 
-    private static SimulationResult run(World world, MetadataStore metadata, long[] metadataMutations,
+    private static SimulationResult run(World world, MetadataStore metadata, LongSupplier logChanges,
             SimAgent.TableflowSetup tableflow, Control control) {
         MemoryObjectStore objects = new MemoryObjectStore(world.clock());
         if (control == Control.LOSSY_OBJECT_STORE) {
@@ -121,19 +123,11 @@ public final class Simulation {
         producers.forEach(SimProducer::start);
         consumers.forEach(SimConsumer::start);
 
-        Checker checker = new Checker(metadata, objects, history, partitions, Set.of("logs"));
+        Checker checker = new Checker(metadata, logChanges, objects, history, partitions, Set.of("logs"));
         TableChecker tables = tableflow == null ? null : new TableChecker(SimAgent.catalog(tableflow.catalogUrl(),
                 objects, tableflow.spool()), metadata, history, logs.name(), logs.partitionCount());
-        long[] checkedAt = {-1, -1};
-        int[] changedSteps = {0};
         Runnable afterEachStep = () -> {
-            if (metadataMutations[0] == checkedAt[0] && objects.mutations() == checkedAt[1]) {
-                return; // nothing changed in either store: the last check still holds
-            }
-            checker.afterStep();
-            checkedAt[0] = metadataMutations[0];
-            checkedAt[1] = objects.mutations();
-            if (++changedSteps[0] % LOG_READ_EVERY_STEPS == 0) {
+            if (checker.afterStep() && checker.indexChecks() % LOG_READ_EVERY_STEPS == 0) {
                 checker.readLog();
                 if (tables != null) {
                     tables.check();

@@ -113,11 +113,6 @@ final class World {
         queue.add(new Task(now + Math.max(0, delayNanos), random.nextLong(), sequence++, owner, body));
     }
 
-    /** The node whose task is running now (innermost), or null between tasks. */
-    Node currentNode() {
-        return running.isEmpty() ? null : running.get(running.size() - 1).owner().node();
-    }
-
     /**
      * Runs the next task, advancing time to it. Returns false when no task is left. Tasks of dead
      * nodes are dropped; a task whose executor has no free thread (possible only while nested) waits.
