@@ -11,7 +11,7 @@ import java.util.TreeMap;
 /**
  * The agent's in-memory view of one partition: its markers and an index of the batches committed
  * since the view was loaded (the tail that consumers read). Batches below {@link #indexStart()} are
- * looked up in the metadata store. Thread-safe.
+ * looked up in the metadata store, a page at a time ({@link StorePage}). Thread-safe.
  */
 final class PartitionLog {
 
@@ -22,6 +22,7 @@ final class PartitionLog {
     private long highWatermark;
     private long indexStart;
     private long tailBytes;
+    private StorePage storePage = StorePage.NONE;
 
     PartitionLog(TopicPartition topicPartition, LogOffsets loaded, int indexBatchesMax) {
         this.topicPartition = topicPartition;
@@ -77,6 +78,9 @@ final class PartitionLog {
         if (newLogStart > highWatermark) {
             return false;
         }
+        if (newLogStart > logStartOffset) {
+            storePage = StorePage.NONE;
+        }
         logStartOffset = Math.max(logStartOffset, newLogStart);
         while (!tail.isEmpty() && tail.firstEntry().getValue().nextOffset() <= logStartOffset) {
             Map.Entry<Long, BatchCoordinate> first = tail.pollFirstEntry();
@@ -107,6 +111,15 @@ final class PartitionLog {
             bytes += batch.range().length();
         }
         return found;
+    }
+
+    /** The batches below the index that the last read from the store returned. */
+    synchronized StorePage storePage() {
+        return storePage;
+    }
+
+    synchronized void keepStorePage(StorePage page) {
+        storePage = page;
     }
 
     /** Bytes of indexed batches at or after {@code fromOffset} (an estimate for min_bytes). */

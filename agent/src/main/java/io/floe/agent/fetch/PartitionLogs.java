@@ -17,8 +17,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PartitionLogs {
 
     static final int INDEX_BATCHES_MAX = 4096;
-    /** Batch rows one read below the index asks the store for; the byte limit cuts the answer. */
-    private static final int STORE_PAGE_BATCHES = 1000;
+    /** Batch rows a read below the index asks the store for: at least, at first, at most. */
+    static final int STORE_PAGE_BATCHES_MIN = 16;
+    private static final int STORE_PAGE_BATCHES_FIRST = 64;
+    static final int STORE_PAGE_BATCHES_MAX = 1000;
+    /** A page read from the store should answer about this many fetches of the same size. */
+    private static final int STORE_PAGE_FETCHES = 16;
 
     private final MetadataStore store;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
@@ -44,23 +48,41 @@ public final class PartitionLogs {
         return log(topicPartition).offsets();
     }
 
-    /** Committed batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax}. May block. */
+    /**
+     * Committed batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax}. Below the
+     * in-memory index they come from the partition's page of store rows, checked against the stored
+     * log start, and read anew (blocks) when the page cannot answer: sized to answer {@value #STORE_PAGE_FETCHES} such fetches by the
+     * batch sizes of the last page, grown while it cannot answer this one.
+     */
     List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax) {
         PartitionLog log = log(topicPartition);
         if (fromOffset >= log.indexStart()) {
             return log.batchesFrom(fromOffset, bytesMax);
         }
-        List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, STORE_PAGE_BATCHES);
-        long bytes = 0;
-        int count = 0;
-        for (BatchCoordinate batch : stored) {
-            if (count > 0 && bytes + batch.range().length() > bytesMax) {
-                break;
-            }
-            bytes += batch.range().length();
-            count++;
+        StorePage kept = log.storePage();
+        List<BatchCoordinate> answer = kept.answer(fromOffset, bytesMax);
+        // Retention (on any agent) may have moved the log start past a kept page since it was read: one
+        // row tells, and a stale page is read anew, without the removed batches.
+        if (answer != null && store.offsets(topicPartition).logStartOffset() <= fromOffset) {
+            return answer;
         }
-        return stored.subList(0, count);
+        int rows = kept.batches().isEmpty() ? STORE_PAGE_BATCHES_FIRST
+                : pageRows(STORE_PAGE_FETCHES * bytesMax / kept.averageBatchBytes());
+        while (true) {
+            List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, rows);
+            StorePage page = new StorePage(fromOffset, stored, stored.size() < rows);
+            answer = page.answer(fromOffset, bytesMax);
+            if (answer != null || rows == STORE_PAGE_BATCHES_MAX) {
+                log.keepStorePage(page);
+                // Without an answer, the largest page holds fewer than bytesMax bytes: all of it is the answer.
+                return answer != null ? answer : page.batches();
+            }
+            rows = pageRows(rows * 4L);
+        }
+    }
+
+    private static int pageRows(long wanted) {
+        return (int) Math.max(STORE_PAGE_BATCHES_MIN, Math.min(STORE_PAGE_BATCHES_MAX, wanted));
     }
 
     /** Records what this agent just committed. Called in commit order. */

@@ -1,0 +1,76 @@
+package io.floe.agent.fetch;
+
+import io.floe.core.log.BatchCoordinate;
+import java.util.List;
+
+/**
+ * Batch coordinates below a partition's in-memory index, read from the metadata store in one query
+ * and kept for the next fetches: a consumer catching up asks for the batches right after the ones it
+ * just got, and one page answers many of its fetches instead of one query each.
+ *
+ * <p>A page is what the store held when it was read. Its batches stay readable while their objects
+ * exist: compaction and cleanup make an object disappear, and the fetch that finds it gone drops the
+ * partition's whole view (page included) and plans again from the store.
+ *
+ * @param readFrom the offset the page was read from: its batches are all the store's batches with
+ *     {@code lastOffset >= readFrom}, up to the last one
+ * @param batches consecutive batches in offset order, as the store returned them
+ * @param reachesEnd whether the store had no more batches after these when the page was read
+ */
+record StorePage(long readFrom, List<BatchCoordinate> batches, boolean reachesEnd) {
+
+    static final StorePage NONE = new StorePage(Long.MAX_VALUE, List.of(), false);
+
+    StorePage {
+        batches = List.copyOf(batches);
+    }
+
+    /**
+     * The page's batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax} bytes (at
+     * least one batch), or null when the page cannot give the whole answer: {@code fromOffset} is
+     * outside it, or it ends before {@code bytesMax} bytes while the store may hold more. A first
+     * batch starting after {@code fromOffset} is a gap in the store (key compaction, retention).
+     */
+    List<BatchCoordinate> answer(long fromOffset, long bytesMax) {
+        if (batches.isEmpty() || fromOffset < readFrom || fromOffset > batches.get(batches.size() - 1).lastOffset()) {
+            return null;
+        }
+        int first = firstEndingAtOrAfter(fromOffset);
+        long bytes = 0;
+        for (int i = first; i < batches.size(); i++) {
+            long length = batches.get(i).range().length();
+            if (i > first && bytes + length > bytesMax) {
+                return batches.subList(first, i);
+            }
+            bytes += length;
+        }
+        return reachesEnd ? batches.subList(first, batches.size()) : null;
+    }
+
+    /** Average stored bytes of one batch of the page (1 when empty). */
+    long averageBatchBytes() {
+        if (batches.isEmpty()) {
+            return 1;
+        }
+        long bytes = 0;
+        for (BatchCoordinate batch : batches) {
+            bytes += batch.range().length();
+        }
+        return Math.max(1, bytes / batches.size());
+    }
+
+    /** Index of the first batch with {@code lastOffset >= offset}; batches are in offset order. */
+    private int firstEndingAtOrAfter(long offset) {
+        int low = 0;
+        int high = batches.size() - 1;
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (batches.get(middle).lastOffset() < offset) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        return low;
+    }
+}

@@ -1,0 +1,68 @@
+package io.floe.agent.fetch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectKey;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StorePageTest {
+
+    private static final TopicPartition TP = new TopicPartition("t", 0);
+    private static final ObjectKey OBJECT = new ObjectKey("segments/00/a.seg");
+
+    /** Batches of 10 offsets and 100 bytes each, from {@code firstBase}. */
+    private static List<BatchCoordinate> batches(long firstBase, int count) {
+        List<BatchCoordinate> batches = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long base = firstBase + 10L * i;
+            batches.add(new BatchCoordinate(TP, base, base + 9, OBJECT, new ByteRange(100L * i, 100), 0));
+        }
+        return batches;
+    }
+
+    @Test
+    void answersFromTheBatchHoldingTheOffsetUpToTheByteLimit() {
+        StorePage page = new StorePage(0, batches(0, 10), false);
+
+        assertThat(page.answer(25, 300)).extracting(BatchCoordinate::baseOffset).containsExactly(20L, 30L, 40L);
+        assertThat(page.answer(0, 1)).extracting(BatchCoordinate::baseOffset).containsExactly(0L);
+    }
+
+    @Test
+    void cannotAnswerOutsideItselfOrPastItsEndWhileTheStoreMayHoldMore() {
+        StorePage page = new StorePage(30, batches(30, 5), false);
+
+        assertThat(page.answer(29, 100)).as("below where it was read from").isNull();
+        assertThat(page.answer(80, 100)).as("past its last batch").isNull();
+        assertThat(page.answer(60, 1000)).as("ends before the byte limit").isNull();
+    }
+
+    @Test
+    void aPageThatReachedTheStoresEndAnswersShort() {
+        StorePage page = new StorePage(30, batches(30, 5), true);
+
+        assertThat(page.answer(60, 1000)).extracting(BatchCoordinate::baseOffset).containsExactly(60L, 70L);
+    }
+
+    @Test
+    void aGapWhereItWasReadFromIsPartOfTheAnswer() {
+        // Read from offset 5, the store's next batch starts at 40 (key compaction or retention left a gap):
+        // the answer starts there and the fetch planner sees the gap.
+        StorePage page = new StorePage(5, batches(40, 3), true);
+
+        assertThat(page.answer(5, 1000)).extracting(BatchCoordinate::baseOffset).containsExactly(40L, 50L, 60L);
+    }
+
+    @Test
+    void anEmptyPageNeverAnswers() {
+        assertThat(new StorePage(0, List.of(), true).answer(0, 100)).isNull();
+        assertThat(StorePage.NONE.answer(0, 100)).isNull();
+        assertThat(StorePage.NONE.averageBatchBytes()).isEqualTo(1);
+        assertThat(new StorePage(0, batches(0, 4), true).averageBatchBytes()).isEqualTo(100);
+    }
+}
