@@ -9,10 +9,19 @@ import java.util.List;
  * @param maxWait how long to wait for {@code minBytes} (capped by the agent's fetch max wait)
  * @param minBytes answer as soon as this many bytes are available
  * @param maxBytes bound on the whole answer (the first batch is returned even if it is larger)
+ * @param fromFiles whether the answer may hold {@link io.floe.core.log.RecordChunk.InFile} chunks,
+ *     ranges of local object files to send without reading them; the caller then owns their
+ *     references (the network layer releases them once sent). Otherwise every chunk is in memory.
  */
-public record FetchQuery(List<PartitionQuery> partitions, Duration maxWait, int minBytes, int maxBytes) {
+public record FetchQuery(List<PartitionQuery> partitions, Duration maxWait, int minBytes, int maxBytes,
+        boolean fromFiles) {
 
     public FetchQuery {
         partitions = List.copyOf(partitions);
+    }
+
+    /** A fetch answered in memory only. */
+    public FetchQuery(List<PartitionQuery> partitions, Duration maxWait, int minBytes, int maxBytes) {
+        this(partitions, maxWait, minBytes, maxBytes, false);
     }
 }

@@ -4,7 +4,9 @@ import io.floe.agent.batch.StoredBatch;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
+import io.floe.core.log.RecordChunk;
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectNotFoundException;
@@ -19,6 +21,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,16 +38,24 @@ import org.slf4j.LoggerFactory;
  * commit whose outcome was unknown may have applied with offsets the agent never learned, and its
  * cached bytes then still carry the producer's. Cached bytes were validated on produce (or verified
  * when read); bytes read from the object store are CRC-checked before they are served or cached.
+ *
+ * <p>A fetch for the network ({@link FetchQuery#fromFiles()}) on a store that keeps objects as local
+ * files does not read runs of big batches at all: each batch goes out as its patched offset from
+ * memory and the rest straight from the file ({@code sendfile}), as Kafka serves its log segments;
+ * the client checks those batches' CRCs.
  */
 final class FetchReader {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(FetchReader.class);
+    /** Runs whose batches average this many bytes or more are sent from the object's file, when it has one. */
+    static final int FILE_MIN_AVERAGE_BATCH_BYTES = 16 * 1024;
 
     private final PartitionLogs logs;
     private final ObjectStore objects;
     private final ObjectCache cache;
     private final Counter bytesFromCache;
     private final Counter bytesFromStore;
+    private final Counter bytesFromFiles;
     private final Counter readsFromCache;
     private final Counter readsFromStore;
     private final Counter corruptBatches;
@@ -56,6 +67,8 @@ final class FetchReader {
         this.cache = cache;
         this.bytesFromCache = Counter.builder("floe.fetch.read.bytes").tag("source", "cache").register(meters);
         this.bytesFromStore = Counter.builder("floe.fetch.read.bytes").tag("source", "object-store").register(meters);
+        // Sent from the local object store's files without being read (sendfile): never cached, never copied.
+        this.bytesFromFiles = Counter.builder("floe.fetch.read.bytes").tag("source", "object-file").register(meters);
         // One count per run (a partition's back-to-back batches of one object), the unit the cache is asked for:
         // hits and misses of fetch reads alone, where floe.cache.requests also counts ListOffsets' lookups.
         this.readsFromCache = Counter.builder("floe.fetch.reads").tag("source", "cache")
@@ -110,6 +123,7 @@ final class FetchReader {
                 }
             }
         }
+        first.result().release();
         replans.increment();
         return attempt(query).result();
     }
@@ -124,15 +138,21 @@ final class FetchReader {
                 wanted.computeIfAbsent(run.object(), k -> new ArrayList<>()).add(run);
             }
         }
-        Map<Run, ByteBuffer> loaded = new HashMap<>();
+        Map<Run, Loaded> loaded = new HashMap<>();
         Map<ObjectKey, String> failures = new HashMap<>();
         Set<ObjectKey> missing = new HashSet<>();
-        wanted.forEach((key, runs) -> load(key, runs, loaded, failures, missing));
-        List<PartitionResult> results = new ArrayList<>(plan.size());
-        for (Planned planned : plan) {
-            results.add(planned.error() != null ? planned.error() : assemble(planned, loaded, failures));
+        List<ObjectFileRange> opened = new ArrayList<>();
+        try {
+            wanted.forEach((key, runs) -> load(key, runs, query.fromFiles(), loaded, opened, failures, missing));
+            List<PartitionResult> results = new ArrayList<>(plan.size());
+            for (Planned planned : plan) {
+                results.add(planned.error() != null ? planned.error() : assemble(planned, loaded, failures));
+            }
+            return new Attempt(plan, new FetchResult(results), missing);
+        } finally {
+            // The chunks hold their own references to the files they send from.
+            opened.forEach(ObjectFileRange::release);
         }
-        return new Attempt(plan, new FetchResult(results), missing);
     }
 
     private List<Planned> plan(FetchQuery query) {
@@ -218,14 +238,18 @@ final class FetchReader {
         return runs;
     }
 
-    /** Fills {@code loaded} with the bytes of each run of one object, from the cache or the store. */
-    private void load(ObjectKey key, List<Run> runs, Map<Run, ByteBuffer> loaded, Map<ObjectKey, String> failures,
-            Set<ObjectKey> gone) {
+    /**
+     * Fills {@code loaded} with each run of one object: its bytes from the cache, else (when the fetch
+     * may send from files and the store keeps them) the object's file for runs of batches big enough
+     * to be worth it, else its bytes read from the store.
+     */
+    private void load(ObjectKey key, List<Run> runs, boolean fromFiles, Map<Run, Loaded> loaded,
+            List<ObjectFileRange> opened, Map<ObjectKey, String> failures, Set<ObjectKey> gone) {
         List<Run> missing = new ArrayList<>();
         for (Run run : runs) {
             cache.get(key, run.range()).ifPresentOrElse(bytes -> {
                 patch(run, bytes);
-                loaded.put(run, bytes);
+                loaded.put(run, new Loaded.Bytes(bytes));
                 bytesFromCache.increment(run.range().length());
                 readsFromCache.increment();
             }, () -> missing.add(run));
@@ -234,23 +258,15 @@ final class FetchReader {
             return;
         }
         readsFromStore.increment(missing.size());
-        List<ByteRange> ranges = new ArrayList<>();
-        missing.forEach(run -> ranges.add(run.range()));
         try {
-            for (ByteRange merged : merge(ranges)) {
-                ByteBuffer bytes = writable(objects.get(key, merged));
-                bytesFromStore.increment(merged.length());
-                for (Run run : missing) {
-                    if (run.range().position() >= merged.position() && run.range().end() <= merged.end()) {
-                        ByteBuffer slice = bytes.slice((int) (run.range().position() - merged.position()),
-                                run.range().length());
-                        verify(run, slice);
-                        patch(run, slice);
-                        loaded.put(run, slice);
-                    }
+            List<Run> toRead = missing;
+            if (fromFiles) {
+                List<Run> sendable = missing.stream().filter(FetchReader::worthSendingFromFile).toList();
+                if (!sendable.isEmpty() && openFiles(key, sendable, loaded, opened)) {
+                    toRead = missing.stream().filter(run -> !loaded.containsKey(run)).toList();
                 }
-                cache.put(key, merged.position(), bytes);
             }
+            read(key, toRead, loaded);
         } catch (ObjectNotFoundException e) {
             gone.add(key);
             failures.put(key, e.getMessage());
@@ -258,6 +274,61 @@ final class FetchReader {
             LOGGER.warn("Fetch read failed object={} runs={}: {}", key, missing.size(), e.getMessage());
             failures.put(key, e.getMessage());
         }
+    }
+
+    /**
+     * Batches this big or bigger go to the network straight from the object's file: the two writes
+     * per batch (its patched offset, then the rest) cost less than reading its bytes. Smaller ones
+     * are read.
+     */
+    static boolean worthSendingFromFile(Run run) {
+        return run.range().length() / run.batches().size() >= FILE_MIN_AVERAGE_BATCH_BYTES;
+    }
+
+    /** Opens the runs' merged ranges of the object's file; false (nothing opened) when the store keeps no files. */
+    private boolean openFiles(ObjectKey key, List<Run> runs, Map<Run, Loaded> loaded, List<ObjectFileRange> opened) {
+        for (ByteRange merged : merge(ranges(runs))) {
+            Optional<ObjectFileRange> file = objects.getFileRange(key, merged);
+            if (file.isEmpty()) {
+                return false;
+            }
+            opened.add(file.get());
+            bytesFromFiles.increment(merged.length());
+            for (Run run : runs) {
+                if (within(run.range(), merged)) {
+                    loaded.put(run, new Loaded.FromFile(file.get()));
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Reads the runs' merged ranges from the store, checks their batches' CRCs and caches them. */
+    private void read(ObjectKey key, List<Run> runs, Map<Run, Loaded> loaded) {
+        for (ByteRange merged : merge(ranges(runs))) {
+            ByteBuffer bytes = writable(objects.get(key, merged));
+            bytesFromStore.increment(merged.length());
+            for (Run run : runs) {
+                if (within(run.range(), merged)) {
+                    ByteBuffer slice = bytes.slice((int) (run.range().position() - merged.position()),
+                            run.range().length());
+                    verify(run, slice);
+                    patch(run, slice);
+                    loaded.put(run, new Loaded.Bytes(slice));
+                }
+            }
+            cache.put(key, merged.position(), bytes);
+        }
+    }
+
+    private static List<ByteRange> ranges(List<Run> runs) {
+        List<ByteRange> ranges = new ArrayList<>(runs.size());
+        runs.forEach(run -> ranges.add(run.range()));
+        return ranges;
+    }
+
+    private static boolean within(ByteRange inner, ByteRange outer) {
+        return inner.position() >= outer.position() && inner.end() <= outer.end();
     }
 
     private void verify(Run run, ByteBuffer runBytes) {
@@ -284,19 +355,38 @@ final class FetchReader {
         return runBytes.slice(offsetInRun, batch.range().length());
     }
 
-    private static PartitionResult assemble(Planned planned, Map<Run, ByteBuffer> loaded,
+    private static PartitionResult assemble(Planned planned, Map<Run, Loaded> loaded,
             Map<ObjectKey, String> failures) {
-        List<ByteBuffer> parts = new ArrayList<>(planned.runs().size());
         for (Run run : planned.runs()) {
             String failure = failures.get(run.object());
-            ByteBuffer bytes = loaded.get(run);
-            if (failure != null || bytes == null) {
+            if (failure != null || !loaded.containsKey(run)) {
                 return new PartitionResult.Error(planned.partition().topicPartition(), FetchError.STORAGE_ERROR,
                         planned.offsets(), failure != null ? failure : "no bytes for " + run.object());
             }
-            parts.add(bytes.duplicate());
         }
-        return new PartitionResult.Data(planned.partition().topicPartition(), planned.offsets(), parts);
+        List<RecordChunk> chunks = new ArrayList<>(planned.runs().size());
+        for (Run run : planned.runs()) {
+            Loaded load = loaded.get(run);
+            if (load instanceof Loaded.Bytes bytes) {
+                chunks.add(new RecordChunk.InMemory(bytes.bytes().duplicate()));
+            } else {
+                ObjectFileRange file = ((Loaded.FromFile) load).file();
+                for (BatchCoordinate batch : run.batches()) {
+                    // The batch's offset goes out from memory, the rest of it from the file.
+                    chunks.add(new RecordChunk.InMemory(ByteBuffer.allocate(Long.BYTES).putLong(0, batch.baseOffset())));
+                    chunks.add(new RecordChunk.InFile(file.retain(), batch.range().position() + Long.BYTES,
+                            batch.range().length() - Long.BYTES));
+                }
+            }
+        }
+        return new PartitionResult.Data(planned.partition().topicPartition(), planned.offsets(), chunks);
+    }
+
+    /** How a run's bytes were found: in memory (cache or read, offsets patched), or as a range of the object's file. */
+    private sealed interface Loaded {
+        record Bytes(ByteBuffer bytes) implements Loaded {}
+
+        record FromFile(ObjectFileRange file) implements Loaded {}
     }
 
     private static ByteBuffer writable(ByteBuffer bytes) {

@@ -8,4 +8,9 @@ public record FetchResult(List<PartitionResult> partitions) {
     public FetchResult {
         partitions = List.copyOf(partitions);
     }
+
+    /** Releases the object files the answers hold (for a result that is dropped, not sent). */
+    public void release() {
+        partitions.forEach(PartitionResult::release);
+    }
 }

@@ -181,7 +181,9 @@ public final class FetchService implements AutoCloseable {
             Timer.Sample reading = Timer.start(meters);
             FetchResult result = reader.read(fetch.query);
             reading.stop(readLatency);
-            fetch.future.complete(result);
+            if (!fetch.future.complete(result)) {
+                result.release(); // answered already (the service closed): nobody will send these files
+            }
         } catch (RuntimeException e) {
             fetch.future.completeExceptionally(e);
         }

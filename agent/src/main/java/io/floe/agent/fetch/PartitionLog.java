@@ -11,7 +11,7 @@ import java.util.TreeMap;
 /**
  * The agent's in-memory view of one partition: its markers and an index of the batches committed
  * since the view was loaded (the tail that consumers read). Batches below {@link #indexStart()} are
- * looked up in the metadata store, a page at a time ({@link StorePage}). Thread-safe.
+ * looked up in the metadata store. Thread-safe.
  */
 final class PartitionLog {
 
@@ -22,7 +22,8 @@ final class PartitionLog {
     private long highWatermark;
     private long indexStart;
     private long tailBytes;
-    private StorePage storePage = StorePage.NONE;
+    /** Average bytes of the batches the last read below the index found (0: none yet), to size the next. */
+    private long storedBatchBytes;
 
     PartitionLog(TopicPartition topicPartition, LogOffsets loaded, int indexBatchesMax) {
         this.topicPartition = topicPartition;
@@ -78,9 +79,6 @@ final class PartitionLog {
         if (newLogStart > highWatermark) {
             return false;
         }
-        if (newLogStart > logStartOffset) {
-            storePage = StorePage.NONE;
-        }
         logStartOffset = Math.max(logStartOffset, newLogStart);
         while (!tail.isEmpty() && tail.firstEntry().getValue().nextOffset() <= logStartOffset) {
             Map.Entry<Long, BatchCoordinate> first = tail.pollFirstEntry();
@@ -113,13 +111,12 @@ final class PartitionLog {
         return found;
     }
 
-    /** The batches below the index that the last read from the store returned. */
-    synchronized StorePage storePage() {
-        return storePage;
+    synchronized long storedBatchBytes() {
+        return storedBatchBytes;
     }
 
-    synchronized void keepStorePage(StorePage page) {
-        storePage = page;
+    synchronized void storedBatchBytes(long averageBytes) {
+        storedBatchBytes = averageBytes;
     }
 
     /** Bytes of indexed batches at or after {@code fromOffset} (an estimate for min_bytes). */

@@ -18,11 +18,9 @@ public final class PartitionLogs {
 
     static final int INDEX_BATCHES_MAX = 4096;
     /** Batch rows a read below the index asks the store for: at least, at first, at most. */
-    static final int STORE_PAGE_BATCHES_MIN = 16;
+    private static final int STORE_PAGE_BATCHES_MIN = 4;
     private static final int STORE_PAGE_BATCHES_FIRST = 64;
-    static final int STORE_PAGE_BATCHES_MAX = 1000;
-    /** A page read from the store should answer about this many fetches of the same size. */
-    private static final int STORE_PAGE_FETCHES = 16;
+    private static final int STORE_PAGE_BATCHES_MAX = 1000;
 
     private final MetadataStore store;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
@@ -50,31 +48,26 @@ public final class PartitionLogs {
 
     /**
      * Committed batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax}. Below the
-     * in-memory index they come from the partition's page of store rows, checked against the stored
-     * log start, and read anew (blocks) when the page cannot answer: sized to answer {@value #STORE_PAGE_FETCHES} such fetches by the
-     * batch sizes of the last page, grown while it cannot answer this one.
+     * in-memory index they come from the store (blocks), always afresh: compaction on any agent may
+     * have moved them, retention removed them. The query asks for about the rows {@code bytesMax}
+     * needs by the partition's batch sizes seen last, and more while that falls short.
      */
     List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax) {
         PartitionLog log = log(topicPartition);
         if (fromOffset >= log.indexStart()) {
             return log.batchesFrom(fromOffset, bytesMax);
         }
-        StorePage kept = log.storePage();
-        List<BatchCoordinate> answer = kept.answer(fromOffset, bytesMax);
-        // Retention (on any agent) may have moved the log start past a kept page since it was read: one
-        // row tells, and a stale page is read anew, without the removed batches.
-        if (answer != null && store.offsets(topicPartition).logStartOffset() <= fromOffset) {
-            return answer;
-        }
-        int rows = kept.batches().isEmpty() ? STORE_PAGE_BATCHES_FIRST
-                : pageRows(STORE_PAGE_FETCHES * bytesMax / kept.averageBatchBytes());
+        long batchBytes = log.storedBatchBytes();
+        int rows = batchBytes <= 0 ? STORE_PAGE_BATCHES_FIRST : pageRows(bytesMax / batchBytes + 2);
         while (true) {
             List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, rows);
             StorePage page = new StorePage(fromOffset, stored, stored.size() < rows);
-            answer = page.answer(fromOffset, bytesMax);
-            if (answer != null || rows == STORE_PAGE_BATCHES_MAX) {
-                log.keepStorePage(page);
-                // Without an answer, the largest page holds fewer than bytesMax bytes: all of it is the answer.
+            List<BatchCoordinate> answer = page.answer(fromOffset, bytesMax);
+            if (answer != null || page.reachesEnd() || rows == STORE_PAGE_BATCHES_MAX) {
+                if (!stored.isEmpty()) {
+                    log.storedBatchBytes(page.averageBatchBytes());
+                }
+                // Without an answer, the page holds all there is, or fewer than bytesMax bytes: all of it is the answer.
                 return answer != null ? answer : page.batches();
             }
             rows = pageRows(rows * 4L);

@@ -1,6 +1,7 @@
 package io.floe.agent.fetch;
 
 import io.floe.core.log.LogOffsets;
+import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -10,12 +11,16 @@ public sealed interface PartitionResult {
 
     TopicPartition topicPartition();
 
+    /** Releases the object files the answer's chunks hold (for an answer that is dropped, not sent). */
+    default void release() {}
+
     /**
      * Record batches (possibly none) starting at or before the fetch offset, with their offsets patched
-     * in: the concatenation of the {@code chunks}, which are slices of cached or read objects, handed
-     * out without copying them into one buffer.
+     * in: the concatenation of the {@code chunks}, which are slices of cached or read objects (handed
+     * out without copying them into one buffer) or, for fetches that allow it, ranges of object files.
      */
-    record Data(TopicPartition topicPartition, LogOffsets offsets, List<ByteBuffer> chunks) implements PartitionResult {
+    record Data(TopicPartition topicPartition, LogOffsets offsets, List<RecordChunk> chunks)
+            implements PartitionResult {
 
         public Data {
             chunks = List.copyOf(chunks);
@@ -24,20 +29,36 @@ public sealed interface PartitionResult {
         /** Bytes of record batches in all chunks. */
         public int sizeInBytes() {
             int size = 0;
-            for (ByteBuffer chunk : chunks) {
-                size += chunk.remaining();
+            for (RecordChunk chunk : chunks) {
+                size += chunk.length();
             }
             return size;
         }
 
         /** The records in one buffer: a copy when they span several chunks (for tools and tests). */
         public ByteBuffer contiguous() {
-            if (chunks.size() == 1) {
-                return chunks.get(0).duplicate();
+            if (chunks.size() == 1 && chunks.get(0) instanceof RecordChunk.InMemory only) {
+                return only.bytes().duplicate();
             }
             ByteBuffer all = ByteBuffer.allocate(sizeInBytes());
-            chunks.forEach(chunk -> all.put(chunk.duplicate()));
+            for (RecordChunk chunk : chunks) {
+                if (chunk instanceof RecordChunk.InMemory inMemory) {
+                    all.put(inMemory.bytes().duplicate());
+                } else {
+                    RecordChunk.InFile inFile = (RecordChunk.InFile) chunk;
+                    all.put(inFile.file().read(inFile.position(), inFile.length()));
+                }
+            }
             return all.flip();
+        }
+
+        @Override
+        public void release() {
+            for (RecordChunk chunk : chunks) {
+                if (chunk instanceof RecordChunk.InFile inFile) {
+                    inFile.file().release();
+                }
+            }
         }
     }
 

@@ -4,13 +4,8 @@ import io.floe.core.log.BatchCoordinate;
 import java.util.List;
 
 /**
- * Batch coordinates below a partition's in-memory index, read from the metadata store in one query
- * and kept for the next fetches: a consumer catching up asks for the batches right after the ones it
- * just got, and one page answers many of its fetches instead of one query each.
- *
- * <p>A page is what the store held when it was read. Its batches stay readable while their objects
- * exist: compaction and cleanup make an object disappear, and the fetch that finds it gone drops the
- * partition's whole view (page included) and plans again from the store.
+ * Batch coordinates below a partition's in-memory index, as one query to the metadata store returned
+ * them: whether they answer a fetch, or the store must be asked for more rows.
  *
  * @param readFrom the offset the page was read from: its batches are all the store's batches with
  *     {@code lastOffset >= readFrom}, up to the last one
@@ -18,8 +13,6 @@ import java.util.List;
  * @param reachesEnd whether the store had no more batches after these when the page was read
  */
 record StorePage(long readFrom, List<BatchCoordinate> batches, boolean reachesEnd) {
-
-    static final StorePage NONE = new StorePage(Long.MAX_VALUE, List.of(), false);
 
     StorePage {
         batches = List.copyOf(batches);

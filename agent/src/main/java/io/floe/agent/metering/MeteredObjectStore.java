@@ -1,6 +1,7 @@
 package io.floe.agent.metering;
 
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
@@ -12,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -65,6 +67,14 @@ public final class MeteredObjectStore implements ObjectStore {
         ByteBuffer data = measure(Kind.GET, () -> delegate.get(key));
         bytes.get(Kind.GET).increment(data.remaining());
         return data;
+    }
+
+    /** A GET like the others: the bytes of the range leave the store, only without passing through the agent. */
+    @Override
+    public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+        Optional<ObjectFileRange> fileRange = measure(Kind.GET, () -> delegate.getFileRange(key, range));
+        fileRange.ifPresent(opened -> bytes.get(Kind.GET).increment(range.length()));
+        return fileRange;
     }
 
     @Override

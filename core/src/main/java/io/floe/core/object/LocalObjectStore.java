@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -114,6 +115,48 @@ public final class LocalObjectStore implements ObjectStore {
             return readFully(key, channel, range.position(), range.length());
         } catch (IOException e) {
             throw failure("get", key, e);
+        }
+    }
+
+    @Override
+    public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+        Objects.requireNonNull(range, "range");
+        Path path = resolve(key);
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            throw new ObjectNotFoundException(key);
+        }
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new ObjectNotFoundException(key);
+        } catch (IOException e) {
+            throw failure("get", key, e);
+        }
+        boolean handedOut = false;
+        try {
+            long size = channel.size();
+            if (range.end() > size) {
+                throw new ObjectStoreException("range [" + range.position() + ", " + range.end() + ") of object "
+                        + key + " in " + describe() + " is past its end: the object has " + size + " bytes", false);
+            }
+            ObjectFileRange fileRange = new ObjectFileRange(key, channel, range);
+            handedOut = true;
+            return Optional.of(fileRange);
+        } catch (IOException e) {
+            throw failure("get", key, e);
+        } finally {
+            if (!handedOut) {
+                closeQuietly(channel);
+            }
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // Opened for reading only: nothing to lose.
         }
     }
 

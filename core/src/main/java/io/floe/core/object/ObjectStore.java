@@ -2,6 +2,7 @@ package io.floe.core.object;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Immutable-object storage: the only place Floe keeps record data.
@@ -38,6 +39,17 @@ public interface ObjectStore extends AutoCloseable {
 
     /** Reads the whole object. */
     ByteBuffer get(ObjectKey key);
+
+    /**
+     * {@code range} of the object as a file on this machine, held open for the network to send
+     * without reading it ({@code sendfile}), or empty when the store keeps no local files (then read
+     * with {@link #get(ObjectKey, ByteRange)}). The same request as that {@code get}, with the same
+     * errors; the caller releases the returned range. Its bytes are not checked by anyone on the way:
+     * Kafka clients check batch CRCs themselves.
+     */
+    default Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+        return Optional.empty();
+    }
 
     /** Objects whose keys start with {@code prefix}, in key order. */
     List<ObjectInfo> list(String prefix);

@@ -31,7 +31,8 @@ import org.apache.kafka.common.requests.FetchResponse;
  * Fetch (v4-18; topic ids from v13), with incremental fetch sessions (KIP-227): epoch 0 opens a
  * session, epoch -1 fetches without one, later epochs send only changes and get only partitions with
  * news. The agent does the reading and the long poll; isolation level is ignored (no transactions,
- * so the last stable offset is the high watermark).
+ * so the last stable offset is the high watermark). Records may come as ranges of local object
+ * files, which the response carries to the network layer to send with {@code sendfile}.
  */
 final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
 
@@ -86,10 +87,17 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
         CompletionStage<FetchResult> fetched = queries.isEmpty()
                 ? CompletableFuture.completedFuture(new FetchResult(List.of()))
                 : agent.fetch().fetch(new FetchQuery(queries, Duration.ofMillis(Math.max(0, request.maxWaitMs())),
-                        Math.max(0, request.minBytes()), Math.max(0, request.maxBytes())));
+                        Math.max(0, request.minBytes()), Math.max(0, request.maxBytes()), true));
         boolean readCommitted = request.isolationLevel() == 1;
-        return fetched.thenApply(result -> new FetchResponseBuilder(byId, readCommitted)
-                .build(plan.session(), plan.incremental(), slots, result));
+        return fetched.thenApply(result -> {
+            try {
+                return new FetchResponseBuilder(byId, readCommitted)
+                        .build(plan.session(), plan.incremental(), slots, result);
+            } catch (RuntimeException e) {
+                result.release();
+                throw e;
+            }
+        });
     }
 
     /** Which session the request belongs to, and which partitions to fetch for it. */

@@ -2,6 +2,7 @@ package io.floe.kafka.api;
 
 import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionResult;
+import io.floe.core.log.RecordChunk;
 import io.floe.kafka.codec.ChunkedRecords;
 import java.util.Iterator;
 import java.util.List;
@@ -73,10 +74,16 @@ final class FetchResponseBuilder {
         return result;
     }
 
-    /** One chunk as memory records (what clients' own decoders expect); several, written chunk by chunk. */
+    /**
+     * One chunk in memory as memory records (what clients' own decoders expect); several, or chunks of
+     * object files, written chunk by chunk.
+     */
     private static BaseRecords records(PartitionResult.Data data) {
-        return data.chunks().size() == 1
-                ? MemoryRecords.readableRecords(data.chunks().get(0))
+        if (data.chunks().isEmpty()) {
+            return MemoryRecords.EMPTY;
+        }
+        return data.chunks().size() == 1 && data.chunks().get(0) instanceof RecordChunk.InMemory only
+                ? MemoryRecords.readableRecords(only.bytes())
                 : new ChunkedRecords(data.chunks());
     }
 

@@ -1,17 +1,22 @@
 package io.floe.kafka.codec;
 
+import io.floe.core.log.RecordChunk;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.util.ReferenceCountUtil;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.common.record.internal.BaseRecords;
 import org.apache.kafka.common.protocol.Writable;
 
 /**
- * A {@link Writable} into a Netty buffer. Fields go into a growing buffer; a byte buffer at least
+ * A {@link Writable} into Netty messages. Fields go into a growing buffer; a byte buffer at least
  * {@value #WRAP_MIN_BYTES} bytes long (fetched record data) is added as its own component of a
- * composite buffer instead of being copied. The wrapped buffers must stay unchanged until written.
+ * composite buffer instead of being copied, and a chunk of an object file becomes a file region of
+ * its own, sent without passing through memory. The wrapped buffers must stay unchanged until written.
  */
 final class ByteBufWritable implements Writable {
 
@@ -19,34 +24,57 @@ final class ByteBufWritable implements Writable {
 
     private final ByteBufAllocator allocator;
     private final int chunkBytes;
+    /** Finished messages: buffers and file regions, in order. */
+    private final List<Object> parts = new ArrayList<>();
     private CompositeByteBuf composite;
     private ByteBuf current;
 
     ByteBufWritable(ByteBufAllocator allocator, int expectedBytes) {
         this.allocator = allocator;
         this.chunkBytes = Math.max(64, expectedBytes);
-        this.current = allocator.buffer(Math.min(chunkBytes, 64 * 1024));
+        this.current = newBuffer();
     }
 
-    /** The bytes written so far; the writable must not be used afterwards. */
-    ByteBuf finish() {
-        if (composite == null) {
-            return current;
-        }
-        if (current.isReadable()) {
-            composite.addComponent(true, current);
-        } else {
-            current.release();
-        }
-        return composite;
+    /** The messages written so far; the writable must not be used afterwards. */
+    EncodedFrame finish() {
+        endBuffers();
+        return new EncodedFrame(parts);
     }
 
     /** Releases what was written, for when encoding fails part way. */
     void discard() {
-        current.release();
+        if (current != null) {
+            current.release();
+        }
         if (composite != null) {
             composite.release();
         }
+        parts.forEach(ReferenceCountUtil::safeRelease);
+        parts.clear();
+    }
+
+    /** Closes the buffers written since the last file region into one message. */
+    private void endBuffers() {
+        if (composite == null) {
+            if (current.isReadable() || parts.isEmpty()) {
+                parts.add(current);
+            } else {
+                current.release();
+            }
+        } else {
+            if (current.isReadable()) {
+                composite.addComponent(true, current);
+            } else {
+                current.release();
+            }
+            parts.add(composite);
+            composite = null;
+        }
+        current = null;
+    }
+
+    private ByteBuf newBuffer() {
+        return allocator.buffer(Math.min(chunkBytes, 64 * 1024));
     }
 
     @Override
@@ -94,15 +122,25 @@ final class ByteBufWritable implements Writable {
             current.release();
         }
         composite.addComponent(true, Unpooled.wrappedBuffer(buffer.duplicate()));
-        current = allocator.buffer(Math.min(chunkBytes, 64 * 1024));
+        current = newBuffer();
     }
 
     @Override
     public void writeRecords(BaseRecords records) {
         if (records instanceof ChunkedRecords chunked) {
-            chunked.chunks().forEach(this::writeByteBuffer);
+            chunked.chunks().forEach(this::writeChunk);
         } else {
             Writable.super.writeRecords(records);
+        }
+    }
+
+    private void writeChunk(RecordChunk chunk) {
+        if (chunk instanceof RecordChunk.InMemory inMemory) {
+            writeByteBuffer(inMemory.bytes());
+        } else {
+            endBuffers();
+            parts.add(new ObjectFileRegion((RecordChunk.InFile) chunk));
+            current = newBuffer();
         }
     }
 

@@ -10,15 +10,15 @@ import org.apache.kafka.common.protocol.ObjectSerializationCache;
 
 /**
  * Encodes responses as whole frames: 4-byte size, response header, body. Sizes are computed first,
- * so the bytes go straight into the Netty buffer; fetched record data is wrapped, not copied (see
- * {@link ByteBufWritable}).
+ * so the bytes go straight into the Netty buffer; fetched record data is wrapped or sent from its
+ * file, not copied (see {@link ByteBufWritable}).
  */
 public final class ResponseEncoder {
 
     private ResponseEncoder() {}
 
     /** The frame answering {@code correlationId} with {@code body}, a response of {@code key} at {@code version}. */
-    public static ByteBuf encode(ByteBufAllocator allocator, int correlationId, ApiKeys key, short version,
+    public static EncodedFrame encode(ByteBufAllocator allocator, int correlationId, ApiKeys key, short version,
             ApiMessage body) {
         short headerVersion = key.responseHeaderVersion(version);
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
@@ -33,9 +33,9 @@ public final class ResponseEncoder {
             out.discard();
             throw e;
         }
-        ByteBuf frame = out.finish();
-        if (frame.readableBytes() != 4 + size) {
-            int written = frame.readableBytes();
+        EncodedFrame frame = out.finish();
+        if (frame.bytes() != 4 + size) {
+            long written = frame.bytes();
             frame.release();
             throw new IllegalStateException(key.name + " v" + version + " response wrote " + written
                     + " bytes, expected " + (4 + size));
@@ -47,11 +47,11 @@ public final class ResponseEncoder {
      * The smallest answer a client can match to its request: header v0 (the correlation id) and an
      * int16 error code. Used when no proper response of the API can be built.
      */
-    public static ByteBuf encodeErrorCode(ByteBufAllocator allocator, int correlationId, Errors error) {
+    public static EncodedFrame encodeErrorCode(ByteBufAllocator allocator, int correlationId, Errors error) {
         ByteBuf frame = allocator.buffer(10);
         frame.writeInt(6);
         frame.writeInt(correlationId);
         frame.writeShort(error.code());
-        return frame;
+        return EncodedFrame.of(frame);
     }
 }

@@ -1,6 +1,6 @@
 package io.floe.kafka.network;
 
-import io.netty.buffer.ByteBuf;
+import io.floe.kafka.codec.EncodedFrame;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -183,9 +183,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         boolean wrote = false;
         while (!slots.isEmpty() && slots.peek().reply != null) {
             Slot slot = slots.poll();
-            ByteBuf frame = slot.reply.encode(ctx.alloc());
-            metrics.responseSent(slot.api, frame.readableBytes(), slot.startNanos, metrics.nanoTime());
-            ctx.write(frame, ctx.voidPromise());
+            EncodedFrame frame = slot.reply.encode(ctx.alloc());
+            metrics.responseSent(slot.api, frame.bytes(), slot.startNanos, metrics.nanoTime());
+            for (Object part : frame.parts()) {
+                ctx.write(part, ctx.voidPromise());
+            }
             wrote = true;
         }
         if (wrote) {

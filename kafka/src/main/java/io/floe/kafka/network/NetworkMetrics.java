@@ -58,7 +58,7 @@ public final class NetworkMetrics {
         meters.requestBytes.record(bytes);
     }
 
-    void responseSent(String api, int bytes, long startNanos, long nowNanos) {
+    void responseSent(String api, long bytes, long startNanos, long nowNanos) {
         ApiMeters meters = meters(api);
         meters.responseBytes.record(bytes);
         meters.latency.record(nowNanos - startNanos, TimeUnit.NANOSECONDS);

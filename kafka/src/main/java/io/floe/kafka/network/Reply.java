@@ -1,8 +1,8 @@
 package io.floe.kafka.network;
 
+import io.floe.kafka.codec.EncodedFrame;
 import io.floe.kafka.codec.ErrorResponses;
 import io.floe.kafka.codec.ResponseEncoder;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import org.apache.kafka.common.errors.UnknownServerException;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -16,7 +16,7 @@ sealed interface Reply {
 
     int correlationId();
 
-    ByteBuf encode(ByteBufAllocator allocator);
+    EncodedFrame encode(ByteBufAllocator allocator);
 
     /** {@code body} as the response of {@code key} at {@code version}. */
     record Message(ApiKeys key, short version, int correlationId, ApiMessage body) implements Reply {
@@ -25,7 +25,7 @@ sealed interface Reply {
 
         /** Falls back to the API's error response, then to the minimal frame, if the body cannot be encoded. */
         @Override
-        public ByteBuf encode(ByteBufAllocator allocator) {
+        public EncodedFrame encode(ByteBufAllocator allocator) {
             try {
                 return ResponseEncoder.encode(allocator, correlationId, key, version, body);
             } catch (RuntimeException e) {
@@ -49,7 +49,7 @@ sealed interface Reply {
     record ErrorCode(int correlationId, Errors error) implements Reply {
 
         @Override
-        public ByteBuf encode(ByteBufAllocator allocator) {
+        public EncodedFrame encode(ByteBufAllocator allocator) {
             return ResponseEncoder.encodeErrorCode(allocator, correlationId, error);
         }
     }

@@ -1,14 +1,25 @@
 package io.floe.kafka.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.core.log.RecordChunk;
+import io.floe.core.object.ByteRange;
+import io.floe.core.object.LocalObjectStore;
+import io.floe.core.object.ObjectFileRange;
+import io.floe.core.object.ObjectKey;
 import io.floe.kafka.AgentFixture;
 import io.floe.kafka.api.ApiRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.FileRegion;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +36,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -115,7 +127,7 @@ class CodecRoundTripTest {
     void responseRoundTrips(ApiKeys key, short version) {
         ApiMessage sample = ResponseSamples.response(key, version);
 
-        DecodedResponse decoded = decodeFrame(ResponseEncoder.encode(ALLOCATOR, 91, key, version, sample), key, version);
+        DecodedResponse decoded = decodeFrame(encode(91, key, version, sample), key, version);
 
         assertThat(decoded.correlationId()).isEqualTo(91);
         assertThat(decoded.body()).isEqualTo(sample);
@@ -131,7 +143,7 @@ class CodecRoundTripTest {
                 RequestEncoder.encode(new RequestHeader(key, version, "", 1), request));
 
         assertThat(((DecodedRequest.Valid) decoded).body()).isEqualTo(request);
-        assertThat(decodeFrame(ResponseEncoder.encode(ALLOCATOR, 1, key, version, response), key, version).body())
+        assertThat(decodeFrame(encode(1, key, version, response), key, version).body())
                 .isEqualTo(response);
     }
 
@@ -142,8 +154,8 @@ class CodecRoundTripTest {
                 new InvalidRequestException("bad")).orElseThrow();
 
         // The error response may set fields this version lacks; what is encoded must read back the same.
-        ApiMessage decoded = decodeFrame(ResponseEncoder.encode(ALLOCATOR, 5, key, version, error), key, version).body();
-        assertThat(decodeFrame(ResponseEncoder.encode(ALLOCATOR, 5, key, version, decoded), key, version).body())
+        ApiMessage decoded = decodeFrame(encode(5, key, version, error), key, version).body();
+        assertThat(decodeFrame(encode(5, key, version, decoded), key, version).body())
                 .isEqualTo(decoded);
         assertThat(ErrorResponses.of(key, version, null, new InvalidRequestException("bad"))).isPresent();
     }
@@ -153,7 +165,7 @@ class CodecRoundTripTest {
         MemoryRecords records = Samples.records(200, 1000);
         FetchResponseData response = ResponseSamples.fetchResponse((short) 18, records);
 
-        ByteBuf frame = ResponseEncoder.encode(ALLOCATOR, 3, ApiKeys.FETCH, (short) 18, response);
+        ByteBuf frame = encode(3, ApiKeys.FETCH, (short) 18, response);
 
         assertThat(frame).isInstanceOf(CompositeByteBuf.class);
         assertThat(((CompositeByteBuf) frame).numComponents()).isEqualTo(3);
@@ -165,8 +177,51 @@ class CodecRoundTripTest {
     }
 
     @Test
+    void recordsInAnObjectFileGoOutAsAFileRegionBetweenTheBuffers(@TempDir Path dir) throws IOException {
+        MemoryRecords records = Samples.records(200, 1000);
+        ByteBuffer stored = records.buffer().duplicate();
+        stored.putLong(0, 12_345L); // stored with the producer's offset; the fetch sends the assigned one
+        ObjectKey key = new ObjectKey("segments/00/a.seg");
+        ObjectFileRange file;
+        try (LocalObjectStore objects = new LocalObjectStore(dir)) {
+            objects.put(key, stored);
+            file = objects.getFileRange(key, new ByteRange(0, stored.remaining())).orElseThrow();
+        }
+        long assigned = records.batches().iterator().next().baseOffset();
+        ChunkedRecords chunks = new ChunkedRecords(List.of(
+                new RecordChunk.InMemory(ByteBuffer.allocate(8).putLong(0, assigned)),
+                new RecordChunk.InFile(file, 8, stored.remaining() - 8)));
+        FetchResponseData response = ResponseSamples.fetchResponse((short) 18, MemoryRecords.EMPTY);
+        response.responses().get(0).partitions().get(0).setRecords(chunks);
+
+        EncodedFrame frame = ResponseEncoder.encode(ALLOCATOR, 3, ApiKeys.FETCH, (short) 18, response);
+
+        assertThat(frame.parts()).hasSize(3);
+        assertThat(frame.parts().get(1)).isInstanceOf(FileRegion.class);
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        WritableByteChannel channel = Channels.newChannel(wire);
+        for (Object part : frame.parts()) {
+            if (part instanceof ByteBuf buffer) {
+                buffer.readBytes(wire, buffer.readableBytes());
+            } else {
+                FileRegion region = (FileRegion) part;
+                while (region.transferred() < region.count()) {
+                    region.transferTo(channel, region.transferred());
+                }
+            }
+        }
+        assertThat((long) wire.size()).isEqualTo(frame.bytes());
+        FetchResponseData decoded = (FetchResponseData) decodeFrame(Unpooled.wrappedBuffer(wire.toByteArray()),
+                ApiKeys.FETCH, (short) 18).body();
+        assertThat(decoded.responses().get(0).partitions().get(0).records()).isEqualTo(records);
+        frame.release();
+        assertThatThrownBy(file::retain).as("the region released the file's last reference")
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void minimalErrorFrameCarriesCorrelationIdAndErrorCode() {
-        ByteBuf frame = ResponseEncoder.encodeErrorCode(ALLOCATOR, 1234, Errors.UNSUPPORTED_VERSION);
+        ByteBuf frame = ResponseEncoder.encodeErrorCode(ALLOCATOR, 1234, Errors.UNSUPPORTED_VERSION).toByteBuf();
 
         assertThat(frame.readInt()).isEqualTo(6);
         assertThat(frame.readInt()).isEqualTo(1234);
@@ -185,5 +240,9 @@ class CodecRoundTripTest {
         } finally {
             frame.release();
         }
+    }
+
+    private static ByteBuf encode(int correlationId, ApiKeys key, short version, ApiMessage body) {
+        return ResponseEncoder.encode(ALLOCATOR, correlationId, key, version, body).toByteBuf();
     }
 }

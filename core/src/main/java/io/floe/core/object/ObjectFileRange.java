@@ -1,0 +1,109 @@
+package io.floe.core.object;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A byte range of an object that a local store keeps as a file, held open for reading: the network
+ * can send its bytes straight from the page cache ({@code sendfile}) without the agent reading them.
+ * The file stays readable while the range is held, even if the object is deleted meanwhile.
+ *
+ * <p>Reference counted: whoever opens the range holds one reference, each holder that keeps it
+ * takes one more ({@link #retain()}), and the file closes when the last is {@link #release()}d. A
+ * range lost without being released closes when the garbage collector finds its channel.
+ */
+public final class ObjectFileRange {
+
+    private final ObjectKey key;
+    private final FileChannel channel;
+    private final ByteRange range;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    ObjectFileRange(ObjectKey key, FileChannel channel, ByteRange range) {
+        this.key = key;
+        this.channel = channel;
+        this.range = range;
+    }
+
+    public ObjectKey key() {
+        return key;
+    }
+
+    /** The range of the object this holds; positions below are object positions within it. */
+    public ByteRange range() {
+        return range;
+    }
+
+    /**
+     * Sends up to {@code count} bytes from object position {@code position} to {@code target};
+     * returns how many were sent (possibly fewer, as a socket takes what fits).
+     */
+    public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+        checkWithin(position, count);
+        long sent = channel.transferTo(position, count, target);
+        if (sent == 0 && count > 0 && channel.size() < position + count) {
+            // Nothing would ever be sent: fail instead of having the caller retry for good.
+            throw new IOException("object " + key + " has " + channel.size() + " bytes, " + (position + count)
+                    + " expected: it was changed outside the store");
+        }
+        return sent;
+    }
+
+    /** Reads {@code length} bytes from object position {@code position} into a new heap buffer. */
+    public ByteBuffer read(long position, int length) {
+        checkWithin(position, length);
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        try {
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, position + buffer.position()) < 0) {
+                    throw new ObjectStoreException("object " + key + " ended at " + (position + buffer.position())
+                            + " while reading " + length + " bytes from " + position
+                            + "; it was changed outside the store", false);
+                }
+            }
+        } catch (IOException e) {
+            throw new ObjectStoreException("reading object " + key + " failed: " + e, true, e);
+        }
+        return buffer.flip();
+    }
+
+    /** Takes one more reference; fails once the range was released for good. */
+    public ObjectFileRange retain() {
+        references.updateAndGet(count -> {
+            if (count <= 0) {
+                throw new IllegalStateException("range of " + key + " is already released");
+            }
+            return count + 1;
+        });
+        return this;
+    }
+
+    /** Drops one reference; the last one closes the file. */
+    public void release() {
+        int left = references.decrementAndGet();
+        if (left == 0) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // Read-only: nothing is lost by a failed close.
+            }
+        } else if (left < 0) {
+            throw new IllegalStateException("range of " + key + " released more often than retained");
+        }
+    }
+
+    private void checkWithin(long position, long count) {
+        if (position < range.position() || count < 0 || position + count > range.end()) {
+            throw new IndexOutOfBoundsException("[" + position + ", " + (position + count) + ") is outside "
+                    + range + " of " + key);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ObjectFileRange[" + key + " " + range + "]";
+    }
+}
