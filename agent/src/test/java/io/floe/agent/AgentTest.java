@@ -8,10 +8,14 @@ import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
 import io.floe.agent.fetch.TimestampedOffset;
+import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.object.ByteRange;
 import io.floe.core.object.LocalObjectStore;
+import io.floe.core.object.ObjectInfo;
+import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
@@ -63,9 +67,13 @@ class AgentTest {
     }
 
     private Agent startAgent() {
+        return startAgent(objects);
+    }
+
+    private Agent startAgent(ObjectStore store) {
         AgentConfig config = AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1024 * 1024);
         meters = new SimpleMeterRegistry();
-        return Agent.start(config, metadata, objects, meters, Clock.systemUTC());
+        return Agent.start(config, metadata, store, meters, Clock.systemUTC());
     }
 
     @Test
@@ -203,6 +211,8 @@ class AgentTest {
 
     @Test
     void fetchReadsAreCountedAsServedFromTheCacheOrFromTheObjectStore() {
+        agent.close();
+        agent = startAgent(remote(objects)); // fresh objects go into the cache as they are uploaded
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
         append(topic, 0, batch(0, 3)).join();
         append(topic, 0, batch(3, 3)).join();
@@ -214,12 +224,92 @@ class AgentTest {
         assertThat(fetchReads("object-store")).isZero();
 
         agent.close();
-        agent = startAgent(); // an empty cache
+        agent = startAgent(remote(objects)); // an empty cache
         assertThat(records(fetchNow(tp, 0))).hasSize(6);
         assertThat(records(fetchNow(tp, 0))).hasSize(6);
 
         assertThat(fetchReads("object-store")).isEqualTo(2);
         assertThat(fetchReads("cache")).isEqualTo(2);
+    }
+
+    @Test
+    void aStoreOfLocalFilesLeavesFreshObjectsToThePageCache() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        append(topic, 0, batch(0, 3)).join();
+        append(topic, 0, batch(3, 3)).join();
+        TopicPartition tp = new TopicPartition("t", 0);
+
+        assertThat(records(fetchNow(tp, 0))).hasSize(6);
+        assertThat(records(fetchNow(tp, 0))).hasSize(6);
+
+        // No copy in the agent's cache from the upload: the first fetch reads the files, the second the ranges it cached.
+        assertThat(fetchReads("object-store")).isEqualTo(2);
+        assertThat(fetchReads("cache")).isEqualTo(2);
+    }
+
+    @Test
+    void aFetchForTheNetworkSendsBigBatchesStraightFromTheObjectFiles() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        SimpleRecord[] big = new SimpleRecord[4];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = new SimpleRecord(1_000L + i, null, new byte[10_000]);
+        }
+        append(topic, 0, batch(0, 3)).join(); // small: read, as sending it in two pieces costs more
+        append(topic, 0, MemoryRecords.withRecords(Compression.NONE, big).buffer()).join();
+        TopicPartition tp = new TopicPartition("t", 0);
+
+        PartitionResult.Data data = (PartitionResult.Data) agent.fetch().fetch(new FetchQuery(
+                List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true)).join().partitions().get(0);
+
+        // The small batch in memory; the big one as its offset from memory and the rest from the file.
+        assertThat(data.chunks()).hasSize(3);
+        assertThat(data.chunks().get(0)).isInstanceOf(RecordChunk.InMemory.class);
+        assertThat(data.chunks().get(1)).isInstanceOfSatisfying(RecordChunk.InMemory.class,
+                offset -> assertThat(offset.bytes().getLong(0)).isEqualTo(3));
+        assertThat(data.chunks().get(2)).isInstanceOf(RecordChunk.InFile.class);
+        assertThat(records(data)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+        data.release();
+        assertThat(fetchReads("object-store")).isEqualTo(2);
+        assertThat(meters.get("floe.fetch.read.bytes").tag("source", "object-file").counter().count())
+                .isEqualTo(((RecordChunk.InFile) data.chunks().get(2)).length() + Long.BYTES);
+    }
+
+    /** {@code local} as a store of remote objects would look: no local files to send or leave to the page cache. */
+    private static ObjectStore remote(ObjectStore local) {
+        return new ObjectStore() {
+            @Override
+            public void put(ObjectKey key, ByteBuffer content) {
+                local.put(key, content);
+            }
+
+            @Override
+            public ByteBuffer get(ObjectKey key, ByteRange range) {
+                return local.get(key, range);
+            }
+
+            @Override
+            public ByteBuffer get(ObjectKey key) {
+                return local.get(key);
+            }
+
+            @Override
+            public List<ObjectInfo> list(String prefix) {
+                return local.list(prefix);
+            }
+
+            @Override
+            public void delete(ObjectKey key) {
+                local.delete(key);
+            }
+
+            @Override
+            public String describe() {
+                return "remote-like " + local.describe();
+            }
+
+            @Override
+            public void close() {}
+        };
     }
 
     private double fetchReads(String source) {

@@ -78,6 +78,11 @@ public final class MeteredObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean keepsLocalFiles() {
+        return delegate.keepsLocalFiles();
+    }
+
+    @Override
     public List<ObjectInfo> list(String prefix) {
         return measure(Kind.LIST, () -> delegate.list(prefix));
     }

@@ -119,6 +119,11 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean keepsLocalFiles() {
+        return true;
+    }
+
+    @Override
     public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
         Objects.requireNonNull(range, "range");
         Path path = resolve(key);

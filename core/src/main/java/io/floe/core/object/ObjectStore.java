@@ -51,6 +51,15 @@ public interface ObjectStore extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Whether the store keeps its objects as files on this machine ({@link #getFileRange} answers):
+     * the operating system's page cache then holds freshly written objects, and an agent need not
+     * keep copies of them in memory.
+     */
+    default boolean keepsLocalFiles() {
+        return false;
+    }
+
     /** Objects whose keys start with {@code prefix}, in key order. */
     List<ObjectInfo> list(String prefix);
 

@@ -93,11 +93,26 @@ public final class SegmentWriter {
      * @throws IllegalStateException when called twice
      */
     public ByteBuffer finish() {
+        return finishInto(ByteBuffer.allocate(Math.toIntExact(sizeBytes())));
+    }
+
+    /**
+     * Like {@link #finish}, into {@code out} (cleared first; a reused or direct buffer with at least
+     * {@link #sizeBytes()} capacity), which is returned flipped.
+     *
+     * @throws IllegalStateException when called twice
+     * @throws IllegalArgumentException when {@code out} is too small
+     */
+    public ByteBuffer finishInto(ByteBuffer out) {
         if (finished) {
             throw new IllegalStateException("segment already finished with " + batches.size() + " batches");
         }
+        if (out.capacity() < sizeBytes()) {
+            throw new IllegalArgumentException("buffer of " + out.capacity() + " bytes is too small for a segment of "
+                    + sizeBytes());
+        }
         finished = true;
-        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(sizeBytes()));
+        out.clear();
         out.put(MAGIC).put((byte) SegmentLayout.VERSION);
         for (ByteBuffer content : contents) {
             out.put(content);
