@@ -6,15 +6,20 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectAlreadyExistsException;
+import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectStoreException;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -154,6 +159,44 @@ public abstract class ObjectStoreContract {
                     .isNotInstanceOf(ObjectNotFoundException.class)
                     .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
         }
+    }
+
+    /**
+     * A store that keeps local files hands out file ranges with exactly the bytes {@code get} reads
+     * and the same errors; every other store has none.
+     */
+    @Test
+    public void fileRangesHoldWhatGetReads() throws Exception {
+        ObjectKey key = new ObjectKey("segments/ab/0005.seg");
+        byte[] content = content(7, 100_000);
+        store.put(key, ByteBuffer.wrap(content));
+        ByteRange range = new ByteRange(1_000, 50_000);
+
+        Optional<ObjectFileRange> opened = store.getFileRange(key, range);
+
+        assertThat(opened.isPresent()).isEqualTo(store.keepsLocalFiles());
+        if (opened.isEmpty()) {
+            return;
+        }
+        ObjectFileRange file = opened.get();
+        try {
+            assertContent(file.read(2_000, 10_000), Arrays.copyOfRange(content, 2_000, 12_000));
+            ByteArrayOutputStream sent = new ByteArrayOutputStream();
+            WritableByteChannel target = Channels.newChannel(sent);
+            long position = range.position();
+            while (position < range.end()) {
+                position += file.transferTo(position, range.end() - position, target);
+            }
+            assertThat(sent.toByteArray()).isEqualTo(Arrays.copyOfRange(content, 1_000, 51_000));
+            assertThatThrownBy(() -> file.read(0, 10)).as("outside the range").isInstanceOf(IndexOutOfBoundsException.class);
+        } finally {
+            file.release();
+        }
+        assertThatThrownBy(file::retain).as("the last release closed it").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> store.getFileRange(new ObjectKey("segments/ab/missing.seg"), range))
+                .isInstanceOf(ObjectNotFoundException.class);
+        assertThatThrownBy(() -> store.getFileRange(key, new ByteRange(99_999, 2)))
+                .isInstanceOf(ObjectStoreException.class).isNotInstanceOf(ObjectNotFoundException.class);
     }
 
     @Test
