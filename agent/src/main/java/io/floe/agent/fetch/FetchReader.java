@@ -5,6 +5,7 @@ import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.RecordChunk;
+import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectKey;
@@ -158,10 +159,13 @@ final class FetchReader {
     private List<Planned> plan(FetchQuery query) {
         List<Planned> plan = new ArrayList<>();
         long budget = Math.max(0, query.maxBytes());
+        // Partitions read below their in-memory index get their store rows in one read for the whole fetch.
+        Map<TopicPartition, StorePage> pages = logs.storePages(query.partitions(), budget);
         boolean anyData = false;
         for (PartitionQuery partition : query.partitions()) {
             long partitionBudget = Math.min(budget, partition.maxBytes());
-            Planned planned = planPartition(partition, anyData ? partitionBudget : Math.max(1, partitionBudget), anyData);
+            Planned planned = planPartition(partition, anyData ? partitionBudget : Math.max(1, partitionBudget), anyData,
+                    pages.get(partition.topicPartition()));
             for (Run run : planned.runs()) {
                 budget -= run.range().length();
             }
@@ -171,7 +175,7 @@ final class FetchReader {
         return plan;
     }
 
-    private Planned planPartition(PartitionQuery partition, long bytesMax, boolean anyData) {
+    private Planned planPartition(PartitionQuery partition, long bytesMax, boolean anyData, StorePage prefetched) {
         LogOffsets offsets;
         try {
             offsets = logs.offsets(partition.topicPartition());
@@ -196,7 +200,7 @@ final class FetchReader {
         if (fetchOffset == offsets.highWatermark() || bytesMax <= 0) {
             return new Planned(partition, offsets, List.of(), null);
         }
-        List<BatchCoordinate> batches = logs.batches(partition.topicPartition(), fetchOffset, bytesMax);
+        List<BatchCoordinate> batches = logs.batches(partition.topicPartition(), fetchOffset, bytesMax, prefetched);
         boolean gap = batches.isEmpty() ? fetchOffset < offsets.highWatermark() : batches.get(0).baseOffset() > fetchOffset;
         if (gap) {
             // Nothing stored where the fetch starts, although this agent's view says there is: key compaction

@@ -4,8 +4,11 @@ import io.floe.agent.produce.CommittedObject;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.UnknownTopicException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,25 +56,94 @@ public final class PartitionLogs {
      * needs by the partition's batch sizes seen last, and more while that falls short.
      */
     List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax) {
+        return batches(topicPartition, fromOffset, bytesMax, null);
+    }
+
+    /**
+     * {@link #batches(TopicPartition, long, long)}, answered from {@code prefetched} (rows this fetch
+     * already read, see {@link #storePages}) when they suffice.
+     */
+    List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax, StorePage prefetched) {
         PartitionLog log = log(topicPartition);
         if (fromOffset >= log.indexStart()) {
             return log.batchesFrom(fromOffset, bytesMax);
         }
-        long batchBytes = log.storedBatchBytes();
-        int rows = batchBytes <= 0 ? STORE_PAGE_BATCHES_FIRST : pageRows(bytesMax / batchBytes + 2);
+        if (prefetched != null) {
+            List<BatchCoordinate> answer = prefetched.answer(fromOffset, bytesMax);
+            if (answer == null && prefetched.reachesEnd() && prefetched.readFrom() == fromOffset) {
+                answer = prefetched.batches();
+            }
+            if (answer != null) {
+                return answer;
+            }
+        }
+        int rows = pageRows(log, bytesMax);
         while (true) {
             List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, rows);
-            StorePage page = new StorePage(fromOffset, stored, stored.size() < rows);
+            StorePage page = page(log, fromOffset, stored, rows);
             List<BatchCoordinate> answer = page.answer(fromOffset, bytesMax);
             if (answer != null || page.reachesEnd() || rows == STORE_PAGE_BATCHES_MAX) {
-                if (!stored.isEmpty()) {
-                    log.storedBatchBytes(page.averageBatchBytes());
-                }
                 // Without an answer, the page holds all there is, or fewer than bytesMax bytes: all of it is the answer.
                 return answer != null ? answer : page.batches();
             }
             rows = pageRows(rows * 4L);
         }
+    }
+
+    /**
+     * The store rows of the partitions whose fetch offsets lie below their in-memory index, read in
+     * one go (one round trip, one snapshot), each sized as {@link #batches} would size it. Partitions
+     * that need no rows, or whose views cannot load, are left out; so is everything when the store
+     * fails (the partitions then ask one by one, and fail there).
+     */
+    Map<TopicPartition, StorePage> storePages(List<PartitionQuery> partitions, long fetchBytesMax) {
+        List<BatchesQuery> queries = new ArrayList<>();
+        List<PartitionLog> views = new ArrayList<>();
+        for (PartitionQuery partition : partitions) {
+            PartitionLog log;
+            try {
+                log = log(partition.topicPartition());
+            } catch (RuntimeException e) {
+                continue;
+            }
+            LogOffsets offsets = log.offsets();
+            long from = partition.fetchOffset();
+            if (from < log.indexStart() && offsets.contains(from) && from < offsets.highWatermark()) {
+                long bytesMax = Math.min(fetchBytesMax, partition.maxBytes());
+                queries.add(new BatchesQuery(partition.topicPartition(), from, pageRows(log, bytesMax)));
+                views.add(log);
+            }
+        }
+        if (queries.isEmpty()) {
+            return Map.of();
+        }
+        List<List<BatchCoordinate>> answers;
+        try {
+            answers = store.batches(queries);
+        } catch (RuntimeException e) {
+            return Map.of();
+        }
+        Map<TopicPartition, StorePage> pages = new HashMap<>();
+        for (int i = 0; i < queries.size(); i++) {
+            BatchesQuery query = queries.get(i);
+            pages.put(query.topicPartition(), page(views.get(i), query.fromOffset(), answers.get(i), query.maxBatches()));
+        }
+        return pages;
+    }
+
+    /** The rows a query for {@code rows} returned, as a page; remembers their size for the next query. */
+    private static StorePage page(PartitionLog log, long fromOffset, List<BatchCoordinate> stored, int rows) {
+        StorePage page = new StorePage(fromOffset, stored, stored.size() < rows);
+        if (!stored.isEmpty()) {
+            log.storedBatchBytes(page.averageBatchBytes());
+        }
+        return page;
+    }
+
+    /** About the rows {@code bytesMax} needs by the partition's batch sizes seen last. */
+    private static int pageRows(PartitionLog log, long bytesMax) {
+        long batchBytes = log.storedBatchBytes();
+        return batchBytes <= 0 ? STORE_PAGE_BATCHES_FIRST : pageRows(bytesMax / batchBytes + 2);
     }
 
     private static int pageRows(long wanted) {

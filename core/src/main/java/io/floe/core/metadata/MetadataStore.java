@@ -11,6 +11,7 @@ import io.floe.core.topic.TopicExistsException;
 import io.floe.core.topic.UnknownTopicException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,19 @@ public interface MetadataStore extends AutoCloseable {
      * and that are still above the log start, in offset order.
      */
     List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, int maxBatches);
+
+    /**
+     * {@link #batches(TopicPartition, long, int)} for several partitions, in one read where the store
+     * can (a fetch plans all its partitions with one round trip): the answers in the queries' order.
+     * A partition of a topic that does not exist has no batches.
+     */
+    default List<List<BatchCoordinate>> batches(List<BatchesQuery> queries) {
+        List<List<BatchCoordinate>> answers = new ArrayList<>(queries.size());
+        for (BatchesQuery query : queries) {
+            answers.add(batches(query.topicPartition(), query.fromOffset(), query.maxBatches()));
+        }
+        return answers;
+    }
 
     /** The first batch (lowest offset) whose max timestamp is {@code >= timestamp}. */
     Optional<BatchCoordinate> firstBatchAtOrAfter(TopicPartition topicPartition, long timestamp);

@@ -6,6 +6,7 @@ import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.AgentRegistration;
+import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.JobLease;
 import io.floe.core.metadata.MetadataStore;
@@ -25,6 +26,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -266,6 +268,22 @@ public final class SqlMetadataStore implements MetadataStore {
         }
         return read("read batches of " + topicPartition,
                 connection -> batchIndex.batches(connection, topicPartition, fromOffset, maxBatches));
+    }
+
+    /** All partitions' rows in one read transaction: one pool borrow and one snapshot for a whole fetch. */
+    @Override
+    public List<List<BatchCoordinate>> batches(List<BatchesQuery> queries) {
+        if (queries.isEmpty()) {
+            return List.of();
+        }
+        return read("read batches of " + queries.size() + " partitions", connection -> {
+            List<List<BatchCoordinate>> answers = new ArrayList<>(queries.size());
+            for (BatchesQuery query : queries) {
+                answers.add(query.maxBatches() == 0 ? List.of()
+                        : batchIndex.batches(connection, query.topicPartition(), query.fromOffset(), query.maxBatches()));
+            }
+            return answers;
+        });
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchAppend;
+import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.InvalidPartitionsException;
 import io.floe.core.metadata.MetadataStore;
@@ -211,6 +212,25 @@ public abstract class MetadataStoreContract {
 
         assertThat(store.batches(new TopicPartition("orders", 0), 0, 10))
                 .containsExactly(new BatchCoordinate(batch.topicPartition(), 0, 6, object, batch.range(), 1234L));
+    }
+
+    @Test
+    void batchesOfSeveralPartitionsAreReadAsEachAlone() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        ObjectKey object = produce.registerUpload();
+        produce.commit(object, produce.batch(topic, 0, 3), produce.batch(topic, 1, 2), produce.batch(topic, 0, 4),
+                produce.batch(topic, 1, 5));
+        TopicPartition p0 = new TopicPartition("orders", 0);
+        TopicPartition p1 = new TopicPartition("orders", 1);
+
+        List<List<BatchCoordinate>> answers = store.batches(List.of(new BatchesQuery(p1, 2, 10),
+                new BatchesQuery(p0, 0, 1), new BatchesQuery(new TopicPartition("ghost", 0), 0, 10),
+                new BatchesQuery(p0, 3, 0)));
+
+        assertThat(answers).containsExactly(store.batches(p1, 2, 10), store.batches(p0, 0, 1), List.of(), List.of());
+        assertThat(answers.get(0)).extracting(BatchCoordinate::baseOffset).containsExactly(2L);
+        assertThat(answers.get(1)).extracting(BatchCoordinate::baseOffset).containsExactly(0L);
+        assertThat(store.batches(List.of())).isEmpty();
     }
 
     @Test
