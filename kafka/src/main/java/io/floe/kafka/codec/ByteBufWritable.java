@@ -21,9 +21,13 @@ import org.apache.kafka.common.protocol.Writable;
 final class ByteBufWritable implements Writable {
 
     static final int WRAP_MIN_BYTES = 4096;
+    /**
+     * Capacity of the buffer started after wrapped record data or a file region: what follows is
+     * usually a patched offset or the next partition's fields (it grows when more comes).
+     */
+    private static final int BETWEEN_CHUNKS_BYTES = 256;
 
     private final ByteBufAllocator allocator;
-    private final int chunkBytes;
     /** Finished messages: buffers and file regions, in order. */
     private final List<Object> parts = new ArrayList<>();
     private CompositeByteBuf composite;
@@ -31,8 +35,7 @@ final class ByteBufWritable implements Writable {
 
     ByteBufWritable(ByteBufAllocator allocator, int expectedBytes) {
         this.allocator = allocator;
-        this.chunkBytes = Math.max(64, expectedBytes);
-        this.current = newBuffer();
+        this.current = allocator.buffer(Math.min(Math.max(64, expectedBytes), 64 * 1024));
     }
 
     /** The messages written so far; the writable must not be used afterwards. */
@@ -74,7 +77,7 @@ final class ByteBufWritable implements Writable {
     }
 
     private ByteBuf newBuffer() {
-        return allocator.buffer(Math.min(chunkBytes, 64 * 1024));
+        return allocator.buffer(BETWEEN_CHUNKS_BYTES);
     }
 
     @Override
