@@ -225,11 +225,14 @@ class AgentTest {
 
         agent.close();
         agent = startAgent(remote(objects)); // an empty cache
-        assertThat(records(fetchNow(tp, 0))).hasSize(6);
+        // A fetch for the network may send from files, but this store has none: it reads, and no file request is counted.
+        FetchQuery network = new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true);
+        assertThat(records(agent.fetch().fetch(network).join().partitions().get(0))).hasSize(6);
         assertThat(records(fetchNow(tp, 0))).hasSize(6);
 
         assertThat(fetchReads("object-store")).isEqualTo(2);
         assertThat(fetchReads("cache")).isEqualTo(2);
+        assertThat(meters.get("floe.objectstore.requests").tag("kind", "GET").timer().count()).isEqualTo(2);
     }
 
     @Test

@@ -54,6 +54,8 @@ final class FetchReader {
     private final PartitionLogs logs;
     private final ObjectStore objects;
     private final ObjectCache cache;
+    /** Whether the store keeps objects as local files that fetches for the network may send from. */
+    private final boolean localFiles;
     private final Counter bytesFromCache;
     private final Counter bytesFromStore;
     private final Counter bytesFromFiles;
@@ -66,6 +68,7 @@ final class FetchReader {
         this.logs = logs;
         this.objects = objects;
         this.cache = cache;
+        this.localFiles = objects.keepsLocalFiles();
         this.bytesFromCache = Counter.builder("floe.fetch.read.bytes").tag("source", "cache").register(meters);
         this.bytesFromStore = Counter.builder("floe.fetch.read.bytes").tag("source", "object-store").register(meters);
         // Sent from the local object store's files without being read (sendfile): never cached, never copied.
@@ -144,7 +147,8 @@ final class FetchReader {
         Set<ObjectKey> missing = new HashSet<>();
         List<ObjectFileRange> opened = new ArrayList<>();
         try {
-            wanted.forEach((key, runs) -> load(key, runs, query.fromFiles(), loaded, opened, failures, missing));
+            boolean fromFiles = query.fromFiles() && localFiles;
+            wanted.forEach((key, runs) -> load(key, runs, fromFiles, loaded, opened, failures, missing));
             List<PartitionResult> results = new ArrayList<>(plan.size());
             for (Planned planned : plan) {
                 results.add(planned.error() != null ? planned.error() : assemble(planned, loaded, failures));

@@ -51,43 +51,28 @@ public final class PartitionLogs {
 
     /**
      * Committed batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax}. Below the
-     * in-memory index they come from the store (blocks), always afresh: compaction on any agent may
-     * have moved them, retention removed them. The query asks for about the rows {@code bytesMax}
-     * needs by the partition's batch sizes seen last, and more while that falls short.
-     */
-    List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax) {
-        return batches(topicPartition, fromOffset, bytesMax, null);
-    }
-
-    /**
-     * {@link #batches(TopicPartition, long, long)}, answered from {@code prefetched} (rows this fetch
-     * already read, see {@link #storePages}) when they suffice.
+     * in-memory index they come from {@code prefetched} (rows this fetch already read, see
+     * {@link #storePages}; may be null) when those suffice, else from the store (blocks), always
+     * afresh: compaction on any agent may have moved them, retention removed them. The query asks for
+     * about the rows {@code bytesMax} needs by the partition's batch sizes seen last, and more while
+     * that falls short.
      */
     List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax, StorePage prefetched) {
         PartitionLog log = log(topicPartition);
         if (fromOffset >= log.indexStart()) {
             return log.batchesFrom(fromOffset, bytesMax);
         }
-        if (prefetched != null) {
-            List<BatchCoordinate> answer = prefetched.answer(fromOffset, bytesMax);
-            if (answer == null && prefetched.reachesEnd() && prefetched.readFrom() == fromOffset) {
-                answer = prefetched.batches();
-            }
-            if (answer != null) {
-                return answer;
-            }
-        }
+        List<BatchCoordinate> answer = prefetched == null ? null : prefetched.answer(fromOffset, bytesMax);
         int rows = pageRows(log, bytesMax);
-        while (true) {
-            List<BatchCoordinate> stored = store.batches(topicPartition, fromOffset, rows);
-            StorePage page = page(log, fromOffset, stored, rows);
-            List<BatchCoordinate> answer = page.answer(fromOffset, bytesMax);
-            if (answer != null || page.reachesEnd() || rows == STORE_PAGE_BATCHES_MAX) {
-                // Without an answer, the page holds all there is, or fewer than bytesMax bytes: all of it is the answer.
-                return answer != null ? answer : page.batches();
+        while (answer == null) {
+            StorePage page = page(log, store.batches(topicPartition, fromOffset, rows), rows);
+            answer = page.answer(fromOffset, bytesMax);
+            if (answer == null && rows == STORE_PAGE_BATCHES_MAX) {
+                return page.batches(); // the largest page holds fewer than bytesMax bytes: all of it is the answer
             }
             rows = pageRows(rows * 4L);
         }
+        return answer;
     }
 
     /**
@@ -108,7 +93,7 @@ public final class PartitionLogs {
             }
             LogOffsets offsets = log.offsets();
             long from = partition.fetchOffset();
-            if (from < log.indexStart() && offsets.contains(from) && from < offsets.highWatermark()) {
+            if (from < log.indexStart() && from >= offsets.logStartOffset() && from < offsets.highWatermark()) {
                 long bytesMax = Math.min(fetchBytesMax, partition.maxBytes());
                 queries.add(new BatchesQuery(partition.topicPartition(), from, pageRows(log, bytesMax)));
                 views.add(log);
@@ -126,14 +111,14 @@ public final class PartitionLogs {
         Map<TopicPartition, StorePage> pages = new HashMap<>();
         for (int i = 0; i < queries.size(); i++) {
             BatchesQuery query = queries.get(i);
-            pages.put(query.topicPartition(), page(views.get(i), query.fromOffset(), answers.get(i), query.maxBatches()));
+            pages.put(query.topicPartition(), page(views.get(i), answers.get(i), query.maxBatches()));
         }
         return pages;
     }
 
     /** The rows a query for {@code rows} returned, as a page; remembers their size for the next query. */
-    private static StorePage page(PartitionLog log, long fromOffset, List<BatchCoordinate> stored, int rows) {
-        StorePage page = new StorePage(fromOffset, stored, stored.size() < rows);
+    private static StorePage page(PartitionLog log, List<BatchCoordinate> stored, int rows) {
+        StorePage page = new StorePage(stored, stored.size() < rows);
         if (!stored.isEmpty()) {
             log.storedBatchBytes(page.averageBatchBytes());
         }

@@ -7,12 +7,11 @@ import java.util.List;
  * Batch coordinates below a partition's in-memory index, as one query to the metadata store returned
  * them: whether they answer a fetch, or the store must be asked for more rows.
  *
- * @param readFrom the offset the page was read from: its batches are all the store's batches with
- *     {@code lastOffset >= readFrom}, up to the last one
- * @param batches consecutive batches in offset order, as the store returned them
- * @param reachesEnd whether the store had no more batches after these when the page was read
+ * @param batches consecutive batches in offset order, as the store returned them: all its batches
+ *     with {@code lastOffset} at or past the offset the query asked from, up to a row limit
+ * @param reachesEnd whether the store had no more batches after these (fewer rows than the limit)
  */
-record StorePage(long readFrom, List<BatchCoordinate> batches, boolean reachesEnd) {
+record StorePage(List<BatchCoordinate> batches, boolean reachesEnd) {
 
     StorePage {
         batches = List.copyOf(batches);
@@ -20,14 +19,11 @@ record StorePage(long readFrom, List<BatchCoordinate> batches, boolean reachesEn
 
     /**
      * The page's batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax} bytes (at
-     * least one batch), or null when the page cannot give the whole answer: {@code fromOffset} is
-     * outside it, or it ends before {@code bytesMax} bytes while the store may hold more. A first
-     * batch starting after {@code fromOffset} is a gap in the store (key compaction, retention).
+     * least one batch), or null when the page ends before {@code bytesMax} bytes while the store may
+     * hold more. A first batch starting after {@code fromOffset} is a gap in the store (key
+     * compaction, retention).
      */
     List<BatchCoordinate> answer(long fromOffset, long bytesMax) {
-        if (batches.isEmpty() || fromOffset < readFrom || fromOffset > batches.get(batches.size() - 1).lastOffset()) {
-            return null;
-        }
         int first = firstEndingAtOrAfter(fromOffset);
         long bytes = 0;
         for (int i = first; i < batches.size(); i++) {
@@ -52,10 +48,10 @@ record StorePage(long readFrom, List<BatchCoordinate> batches, boolean reachesEn
         return Math.max(1, bytes / batches.size());
     }
 
-    /** Index of the first batch with {@code lastOffset >= offset}; batches are in offset order. */
+    /** Index of the first batch with {@code lastOffset >= offset} (the size when none); batches are in offset order. */
     private int firstEndingAtOrAfter(long offset) {
         int low = 0;
-        int high = batches.size() - 1;
+        int high = batches.size();
         while (low < high) {
             int middle = (low + high) >>> 1;
             if (batches.get(middle).lastOffset() < offset) {

@@ -69,9 +69,15 @@ public final class MeteredObjectStore implements ObjectStore {
         return data;
     }
 
-    /** A GET like the others: the bytes of the range leave the store, only without passing through the agent. */
+    /**
+     * A GET like the others: the bytes of the range leave the store, only without passing through the
+     * agent. A store without local files makes no request, and none is counted.
+     */
     @Override
     public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+        if (!delegate.keepsLocalFiles()) {
+            return Optional.empty();
+        }
         Optional<ObjectFileRange> fileRange = measure(Kind.GET, () -> delegate.getFileRange(key, range));
         fileRange.ifPresent(opened -> bytes.get(Kind.GET).increment(range.length()));
         return fileRange;

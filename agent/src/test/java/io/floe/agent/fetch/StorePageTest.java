@@ -27,41 +27,42 @@ class StorePageTest {
 
     @Test
     void answersFromTheBatchHoldingTheOffsetUpToTheByteLimit() {
-        StorePage page = new StorePage(0, batches(0, 10), false);
+        StorePage page = new StorePage(batches(0, 10), false);
 
         assertThat(page.answer(25, 300)).extracting(BatchCoordinate::baseOffset).containsExactly(20L, 30L, 40L);
         assertThat(page.answer(0, 1)).extracting(BatchCoordinate::baseOffset).containsExactly(0L);
     }
 
     @Test
-    void cannotAnswerOutsideItselfOrPastItsEndWhileTheStoreMayHoldMore() {
-        StorePage page = new StorePage(30, batches(30, 5), false);
+    void cannotAnswerPastItsEndWhileTheStoreMayHoldMore() {
+        StorePage page = new StorePage(batches(30, 5), false);
 
-        assertThat(page.answer(29, 100)).as("below where it was read from").isNull();
         assertThat(page.answer(80, 100)).as("past its last batch").isNull();
         assertThat(page.answer(60, 1000)).as("ends before the byte limit").isNull();
     }
 
     @Test
     void aPageThatReachedTheStoresEndAnswersShort() {
-        StorePage page = new StorePage(30, batches(30, 5), true);
+        StorePage page = new StorePage(batches(30, 5), true);
 
         assertThat(page.answer(60, 1000)).extracting(BatchCoordinate::baseOffset).containsExactly(60L, 70L);
+        assertThat(page.answer(80, 1000)).isEmpty();
     }
 
     @Test
     void aGapWhereItWasReadFromIsPartOfTheAnswer() {
         // Read from offset 5, the store's next batch starts at 40 (key compaction or retention left a gap):
         // the answer starts there and the fetch planner sees the gap.
-        StorePage page = new StorePage(5, batches(40, 3), true);
+        StorePage page = new StorePage(batches(40, 3), true);
 
         assertThat(page.answer(5, 1000)).extracting(BatchCoordinate::baseOffset).containsExactly(40L, 50L, 60L);
     }
 
     @Test
-    void anEmptyPageNeverAnswers() {
-        assertThat(new StorePage(0, List.of(), true).answer(0, 100)).isNull();
-        assertThat(new StorePage(0, List.of(), true).averageBatchBytes()).isEqualTo(1);
-        assertThat(new StorePage(0, batches(0, 4), true).averageBatchBytes()).isEqualTo(100);
+    void anEmptyPageAnswersNothingOnlyWhenTheStoreHadNothingMore() {
+        assertThat(new StorePage(List.of(), true).answer(0, 100)).isEmpty();
+        assertThat(new StorePage(List.of(), false).answer(0, 100)).isNull();
+        assertThat(new StorePage(List.of(), true).averageBatchBytes()).isEqualTo(1);
+        assertThat(new StorePage(batches(0, 4), true).averageBatchBytes()).isEqualTo(100);
     }
 }

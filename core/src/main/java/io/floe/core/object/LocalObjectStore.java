@@ -106,12 +106,10 @@ public final class LocalObjectStore implements ObjectStore {
     public ByteBuffer get(ObjectKey key, ByteRange range) {
         Objects.requireNonNull(range, "range");
         Path path = resolve(key);
-        try (FileChannel channel = openForRead(key, path)) {
-            long size = channel.size();
-            if (range.end() > size) {
-                throw new ObjectStoreException("range [" + range.position() + ", " + range.end() + ") of object "
-                        + key + " in " + describe() + " is past its end: the object has " + size + " bytes", false);
-            }
+        // WRITE only because Java maps a file privately (see readFully) only through a channel open for
+        // writing; nothing is ever written through it.
+        try (FileChannel channel = openForRead(key, path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            checkWithin(key, range, channel.size());
             return readFully(key, channel, range.position(), range.length());
         } catch (IOException e) {
             throw failure("get", key, e);
@@ -126,49 +124,36 @@ public final class LocalObjectStore implements ObjectStore {
     @Override
     public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
         Objects.requireNonNull(range, "range");
-        Path path = resolve(key);
-        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-            throw new ObjectNotFoundException(key);
-        }
         FileChannel channel;
         try {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-            throw new ObjectNotFoundException(key);
+            channel = openForRead(key, resolve(key), StandardOpenOption.READ);
         } catch (IOException e) {
             throw failure("get", key, e);
         }
-        boolean handedOut = false;
         try {
-            long size = channel.size();
-            if (range.end() > size) {
-                throw new ObjectStoreException("range [" + range.position() + ", " + range.end() + ") of object "
-                        + key + " in " + describe() + " is past its end: the object has " + size + " bytes", false);
+            checkWithin(key, range, channel.size());
+            return Optional.of(new ObjectFileRange(key, describe(), channel, range));
+        } catch (IOException | RuntimeException e) {
+            try {
+                channel.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
             }
-            ObjectFileRange fileRange = new ObjectFileRange(key, channel, range);
-            handedOut = true;
-            return Optional.of(fileRange);
-        } catch (IOException e) {
-            throw failure("get", key, e);
-        } finally {
-            if (!handedOut) {
-                closeQuietly(channel);
-            }
+            throw e instanceof IOException io ? failure("get", key, io) : (RuntimeException) e;
         }
     }
 
-    private static void closeQuietly(FileChannel channel) {
-        try {
-            channel.close();
-        } catch (IOException e) {
-            // Opened for reading only: nothing to lose.
+    private void checkWithin(ObjectKey key, ByteRange range, long size) {
+        if (range.end() > size) {
+            throw new ObjectStoreException("range [" + range.position() + ", " + range.end() + ") of object "
+                    + key + " in " + describe() + " is past its end: the object has " + size + " bytes", false);
         }
     }
 
     @Override
     public ByteBuffer get(ObjectKey key) {
         Path path = resolve(key);
-        try (FileChannel channel = openForRead(key, path)) {
+        try (FileChannel channel = openForRead(key, path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = channel.size();
             if (size > Integer.MAX_VALUE) {
                 throw new ObjectStoreException("object " + key + " in " + describe() + " has " + size
@@ -296,14 +281,12 @@ public final class LocalObjectStore implements ObjectStore {
         return new ObjectAlreadyExistsException(key);
     }
 
-    private FileChannel openForRead(ObjectKey key, Path path) throws IOException {
+    private FileChannel openForRead(ObjectKey key, Path path, StandardOpenOption... options) throws IOException {
         if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
             throw new ObjectNotFoundException(key);
         }
         try {
-            // WRITE only because Java maps a file privately (see readFully) only through a channel open
-            // for writing; nothing is ever written through it.
-            return FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            return FileChannel.open(path, options);
         } catch (NoSuchFileException e) {
             throw new ObjectNotFoundException(key);
         }
@@ -318,10 +301,16 @@ public final class LocalObjectStore implements ObjectStore {
             // buffer is collected, so the mapping cannot go away under a reader.
             return channel.map(FileChannel.MapMode.PRIVATE, position, length);
         }
+        return readIntoHeap(key, describe(), channel, position, length);
+    }
+
+    /** Reads {@code length} bytes from {@code position} into a new heap buffer; a short file is an error. */
+    static ByteBuffer readIntoHeap(ObjectKey key, String store, FileChannel channel, long position, int length)
+            throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(length);
         while (buffer.hasRemaining()) {
             if (channel.read(buffer, position + buffer.position()) < 0) {
-                throw new ObjectStoreException("object " + key + " in " + describe() + " ended at "
+                throw new ObjectStoreException("object " + key + " in " + store + " ended at "
                         + (position + buffer.position()) + " while reading " + length + " bytes from " + position
                         + "; it was changed outside the store", false);
             }

@@ -18,12 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ObjectFileRange {
 
     private final ObjectKey key;
+    private final String store;
     private final FileChannel channel;
     private final ByteRange range;
     private final AtomicInteger references = new AtomicInteger(1);
 
-    ObjectFileRange(ObjectKey key, FileChannel channel, ByteRange range) {
+    ObjectFileRange(ObjectKey key, String store, FileChannel channel, ByteRange range) {
         this.key = key;
+        this.store = store;
         this.channel = channel;
         this.range = range;
     }
@@ -55,19 +57,11 @@ public final class ObjectFileRange {
     /** Reads {@code length} bytes from object position {@code position} into a new heap buffer. */
     public ByteBuffer read(long position, int length) {
         checkWithin(position, length);
-        ByteBuffer buffer = ByteBuffer.allocate(length);
         try {
-            while (buffer.hasRemaining()) {
-                if (channel.read(buffer, position + buffer.position()) < 0) {
-                    throw new ObjectStoreException("object " + key + " ended at " + (position + buffer.position())
-                            + " while reading " + length + " bytes from " + position
-                            + "; it was changed outside the store", false);
-                }
-            }
+            return LocalObjectStore.readIntoHeap(key, store, channel, position, length);
         } catch (IOException e) {
-            throw new ObjectStoreException("reading object " + key + " failed: " + e, true, e);
+            throw new ObjectStoreException("reading object " + key + " in " + store + " failed: " + e, true, e);
         }
-        return buffer.flip();
     }
 
     /** Takes one more reference; fails once the range was released for good. */
