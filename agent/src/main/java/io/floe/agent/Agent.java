@@ -15,6 +15,7 @@ import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,6 +67,9 @@ public final class Agent implements AutoCloseable {
         this.topics = new Topics(metadata, topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
         this.cache = new ObjectCache(config.cacheBytesMax(), meters);
         this.logs = new PartitionLogs(metadata);
+        Gauge.builder("floe.fetch.index.batches", logs, PartitionLogs::indexedBatches)
+                .description("Committed batches the in-memory indexes point at (fetches of them ask the store no rows)")
+                .register(meters);
         this.topics.onDeleted(logs::forgetTopic);
         this.fetch = new FetchService(config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
         this.produce = new ProducePipeline(config, metadata, this.objects, cache, topics, clock, scheduler, concurrency, meters,

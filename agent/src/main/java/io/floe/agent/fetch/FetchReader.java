@@ -163,6 +163,7 @@ final class FetchReader {
     private List<Planned> plan(FetchQuery query) {
         List<Planned> plan = new ArrayList<>();
         long budget = Math.max(0, query.maxBytes());
+        logs.checkRewrites(query.partitions());
         // Partitions read below their in-memory index get their store rows in one read for the whole fetch.
         Map<TopicPartition, StorePage> pages = logs.storePages(query.partitions(), budget);
         boolean anyData = false;

@@ -9,25 +9,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The agent's in-memory view of one partition: its markers and an index of the batches committed
- * since the view was loaded (the tail that consumers read). Batches below {@link #indexStart()} are
- * looked up in the metadata store. Thread-safe.
+ * The agent's in-memory view of one partition: its markers and an index of the batches this agent
+ * committed since the view began (the tail that consumers read), at most a given number of batches.
+ * Batches below {@link #indexStart()} are looked up in the metadata store. Thread-safe.
  */
 final class PartitionLog {
 
     private final TopicPartition topicPartition;
-    private final int indexBatchesMax;
     private final TreeMap<Long, BatchCoordinate> tail = new TreeMap<>();
     private long logStartOffset;
     private long highWatermark;
     private long indexStart;
-    private long tailBytes;
     /** Average bytes of the batches the last read below the index found (0: none yet), to size the next. */
     private long storedBatchBytes;
 
-    PartitionLog(TopicPartition topicPartition, LogOffsets loaded, int indexBatchesMax) {
+    PartitionLog(TopicPartition topicPartition, LogOffsets loaded) {
         this.topicPartition = topicPartition;
-        this.indexBatchesMax = indexBatchesMax;
         this.logStartOffset = loaded.logStartOffset();
         this.highWatermark = loaded.highWatermark();
         this.indexStart = loaded.highWatermark();
@@ -47,25 +44,23 @@ final class PartitionLog {
     }
 
     /**
-     * Adds a batch this agent just committed. Commits arrive in offset order; a batch that does not
-     * continue the index (another writer committed in between) makes the index restart at it.
+     * Adds a batch this agent just committed and keeps the index to its last {@code indexBatchesMax}
+     * batches. Commits arrive in offset order; a batch that does not continue the index (another
+     * writer committed in between) makes the index restart at it.
      */
-    synchronized void append(BatchCoordinate batch, long logStartAfterCommit) {
+    synchronized void append(BatchCoordinate batch, long logStartAfterCommit, int indexBatchesMax) {
         if (batch.baseOffset() < highWatermark) {
             return;
         }
         if (batch.baseOffset() != highWatermark) {
             tail.clear();
-            tailBytes = 0;
             indexStart = batch.baseOffset();
         }
         tail.put(batch.baseOffset(), batch);
-        tailBytes += batch.range().length();
         highWatermark = batch.nextOffset();
         logStartOffset = Math.max(logStartOffset, logStartAfterCommit);
         while (tail.size() > indexBatchesMax) {
             Map.Entry<Long, BatchCoordinate> first = tail.pollFirstEntry();
-            tailBytes -= first.getValue().range().length();
             indexStart = first.getValue().nextOffset();
         }
     }
@@ -82,7 +77,6 @@ final class PartitionLog {
         logStartOffset = Math.max(logStartOffset, newLogStart);
         while (!tail.isEmpty() && tail.firstEntry().getValue().nextOffset() <= logStartOffset) {
             Map.Entry<Long, BatchCoordinate> first = tail.pollFirstEntry();
-            tailBytes -= first.getValue().range().length();
             indexStart = first.getValue().nextOffset();
         }
         return true;
@@ -109,6 +103,11 @@ final class PartitionLog {
             bytes += batch.range().length();
         }
         return found;
+    }
+
+    /** Batches in the index. */
+    synchronized int indexedBatches() {
+        return tail.size();
     }
 
     synchronized long storedBatchBytes() {

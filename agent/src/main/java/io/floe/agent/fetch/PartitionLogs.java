@@ -12,24 +12,47 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The in-memory views of the partitions this agent serves, loaded from the metadata store on first
- * use and fed by this agent's own commits. Reads below a view's index go to the store.
+ * The in-memory views of the partitions this agent serves: loaded from the metadata store on first
+ * use, or begun by this agent's first commit to the partition, and fed by its commits. Reads below a
+ * view's index go to the store.
+ *
+ * <p>An index is only good while the batches it points at stay where they were committed. Before a
+ * fetch serves from an index it reads the store's {@link MetadataStore#logRewrites() log rewrites}
+ * counter (one small read); once that moved (a compaction, key compaction, retention, deleted records
+ * or a deleted topic, on any agent) every view is dropped and reloads on its next use.
  */
 public final class PartitionLogs {
 
+    private static final Logger LOGGER = LoggerFactory.getLogger(PartitionLogs.class);
+    /** Batches all indexes hold together, about 130 bytes of heap each; many partitions get fewer each. */
+    static final int INDEX_BATCHES_TOTAL = 256 * 1024;
+    /** Batches one partition's index holds at most, and at least whatever the number of partitions. */
     static final int INDEX_BATCHES_MAX = 4096;
+    static final int INDEX_BATCHES_MIN = 16;
     /** Batch rows a read below the index asks the store for: at least, at first, at most. */
     private static final int STORE_PAGE_BATCHES_MIN = 4;
     private static final int STORE_PAGE_BATCHES_FIRST = 64;
     private static final int STORE_PAGE_BATCHES_MAX = 1000;
 
     private final MetadataStore store;
+    private final int indexBatchesTotal;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    /** The store's log rewrites counter when the views were last known good; guarded by {@code this}. */
+    private long logRewritesSeen;
 
     public PartitionLogs(MetadataStore store) {
+        this(store, INDEX_BATCHES_TOTAL);
+    }
+
+    /** Reads the store's log rewrites counter: no view exists yet, so none can be stale. */
+    PartitionLogs(MetadataStore store, int indexBatchesTotal) {
         this.store = store;
+        this.indexBatchesTotal = indexBatchesTotal;
+        this.logRewritesSeen = store.logRewrites();
     }
 
     /** The partition's view, loading its markers from the store the first time (blocks then). */
@@ -41,7 +64,7 @@ public final class PartitionLogs {
         // Loading inside computeIfAbsent serializes it with onCommitted for the same partition, so a
         // commit landing while the markers load is either in the loaded markers or appended after.
         return logs.computeIfAbsent(topicPartition,
-                tp -> new PartitionLog(tp, store.offsets(tp), INDEX_BATCHES_MAX));
+                tp -> new PartitionLog(tp, store.offsets(tp)));
     }
 
     /** The partition's markers. Blocks on the first call for a partition. */
@@ -135,14 +158,74 @@ public final class PartitionLogs {
         return (int) Math.max(STORE_PAGE_BATCHES_MIN, Math.min(STORE_PAGE_BATCHES_MAX, wanted));
     }
 
-    /** Records what this agent just committed. Called in commit order. */
+    /**
+     * Records what this agent just committed. Called in commit order. A partition without a view gets
+     * one that begins at its first batch here (as if loaded just before this commit): a consumer
+     * reading what was just produced is served from memory, without asking the store.
+     */
     public void onCommitted(CommittedObject committed) {
+        int indexBatchesMax = indexBatchesMax();
         for (CommittedObject.Appended appended : committed.appended()) {
-            logs.computeIfPresent(appended.batch().topicPartition(), (tp, log) -> {
-                log.append(appended.batch(), appended.logStartOffset());
-                return log;
+            BatchCoordinate batch = appended.batch();
+            logs.compute(batch.topicPartition(), (tp, log) -> {
+                PartitionLog view = log != null ? log : new PartitionLog(tp,
+                        new LogOffsets(Math.min(appended.logStartOffset(), batch.baseOffset()), batch.baseOffset()));
+                view.append(batch, appended.logStartOffset(), indexBatchesMax);
+                return view;
             });
         }
+    }
+
+    /** Each view's share of the indexes' budget, within [{@link #INDEX_BATCHES_MIN}, {@link #INDEX_BATCHES_MAX}]. */
+    private int indexBatchesMax() {
+        int share = indexBatchesTotal / Math.max(1, logs.size());
+        return Math.max(INDEX_BATCHES_MIN, Math.min(INDEX_BATCHES_MAX, share));
+    }
+
+    /** Batches the in-memory indexes hold, over all partitions. */
+    public long indexedBatches() {
+        long batches = 0;
+        for (PartitionLog log : logs.values()) {
+            batches += log.indexedBatches();
+        }
+        return batches;
+    }
+
+    /**
+     * Before a fetch of {@code partitions} serves from the indexes: when one of them would read indexed
+     * batches, asks the store whether batches moved or went since the views were known good, and drops
+     * every view if they did. When the store cannot answer, the views serve as they are: objects stay
+     * readable for the cleanup grace period after their batches moved, and a fetch that finds one gone
+     * plans again from the store.
+     */
+    void checkRewrites(List<PartitionQuery> partitions) {
+        if (!readsIndex(partitions)) {
+            return;
+        }
+        long rewrites;
+        try {
+            rewrites = store.logRewrites();
+        } catch (RuntimeException e) {
+            LOGGER.debug("cannot read the log rewrites counter, serving from the in-memory indexes: {}", e.toString());
+            return;
+        }
+        synchronized (this) {
+            if (rewrites > logRewritesSeen) {
+                logs.clear();
+                logRewritesSeen = rewrites;
+            }
+        }
+    }
+
+    private boolean readsIndex(List<PartitionQuery> partitions) {
+        for (PartitionQuery partition : partitions) {
+            PartitionLog log = logs.get(partition.topicPartition());
+            if (log != null && partition.fetchOffset() >= log.indexStart()
+                    && partition.fetchOffset() < log.offsets().highWatermark()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

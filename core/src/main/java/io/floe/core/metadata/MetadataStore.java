@@ -122,6 +122,15 @@ public interface MetadataStore extends AutoCloseable {
     /** The batch holding the partition's largest timestamp (the earliest such batch on ties). */
     Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition);
 
+    /**
+     * A number that grows, within the same transaction, whenever committed batches move or disappear
+     * other than by being appended to: a {@link #rewrite rewrite} (compaction, key compaction), a log
+     * start that moves ({@link #truncateLog}, {@link #deleteRecords}), a topic deleted. An agent that
+     * indexes batches in memory reads it before it serves from that index: while it has not changed,
+     * every batch the agent indexed is still where it was.
+     */
+    long logRewrites();
+
     // ----- log administration
 
     /**

@@ -10,8 +10,28 @@ final class Counters {
 
     static final String PRODUCER_ID = "producer_id";
     static final String PARTITION_ID = "partition_id";
+    /** See {@code MetadataStore#logRewrites}. */
+    static final String LOG_REWRITES = "log_rewrites";
 
     private Counters() {}
+
+    /** Adds one to the counter. Take it last in a transaction: PostgreSQL holds its row lock until the commit. */
+    static void increment(Connection connection, String name) throws SQLException {
+        allocate(connection, name, 1);
+    }
+
+    /** The counter's value. */
+    static long value(Connection connection, String name) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT value FROM counters WHERE name = ?")) {
+            select.setString(1, name);
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    throw new SQLException("counter " + name + " is missing from table counters");
+                }
+                return rows.getLong(1);
+            }
+        }
+    }
 
     /** Reserves {@code count} consecutive values of the counter and returns the first. */
     static long allocate(Connection connection, String name, int count) throws SQLException {

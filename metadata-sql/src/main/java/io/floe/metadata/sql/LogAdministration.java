@@ -52,6 +52,7 @@ final class LogAdministration {
             update.setLong(3, beforeOffset);
             update.executeUpdate();
         }
+        Counters.increment(connection, Counters.LOG_REWRITES);
         return beforeOffset;
     }
 

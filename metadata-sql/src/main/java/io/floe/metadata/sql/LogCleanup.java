@@ -79,6 +79,9 @@ final class LogCleanup {
         if (!released.isEmpty()) {
             ObjectReferences.release(connection, released, deleteAfter, ObjectDeletion.Reason.UNREFERENCED);
         }
+        if (target > logStart) {
+            Counters.increment(connection, Counters.LOG_REWRITES);
+        }
         return target;
     }
 

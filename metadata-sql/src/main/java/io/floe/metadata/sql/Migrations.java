@@ -155,9 +155,13 @@ final class Migrations {
                 hold_offset BIGINT NOT NULL,
                 PRIMARY KEY (partition_id, holder))"""));
 
+    /** Grows whenever committed batches move or disappear: agents check it before serving from their index. */
+    private static final Migration LOG_REWRITES = new Migration(7, "log rewrites counter", List.of(
+            "INSERT INTO counters (name, value) VALUES ('" + Counters.LOG_REWRITES + "', 0)"));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE, AGENT_NODE_IDS,
-            RETENTION_HOLDS);
+            RETENTION_HOLDS, LOG_REWRITES);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

@@ -136,8 +136,10 @@ final class ObjectRewrites {
                 commit.executeUpdate();
             }
         }
-        return new RewriteOutcome.Rewritten(
+        RewriteOutcome.Rewritten rewritten = new RewriteOutcome.Rewritten(
                 ObjectReferences.release(connection, released, deleteAfter, ObjectDeletion.Reason.COMPACTED));
+        Counters.increment(connection, Counters.LOG_REWRITES);
+        return rewritten;
     }
 
     private static void bindRowAsRead(PreparedStatement statement, int first, RowChange change) throws SQLException {

@@ -298,6 +298,11 @@ public final class SqlMetadataStore implements MetadataStore {
                 connection -> batchIndex.withMaxTimestamp(connection, topicPartition));
     }
 
+    @Override
+    public long logRewrites() {
+        return read("read the log rewrites counter", connection -> Counters.value(connection, Counters.LOG_REWRITES));
+    }
+
     // ----- log administration
 
     @Override

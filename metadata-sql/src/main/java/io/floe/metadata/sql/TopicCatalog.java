@@ -80,6 +80,7 @@ final class TopicCatalog {
         update(connection, "DELETE FROM partitions WHERE topic_id = ?", topicId);
         update(connection, "DELETE FROM topic_configs WHERE topic_id = ?", topicId);
         update(connection, "DELETE FROM topics WHERE id = ?", topicId);
+        Counters.increment(connection, Counters.LOG_REWRITES);
     }
 
     Topic createPartitions(Connection connection, String name, int totalCount) throws SQLException {

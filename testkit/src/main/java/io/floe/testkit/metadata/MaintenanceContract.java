@@ -164,6 +164,28 @@ public abstract class MaintenanceContract {
         assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::object).containsOnly(winner);
     }
 
+    @Test
+    void logRewritesGrowWhenCommittedBatchesMoveOrGoAndOnlyThen() {
+        long initial = store.logRewrites();
+        committed(produce.batch(topic, 0, 5));
+        committed(produce.batch(topic, 0, 5));
+        store.deleteRecords(tp(0), 0);
+        store.truncateLog(tp(0), 0, NOW);
+        assertThat(store.logRewrites()).as("appends and moves of the log start that move nothing").isEqualTo(initial);
+
+        List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
+        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW)).isInstanceOf(RewriteOutcome.Rewritten.class);
+        assertThat(store.logRewrites()).as("after a rewrite").isEqualTo(initial + 1);
+        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW)).isInstanceOf(RewriteOutcome.Rejected.class);
+        assertThat(store.logRewrites()).as("a rejected rewrite").isEqualTo(initial + 1);
+        store.truncateLog(tp(0), 5, NOW);
+        assertThat(store.logRewrites()).as("after a truncation").isEqualTo(initial + 2);
+        store.deleteRecords(tp(0), 7);
+        assertThat(store.logRewrites()).as("after deleted records").isEqualTo(initial + 3);
+        store.deleteTopic(topic.name());
+        assertThat(store.logRewrites()).as("after a deleted topic").isEqualTo(initial + 4);
+    }
+
     // ----- key compaction's swap
 
     @Test
