@@ -8,10 +8,13 @@ import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
 import io.floe.agent.fetch.TimestampedOffset;
+import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ObjectRewrite;
+import io.floe.core.metadata.RewriteOutcome;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectInfo;
@@ -20,6 +23,7 @@ import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.metadata.sql.SqlMetadataStore;
+import io.floe.testkit.fault.MetadataFaults;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +35,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
@@ -71,9 +76,13 @@ class AgentTest {
     }
 
     private Agent startAgent(ObjectStore store) {
+        return startAgent(metadata, store);
+    }
+
+    private Agent startAgent(MetadataStore metadataStore, ObjectStore store) {
         AgentConfig config = AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1024 * 1024);
         meters = new SimpleMeterRegistry();
-        return Agent.start(config, metadata, store, meters, Clock.systemUTC());
+        return Agent.start(config, metadataStore, store, meters, Clock.systemUTC());
     }
 
     @Test
@@ -187,6 +196,33 @@ class AgentTest {
             assertThat(e.error()).isEqualTo(FetchError.OFFSET_OUT_OF_RANGE);
             assertThat(e.offsets().logStartOffset()).isEqualTo(5);
         });
+    }
+
+    @Test
+    void aFetchPlannedOnAnIndexedBatchWhoseObjectIsGoneIsPlannedAgainFromTheStore() {
+        AtomicBoolean counterUnreadable = new AtomicBoolean();
+        agent.close();
+        agent = startAgent(MetadataFaults.logRewritesUnreadable(metadata, counterUnreadable::get), objects);
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        TopicPartition tp = new TopicPartition("t", 0);
+        append(topic, 0, batch(0, 5)).join(); // the agent indexes it as it commits
+        // Compaction elsewhere moves the batch to another object and deletes the first; this agent cannot
+        // read the store's log rewrites counter, so its index still points at the deleted object.
+        BatchCoordinate stored = metadata.batches(tp, 0, 1).get(0);
+        ObjectKey moved = new ObjectKey("segments/ff/moved.seg");
+        objects.put(moved, objects.get(stored.object(), stored.range()));
+        metadata.registerUpload(moved, "compaction", Instant.now());
+        ByteRange to = new ByteRange(0, stored.range().length());
+        assertThat(metadata.rewrite(new ObjectRewrite(moved, to.length(), List.of(new ObjectRewrite.Move(stored, to))),
+                Instant.now())).isInstanceOf(RewriteOutcome.Rewritten.class);
+        objects.delete(stored.object());
+        counterUnreadable.set(true);
+
+        List<Record> records = records(fetchNow(tp, 0));
+
+        assertThat(records).extracting(r -> utf8(r.value())).containsExactlyElementsOf(values(0, 5));
+        assertThat(records).extracting(Record::offset).containsExactlyElementsOf(range(0, 5));
+        assertThat(meters.counter("floe.fetch.replans").count()).isEqualTo(1);
     }
 
     @Test

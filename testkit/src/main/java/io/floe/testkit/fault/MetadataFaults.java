@@ -2,6 +2,7 @@ package io.floe.testkit.fault;
 
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.ObjectCommit;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -9,6 +10,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 
 /**
@@ -33,6 +35,21 @@ public final class MetadataFaults {
                 return new CommitOutcome.Unknown(new TimeoutException("injected: commit applied, response lost"));
             }
             return result;
+        };
+        return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
+                new Class<?>[] {MetadataStore.class}, handler);
+    }
+
+    /**
+     * A store whose {@link MetadataStore#logRewrites() log rewrites counter} cannot be read while
+     * {@code unreadable} holds: an agent then cannot learn that batches it indexed have moved.
+     */
+    public static MetadataStore logRewritesUnreadable(MetadataStore store, BooleanSupplier unreadable) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (method.getName().equals("logRewrites") && unreadable.getAsBoolean()) {
+                throw new MetadataStoreException("injected: log rewrites counter unreadable", true, null);
+            }
+            return invoke(store, method, args);
         };
         return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
                 new Class<?>[] {MetadataStore.class}, handler);
