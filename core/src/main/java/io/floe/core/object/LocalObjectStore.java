@@ -49,6 +49,8 @@ public final class LocalObjectStore implements ObjectStore {
     private static final String TEMP_DIRECTORY = ".tmp";
     /** Reads at least this long are answered with a mapping of the file instead of a heap copy. */
     static final int MAP_MIN_BYTES = 64 * 1024;
+    /** Object files kept open for fetches to send from (one descriptor each). */
+    static final int OPEN_FILES_MAX = 128;
     /** Bounds the memory of known directories; forgetting them only costs a few extra syncs. */
     private static final int DURABLE_DIRECTORIES_MAX = 10_000;
 
@@ -59,6 +61,7 @@ public final class LocalObjectStore implements ObjectStore {
     private final Set<Path> durableDirectories = ConcurrentHashMap.newKeySet();
     /** Serialises check-then-rename in the fallback for file systems without hard links. */
     private final Object renameLock = new Object();
+    private final OpenFiles openFiles = new OpenFiles(OPEN_FILES_MAX);
 
     /** Opens the store in {@code root}, creating the directory when it is missing. */
     public LocalObjectStore(Path root) {
@@ -124,22 +127,29 @@ public final class LocalObjectStore implements ObjectStore {
     @Override
     public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
         Objects.requireNonNull(range, "range");
-        FileChannel channel;
+        Path path = resolve(key);
+        OpenObjectFile file;
         try {
-            channel = openForRead(key, resolve(key), StandardOpenOption.READ);
+            file = openFiles.acquire(key, () -> open(key, path));
         } catch (IOException e) {
             throw failure("get", key, e);
         }
         try {
-            checkWithin(key, range, channel.size());
-            return Optional.of(new ObjectFileRange(key, describe(), channel, range));
-        } catch (IOException | RuntimeException e) {
-            try {
-                channel.close();
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e instanceof IOException io ? failure("get", key, io) : (RuntimeException) e;
+            checkWithin(key, range, file.size());
+            return Optional.of(new ObjectFileRange(key, describe(), file, range));
+        } catch (RuntimeException e) {
+            file.release();
+            throw e;
+        }
+    }
+
+    private OpenObjectFile open(ObjectKey key, Path path) throws IOException {
+        FileChannel channel = openForRead(key, path, StandardOpenOption.READ);
+        try {
+            return new OpenObjectFile(channel);
+        } catch (IOException e) {
+            channel.close();
+            throw e;
         }
     }
 
@@ -182,6 +192,7 @@ public final class LocalObjectStore implements ObjectStore {
     @Override
     public void delete(ObjectKey key) {
         Path path = resolve(key);
+        openFiles.evict(key);
         try {
             if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
                 return; // a directory of other keys, never an object
@@ -201,7 +212,9 @@ public final class LocalObjectStore implements ObjectStore {
 
     /** Nothing to release: every call opens and closes its own files. */
     @Override
-    public void close() {}
+    public void close() {
+        openFiles.clear();
+    }
 
     @Override
     public String toString() {

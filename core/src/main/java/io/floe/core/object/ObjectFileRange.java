@@ -12,21 +12,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The file stays readable while the range is held, even if the object is deleted meanwhile.
  *
  * <p>Reference counted: whoever opens the range holds one reference, each holder that keeps it
- * takes one more ({@link #retain()}), and the file closes when the last is {@link #release()}d. A
- * range lost without being released closes when the garbage collector finds its channel.
+ * takes one more ({@link #retain()}), and the last {@link #release()} gives the file back to the
+ * store, which may keep it open for later ranges. A range lost without being released keeps its
+ * file open until the store closes it.
  */
 public final class ObjectFileRange {
 
     private final ObjectKey key;
     private final String store;
+    private final OpenObjectFile file;
     private final FileChannel channel;
     private final ByteRange range;
     private final AtomicInteger references = new AtomicInteger(1);
 
-    ObjectFileRange(ObjectKey key, String store, FileChannel channel, ByteRange range) {
+    /** Takes over one reference of {@code file}, given back when this range is released for good. */
+    ObjectFileRange(ObjectKey key, String store, OpenObjectFile file, ByteRange range) {
         this.key = key;
         this.store = store;
-        this.channel = channel;
+        this.file = file;
+        this.channel = file.channel();
         this.range = range;
     }
 
@@ -75,15 +79,11 @@ public final class ObjectFileRange {
         return this;
     }
 
-    /** Drops one reference; the last one closes the file. */
+    /** Drops one reference; the last one gives the file back (it closes once nobody else holds it). */
     public void release() {
         int left = references.decrementAndGet();
         if (left == 0) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                // Read-only: nothing is lost by a failed close.
-            }
+            file.release();
         } else if (left < 0) {
             throw new IllegalStateException("range of " + key + " released more often than retained");
         }

@@ -16,6 +16,9 @@ interface Database extends AutoCloseable {
     /** Runs {@code work} in a read-only transaction that sees one consistent snapshot. */
     <T> T read(SqlWork<T> work) throws SQLException;
 
+    /** True when no other process writes the database (the embedded store holds its file lock). */
+    boolean exclusive();
+
     /** Closes every connection, then the dialect. Idempotent. */
     @Override
     void close();

@@ -69,6 +69,12 @@ final class PooledDatabase implements Database {
         return hikari;
     }
 
+    /** Other agents share the database. */
+    @Override
+    public boolean exclusive() {
+        return false;
+    }
+
     @Override
     public <T> T write(SqlWork<T> work) throws SQLException {
         for (int attempt = 1; ; attempt++) {

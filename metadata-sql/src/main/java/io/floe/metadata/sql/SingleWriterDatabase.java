@@ -53,6 +53,12 @@ final class SingleWriterDatabase implements Database {
         }
     }
 
+    /** The file lock keeps every other store off the file. */
+    @Override
+    public boolean exclusive() {
+        return true;
+    }
+
     @Override
     public <T> T write(SqlWork<T> work) throws SQLException {
         writeLock.lock();

@@ -59,10 +59,12 @@ public final class SqlMetadataStore implements MetadataStore {
     private final ObjectRewrites rewrites;
     private final LogCleanup cleanup;
     private final RetentionHolds retentionHolds = new RetentionHolds();
+    private final LogRewritesCounter logRewrites;
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
         this.database = database;
+        this.logRewrites = new LogRewritesCounter(database);
         this.topics = new TopicCatalog(clock, dialect);
         this.commits = new CommitTransaction(dialect);
         this.producerIds = new ProducerIds(database);
@@ -151,7 +153,7 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public void deleteTopic(String name) {
-        write("delete topic " + name, connection -> {
+        rewritingLog("delete topic " + name, connection -> {
             topics.delete(connection, name);
             return null;
         });
@@ -300,7 +302,11 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public long logRewrites() {
-        return read("read the log rewrites counter", connection -> Counters.value(connection, Counters.LOG_REWRITES));
+        try {
+            return logRewrites.value();
+        } catch (SQLException e) {
+            throw failure(dialect, "read the log rewrites counter", e);
+        }
     }
 
     // ----- log administration
@@ -308,7 +314,7 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public long deleteRecords(TopicPartition topicPartition, long beforeOffset) {
         Objects.requireNonNull(topicPartition, "topicPartition");
-        long logStart = write("delete records of " + topicPartition + " before " + beforeOffset,
+        long logStart = rewritingLog("delete records of " + topicPartition + " before " + beforeOffset,
                 connection -> logAdministration.deleteRecords(connection, topicPartition, beforeOffset));
         LOGGER.info("moved log start store={} partition={} requested={} logStart={}",
                 dialect.describe(), topicPartition, beforeOffset, logStart);
@@ -452,7 +458,12 @@ public final class SqlMetadataStore implements MetadataStore {
         Objects.requireNonNull(rewrite, "rewrite");
         Objects.requireNonNull(deleteAfter, "deleteAfter");
         try {
-            RewriteOutcome outcome = database.write(connection -> rewrites.rewrite(connection, rewrite, deleteAfter));
+            RewriteOutcome outcome;
+            try {
+                outcome = database.write(connection -> rewrites.rewrite(connection, rewrite, deleteAfter));
+            } finally {
+                logRewrites.invalidate();
+            }
             LOGGER.debug("rewrote store={} output={} moved={} removed={}", dialect.describe(), rewrite.output(),
                     rewrite.moves().size(), rewrite.removed().size());
             return outcome;
@@ -468,7 +479,7 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
-        return write("truncate " + topicPartition + " below " + newLogStart,
+        return rewritingLog("truncate " + topicPartition + " below " + newLogStart,
                 connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
     }
 
@@ -548,6 +559,15 @@ public final class SqlMetadataStore implements MetadataStore {
             return database.write(work);
         } catch (SQLException e) {
             throw failure(dialect, action, e);
+        }
+    }
+
+    /** A write that may move the log rewrites counter: the counter is read afresh once it ended. */
+    private <T> T rewritingLog(String action, SqlWork<T> work) {
+        try {
+            return write(action, work);
+        } finally {
+            logRewrites.invalidate();
         }
     }
 
