@@ -226,6 +226,25 @@ class AgentTest {
     }
 
     @Test
+    void aFetchOfIndexedBatchesFromLocalFilesIsAnsweredOnTheCallersThreadAndOthersOnTheFetchExecutor() {
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        TopicPartition tp = new TopicPartition("t", 0);
+        append(topic, 0, batch(0, 5)).join();
+        FetchQuery query = new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMinutes(5), 1, 1 << 20);
+
+        CompletableFuture<FetchResult> indexed = agent.fetch().fetch(query);
+
+        assertThat(indexed).as("answered before fetch() returned").isDone();
+        assertThat(records(indexed.join().partitions().get(0))).hasSize(5);
+        assertThat(meters.counter("floe.fetch.inline").count()).isEqualTo(1);
+
+        agent.close();
+        agent = startAgent(); // its view starts at the end: offset 0 lies below its index, in the store
+        assertThat(records(agent.fetch().fetch(query).join().partitions().get(0))).hasSize(5);
+        assertThat(meters.counter("floe.fetch.inline").count()).isZero();
+    }
+
+    @Test
     void aRestartedAgentServesEverythingAcknowledgedFromTheStores() {
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
         for (int i = 0; i < 20; i++) {

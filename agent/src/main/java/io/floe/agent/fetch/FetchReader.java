@@ -86,6 +86,23 @@ final class FetchReader {
                 .description("Fetches planned again because an object had moved (compaction, cleanup)").register(meters);
     }
 
+    /**
+     * True when reading {@code query} asks nothing of a remote store: the metadata store is embedded,
+     * objects are local files, and every partition is answered from its in-memory index. Such a fetch
+     * reads only memory and local files, as Kafka serves its log segments.
+     */
+    boolean readsLocallyOnly(FetchQuery query) {
+        if (!localFiles || !logs.embeddedStore()) {
+            return false;
+        }
+        for (PartitionQuery partition : query.partitions()) {
+            if (!logs.servesFromIndex(partition.topicPartition(), partition.fetchOffset())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** True when the fetch should be answered now: min_bytes reached, or a partition has an error. */
     boolean satisfied(FetchQuery query) {
         long available = 0;

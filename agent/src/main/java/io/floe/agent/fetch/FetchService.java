@@ -7,6 +7,7 @@ import io.floe.agent.cluster.Cluster;
 import io.floe.agent.produce.CommittedObject;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectStore;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -48,6 +49,7 @@ public final class FetchService implements AutoCloseable {
     private final AtomicLong fetchIds = new AtomicLong();
     private final MeterRegistry meters;
     private final Timer readLatency;
+    private final Counter inline;
 
     public FetchService(AgentConfig config, PartitionLogs logs, ObjectStore objects, ObjectCache cache,
             Cluster cluster, ScheduledExecutorService scheduler, Concurrency concurrency, MeterRegistry meters) {
@@ -64,16 +66,35 @@ public final class FetchService implements AutoCloseable {
         this.meters = meters;
         this.readLatency = Timer.builder("floe.fetch.read.latency")
                 .description("Time to read a fetch's answer from the cache and the object store").register(meters);
+        this.inline = Counter.builder("floe.fetch.inline")
+                .description("Fetches answered on the caller's thread from memory and local object files").register(meters);
     }
 
     /**
      * Answers a fetch, waiting (without blocking the caller's thread) until {@code minBytes} are
-     * available or {@code maxWait} passes. Never blocks: reads run on the fetch executor.
+     * available or {@code maxWait} passes. A fetch that can be answered at once from this agent's
+     * in-memory index and local object files, with an embedded metadata store, is answered on the
+     * caller's thread (for the Kafka listener, the connection's event loop, where Kafka's network
+     * threads likewise send from its segments): no hand-off to the fetch executor and back. Anything
+     * that may wait on a store runs on the fetch executor.
      */
     public CompletableFuture<FetchResult> fetch(FetchQuery query) {
         PendingFetch fetch = new PendingFetch(fetchIds.incrementAndGet(), query, new CompletableFuture<>());
-        executor.execute(() -> start(fetch));
+        if (answerableHere(query)) {
+            inline.increment();
+            finish(fetch);
+        } else {
+            executor.execute(() -> start(fetch));
+        }
         return fetch.future;
+    }
+
+    private boolean answerableHere(FetchQuery query) {
+        try {
+            return reader.readsLocallyOnly(query) && reader.satisfied(query);
+        } catch (RuntimeException e) {
+            return false; // the fetch executor finds out properly
+        }
     }
 
     /**

@@ -67,6 +67,25 @@ public final class PartitionLogs {
                 tp -> new PartitionLog(tp, store.offsets(tp)));
     }
 
+    /** Whether the metadata store is embedded in this process (see {@link MetadataStore#embedded()}). */
+    boolean embeddedStore() {
+        return store.embedded();
+    }
+
+    /**
+     * Whether a fetch of the partition from {@code fetchOffset} is answered by its in-memory view
+     * alone: the view exists and the offset lies within its index (or at its end). Never loads a view.
+     */
+    boolean servesFromIndex(TopicPartition topicPartition, long fetchOffset) {
+        PartitionLog log = logs.get(topicPartition);
+        if (log == null) {
+            return false;
+        }
+        LogOffsets offsets = log.offsets();
+        return fetchOffset >= log.indexStart() && fetchOffset >= offsets.logStartOffset()
+                && fetchOffset <= offsets.highWatermark();
+    }
+
     /** The partition's markers. Blocks on the first call for a partition. */
     public LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException {
         return log(topicPartition).offsets();

@@ -283,6 +283,15 @@ public interface MetadataStore extends AutoCloseable {
     /** A short description for logs: the kind of store and where it is. */
     String describe();
 
+    /**
+     * True for a store embedded in this process (SQLite): only this process writes it, and its reads
+     * are local and short. The agent may then answer from its own memory what it would otherwise ask
+     * the store, and run short reads where it would not block on a network round trip.
+     */
+    default boolean embedded() {
+        return false;
+    }
+
     @Override
     void close();
 }

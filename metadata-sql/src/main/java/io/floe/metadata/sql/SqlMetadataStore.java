@@ -549,6 +549,11 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
+    public boolean embedded() {
+        return database.exclusive();
+    }
+
+    @Override
     public void close() {
         database.close();
         LOGGER.info("closed metadata store store={}", dialect.describe());
