@@ -17,6 +17,7 @@ import io.floe.core.metadata.ObjectRewrite;
 import io.floe.core.metadata.RewriteOutcome;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.LocalObjectStore;
+import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
@@ -34,6 +35,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.compress.Compression;
@@ -306,20 +308,34 @@ class AgentTest {
     }
 
     @Test
-    void aFetchForTheNetworkSendsBigBatchesStraightFromTheObjectFiles() {
+    void aFetchForTheNetworkSendsRunsAsTheyLieInFilesThatHoldTheirAssignedOffsets() {
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
-        SimpleRecord[] big = new SimpleRecord[4];
-        for (int i = 0; i < big.length; i++) {
-            big[i] = new SimpleRecord(1_000L + i, null, new byte[10_000]);
-        }
-        append(topic, 0, batch(0, 3)).join(); // small: read, as sending it in two pieces costs more
-        append(topic, 0, MemoryRecords.withRecords(Compression.NONE, big).buffer()).join();
+        append(topic, 0, batch(0, 3)).join();
+        append(topic, 0, bigBatch()).join();
         TopicPartition tp = new TopicPartition("t", 0);
 
-        PartitionResult.Data data = (PartitionResult.Data) agent.fetch().fetch(new FetchQuery(
-                List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true)).join().partitions().get(0);
+        PartitionResult.Data data = networkFetch(tp);
 
-        // The small batch in memory; the big one as its offset from memory and the rest from the file.
+        // Each commit wrote its batches' offsets into its object's file: one piece per run (one per object here).
+        assertThat(data.chunks()).hasSize(2).allSatisfy(chunk -> assertThat(chunk).isInstanceOf(RecordChunk.InFile.class));
+        assertThat(records(data)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+        RecordChunk.InFile second = (RecordChunk.InFile) data.chunks().get(1);
+        assertThat(objects.get(second.file().key(), new ByteRange(second.position(), Long.BYTES)).getLong(0))
+                .as("the big batch's base offset in its file").isEqualTo(3);
+        data.release();
+    }
+
+    @Test
+    void withoutOffsetsInTheFileABigBatchGoesOutAsItsOffsetFromMemoryAndTheRestFromTheFile() {
+        agent.close();
+        agent = startAgent(withoutOffsetWrites(objects));
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        append(topic, 0, batch(0, 3)).join(); // small: read, as sending it in two pieces costs more
+        append(topic, 0, bigBatch()).join();
+        TopicPartition tp = new TopicPartition("t", 0);
+
+        PartitionResult.Data data = networkFetch(tp);
+
         assertThat(data.chunks()).hasSize(3);
         assertThat(data.chunks().get(0)).isInstanceOf(RecordChunk.InMemory.class);
         assertThat(data.chunks().get(1)).isInstanceOfSatisfying(RecordChunk.InMemory.class,
@@ -330,6 +346,69 @@ class AgentTest {
         assertThat(fetchReads("object-store")).isEqualTo(2);
         assertThat(meters.get("floe.fetch.read.bytes").tag("source", "object-file").counter().count())
                 .isEqualTo(((RecordChunk.InFile) data.chunks().get(2)).length() + Long.BYTES);
+    }
+
+    private PartitionResult.Data networkFetch(TopicPartition tp) {
+        return (PartitionResult.Data) agent.fetch().fetch(new FetchQuery(
+                List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true)).join().partitions().get(0);
+    }
+
+    /** A batch of four 10 kB records, big enough to be sent from the file even in two pieces. */
+    private static ByteBuffer bigBatch() {
+        SimpleRecord[] big = new SimpleRecord[4];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = new SimpleRecord(1_000L + i, null, new byte[10_000]);
+        }
+        return MemoryRecords.withRecords(Compression.NONE, big).buffer();
+    }
+
+    /** {@code local} as a store of local files that cannot take assigned offsets would look. */
+    private static ObjectStore withoutOffsetWrites(ObjectStore local) {
+        ObjectStore remote = remote(local);
+        return new ObjectStore() {
+            @Override
+            public void put(ObjectKey key, ByteBuffer content) {
+                remote.put(key, content);
+            }
+
+            @Override
+            public ByteBuffer get(ObjectKey key, ByteRange range) {
+                return remote.get(key, range);
+            }
+
+            @Override
+            public ByteBuffer get(ObjectKey key) {
+                return remote.get(key);
+            }
+
+            @Override
+            public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+                return local.getFileRange(key, range);
+            }
+
+            @Override
+            public boolean keepsLocalFiles() {
+                return true;
+            }
+
+            @Override
+            public List<ObjectInfo> list(String prefix) {
+                return remote.list(prefix);
+            }
+
+            @Override
+            public void delete(ObjectKey key) {
+                remote.delete(key);
+            }
+
+            @Override
+            public String describe() {
+                return "offset-less " + local.describe();
+            }
+
+            @Override
+            public void close() {}
+        };
     }
 
     /** {@code local} as a store of remote objects would look: no local files to send or leave to the page cache. */

@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * <p>A fetch for the network ({@link FetchQuery#fromFiles()}) on a store that keeps objects as local
  * files does not read runs of big batches at all: each batch goes out as its patched offset from
  * memory and the rest straight from the file ({@code sendfile}), as Kafka serves its log segments;
- * the client checks those batches' CRCs.
+ * the client checks those batches' CRCs. When the file already holds the assigned offsets (this
+ * agent wrote them there after its commit, see {@link OffsetsInFiles}) a whole run goes out from the
+ * file in one piece, whatever the size of its batches.
  */
 final class FetchReader {
 
@@ -53,6 +55,7 @@ final class FetchReader {
 
     private final PartitionLogs logs;
     private final ObjectStore objects;
+    private final OffsetsInFiles offsetsInFiles;
     private final ObjectCache cache;
     /** Whether the store keeps objects as local files that fetches for the network may send from. */
     private final boolean localFiles;
@@ -64,9 +67,11 @@ final class FetchReader {
     private final Counter corruptBatches;
     private final Counter replans;
 
-    FetchReader(PartitionLogs logs, ObjectStore objects, ObjectCache cache, MeterRegistry meters) {
+    FetchReader(PartitionLogs logs, ObjectStore objects, OffsetsInFiles offsetsInFiles, ObjectCache cache,
+            MeterRegistry meters) {
         this.logs = logs;
         this.objects = objects;
+        this.offsetsInFiles = offsetsInFiles;
         this.cache = cache;
         this.localFiles = objects.keepsLocalFiles();
         this.bytesFromCache = Counter.builder("floe.fetch.read.bytes").tag("source", "cache").register(meters);
@@ -287,8 +292,9 @@ final class FetchReader {
         try {
             List<Run> toRead = missing;
             if (fromFiles) {
-                List<Run> sendable = missing.stream().filter(FetchReader::worthSendingFromFile).toList();
-                if (!sendable.isEmpty() && openFiles(key, sendable, loaded, opened)) {
+                boolean offsetsInFile = offsetsInFiles.contains(key);
+                List<Run> sendable = missing.stream().filter(run -> offsetsInFile || worthSendingFromFile(run)).toList();
+                if (!sendable.isEmpty() && openFiles(key, sendable, offsetsInFile, loaded, opened)) {
                     toRead = missing.stream().filter(run -> !loaded.containsKey(run)).toList();
                 }
             }
@@ -312,7 +318,8 @@ final class FetchReader {
     }
 
     /** Opens the runs' merged ranges of the object's file; false (nothing opened) when the store keeps no files. */
-    private boolean openFiles(ObjectKey key, List<Run> runs, Map<Run, Loaded> loaded, List<ObjectFileRange> opened) {
+    private boolean openFiles(ObjectKey key, List<Run> runs, boolean offsetsInFile, Map<Run, Loaded> loaded,
+            List<ObjectFileRange> opened) {
         for (ByteRange merged : merge(ranges(runs))) {
             Optional<ObjectFileRange> file = objects.getFileRange(key, merged);
             if (file.isEmpty()) {
@@ -322,7 +329,7 @@ final class FetchReader {
             bytesFromFiles.increment(merged.length());
             for (Run run : runs) {
                 if (within(run.range(), merged)) {
-                    loaded.put(run, new Loaded.FromFile(file.get()));
+                    loaded.put(run, new Loaded.FromFile(file.get(), offsetsInFile));
                 }
             }
         }
@@ -395,6 +402,10 @@ final class FetchReader {
             Loaded load = loaded.get(run);
             if (load instanceof Loaded.Bytes bytes) {
                 chunks.add(new RecordChunk.InMemory(bytes.bytes().duplicate()));
+            } else if (((Loaded.FromFile) load).offsetsInFile()) {
+                // The file holds the assigned offsets: the whole run goes out as it lies in the file.
+                chunks.add(new RecordChunk.InFile(((Loaded.FromFile) load).file().retain(), run.range().position(),
+                        run.range().length()));
             } else {
                 ObjectFileRange file = ((Loaded.FromFile) load).file();
                 for (BatchCoordinate batch : run.batches()) {
@@ -412,7 +423,8 @@ final class FetchReader {
     private sealed interface Loaded {
         record Bytes(ByteBuffer bytes) implements Loaded {}
 
-        record FromFile(ObjectFileRange file) implements Loaded {}
+        /** {@code offsetsInFile}: the file holds the batches' assigned offsets (see {@link OffsetsInFiles}). */
+        record FromFile(ObjectFileRange file, boolean offsetsInFile) implements Loaded {}
     }
 
     private static ByteBuffer writable(ByteBuffer bytes) {

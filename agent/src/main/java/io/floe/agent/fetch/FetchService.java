@@ -41,6 +41,7 @@ public final class FetchService implements AutoCloseable {
     private final AgentConfig config;
     private final PartitionLogs logs;
     private final FetchReader reader;
+    private final OffsetsInFiles offsetsInFiles;
     private final ScheduledExecutorService scheduler;
     private final Cluster cluster;
     private final ExecutorService executor;
@@ -56,7 +57,8 @@ public final class FetchService implements AutoCloseable {
         this.config = config;
         this.executor = concurrency.pool("floe-fetch", FETCH_THREADS);
         this.logs = logs;
-        this.reader = new FetchReader(logs, objects, cache, meters);
+        this.offsetsInFiles = new OffsetsInFiles(objects);
+        this.reader = new FetchReader(logs, objects, offsetsInFiles, cache, meters);
         this.scheduler = scheduler;
         this.cluster = cluster;
         scheduler.scheduleWithFixedDelay(() -> runOnExecutor(this::pollForOtherAgents), FETCH_POLL_INTERVAL_MS,
@@ -103,6 +105,7 @@ public final class FetchService implements AutoCloseable {
      * (the store may hold more than they do) and their fetches woken to look.
      */
     public void onCommitted(CommittedObject committed) {
+        offsetsInFiles.write(committed); // before the batches become readable: fetches may rely on it at once
         logs.onCommitted(committed);
         committed.stalePartitions().forEach(logs::forget);
         Set<TopicPartition> partitions = new HashSet<>(committed.stalePartitions());

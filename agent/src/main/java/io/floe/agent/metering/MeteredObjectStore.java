@@ -88,6 +88,12 @@ public final class MeteredObjectStore implements ObjectStore {
         return delegate.keepsLocalFiles();
     }
 
+    /** A write to a local file, no object-store request: not metered. */
+    @Override
+    public boolean writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
+        return delegate.writeBaseOffsets(key, positions, offsets);
+    }
+
     @Override
     public List<ObjectInfo> list(String prefix) {
         return measure(Kind.LIST, () -> delegate.list(prefix));

@@ -143,6 +143,34 @@ public final class LocalObjectStore implements ObjectStore {
         }
     }
 
+    @Override
+    public boolean writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
+        if (positions.length != offsets.length) {
+            throw new IllegalArgumentException(positions.length + " positions for " + offsets.length + " offsets");
+        }
+        Path path = resolve(key);
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            ByteBuffer field = ByteBuffer.allocate(Long.BYTES);
+            for (int i = 0; i < positions.length; i++) {
+                if (positions[i] < 0 || positions[i] + Long.BYTES > size) {
+                    throw new ObjectStoreException("base offset at " + positions[i] + " of object " + key + " in "
+                            + describe() + " is past its end: the object has " + size + " bytes", false);
+                }
+                field.clear();
+                field.putLong(0, offsets[i]);
+                while (field.hasRemaining()) {
+                    channel.write(field, positions[i] + field.position());
+                }
+            }
+            return true;
+        } catch (NoSuchFileException e) {
+            throw new ObjectNotFoundException(key);
+        } catch (IOException e) {
+            throw failure("write base offsets", key, e);
+        }
+    }
+
     private OpenObjectFile open(ObjectKey key, Path path) throws IOException {
         FileChannel channel = openForRead(key, path, StandardOpenOption.READ);
         try {

@@ -60,6 +60,19 @@ public interface ObjectStore extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Writes assigned base offsets into the local file of an object (each {@code offsets[i]} as the
+     * 8 bytes at {@code positions[i]}, where a stored batch starts): the batch's {@code baseOffset}
+     * field, which lies outside its CRC and which every reader patches in from the batch's coordinate
+     * anyway. Afterwards runs of those batches can be sent from the file as they are. The object
+     * stays valid by every check; its other bytes never change. Not forced to disk: after a crash
+     * the file may hold the producer's offsets or the assigned ones. Returns false, writing nothing,
+     * when the store keeps no local files.
+     */
+    default boolean writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
+        return false;
+    }
+
     /** Objects whose keys start with {@code prefix}, in key order. */
     List<ObjectInfo> list(String prefix);
 

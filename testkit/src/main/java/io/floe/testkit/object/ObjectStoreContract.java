@@ -226,6 +226,31 @@ public abstract class ObjectStoreContract {
     }
 
     @Test
+    public void baseOffsetsAreWrittenIntoLocalFilesOnly() {
+        ObjectKey key = new ObjectKey("segments/ab/0007.seg");
+        byte[] content = content(3, 1_000);
+        store.put(key, ByteBuffer.wrap(content));
+
+        boolean written = store.writeBaseOffsets(key, new long[] {0, 500}, new long[] {42, 1L << 40});
+
+        assertThat(written).isEqualTo(store.keepsLocalFiles());
+        ByteBuffer now = store.get(key);
+        if (!written) {
+            assertContent(now, content);
+            return;
+        }
+        assertThat(now.getLong(0)).isEqualTo(42);
+        assertThat(now.getLong(500)).isEqualTo(1L << 40);
+        byte[] expected = content.clone();
+        ByteBuffer.wrap(expected).putLong(0, 42).putLong(500, 1L << 40);
+        assertContent(now, expected);
+        assertThatThrownBy(() -> store.writeBaseOffsets(key, new long[] {995}, new long[] {1}))
+                .isInstanceOf(ObjectStoreException.class).isNotInstanceOf(ObjectNotFoundException.class);
+        assertThatThrownBy(() -> store.writeBaseOffsets(new ObjectKey("segments/ab/missing.seg"), new long[] {0},
+                new long[] {1})).isInstanceOf(ObjectNotFoundException.class);
+    }
+
+    @Test
     public void listsByPrefixInKeyOrder() {
         // '-' and '.' sort before '/': key order is string order, not a tree walk's order.
         List<String> keys = List.of("seg/b/2", "seg/a/1", "seg/a-x", "other/1", "seg/a.y", "seg0", "seg/a/0");
