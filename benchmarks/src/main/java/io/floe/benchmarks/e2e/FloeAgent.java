@@ -34,7 +34,32 @@ final class FloeAgent implements Target {
         this.heapSampler = new HeapSampler("floe", heapProbe);
     }
 
+    /** Starts tried before giving up when the agent's ports were taken between choosing and binding them. */
+    private static final int START_ATTEMPTS = 3;
+
     static FloeAgent start(BenchmarkOptions options, Path dir) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(options, dir);
+            } catch (RuntimeException e) {
+                if (attempt == START_ATTEMPTS || !portTaken(dir.resolve("agent.log"))) {
+                    throw e;
+                }
+                LOGGER.warn("floe could not bind a port chosen free a moment before (another process took it); "
+                        + "starting again on other ports attempt={}", attempt + 1);
+            }
+        }
+    }
+
+    private static boolean portTaken(Path log) {
+        try {
+            return Files.readString(log).contains("Address already in use");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static FloeAgent startOnce(BenchmarkOptions options, Path dir) throws IOException, InterruptedException {
         Path dataDir = Files.createDirectories(dir.resolve("data"));
         String listen = "127.0.0.1:" + Ports.free();
         String httpListen = "127.0.0.1:" + Ports.free();
