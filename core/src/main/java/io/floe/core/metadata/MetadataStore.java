@@ -127,7 +127,8 @@ public interface MetadataStore extends AutoCloseable {
      * other than by being appended to: a {@link #rewrite rewrite} (compaction, key compaction), a log
      * start that moves ({@link #truncateLog}, {@link #deleteRecords}), a topic deleted. An agent that
      * indexes batches in memory reads it before it serves from that index: while it has not changed,
-     * every batch the agent indexed is still where it was.
+     * every batch the agent indexed is still where it was. Writes through this store show at once; a
+     * store shared with other processes may answer from a read up to 100 ms old for theirs.
      */
     long logRewrites();
 
