@@ -2,6 +2,7 @@ package io.floe.metadata.sql;
 
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 /**
  * The {@code log_rewrites} counter as {@code MetadataStore#logRewrites} serves it: every fetch served
@@ -28,15 +29,21 @@ final class LogRewritesCounter {
     static final long SHARED_MAX_AGE_NANOS = 100_000_000L;
 
     private final Database database;
+    private final LongSupplier nanoTime;
     private final AtomicReference<Known> known = new AtomicReference<>(new Known(UNKNOWN, 0));
 
     LogRewritesCounter(Database database) {
+        this(database, System::nanoTime);
+    }
+
+    LogRewritesCounter(Database database, LongSupplier nanoTime) {
         this.database = database;
+        this.nanoTime = nanoTime;
     }
 
     long value() throws SQLException {
         Known seen = known.get();
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         if (seen.value != UNKNOWN && (database.exclusive() || now - seen.readAtNanos < SHARED_MAX_AGE_NANOS)) {
             return seen.value;
         }
