@@ -238,7 +238,7 @@ public final class LocalObjectStore implements ObjectStore {
         return "file:" + root;
     }
 
-    /** Nothing to release: every call opens and closes its own files. */
+    /** Lets go of the object files kept open for fetches; ranges still held keep theirs until released. */
     @Override
     public void close() {
         openFiles.clear();

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Reference counted: whoever opens the range holds one reference, each holder that keeps it
  * takes one more ({@link #retain()}), and the last {@link #release()} gives the file back to the
  * store, which may keep it open for later ranges. A range lost without being released keeps its
- * file open until the store closes it.
+ * file open until the store lets go of the file too and the garbage collector finds its channel.
  */
 public final class ObjectFileRange {
 

@@ -9,7 +9,9 @@ import java.util.Map;
 /**
  * The local store's object files kept open between fetches, the least recently used closed beyond
  * a bound: a consumer reading on through an object opens it once, not once per fetch. An evicted or
- * deleted object's file closes once the ranges handed out from it are released. Thread-safe.
+ * deleted object's file closes once the ranges handed out from it are released. A file opened just
+ * before its object was deleted may still be kept until it is evicted: object keys are never
+ * reused, so it only holds the disk space a little longer. Thread-safe.
  */
 final class OpenFiles {
 
