@@ -42,30 +42,14 @@ if [[ "$system" == floe ]]; then
   "$repo/bin/floe" topics create bench --partitions 6 --bootstrap 127.0.0.1:"$client" > /dev/null
 else
   controller=$(port)
-  cat > "$work/server.properties" <<PROPS
-process.roles=broker,controller
-node.id=1
-controller.quorum.bootstrap.servers=127.0.0.1:$controller
-listeners=PLAINTEXT://127.0.0.1:$client,CONTROLLER://127.0.0.1:$controller
-advertised.listeners=PLAINTEXT://127.0.0.1:$client,CONTROLLER://127.0.0.1:$controller
-controller.listener.names=CONTROLLER
-inter.broker.listener.name=PLAINTEXT
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-log.dirs=$work/logs
-num.partitions=6
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-min.insync.replicas=1
-group.initial.rebalance.delay.ms=0
-PROPS
+  # The driver's broker settings and JVM options (io.floe.benchmarks.e2e.KafkaBroker).
+  java -cp "$driver_cp" io.floe.benchmarks.e2e.KafkaBroker server-properties "$client" "$controller" "$work/logs" 6 \
+    > "$work/server.properties"
   java -cp "$kafka_cp" kafka.tools.StorageTool format -t "$(python3 -c 'import uuid,base64; print(base64.urlsafe_b64encode(uuid.uuid4().bytes).decode()[:22])')" \
     -c "$work/server.properties" --standalone > "$out/format.log" 2>&1
-  java -Xmx1g -Xms1g -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
-    -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 -cp "$kafka_cp" kafka.Kafka "$work/server.properties" \
-    > "$out/server.log" 2>&1 &
+  # shellcheck disable=SC2046 # the options are separate words
+  java $(java -cp "$driver_cp" io.floe.benchmarks.e2e.KafkaBroker jvm-options) -cp "$kafka_cp" kafka.Kafka \
+    "$work/server.properties" > "$out/server.log" 2>&1 &
   server=$!
   until java -cp "$kafka_cp" org.apache.kafka.tools.TopicCommand --bootstrap-server 127.0.0.1:"$client" --create \
       --topic bench --partitions 6 > /dev/null 2>&1; do sleep 1; done

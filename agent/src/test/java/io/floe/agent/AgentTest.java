@@ -364,89 +364,58 @@ class AgentTest {
 
     /** {@code local} as a store of local files that cannot take assigned offsets would look. */
     private static ObjectStore withoutOffsetWrites(ObjectStore local) {
-        ObjectStore remote = remote(local);
-        return new ObjectStore() {
-            @Override
-            public void put(ObjectKey key, ByteBuffer content) {
-                remote.put(key, content);
-            }
-
-            @Override
-            public ByteBuffer get(ObjectKey key, ByteRange range) {
-                return remote.get(key, range);
-            }
-
-            @Override
-            public ByteBuffer get(ObjectKey key) {
-                return remote.get(key);
-            }
-
-            @Override
-            public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
-                return local.getFileRange(key, range);
-            }
-
-            @Override
-            public boolean keepsLocalFiles() {
-                return true;
-            }
-
-            @Override
-            public List<ObjectInfo> list(String prefix) {
-                return remote.list(prefix);
-            }
-
-            @Override
-            public void delete(ObjectKey key) {
-                remote.delete(key);
-            }
-
-            @Override
-            public String describe() {
-                return "offset-less " + local.describe();
-            }
-
-            @Override
-            public void close() {}
-        };
+        return new Disguised(local, true);
     }
 
     /** {@code local} as a store of remote objects would look: no local files to send or leave to the page cache. */
     private static ObjectStore remote(ObjectStore local) {
-        return new ObjectStore() {
-            @Override
-            public void put(ObjectKey key, ByteBuffer content) {
-                local.put(key, content);
-            }
+        return new Disguised(local, false);
+    }
 
-            @Override
-            public ByteBuffer get(ObjectKey key, ByteRange range) {
-                return local.get(key, range);
-            }
+    /** A local store passed through, with or without its files, never taking assigned offsets. */
+    private record Disguised(ObjectStore local, boolean files) implements ObjectStore {
+        @Override
+        public void put(ObjectKey key, ByteBuffer content) {
+            local.put(key, content);
+        }
 
-            @Override
-            public ByteBuffer get(ObjectKey key) {
-                return local.get(key);
-            }
+        @Override
+        public ByteBuffer get(ObjectKey key, ByteRange range) {
+            return local.get(key, range);
+        }
 
-            @Override
-            public List<ObjectInfo> list(String prefix) {
-                return local.list(prefix);
-            }
+        @Override
+        public ByteBuffer get(ObjectKey key) {
+            return local.get(key);
+        }
 
-            @Override
-            public void delete(ObjectKey key) {
-                local.delete(key);
-            }
+        @Override
+        public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+            return files ? local.getFileRange(key, range) : Optional.empty();
+        }
 
-            @Override
-            public String describe() {
-                return "remote-like " + local.describe();
-            }
+        @Override
+        public boolean keepsLocalFiles() {
+            return files;
+        }
 
-            @Override
-            public void close() {}
-        };
+        @Override
+        public List<ObjectInfo> list(String prefix) {
+            return local.list(prefix);
+        }
+
+        @Override
+        public void delete(ObjectKey key) {
+            local.delete(key);
+        }
+
+        @Override
+        public String describe() {
+            return (files ? "offset-less " : "remote-like ") + local.describe();
+        }
+
+        @Override
+        public void close() {}
     }
 
     private double fetchReads(String source) {

@@ -87,6 +87,23 @@ final class KafkaBroker implements Target {
         }
     }
 
+    /**
+     * For {@code benchmarks/profile-consume.sh}, which starts a broker as this driver does: {@code server-properties
+     * CLIENT_PORT CONTROLLER_PORT LOG_DIRS PARTITIONS} prints its server.properties, {@code jvm-options} its JVM options.
+     */
+    public static void main(String[] args) {
+        if (args.length == 5 && args[0].equals("server-properties")) {
+            System.out.print(serverProperties(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Path.of(args[3]),
+                    Integer.parseInt(args[4])));
+        } else if (args.length == 1 && args[0].equals("jvm-options")) {
+            System.out.println(String.join(" ", JVM_OPTIONS));
+        } else {
+            System.err.println("Usage: KafkaBroker server-properties CLIENT_PORT CONTROLLER_PORT LOG_DIRS PARTITIONS"
+                    + " | jvm-options");
+            System.exit(2);
+        }
+    }
+
     static String serverProperties(int clientPort, int controllerPort, Path logDirs, int partitions) {
         return """
                 process.roles=broker,controller

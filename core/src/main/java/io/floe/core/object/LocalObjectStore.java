@@ -127,10 +127,10 @@ public final class LocalObjectStore implements ObjectStore {
     @Override
     public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
         Objects.requireNonNull(range, "range");
-        Path path = resolve(key);
         OpenObjectFile file;
         try {
-            file = openFiles.acquire(key, () -> open(key, path));
+            // The key is resolved to a path only when its file is not open already (the fetch path's common case).
+            file = openFiles.acquire(key, () -> open(key, resolve(key)));
         } catch (IOException e) {
             throw failure("get", key, e);
         }

@@ -2,7 +2,6 @@ package io.floe.core.object;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -21,7 +20,6 @@ public final class ObjectFileRange {
     private final ObjectKey key;
     private final String store;
     private final OpenObjectFile file;
-    private final FileChannel channel;
     private final ByteRange range;
     private final AtomicInteger references = new AtomicInteger(1);
 
@@ -30,7 +28,6 @@ public final class ObjectFileRange {
         this.key = key;
         this.store = store;
         this.file = file;
-        this.channel = file.channel();
         this.range = range;
     }
 
@@ -49,10 +46,10 @@ public final class ObjectFileRange {
      */
     public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
         checkWithin(position, count);
-        long sent = channel.transferTo(position, count, target);
-        if (sent == 0 && count > 0 && channel.size() < position + count) {
+        long sent = file.channel().transferTo(position, count, target);
+        if (sent == 0 && count > 0 && file.channel().size() < position + count) {
             // Nothing would ever be sent: fail instead of having the caller retry for good.
-            throw new IOException("object " + key + " has " + channel.size() + " bytes, " + (position + count)
+            throw new IOException("object " + key + " has " + file.channel().size() + " bytes, " + (position + count)
                     + " expected: it was changed outside the store");
         }
         return sent;
@@ -62,7 +59,7 @@ public final class ObjectFileRange {
     public ByteBuffer read(long position, int length) {
         checkWithin(position, length);
         try {
-            return LocalObjectStore.readIntoHeap(key, store, channel, position, length);
+            return LocalObjectStore.readIntoHeap(key, store, file.channel(), position, length);
         } catch (IOException e) {
             throw new ObjectStoreException("reading object " + key + " in " + store + " failed: " + e, true, e);
         }
