@@ -3,7 +3,8 @@
 # AssignConsumer three times), printing each tool's summary and the server's CPU per thread group for each consume.
 # For profiling between e2e runs; the e2e driver (run-e2e.sh) is what compares Floe with Kafka.
 # Usage: benchmarks/profile-consume.sh floe|kafka OUT_DIR
-#   env: CONSUMES=N (default 2), ASSIGN=1 (AssignConsumer x3 afterwards), CPARGS="--print-metrics" (consumer
+#   env: PRODUCES=N (default 1; each prints the producer's and the server's CPU), CONSUMES=N (default 2),
+#        ASSIGN=1 (AssignConsumer x3 afterwards), CPARGS="--print-metrics" (consumer
 #        metrics into OUT_DIR/consumeN.txt), FLOE_JAVA_OPTS (agent JVM options).
 # Needs the benchmark module built once (benchmarks/run-e2e.sh --help builds it) and, for floe, cli/target/floe.jar.
 set -euo pipefail
@@ -56,9 +57,17 @@ else
 fi
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 
-java -cp "$kafka_cp" org.apache.kafka.tools.ProducerPerformance --bootstrap-server 127.0.0.1:"$client" --topic bench \
-  --num-records 1000000 --record-size 1024 --throughput -1 \
-  --command-property acks=all linger.ms=5 batch.size=131072 2>&1 | tail -1 | tee "$out/produce.txt"
+for i in $(seq 1 "${PRODUCES:-1}"); do
+  threads "$server" > "$out/threads-before-produce-$i.txt"
+  /usr/bin/time -f "producer CPU: user %U s sys %S s" -o "$out/producer-cpu-$i.txt" \
+    java -cp "$kafka_cp" org.apache.kafka.tools.ProducerPerformance --bootstrap-server 127.0.0.1:"$client" \
+    --topic bench --num-records 1000000 --record-size 1024 --throughput -1 \
+    --command-property acks=all linger.ms=5 batch.size=131072 2>&1 | tail -1 > "$out/produce$i.txt"
+  threads "$server" > "$out/threads-after-produce-$i.txt"
+  echo "produce $i: $(cat "$out/produce$i.txt")"
+  echo "  $(cat "$out/producer-cpu-$i.txt")"
+  cpu_diff "$out/threads-before-produce-$i.txt" "$out/threads-after-produce-$i.txt"
+done
 for i in $(seq 1 "${CONSUMES:-2}"); do
   threads "$server" > "$out/threads-before-$i.txt"
   java -cp "$kafka_cp" org.apache.kafka.tools.ConsumerPerformance --bootstrap-server 127.0.0.1:"$client" \

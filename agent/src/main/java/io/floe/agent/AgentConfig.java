@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param flushInterval how long the flush buffer waits after its first batch before flushing
  * @param flushMaxBytes the buffer flushes as soon as it holds this many bytes
  * @param flushesInFlightMax how many flushes may be uploading or committing at once
+ * @param flushWhenProducersWait seal a flush before its interval as soon as every connection with produce
+ *     requests unanswered has as many as it ever had, so can send no more (group commit); for stores where
+ *     an object costs nothing per write
  * @param cacheBytesMax the read cache's bound
  * @param autoCreateTopics create unknown topics on Metadata and Produce, as Kafka's auto.create.topics.enable
  * @param defaultPartitions partitions of an auto-created topic (Kafka's num.partitions)
@@ -30,6 +33,7 @@ public record AgentConfig(
         Duration flushInterval,
         long flushMaxBytes,
         int flushesInFlightMax,
+        boolean flushWhenProducersWait,
         long cacheBytesMax,
         boolean autoCreateTopics,
         int defaultPartitions,
@@ -54,7 +58,10 @@ public record AgentConfig(
         require(maxMessageBytes >= 1024, "max message bytes must be >= 1024, got " + maxMessageBytes);
     }
 
-    /** Defaults for a single local agent: 127.0.0.1:9092, 20 ms flushes of up to 8 MiB, 256 MiB cache. */
+    /**
+     * Defaults for a single local agent: 127.0.0.1:9092, 20 ms flushes of up to 8 MiB sealed early when every
+     * producer waits, 256 MiB cache.
+     */
     public static AgentConfig defaults() {
         return new AgentConfig(
                 0,
@@ -65,6 +72,7 @@ public record AgentConfig(
                 Duration.ofMillis(20),
                 8L * 1024 * 1024,
                 4,
+                true,
                 256L * 1024 * 1024,
                 true,
                 1,
@@ -75,32 +83,44 @@ public record AgentConfig(
     /** This agent's Kafka node id and process name; every agent of a cluster needs its own node id. */
     public AgentConfig withIdentity(int node, String agent) {
         return new AgentConfig(node, agent, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, defaultPartitions,
+                maxMessageBytes, fetchMaxWait);
     }
 
     public AgentConfig withAdvertised(String host, int port) {
         return new AgentConfig(nodeId, agentId, clusterId, host, port, flushInterval, flushMaxBytes,
-                flushesInFlightMax, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, defaultPartitions,
+                maxMessageBytes, fetchMaxWait);
     }
 
     public AgentConfig withFlush(Duration interval, long maxBytes) {
         return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, interval, maxBytes,
-                flushesInFlightMax, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, defaultPartitions,
+                maxMessageBytes, fetchMaxWait);
+    }
+
+    public AgentConfig withFlushWhenProducersWait(boolean enabled) {
+        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
+                flushesInFlightMax, enabled, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes,
+                fetchMaxWait);
     }
 
     public AgentConfig withCacheBytesMax(long bytes) {
         return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, bytes, autoCreateTopics, defaultPartitions, maxMessageBytes, fetchMaxWait);
+                flushesInFlightMax, flushWhenProducersWait, bytes, autoCreateTopics, defaultPartitions,
+                maxMessageBytes, fetchMaxWait);
     }
 
     public AgentConfig withAutoCreateTopics(boolean enabled) {
         return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, cacheBytesMax, enabled, defaultPartitions, maxMessageBytes, fetchMaxWait);
+                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, enabled, defaultPartitions,
+                maxMessageBytes, fetchMaxWait);
     }
 
     public AgentConfig withDefaultPartitions(int partitions) {
         return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, cacheBytesMax, autoCreateTopics, partitions, maxMessageBytes, fetchMaxWait);
+                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, partitions,
+                maxMessageBytes, fetchMaxWait);
     }
 
     private static void require(boolean condition, String message) {

@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /**
  * An agent on real stores in a temporary directory (SQLite metadata, local object store), optionally
@@ -47,6 +48,14 @@ public final class AgentFixture implements AutoCloseable {
 
     public static AgentFixture withServer(Path dir) {
         return withServer(dir, KafkaServerConfig.defaults());
+    }
+
+    /** An agent with a Kafka server on 127.0.0.1, its configuration the tests' adjusted by {@code adjust}. */
+    public static AgentFixture withServer(Path dir, UnaryOperator<AgentConfig> adjust) {
+        int port = freePort();
+        AgentFixture fixture = new AgentFixture(dir, adjust.apply(testConfig(port)));
+        fixture.server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), fixture.agent);
+        return fixture;
     }
 
     private static AgentConfig testConfig(int port) {

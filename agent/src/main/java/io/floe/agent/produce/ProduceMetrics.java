@@ -34,7 +34,10 @@ final class ProduceMetrics {
                 .description("From a batch's arrival to its answer").publishPercentiles(0.5, 0.99).register(meters);
     }
 
-    void sealed(long bytes, int batches, long ageNanos) {
+    void sealed(SealReason reason, long bytes, int batches, long ageNanos) {
+        Counter.builder("floe.produce.flush.seals").tag("reason", reason.tag())
+                .description("Flushes sealed, by what sealed them: size, interval, producers_waiting, shutdown")
+                .register(meters).increment();
         flushBytes.record(bytes);
         flushBatches.record(batches);
         flushAge.record(ageNanos, TimeUnit.NANOSECONDS);

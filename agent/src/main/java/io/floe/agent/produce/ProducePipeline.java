@@ -35,9 +35,14 @@ import org.slf4j.LoggerFactory;
  * are its producers answered.
  *
  * <p>A flush is sealed when it holds {@code flushMaxBytes} or its first batch is
- * {@code flushInterval} old. Up to {@code flushesInFlightMax} flushes upload at once; while all are
- * busy the open flush keeps filling (objects grow under load, requests per byte fall). Commits run
- * one at a time in sealing order, so a producer's pipelined batches commit in the order it sent them.
+ * {@code flushInterval} old, or, with {@code flushWhenProducersWait}, as soon as every connection with
+ * a produce request unanswered has as many unanswered as it ever had (group commit): a Kafka producer
+ * sends at most {@code max.in.flight.requests.per.connection} requests before it waits for an answer,
+ * so once all of them wait, no batch can join the flush before it is answered and the rest of the
+ * interval would only delay them. Connections tell the pipeline through their {@link ProducerWindow}.
+ * Up to {@code flushesInFlightMax} flushes upload at once; while all are busy the open flush keeps
+ * filling (objects grow under load, requests per byte fall). Commits run one at a time in sealing
+ * order, so a producer's pipelined batches commit in the order it sent them.
  */
 public final class ProducePipeline implements AutoCloseable {
 
@@ -67,6 +72,7 @@ public final class ProducePipeline implements AutoCloseable {
     private long bufferedBytes;
     private boolean closed;
     private CompletableFuture<Void> commitChain = CompletableFuture.completedFuture(null);
+    private final WaitingProducers producers = new WaitingProducers();
 
     public ProducePipeline(AgentConfig config, MetadataStore metadata, ObjectStore objects, ObjectCache cache,
             Topics topics, Clock clock, ScheduledExecutorService scheduler, Concurrency concurrency,
@@ -133,7 +139,7 @@ public final class ProducePipeline implements AutoCloseable {
             }
             open.add(append);
             if (open.bytes() >= config.flushMaxBytes()) {
-                sealIfSlotFree();
+                sealIfSlotFree(SealReason.SIZE);
             }
         }
         CompletableFuture<AppendResult> answered = result.whenComplete((r, e) -> metrics.appendLatency(concurrency.nanoTime() - arrived));
@@ -145,16 +151,57 @@ public final class ProducePipeline implements AutoCloseable {
                 ? new AppendResult.Appended(appended.baseOffset(), appended.logStartOffset(), stamp) : r);
     }
 
+    /**
+     * The count of one connection's produce requests, for sealing a flush early once every producer
+     * waits on it. The caller closes it when the connection closes.
+     */
+    public ProducerWindow openWindow() {
+        return new ProducerWindow(this);
+    }
+
+    void onRequestBuffered(ProducerWindow window) {
+        synchronized (lock) {
+            producers.buffered(window);
+            sealIfAllProducersWait();
+        }
+    }
+
+    void onRequestAnswered(ProducerWindow window) {
+        synchronized (lock) {
+            producers.answered(window);
+            sealIfAllProducersWait();
+        }
+    }
+
+    void onWindowClosed(ProducerWindow window) {
+        synchronized (lock) {
+            producers.closed(window);
+            sealIfAllProducersWait();
+        }
+    }
+
+    /** Caller holds the lock. */
+    private void sealIfAllProducersWait() {
+        if (open != null && allProducersWait()) {
+            sealIfSlotFree(SealReason.PRODUCERS_WAITING);
+        }
+    }
+
+    /** Caller holds the lock. */
+    private boolean allProducersWait() {
+        return config.flushWhenProducersWait() && producers.allWaiting();
+    }
+
     private void onFlushDue(long sequence) {
         synchronized (lock) {
             if (open != null && open.sequence() == sequence) {
-                sealIfSlotFree();
+                sealIfSlotFree(SealReason.INTERVAL);
             }
         }
     }
 
     /** Seals the open flush and starts its upload, if an upload slot is free. Caller holds the lock. */
-    private void sealIfSlotFree() {
+    private void sealIfSlotFree(SealReason reason) {
         if (open == null || (flushesInFlight >= config.flushesInFlightMax() && !closed)) {
             return;
         }
@@ -165,7 +212,7 @@ public final class ProducePipeline implements AutoCloseable {
             openTimer = null;
         }
         flushesInFlight++;
-        metrics.sealed(flush.bytes(), flush.appends().size(), concurrency.nanoTime() - flush.openedAtNanos());
+        metrics.sealed(reason, flush.bytes(), flush.appends().size(), concurrency.nanoTime() - flush.openedAtNanos());
         CompletableFuture<UploadedObject> uploaded = CompletableFuture.supplyAsync(() -> timedUpload(flush), uploadExecutor);
         // Chained under the lock, so commits run one at a time in sealing order although uploads race.
         CompletableFuture<Void> uploadedAndPreviousCommitted =
@@ -203,10 +250,15 @@ public final class ProducePipeline implements AutoCloseable {
         synchronized (lock) {
             flushesInFlight--;
             bufferedBytes -= flush.bytes();
-            boolean due = open != null && (open.bytes() >= config.flushMaxBytes()
-                    || concurrency.nanoTime() - open.openedAtNanos() >= config.flushInterval().toNanos());
-            if (due) {
-                sealIfSlotFree();
+            if (open == null) {
+                return;
+            }
+            if (open.bytes() >= config.flushMaxBytes()) {
+                sealIfSlotFree(SealReason.SIZE);
+            } else if (concurrency.nanoTime() - open.openedAtNanos() >= config.flushInterval().toNanos()) {
+                sealIfSlotFree(SealReason.INTERVAL);
+            } else if (allProducersWait()) {
+                sealIfSlotFree(SealReason.PRODUCERS_WAITING);
             }
         }
     }
@@ -223,7 +275,7 @@ public final class ProducePipeline implements AutoCloseable {
         CompletableFuture<Void> drained;
         synchronized (lock) {
             closed = true;
-            sealIfSlotFree();
+            sealIfSlotFree(SealReason.SHUTDOWN);
             drained = commitChain;
         }
         try {

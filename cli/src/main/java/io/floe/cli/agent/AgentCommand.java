@@ -91,6 +91,14 @@ public final class AgentCommand implements Callable<Integer> {
         flag(Setting.FLUSH_MAX_BYTES, value);
     }
 
+    @Option(names = "--flush-when-producers-wait", paramLabel = "true|false", order = 6,
+            description = "Flush the produce buffer before the interval as soon as every connection with produce"
+                    + " requests unanswered has sent as many as it ever had in flight (group commit). Default: "
+                    + Setting.Defaults.FLUSH_WHEN_PRODUCERS_WAIT + ".")
+    void flushWhenProducersWait(String value) {
+        flag(Setting.FLUSH_WHEN_PRODUCERS_WAIT, value);
+    }
+
     @Option(names = "--cache-bytes", paramLabel = "N", order = 7,
             description = "Bound of the in-memory read cache. Default: " + Setting.Defaults.CACHE_BYTES
                     + " (256 MiB).")

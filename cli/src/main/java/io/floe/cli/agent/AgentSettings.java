@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param dataDir the directory of the embedded stores, absolute
  * @param flushIntervalMs how long the flush buffer waits after its first batch
  * @param flushMaxBytes the flush buffer flushes when it holds this many bytes
+ * @param flushWhenProducersWait whether the flush buffer flushes as soon as every producer waits on it
  * @param cacheBytes the bound of the read cache
  * @param nodeId the broker id clients see
  * @param clusterId the cluster id clients see
@@ -38,6 +39,7 @@ record AgentSettings(
         Path dataDir,
         int flushIntervalMs,
         long flushMaxBytes,
+        boolean flushWhenProducersWait,
         long cacheBytes,
         int nodeId,
         String clusterId,
@@ -76,6 +78,7 @@ record AgentSettings(
                 Duration.ofMillis(flushIntervalMs),
                 flushMaxBytes,
                 defaults.flushesInFlightMax(),
+                flushWhenProducersWait,
                 cacheBytes,
                 autoCreateTopics,
                 defaultPartitions,
@@ -95,6 +98,7 @@ record AgentSettings(
                 "data-dir=" + dataDir,
                 "flush-interval-ms=" + flushIntervalMs,
                 "flush-max-bytes=" + flushMaxBytes,
+                "flush-when-producers-wait=" + flushWhenProducersWait,
                 "cache-bytes=" + cacheBytes,
                 "node-id=" + nodeId,
                 "cluster-id=" + clusterId,

@@ -18,6 +18,7 @@ enum Setting {
     DATA_DIR("data-dir", Defaults.DATA_DIR),
     FLUSH_INTERVAL_MS("flush-interval-ms", null),
     FLUSH_MAX_BYTES("flush-max-bytes", null),
+    FLUSH_WHEN_PRODUCERS_WAIT("flush-when-producers-wait", null),
     CACHE_BYTES("cache-bytes", Defaults.CACHE_BYTES),
     NODE_ID("node-id", Defaults.NODE_ID),
     CLUSTER_ID("cluster-id", Defaults.CLUSTER_ID),
@@ -58,6 +59,8 @@ enum Setting {
         static final String FLUSH_MAX_BYTES = "8388608 (8 MiB) for file: objects, 33554432 (32 MiB) for s3:";
         static final long FLUSH_MAX_BYTES_FILE = 8L << 20;
         static final long FLUSH_MAX_BYTES_S3 = 32L << 20;
+        /** An early flush is one more object: free on local files, a PUT on S3. */
+        static final String FLUSH_WHEN_PRODUCERS_WAIT = "true for file: objects, false for s3:";
         static final String CACHE_BYTES = "268435456";
         static final String NODE_ID = "0";
         static final String CLUSTER_ID = "floe-cluster";

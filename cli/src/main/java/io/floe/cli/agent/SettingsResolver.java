@@ -75,6 +75,7 @@ final class SettingsResolver {
                 dataDir,
                 flushIntervalMs(objectsUrl),
                 flushMaxBytes(objectsUrl),
+                flushWhenProducersWait(objectsUrl),
                 integer(Setting.CACHE_BYTES, 0, Long.MAX_VALUE),
                 (int) integer(Setting.NODE_ID, 0, Integer.MAX_VALUE),
                 clusterId(Setting.CLUSTER_ID),
@@ -279,8 +280,17 @@ final class SettingsResolver {
         return parsed;
     }
 
+    /** Given, or by object store: on S3 each flush sealed early would be one more PUT. */
+    private boolean flushWhenProducersWait(String objectsUrl) {
+        Optional<Value> given = lookup(Setting.FLUSH_WHEN_PRODUCERS_WAIT);
+        return given.isPresent() ? bool(given.get()) : !objectsUrl.startsWith("s3:");
+    }
+
     private boolean bool(Setting setting) {
-        Value value = required(setting);
+        return bool(required(setting));
+    }
+
+    private static boolean bool(Value value) {
         if (value.text().equalsIgnoreCase("true")) {
             return true;
         }

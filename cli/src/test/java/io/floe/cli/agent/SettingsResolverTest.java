@@ -77,6 +77,17 @@ class SettingsResolverTest {
     }
 
     @Test
+    void flushingWhenProducersWaitDefaultsToOnForLocalFilesAndOffForS3() {
+        assertThat(resolve(Map.of(), Map.of(), Map.of()).flushWhenProducersWait()).isTrue();
+        assertThat(resolveFlags(Setting.OBJECTS, "s3://bucket/prefix").flushWhenProducersWait())
+                .as("each early flush would be one more PUT").isFalse();
+        assertThat(resolve(Map.of(Setting.FLUSH_WHEN_PRODUCERS_WAIT, "false"), Map.of(), Map.of())
+                .agentConfig("agent-x").flushWhenProducersWait()).isFalse();
+        assertThatThrownBy(() -> resolveFlags(Setting.FLUSH_WHEN_PRODUCERS_WAIT, "sometimes"))
+                .hasMessageContaining("--flush-when-producers-wait").hasMessageContaining("expected true or false");
+    }
+
+    @Test
     void flagWinsOverEnvironmentWhichWinsOverFileWhichWinsOverDefault() {
         Map<String, String> file = Map.of("flush-interval-ms", "30", "node-id", "3", "cache-bytes", "1000");
         Map<String, String> env = Map.of("FLOE_FLUSH_INTERVAL_MS", "40", "FLOE_NODE_ID", "4");
@@ -99,6 +110,7 @@ class SettingsResolverTest {
                 Map.entry("FLOE_DATA_DIR", "/var/lib/floe"),
                 Map.entry("FLOE_FLUSH_INTERVAL_MS", "250"),
                 Map.entry("FLOE_FLUSH_MAX_BYTES", "4096"),
+                Map.entry("FLOE_FLUSH_WHEN_PRODUCERS_WAIT", "true"),
                 Map.entry("FLOE_CACHE_BYTES", "0"),
                 Map.entry("FLOE_NODE_ID", "7"),
                 Map.entry("FLOE_CLUSTER_ID", "prod-1"),
@@ -129,7 +141,7 @@ class SettingsResolverTest {
                 new HostPort("broker.example", 9092),
                 new HostPort("10.0.0.1", 0),
                 Path.of("/var/lib/floe"),
-                250, 4096, 0, 7, "prod-1", false, 6, 2_097_152,
+                250, 4096, true, 0, 7, "prod-1", false, 6, 2_097_152,
                 "postgresql://floe:pw@db.example:5432/floe",
                 "s3://floe-data/cluster-1",
                 new S3Options(Optional.of(URI.create("http://minio.example:9000")), "eu-west-1", true,

@@ -2,6 +2,7 @@ package io.floe.kafka.api;
 
 import io.floe.agent.Agent;
 import io.floe.agent.produce.InvalidBatchException;
+import io.floe.agent.produce.ProducerWindow;
 import io.floe.agent.topic.Topics;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.topic.Topic;
@@ -35,7 +36,9 @@ import org.apache.kafka.common.requests.ProduceResponse;
 /**
  * Produce (v3-13; topic ids from v13). Hands each partition's records to the agent's produce pipeline
  * synchronously, on the event loop, in request order, so batches of one connection keep their order;
- * the response completes when every partition has its outcome. acks=0 gets no response.
+ * the response completes when every partition has its outcome. acks=0 gets no response. Each
+ * connection's requests that await an answer are counted in its {@link ProducerWindow}, so the
+ * pipeline can flush early once every producer waits on it.
  * Transactional produce is refused with TRANSACTIONAL_ID_AUTHORIZATION_FAILED: Floe has no
  * transactions yet.
  */
@@ -95,7 +98,17 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
             }
             response.responses().add(topicResponse);
         }
-        return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).thenApply(done -> response);
+        CompletableFuture<Void> outcomes = CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new));
+        if (pending.isEmpty() || !expectsResponse(request)) {
+            return outcomes.thenApply(done -> response);
+        }
+        // Counted for group commit only when the client waits for the answer, and taken off before it is sent.
+        ProducerWindow window = context.connection().resource(ProducerWindow.class, agent.produce()::openWindow);
+        window.requestBuffered();
+        return outcomes.thenApply(done -> {
+            window.requestAnswered();
+            return response;
+        });
     }
 
     private static Optional<ApiException> refusal(ProduceRequestData request) {

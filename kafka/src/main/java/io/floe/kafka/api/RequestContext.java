@@ -8,9 +8,14 @@ import org.apache.kafka.common.requests.RequestHeader;
  * What a handler knows about a request besides its body.
  *
  * @param header the parsed request header (api key, version, correlation id, client id)
- * @param peer the client's address
+ * @param connection the connection it came on
  */
-public record RequestContext(RequestHeader header, SocketAddress peer) {
+public record RequestContext(RequestHeader header, ClientConnection connection) {
+
+    /** The client's address. */
+    public SocketAddress peer() {
+        return connection.peer();
+    }
 
     public ApiKeys apiKey() {
         return header.apiKey();

@@ -1,5 +1,6 @@
 package io.floe.kafka.network;
 
+import io.floe.kafka.api.ClientConnection;
 import io.floe.kafka.codec.EncodedFrame;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -33,7 +34,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Slot> slots = new ArrayDeque<>();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private ChannelHandlerContext ctx;
-    private SocketAddress peer;
+    /** The connection as the APIs see it; set when the channel becomes active. */
+    private ClientConnection connection;
     /** No more requests are read or served; the connection closes once the queued answers are written. */
     private boolean closing;
     private boolean closeRequested;
@@ -49,17 +51,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext context) throws Exception {
         this.ctx = context;
-        this.peer = context.channel().remoteAddress();
+        this.connection = new ClientConnection(context.channel().remoteAddress());
         metrics.connectionOpened();
-        LOGGER.debug("Connection opened peer={}", peer);
+        LOGGER.debug("Connection opened peer={}", peer());
         super.channelActive(context);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext context) throws Exception {
         metrics.connectionClosed();
-        LOGGER.debug("Connection closed peer={} unanswered={}", peer, slots.size());
+        LOGGER.debug("Connection closed peer={} unanswered={}", peer(), slots.size());
         slots.clear();
+        if (connection != null) {
+            connection.close();
+        }
         drained.complete(null);
         super.channelInactive(context);
     }
@@ -76,12 +81,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         long startNanos = metrics.nanoTime();
         Outcome outcome;
         if (frame instanceof InboundFrame.Request request) {
-            outcome = dispatcher.dispatch(request.frame(), peer);
+            outcome = dispatcher.dispatch(request.frame(), connection);
         } else if (frame instanceof InboundFrame.Oversized oversized) {
-            outcome = dispatcher.oversized(oversized.head(), oversized.size(), peer);
+            outcome = dispatcher.oversized(oversized.head(), oversized.size(), peer());
         } else {
             metrics.badFrame("negative_size");
-            LOGGER.warn("Negative frame size, closing connection peer={} size={}", peer,
+            LOGGER.warn("Negative frame size, closing connection peer={} size={}", peer(),
                     ((InboundFrame.Invalid) frame).size());
             outcome = new Outcome.Close("negative frame size");
         }
@@ -98,9 +103,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
         if (cause instanceof IOException) {
-            LOGGER.debug("Connection failed peer={} cause={}", peer, cause.toString());
+            LOGGER.debug("Connection failed peer={} cause={}", peer(), cause.toString());
         } else {
-            LOGGER.warn("Unexpected error on connection, closing it peer={}", peer, cause);
+            LOGGER.warn("Unexpected error on connection, closing it peer={}", peer(), cause);
         }
         context.close();
     }
@@ -165,7 +170,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 metrics.requestCompletedSilently(silent.api(), startNanos, metrics.nanoTime());
                 if (failure != null || Boolean.TRUE.equals(failed)) {
                     LOGGER.warn("Request without response (acks=0) failed, closing connection as Kafka does peer={} "
-                            + "api={}", peer, silent.api());
+                            + "api={}", peer(), silent.api());
                     closing = true;
                     writeReady();
                 }
@@ -225,6 +230,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** One queued answer: filled in when its request completes. */
+    private SocketAddress peer() {
+        return connection == null ? null : connection.peer();
+    }
+
     private static final class Slot {
         final String api;
         final long startNanos;

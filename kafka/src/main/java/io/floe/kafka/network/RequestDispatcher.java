@@ -1,6 +1,7 @@
 package io.floe.kafka.network;
 
 import io.floe.kafka.api.ApiRegistry;
+import io.floe.kafka.api.ClientConnection;
 import io.floe.kafka.api.RegisteredApi;
 import io.floe.kafka.api.RequestContext;
 import io.floe.kafka.codec.AdvertisedVersions;
@@ -46,12 +47,13 @@ final class RequestDispatcher {
         this.maxFrameBytes = maxFrameBytes;
     }
 
-    Outcome dispatch(ByteBuffer frame, SocketAddress peer) {
+    Outcome dispatch(ByteBuffer frame, ClientConnection connection) {
         int size = frame.remaining();
+        SocketAddress peer = connection.peer();
         DecodedRequest decoded = decoder.decode(frame);
         if (decoded instanceof DecodedRequest.Valid valid) {
             metrics.requestReceived(valid.header().apiKey().name, size);
-            return call(valid.header(), valid.body(), peer);
+            return call(valid.header(), valid.body(), connection);
         } else if (decoded instanceof DecodedRequest.UnknownApi unknown) {
             metrics.requestReceived(NetworkMetrics.UNKNOWN_API, size);
             metrics.badFrame("unknown_api");
@@ -126,9 +128,10 @@ final class RequestDispatcher {
         return null;
     }
 
-    private Outcome call(RequestHeader header, ApiMessage body, SocketAddress peer) {
+    private Outcome call(RequestHeader header, ApiMessage body, ClientConnection connection) {
         RegisteredApi api = registry.get(header.apiKey()).orElseThrow();
-        RequestContext context = new RequestContext(header, peer);
+        RequestContext context = new RequestContext(header, connection);
+        SocketAddress peer = connection.peer();
         CompletionStage<ApiMessage> stage;
         try {
             stage = api.handle(context, body);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.floe.agent.cluster.AgentNode;
 import io.floe.agent.cluster.Cluster;
 import io.floe.core.metadata.MetadataStoreException;
+import io.floe.kafka.api.ClientConnection;
 import io.floe.kafka.api.KafkaApi;
 import io.floe.kafka.api.RequestContext;
 import java.net.InetSocketAddress;
@@ -122,7 +123,7 @@ class CoordinatedApiTest {
     private static OffsetCommitResponseData commit(
             CoordinatedApi<OffsetCommitRequestData, OffsetCommitResponseData> commits) {
         RequestContext context = new RequestContext(new RequestHeader(ApiKeys.OFFSET_COMMIT, (short) 9, "test", 1),
-                new InetSocketAddress("127.0.0.1", 1));
+                new ClientConnection(new InetSocketAddress("127.0.0.1", 1)));
         OffsetCommitRequestData request = new OffsetCommitRequestData().setGroupId("g").setMemberId("m")
                 .setGenerationIdOrMemberEpoch(1).setTopics(List.of(new OffsetCommitRequestTopic().setName("t")
                         .setPartitions(List.of(new OffsetCommitRequestPartition().setPartitionIndex(0)
@@ -133,7 +134,7 @@ class CoordinatedApiTest {
 
     private HeartbeatResponseData heartbeat(String group) {
         RequestContext context = new RequestContext(new RequestHeader(ApiKeys.HEARTBEAT, (short) 4, "test", 1),
-                new InetSocketAddress("127.0.0.1", 1));
+                new ClientConnection(new InetSocketAddress("127.0.0.1", 1)));
         return api.handle(context, new HeartbeatRequestData().setGroupId(group).setMemberId("m"))
                 .toCompletableFuture().join();
     }
