@@ -15,6 +15,8 @@ repo="$(dirname "$here")"
 kafka_cp=$(cat "$here/target/kafka-runtime.classpath")
 driver_cp="$here/target/floe-benchmarks-0.1.0-SNAPSHOT.jar:$(cat "$here/target/driver.classpath")"
 mkdir -p "$out"
+# The tools run with the driver's JVM options (heap and collector matter to a consumer bound by its own CPU).
+read -r -a tool_opts <<< "$(java -cp "$driver_cp" io.floe.benchmarks.e2e.KafkaBroker tool-jvm-options)"
 work=$(mktemp -d)
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 client=$(port)
@@ -60,7 +62,7 @@ trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
 for i in $(seq 1 "${PRODUCES:-1}"); do
   threads "$server" > "$out/threads-before-produce-$i.txt"
   /usr/bin/time -f "producer CPU: user %U s sys %S s" -o "$out/producer-cpu-$i.txt" \
-    java -cp "$kafka_cp" org.apache.kafka.tools.ProducerPerformance --bootstrap-server 127.0.0.1:"$client" \
+    java "${tool_opts[@]}" -cp "$kafka_cp" org.apache.kafka.tools.ProducerPerformance --bootstrap-server 127.0.0.1:"$client" \
     --topic bench --num-records 1000000 --record-size 1024 --throughput -1 \
     --command-property acks=all linger.ms=5 batch.size=131072 2>&1 | tail -1 > "$out/produce$i.txt"
   threads "$server" > "$out/threads-after-produce-$i.txt"
@@ -70,7 +72,7 @@ for i in $(seq 1 "${PRODUCES:-1}"); do
 done
 for i in $(seq 1 "${CONSUMES:-2}"); do
   threads "$server" > "$out/threads-before-$i.txt"
-  java -cp "$kafka_cp" org.apache.kafka.tools.ConsumerPerformance --bootstrap-server 127.0.0.1:"$client" \
+  java "${tool_opts[@]}" -cp "$kafka_cp" org.apache.kafka.tools.ConsumerPerformance --bootstrap-server 127.0.0.1:"$client" \
     --topic bench --num-records 1000000 --timeout 30000 --group "profile-$i" ${CPARGS:-} > "$out/consume$i.txt" 2>&1
   threads "$server" > "$out/threads-after-$i.txt"
   echo "consume $i: $(grep '^20' "$out/consume$i.txt" | tail -1)"
@@ -78,7 +80,7 @@ for i in $(seq 1 "${CONSUMES:-2}"); do
 done
 if [[ "${ASSIGN:-0}" == 1 ]]; then
   for i in 1 2 3; do
-    java -cp "$driver_cp" io.floe.benchmarks.e2e.AssignConsumer 127.0.0.1:"$client" bench 1000000 30000 2>/dev/null \
+    java "${tool_opts[@]}" -cp "$driver_cp" io.floe.benchmarks.e2e.AssignConsumer 127.0.0.1:"$client" bench 1000000 30000 2>/dev/null \
       | grep '^assign-consumer'
   done
 fi

@@ -1,7 +1,6 @@
 package io.floe.benchmarks.e2e;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Floe agent started through its launcher, {@code bin/floe agent}, on free loopback ports with a temp data dir.
- * Its heap is sampled from its {@code /metrics} endpoint during the whole run. bin/floe {@code exec}s the agent's
- * JVM, so the child's pid is the JVM's, which {@code jcmd} attaches to for the live heap.
+ * Its heap is sampled over JMX during the whole run, as Kafka's is: the driver appends a local JMX port to
+ * {@code FLOE_JAVA_OPTS}. bin/floe {@code exec}s the agent's JVM, so the child's pid is the JVM's, which
+ * {@code jcmd} attaches to for the live heap.
  */
 final class FloeAgent implements Target {
 
@@ -24,10 +24,10 @@ final class FloeAgent implements Target {
 
     private final String bootstrapServers;
     private final ChildProcess process;
-    private final PrometheusHeapProbe heapProbe;
+    private final JmxHeapProbe heapProbe;
     private final HeapSampler heapSampler;
 
-    private FloeAgent(String bootstrapServers, ChildProcess process, PrometheusHeapProbe heapProbe) {
+    private FloeAgent(String bootstrapServers, ChildProcess process, JmxHeapProbe heapProbe) {
         this.bootstrapServers = bootstrapServers;
         this.process = process;
         this.heapProbe = heapProbe;
@@ -67,10 +67,12 @@ final class FloeAgent implements Target {
         Path dataDir = Files.createDirectories(dir.resolve("data"));
         String listen = "127.0.0.1:" + Ports.free();
         String httpListen = "127.0.0.1:" + Ports.free();
+        int jmxPort = Ports.free();
+        String javaOptions = String.join(" ", options.floeJavaOptions(), String.join(" ",
+                JmxHeapProbe.jvmOptions(jmxPort))).strip();
         ChildProcess process = ChildProcess.start("floe", command(options, listen, httpListen, dataDir),
-                dir.resolve("agent.log"), Map.of("FLOE_JAVA_OPTS", options.floeJavaOptions()));
-        FloeAgent agent = new FloeAgent(listen, process,
-                new PrometheusHeapProbe(URI.create("http://" + httpListen + "/metrics")));
+                dir.resolve("agent.log"), Map.of("FLOE_JAVA_OPTS", javaOptions));
+        FloeAgent agent = new FloeAgent(listen, process, new JmxHeapProbe(jmxPort));
         try {
             Readiness.await("floe", listen, process, options.startTimeout());
         } catch (RuntimeException | InterruptedException e) {

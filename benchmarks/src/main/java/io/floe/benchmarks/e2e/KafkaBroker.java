@@ -52,13 +52,8 @@ final class KafkaBroker implements Target {
         format(options.kafkaClasspath(), serverProperties, log4j, dir);
 
         List<String> jvm = new java.util.ArrayList<>(JVM_OPTIONS);
-        jvm.addAll(List.of("-Dlog4j2.configurationFile=" + log4j,
-                "-Dcom.sun.management.jmxremote.port=" + jmxPort,
-                "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
-                "-Dcom.sun.management.jmxremote.host=127.0.0.1",
-                "-Djava.rmi.server.hostname=127.0.0.1",
-                "-Dcom.sun.management.jmxremote.authenticate=false",
-                "-Dcom.sun.management.jmxremote.ssl=false"));
+        jvm.add("-Dlog4j2.configurationFile=" + log4j);
+        jvm.addAll(JmxHeapProbe.jvmOptions(jmxPort));
         ChildProcess process = ChildProcess.start(label, ChildProcess.javaCommand(options.kafkaClasspath(), jvm,
                 "kafka.Kafka", List.of(serverProperties.toString())), dir.resolve("stdout.log"), Map.of());
         String bootstrap = "127.0.0.1:" + clientPort;
@@ -89,7 +84,8 @@ final class KafkaBroker implements Target {
 
     /**
      * For {@code benchmarks/profile-consume.sh}, which starts a broker as this driver does: {@code server-properties
-     * CLIENT_PORT CONTROLLER_PORT LOG_DIRS PARTITIONS} prints its server.properties, {@code jvm-options} its JVM options.
+     * CLIENT_PORT CONTROLLER_PORT LOG_DIRS PARTITIONS} prints its server.properties, {@code jvm-options} its JVM options,
+     * {@code tool-jvm-options} those the driver gives the producer and consumer tools.
      */
     public static void main(String[] args) {
         if (args.length == 5 && args[0].equals("server-properties")) {
@@ -97,9 +93,11 @@ final class KafkaBroker implements Target {
                     Integer.parseInt(args[4])));
         } else if (args.length == 1 && args[0].equals("jvm-options")) {
             System.out.println(String.join(" ", JVM_OPTIONS));
+        } else if (args.length == 1 && args[0].equals("tool-jvm-options")) {
+            System.out.println(String.join(" ", PerfRunner.TOOL_JVM_OPTIONS));
         } else {
             System.err.println("Usage: KafkaBroker server-properties CLIENT_PORT CONTROLLER_PORT LOG_DIRS PARTITIONS"
-                    + " | jvm-options");
+                    + " | jvm-options | tool-jvm-options");
             System.exit(2);
         }
     }

@@ -23,7 +23,7 @@ final class PerfRunner {
     static final String PRODUCER_MAIN = "org.apache.kafka.tools.ProducerPerformance";
     static final String CONSUMER_MAIN = "org.apache.kafka.tools.ConsumerPerformance";
     static final String PRODUCER_PROPERTIES = "acks=all linger.ms=5 batch.size=131072";
-    private static final List<String> TOOL_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseG1GC",
+    static final List<String> TOOL_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseG1GC",
             "-Djava.awt.headless=true");
     private static final String BOOTSTRAP = "<bootstrap>";
 

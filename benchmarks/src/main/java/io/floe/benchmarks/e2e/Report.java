@@ -100,8 +100,9 @@ final class Report {
         options.floeFlushIntervalMs().ifPresent(ms -> flags.append(" --flush-interval-ms ").append(ms));
         options.floeExtraArgs().forEach(a -> flags.append(' ').append(a));
         return flags.append("`, FLOE_JAVA_OPTS ").append(options.floeJavaOptions().isBlank()
-                ? "unset (bin/floe's agent defaults: `-Xms1g -Xmx1g` with Kafka's G1 settings)"
-                : "`" + options.floeJavaOptions() + "`")
+                ? "only a JMX port for the heap sampler (bin/floe's agent defaults: `-Xms1g -Xmx1g` with Kafka's G1 "
+                        + "settings)"
+                : "`" + options.floeJavaOptions() + "` and a JMX port for the heap sampler")
                 .append("; ").toString();
     }
 
@@ -254,7 +255,7 @@ final class Report {
                 + "timed from start to the last record.");
         lines.add("- " + ratioLabel() + ": per-round ratio of throughputs; the summary gives their median [min–max]."
                 + " Peak heap: used heap sampled every " + HeapSampler.PERIOD.toMillis()
-                + " ms (Kafka over JMX, Floe from /metrics `jvm_memory_used_bytes{area=\"heap\"}`); "
+                + " ms over JMX, from both JVMs alike (the driver gives each a local JMX port); "
                 + "peak RSS: VmHWM of the process tree.");
         lines.add("- live heap: the same used-heap reading, taken right after a full GC forced with `jcmd <pid> "
                 + "GC.class_histogram` at the end of each phase, before the next starts: what the system still holds, "
