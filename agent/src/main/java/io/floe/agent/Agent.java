@@ -39,7 +39,13 @@ public final class Agent implements AutoCloseable {
     private final ObjectStore objects;
     private final MeterRegistry meters;
     private final Clock clock;
+    /** Timers that gate answers: flush seals, long-poll ends, group timeouts. Never waits on a store. */
     private final ScheduledExecutorService scheduler;
+    /**
+     * Periodic work that waits on the metadata store (membership heartbeats, topic refresh): on its own
+     * thread, so a heartbeat's commit never delays a flush's seal behind it.
+     */
+    private final ScheduledExecutorService housekeeping;
     private final Cluster cluster;
     private final Topics topics;
     private final PartitionLogs logs;
@@ -58,9 +64,10 @@ public final class Agent implements AutoCloseable {
         this.meters = meters;
         this.clock = clock;
         this.scheduler = concurrency.scheduler("floe-scheduler");
+        this.housekeeping = concurrency.scheduler("floe-housekeeping");
         this.cluster = new Cluster(config.clusterId(),
                 new AgentNode(config.nodeId(), config.advertisedHost(), config.advertisedPort()));
-        this.membership = Membership.start(metadata, cluster, config.agentId(), clock, scheduler,
+        this.membership = Membership.start(metadata, cluster, config.agentId(), clock, housekeeping,
                 Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
         TopicConfigs topicConfigs = new TopicConfigs(
                 Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
@@ -77,7 +84,7 @@ public final class Agent implements AutoCloseable {
         this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
         this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters, concurrency);
         this.topics.onDeleted(groups::onTopicDeleted);
-        scheduler.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
+        housekeeping.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
 
@@ -174,8 +181,10 @@ public final class Agent implements AutoCloseable {
         fetch.close();
         groups.close();
         scheduler.shutdown();
+        housekeeping.shutdown();
         try {
             scheduler.awaitTermination(5, TimeUnit.SECONDS);
+            housekeeping.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -37,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -225,6 +227,28 @@ class AgentTest {
         assertThat(records).extracting(r -> utf8(r.value())).containsExactlyElementsOf(values(0, 5));
         assertThat(records).extracting(Record::offset).containsExactlyElementsOf(range(0, 5));
         assertThat(meters.counter("floe.fetch.replans").count()).isEqualTo(1);
+    }
+
+    @Test
+    void aHeartbeatWaitingOnTheStoreDoesNotHoldFlushesBackFromTheirInterval() throws Exception {
+        AtomicBoolean hold = new AtomicBoolean();
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        agent.close();
+        agent = startAgent(MetadataFaults.heartbeatsHeld(metadata, hold::get, held, release), objects);
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+        try {
+            hold.set(true);
+            assertThat(held.await(30, TimeUnit.SECONDS)).as("a heartbeat waits on the store").isTrue();
+
+            // No connection waits on this append, so only the flush interval's timer seals its flush.
+            AppendResult result = append(topic, 0, batch(0, 5)).get(30, TimeUnit.SECONDS);
+
+            assertThat(result).isInstanceOf(AppendResult.Appended.class);
+            assertThat(release.getCount()).as("answered while the heartbeat still waited").isOne();
+        } finally {
+            release.countDown();
+        }
     }
 
     @Test

@@ -8,6 +8,8 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -48,6 +50,26 @@ public final class MetadataFaults {
         InvocationHandler handler = (proxy, method, args) -> {
             if (method.getName().equals("logRewrites") && unreadable.getAsBoolean()) {
                 throw new MetadataStoreException("injected: log rewrites counter unreadable", true, null);
+            }
+            return invoke(store, method, args);
+        };
+        return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
+                new Class<?>[] {MetadataStore.class}, handler);
+    }
+
+    /**
+     * A store whose agent heartbeats, while {@code hold} holds, wait until {@code release} opens (at most a
+     * minute), counting {@code held} down as each starts waiting: a metadata store that has stopped answering
+     * the periodic housekeeping writes.
+     */
+    public static MetadataStore heartbeatsHeld(MetadataStore store, BooleanSupplier hold, CountDownLatch held,
+            CountDownLatch release) {
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (method.getName().equals("heartbeatAgent") && hold.getAsBoolean()) {
+                held.countDown();
+                if (!release.await(1, TimeUnit.MINUTES)) {
+                    throw new MetadataStoreException("injected: heartbeat held for a minute", true, null);
+                }
             }
             return invoke(store, method, args);
         };
