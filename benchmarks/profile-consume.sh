@@ -4,7 +4,7 @@
 # For profiling between e2e runs; the e2e driver (run-e2e.sh) is what compares Floe with Kafka.
 # Usage: benchmarks/profile-consume.sh floe|kafka OUT_DIR
 #   env: PRODUCES=N (default 1; each prints the producer's and the server's CPU), CONSUMES=N (default 2),
-#        ASSIGN=1 (AssignConsumer x3 afterwards), CPARGS="--print-metrics" (consumer
+#        ASSIGN=1 (AssignConsumer x3 afterwards, each with the server's CPU), CPARGS="--print-metrics" (consumer
 #        metrics into OUT_DIR/consumeN.txt), FLOE_JAVA_OPTS (agent JVM options).
 # Needs the benchmark module built once (benchmarks/run-e2e.sh --help builds it) and, for floe, cli/target/floe.jar.
 set -euo pipefail
@@ -80,7 +80,10 @@ for i in $(seq 1 "${CONSUMES:-2}"); do
 done
 if [[ "${ASSIGN:-0}" == 1 ]]; then
   for i in 1 2 3; do
+    threads "$server" > "$out/threads-before-assign-$i.txt"
     java "${tool_opts[@]}" -cp "$driver_cp" io.floe.benchmarks.e2e.AssignConsumer 127.0.0.1:"$client" bench 1000000 30000 2>/dev/null \
       | grep '^assign-consumer'
+    threads "$server" > "$out/threads-after-assign-$i.txt"
+    cpu_diff "$out/threads-before-assign-$i.txt" "$out/threads-after-assign-$i.txt"
   done
 fi
