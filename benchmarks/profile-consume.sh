@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One system at a time, by hand: produce 1M x 1 KiB records, then ConsumerPerformance N times (and optionally the
-# AssignConsumer three times), printing each tool's summary and the server's CPU per thread group for each consume.
+# One system at a time, by hand: produce 1M x 1 KiB records (PRODUCES times), then ConsumerPerformance N times (and
+# optionally the AssignConsumer three times), printing each tool's summary and the server's CPU per thread group for each.
 # For profiling between e2e runs; the e2e driver (run-e2e.sh) is what compares Floe with Kafka.
 # Usage: benchmarks/profile-consume.sh floe|kafka OUT_DIR
 #   env: PRODUCES=N (default 1; each prints the producer's and the server's CPU), CONSUMES=N (default 2),
