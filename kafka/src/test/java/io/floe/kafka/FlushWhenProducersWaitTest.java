@@ -2,7 +2,6 @@ package io.floe.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,7 +73,6 @@ class FlushWhenProducersWaitTest {
     }
 
     private static double seals(MeterRegistry meters, String reason) {
-        Counter counter = meters.find("floe.produce.flush.seals").tag("reason", reason).counter();
-        return counter == null ? 0 : counter.count();
+        return meters.get("floe.produce.flush.seals").tag("reason", reason).counter().count();
     }
 }

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** The produce pipeline's meters: flush sizes and ages, upload and commit latency, outcomes. */
@@ -16,6 +18,7 @@ final class ProduceMetrics {
     private final Timer uploadLatency;
     private final Timer commitLatency;
     private final Timer ackLatency;
+    private final Map<SealReason, Counter> seals = new EnumMap<>(SealReason.class);
 
     ProduceMetrics(MeterRegistry meters) {
         this.meters = meters;
@@ -32,12 +35,15 @@ final class ProduceMetrics {
                 .description("Metadata commit of one segment object").publishPercentiles(0.5, 0.99).register(meters);
         this.ackLatency = Timer.builder("floe.produce.append.latency")
                 .description("From a batch's arrival to its answer").publishPercentiles(0.5, 0.99).register(meters);
+        for (SealReason reason : SealReason.values()) {
+            seals.put(reason, Counter.builder("floe.produce.flush.seals").tag("reason", reason.tag())
+                    .description("Flushes sealed, by what sealed them: size, interval, producers_waiting, shutdown")
+                    .register(meters));
+        }
     }
 
     void sealed(SealReason reason, long bytes, int batches, long ageNanos) {
-        Counter.builder("floe.produce.flush.seals").tag("reason", reason.tag())
-                .description("Flushes sealed, by what sealed them: size, interval, producers_waiting, shutdown")
-                .register(meters).increment();
+        seals.get(reason).increment();
         flushBytes.record(bytes);
         flushBatches.record(batches);
         flushAge.record(ageNanos, TimeUnit.NANOSECONDS);
