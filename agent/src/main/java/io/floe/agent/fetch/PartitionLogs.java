@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +42,11 @@ public final class PartitionLogs {
     private final MetadataStore store;
     private final int indexBatchesTotal;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    /**
+     * Views dropped so far, counted before each drop: a view loaded from markers read before a drop may
+     * miss what caused it (a commit whose outcome was unknown), so it is not kept (see {@link #log}).
+     */
+    private final AtomicLong drops = new AtomicLong();
     /** The store's log rewrites counter when the views were last known good; guarded by {@code this}. */
     private long logRewritesSeen;
 
@@ -55,16 +61,22 @@ public final class PartitionLogs {
         this.logRewritesSeen = store.logRewrites();
     }
 
-    /** The partition's view, loading its markers from the store the first time (blocks then). */
+    /**
+     * The partition's view, loading its markers from the store when there is none (blocks then). The
+     * store is read outside the map's lock, so a slow read never holds up a commit's update of another
+     * partition. A view that a commit created meanwhile wins (it is exact as of that commit); a loaded
+     * view is kept only when no view was dropped while it loaded, else it serves this call alone.
+     */
     PartitionLog log(TopicPartition topicPartition) throws UnknownTopicException {
         PartitionLog log = logs.get(topicPartition);
         if (log != null) {
             return log;
         }
-        // Loading inside computeIfAbsent serializes it with onCommitted for the same partition, so a
-        // commit landing while the markers load is either in the loaded markers or appended after.
-        return logs.computeIfAbsent(topicPartition,
-                tp -> new PartitionLog(tp, store.offsets(tp)));
+        long dropsBefore = drops.get();
+        PartitionLog loaded = new PartitionLog(topicPartition, store.offsets(topicPartition));
+        PartitionLog kept = logs.compute(topicPartition, (tp, existing) -> existing != null ? existing
+                : drops.get() == dropsBefore ? loaded : null);
+        return kept != null ? kept : loaded;
     }
 
     /** Whether the metadata store is embedded in this process (see {@link MetadataStore#embedded()}). */
@@ -230,6 +242,7 @@ public final class PartitionLogs {
         }
         synchronized (this) {
             if (rewrites > logRewritesSeen) {
+                drops.incrementAndGet();
                 logs.clear();
                 logRewritesSeen = rewrites;
             }
@@ -253,6 +266,7 @@ public final class PartitionLogs {
      * batches from the store.
      */
     void forget(TopicPartition topicPartition) {
+        drops.incrementAndGet();
         logs.remove(topicPartition);
     }
 
@@ -276,7 +290,7 @@ public final class PartitionLogs {
      */
     LogOffsets storedOffsets(TopicPartition topicPartition) {
         LogOffsets stored = store.offsets(topicPartition);
-        logs.computeIfPresent(topicPartition, (tp, log) -> isBehind(log.offsets(), stored) ? null : log);
+        logs.computeIfPresent(topicPartition, (tp, log) -> isBehind(log.offsets(), stored) ? dropped() : log);
         return stored;
     }
 
@@ -289,11 +303,18 @@ public final class PartitionLogs {
      * is behind the store (it has not seen offsets up to there) is dropped and reloads on next use.
      */
     void onLogStartMoved(TopicPartition topicPartition, long logStartOffset) {
-        logs.computeIfPresent(topicPartition, (tp, log) -> log.advanceLogStart(logStartOffset) ? log : null);
+        logs.computeIfPresent(topicPartition, (tp, log) -> log.advanceLogStart(logStartOffset) ? log : dropped());
+    }
+
+    /** Counts a drop about to happen inside a map update: the value that removes the view. */
+    private PartitionLog dropped() {
+        drops.incrementAndGet();
+        return null;
     }
 
     /** Forgets every view of {@code topic} (deleted or re-created). */
     public void forgetTopic(String topic) {
+        drops.incrementAndGet();
         logs.keySet().removeIf(tp -> tp.topic().equals(topic));
     }
 }

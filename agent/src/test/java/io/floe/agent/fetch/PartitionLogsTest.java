@@ -12,9 +12,12 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.testkit.metadata.ProduceFixture;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,6 +103,29 @@ class PartitionLogsTest {
                 PartitionLogs.INDEX_BATCHES_MIN);
         assertThat(logs.batches(P0, 0, Long.MAX_VALUE, null)).as("below the index, from the store")
                 .extracting(BatchCoordinate::baseOffset).startsWith(0L, 10L);
+    }
+
+    @Test
+    void aViewLoadedWhileAnotherWasDroppedServesOnceAndIsNotKept() {
+        AtomicReference<PartitionLogs> views = new AtomicReference<>();
+        AtomicBoolean first = new AtomicBoolean(true);
+        // While the first load of P0's markers is in flight, a commit whose outcome this agent never learned
+        // lands and its view of P0 is dropped, as SegmentCommit's unknown outcome does.
+        MetadataStore racing = (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
+                new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
+                    Object result = method.invoke(store, args);
+                    if (method.getName().equals("offsets") && first.getAndSet(false)) {
+                        produce.commit(produce.batch(topic, 0, 10));
+                        views.get().forget(P0);
+                    }
+                    return result;
+                });
+        PartitionLogs logs = new PartitionLogs(racing);
+        views.set(logs);
+
+        assertThat(logs.offsets(P0)).as("this call serves the markers it read").isEqualTo(new LogOffsets(0, 0));
+        assertThat(logs.offsets(P0)).as("but they were not kept: the next use reads again")
+                .isEqualTo(new LogOffsets(0, 10));
     }
 
     /** Commits {@code batches} batches of 10 records to {@code partition}, one object each, and tells the views. */
