@@ -40,10 +40,7 @@ public final class AgentFixture implements AutoCloseable {
 
     /** An agent with a Kafka server on 127.0.0.1, advertising the port the server listens on. */
     public static AgentFixture withServer(Path dir, KafkaServerConfig serverConfig) {
-        int port = freePort();
-        AgentFixture fixture = new AgentFixture(dir, testConfig(port));
-        fixture.server = KafkaServer.start(serverConfig.withListener("127.0.0.1", port), fixture.agent);
-        return fixture;
+        return withServer(dir, serverConfig, UnaryOperator.identity());
     }
 
     public static AgentFixture withServer(Path dir) {
@@ -52,9 +49,13 @@ public final class AgentFixture implements AutoCloseable {
 
     /** An agent with a Kafka server on 127.0.0.1, its configuration the tests' adjusted by {@code adjust}. */
     public static AgentFixture withServer(Path dir, UnaryOperator<AgentConfig> adjust) {
+        return withServer(dir, KafkaServerConfig.defaults(), adjust);
+    }
+
+    private static AgentFixture withServer(Path dir, KafkaServerConfig serverConfig, UnaryOperator<AgentConfig> adjust) {
         int port = freePort();
         AgentFixture fixture = new AgentFixture(dir, adjust.apply(testConfig(port)));
-        fixture.server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), fixture.agent);
+        fixture.server = KafkaServer.start(serverConfig.withListener("127.0.0.1", port), fixture.agent);
         return fixture;
     }
 

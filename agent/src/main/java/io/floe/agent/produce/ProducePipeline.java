@@ -160,36 +160,31 @@ public final class ProducePipeline implements AutoCloseable {
     }
 
     void onRequestBuffered(ProducerWindow window) {
-        synchronized (lock) {
-            producers.buffered(window);
-            sealIfAllProducersWait();
-        }
+        onWindowChange(() -> producers.buffered(window));
     }
 
     void onRequestAnswered(ProducerWindow window) {
-        synchronized (lock) {
-            producers.answered(window);
-            sealIfAllProducersWait();
-        }
+        onWindowChange(() -> producers.answered(window));
     }
 
     void onWindowClosed(ProducerWindow window) {
+        onWindowChange(() -> producers.closed(window));
+    }
+
+    /**
+     * Applies a change of one connection's counts and seals the open flush if every producer now waits.
+     * Without group commit nothing is counted: no lock is taken per request.
+     */
+    private void onWindowChange(Runnable change) {
+        if (!config.flushWhenProducersWait()) {
+            return;
+        }
         synchronized (lock) {
-            producers.closed(window);
-            sealIfAllProducersWait();
+            change.run();
+            if (open != null && producers.allWaiting()) {
+                sealIfSlotFree(SealReason.PRODUCERS_WAITING);
+            }
         }
-    }
-
-    /** Caller holds the lock. */
-    private void sealIfAllProducersWait() {
-        if (open != null && allProducersWait()) {
-            sealIfSlotFree(SealReason.PRODUCERS_WAITING);
-        }
-    }
-
-    /** Caller holds the lock. */
-    private boolean allProducersWait() {
-        return config.flushWhenProducersWait() && producers.allWaiting();
     }
 
     private void onFlushDue(long sequence) {
@@ -257,7 +252,7 @@ public final class ProducePipeline implements AutoCloseable {
                 sealIfSlotFree(SealReason.SIZE);
             } else if (concurrency.nanoTime() - open.openedAtNanos() >= config.flushInterval().toNanos()) {
                 sealIfSlotFree(SealReason.INTERVAL);
-            } else if (allProducersWait()) {
+            } else if (producers.allWaiting()) { // never, without group commit: nothing is counted
                 sealIfSlotFree(SealReason.PRODUCERS_WAITING);
             }
         }

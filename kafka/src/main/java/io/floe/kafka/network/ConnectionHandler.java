@@ -229,11 +229,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
-    /** One queued answer: filled in when its request completes. */
     private SocketAddress peer() {
         return connection == null ? null : connection.peer();
     }
 
+    /** One queued answer: filled in when its request completes. */
     private static final class Slot {
         final String api;
         final long startNanos;
