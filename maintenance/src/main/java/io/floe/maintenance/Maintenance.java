@@ -8,6 +8,7 @@ import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.cleanup.ObjectCleanup;
 import io.floe.maintenance.compaction.SegmentCompaction;
 import io.floe.maintenance.keys.KeyCompaction;
+import io.floe.maintenance.producers.ProducerStateExpiry;
 import io.floe.maintenance.retention.Retention;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's background jobs: compaction, key compaction, retention and cleanup, each on its own
+ * The agent's background jobs: compaction, key compaction, retention, producer state expiry and cleanup, each on its own
  * schedule under its lease. Compaction, retention and cleanup share one thread (they are I/O-bound and
  * bounded per round; one thread keeps them from competing with the data path for the machine). Key
  * compaction has a thread of its own: a pass over a partition reads the partition's whole log, which
@@ -58,14 +59,18 @@ public final class Maintenance implements AutoCloseable {
                 agentId, metadata, clock, config.leaseTtl(), meters);
         LeasedJob cleanup = new LeasedJob(new ObjectCleanup(config, metadata, objects, meters),
                 agentId, metadata, clock, config.leaseTtl(), meters);
+        LeasedJob producerExpiry = new LeasedJob(new ProducerStateExpiry(metadata, config.producerIdExpiration(), meters),
+                agentId, metadata, clock, config.leaseTtl(), meters);
         LeasedJob keyCompaction = new LeasedJob(new KeyCompaction(config, metadata, objects, topicConfigs, agentId,
                 clock, meters), agentId, metadata, clock, config.leaseTtl(), meters);
         Maintenance maintenance = new Maintenance(concurrency.scheduler("floe-maintenance"),
-                concurrency.scheduler("floe-key-compaction"), List.of(compaction, retention, cleanup, keyCompaction));
+                concurrency.scheduler("floe-key-compaction"),
+                List.of(compaction, retention, cleanup, producerExpiry, keyCompaction));
         maintenance.keyScheduler.scheduleWithFixedDelay(keyCompaction, config.keyCompactionInterval().toMillis(),
                 config.keyCompactionInterval().toMillis(), TimeUnit.MILLISECONDS);
         maintenance.every(config.compactionInterval(), compaction);
         maintenance.every(config.retentionInterval(), retention);
+        maintenance.every(config.retentionInterval(), producerExpiry);
         maintenance.every(config.cleanupInterval(), cleanup);
         maintenance.every(config.cleanupInterval(), () -> maintenance.refreshStats(metadata));
         maintenance.registerGauges(meters);

@@ -23,6 +23,8 @@ import java.util.Objects;
  *     planned before (Kafka's {@code file.delete.delay.ms})
  * @param orphanGrace how old an uncommitted registration must be before the sweep expires it
  * @param leaseTtl how long a job's lease lasts without renewal
+ * @param producerIdExpiration how long a producer's idempotence state on a partition outlives its last
+ *     write there (Kafka's {@code producer.id.expiration.ms}); expiry runs with retention
  */
 public record MaintenanceConfig(
         Duration compactionInterval,
@@ -36,14 +38,19 @@ public record MaintenanceConfig(
         Duration cleanupInterval,
         Duration objectDeleteDelay,
         Duration orphanGrace,
-        Duration leaseTtl) {
+        Duration leaseTtl,
+        Duration producerIdExpiration) {
 
     /** The smallest key-to-offset map: about 4000 keys. */
     public static final int KEY_COMPACTION_BUFFER_BYTES_MIN = 100 * 1024;
 
+    /** Kafka's default {@code producer.id.expiration.ms}: one day. */
+    public static final Duration PRODUCER_ID_EXPIRATION = Duration.ofDays(1);
+
     public static final MaintenanceConfig DEFAULTS = new MaintenanceConfig(Duration.ofSeconds(30), 64L << 20,
             16L << 20, Duration.ofSeconds(30), 256L << 20, Duration.ofSeconds(30), 16 << 20, Duration.ofMinutes(1),
-            Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(2));
+            Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(2),
+            PRODUCER_ID_EXPIRATION);
 
     public MaintenanceConfig {
         positive("compaction interval", compactionInterval);
@@ -51,6 +58,7 @@ public record MaintenanceConfig(
         positive("retention interval", retentionInterval);
         positive("cleanup interval", cleanupInterval);
         positive("lease ttl", leaseTtl);
+        positive("producer id expiration", producerIdExpiration);
         notNegative("compaction min age", compactionMinAge);
         notNegative("object delete delay", objectDeleteDelay);
         notNegative("orphan grace", orphanGrace);
@@ -71,25 +79,31 @@ public record MaintenanceConfig(
     public MaintenanceConfig withCompaction(Duration interval, long targetBytes, long smallObjectBytes, Duration minAge) {
         return new MaintenanceConfig(interval, targetBytes, smallObjectBytes, minAge, compactionRunBytesMax,
                 keyCompactionInterval, keyCompactionBufferBytes, retentionInterval, cleanupInterval, objectDeleteDelay,
-                orphanGrace, leaseTtl);
+                orphanGrace, leaseTtl, producerIdExpiration);
     }
 
     public MaintenanceConfig withKeyCompaction(Duration interval, int bufferBytes) {
         return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
                 compactionMinAge, compactionRunBytesMax, interval, bufferBytes, retentionInterval, cleanupInterval,
-                objectDeleteDelay, orphanGrace, leaseTtl);
+                objectDeleteDelay, orphanGrace, leaseTtl, producerIdExpiration);
     }
 
     public MaintenanceConfig withCleanup(Duration interval, Duration deleteDelay, Duration grace) {
         return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
                 compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes,
-                retentionInterval, interval, deleteDelay, grace, leaseTtl);
+                retentionInterval, interval, deleteDelay, grace, leaseTtl, producerIdExpiration);
     }
 
     public MaintenanceConfig withRetentionInterval(Duration interval) {
         return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
                 compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes, interval,
-                cleanupInterval, objectDeleteDelay, orphanGrace, leaseTtl);
+                cleanupInterval, objectDeleteDelay, orphanGrace, leaseTtl, producerIdExpiration);
+    }
+
+    public MaintenanceConfig withProducerIdExpiration(Duration expiration) {
+        return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
+                compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes,
+                retentionInterval, cleanupInterval, objectDeleteDelay, orphanGrace, leaseTtl, expiration);
     }
 
     private static void positive(String name, Duration value) {

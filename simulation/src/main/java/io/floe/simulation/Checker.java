@@ -35,6 +35,7 @@ final class Checker {
     private long indexChecks;
     private long checkedAtLogChanges = -1;
     private long checkedAtObjectChanges = -1;
+    private long excusedBelowLogStart;
 
     /** {@code logChanges}: a count of the metadata store's calls that may have changed the log. */
     Checker(MetadataStore metadata, LongSupplier logChanges, MemoryObjectStore objects, History history, List<TopicPartition> partitions,
@@ -53,6 +54,11 @@ final class Checker {
 
     long indexChecks() {
         return indexChecks;
+    }
+
+    /** How many acknowledged values the last log read excused, each because retention had removed it. */
+    long excusedBelowLogStart() {
+        return excusedBelowLogStart;
     }
 
     /**
@@ -104,6 +110,7 @@ final class Checker {
     /** Reads every partition's whole log from the objects and checks it against everything seen before. */
     void readLog() {
         logReads++;
+        excusedBelowLogStart = 0;
         Map<String, History.Position> where = new HashMap<>();
         Map<TopicPartition, LogOffsets> markers = new HashMap<>();
         for (TopicPartition tp : partitions) {
@@ -130,8 +137,8 @@ final class Checker {
                         if (other != null) {
                             history.violation("NoDuplicateAppend", value + " stored at " + other + " and " + position);
                         }
-                        String producer = value.substring(0, value.indexOf('-'));
-                        long number = Long.parseLong(value.substring(value.indexOf('-') + 1));
+                        String producer = producerOf(value);
+                        long number = numberOf(value);
                         Long previous = lastNumberOfProducer.put(producer, number);
                         if (previous != null && previous >= number) {
                             history.violation("ProducerOrder", tp + " holds " + producer + "'s value " + number
@@ -144,7 +151,8 @@ final class Checker {
         for (Map.Entry<String, History.Position> ack : history.ackedValues().entrySet()) {
             History.Position acked = ack.getValue();
             if (acked.offset() < markers.get(acked.topicPartition()).logStartOffset()) {
-                continue; // retention removed it, as it may
+                excusedBelowLogStart++; // retention removed its offset, as it may
+                continue;
             }
             History.Position stored = where.get(ack.getKey());
             if (stored == null) {
@@ -153,14 +161,63 @@ final class Checker {
                 history.violation("NoAckedLoss", ack.getKey() + " acknowledged at " + acked + " is at " + stored);
             }
         }
-        for (String value : history.ackedWithoutOffset()) {
-            if (!where.containsKey(value) && !retentionTopics.isEmpty()) {
-                continue; // its partition is unknown: it may have been on a topic with retention
+        checkAckedWithoutOffset(where, markers);
+    }
+
+    /**
+     * A value acknowledged as a duplicate without its offset must be in the log, unless retention
+     * removed it: excused only when it was read before at an offset now below the log start, or when a
+     * later value of its producer on its partition lies below the log start (per-producer order, which
+     * {@code readLog} checks, puts it lower still). Nothing else excuses it.
+     */
+    private void checkAckedWithoutOffset(Map<String, History.Position> where, Map<TopicPartition, LogOffsets> markers) {
+        Map<String, Long> removedUpTo = latestRemovedValueOfProducer(markers);
+        for (Map.Entry<String, TopicPartition> ack : history.ackedWithoutOffset().entrySet()) {
+            String value = ack.getKey();
+            TopicPartition tp = ack.getValue();
+            if (where.containsKey(value)) {
+                continue;
             }
-            if (!where.containsKey(value)) {
-                history.violation("NoAckedLoss", value + " acknowledged (as a duplicate) is not in the log");
+            long logStart = markers.get(tp).logStartOffset();
+            History.Position seen = history.observedAt(value);
+            if (seen != null && seen.offset() < logStart) {
+                excusedBelowLogStart++;
+                continue;
+            }
+            Long latestRemoved = removedUpTo.get(producerOf(value) + "@" + tp);
+            if (latestRemoved != null && latestRemoved > numberOf(value)) {
+                excusedBelowLogStart++;
+                continue;
+            }
+            history.violation("NoAckedLoss", value + " acknowledged (as a duplicate) on " + tp
+                    + " is not in the log, and nothing shows that retention removed it (log start " + logStart + ")");
+        }
+    }
+
+    /** Per producer and partition, the highest value number known to have been at an offset below the log start. */
+    private Map<String, Long> latestRemovedValueOfProducer(Map<TopicPartition, LogOffsets> markers) {
+        Map<String, Long> latest = new HashMap<>();
+        Map<String, History.Position> known = new HashMap<>(history.ackedValues());
+        for (String value : history.ackedWithoutOffset().keySet()) {
+            History.Position seen = history.observedAt(value);
+            if (seen != null) {
+                known.putIfAbsent(value, seen);
             }
         }
+        known.forEach((value, position) -> {
+            if (position.offset() < markers.get(position.topicPartition()).logStartOffset()) {
+                latest.merge(producerOf(value) + "@" + position.topicPartition(), numberOf(value), Math::max);
+            }
+        });
+        return latest;
+    }
+
+    private static String producerOf(String value) {
+        return value.substring(0, value.indexOf('-'));
+    }
+
+    private static long numberOf(String value) {
+        return Long.parseLong(value.substring(value.indexOf('-') + 1));
     }
 
     /** After the heal phase: every object in the store is referenced by a batch (GarbageDeleted). */

@@ -22,8 +22,9 @@ final class History {
     private final World world;
     private final Set<String> sent = new LinkedHashSet<>();
     private final Map<String, Position> acked = new HashMap<>();
-    private final Set<String> ackedWithoutOffset = new HashSet<>();
+    private final Map<String, TopicPartition> ackedWithoutOffset = new HashMap<>();
     private final Map<Position, String> observed = new HashMap<>();
+    private final Map<String, Position> observedAt = new HashMap<>();
     private final Set<String> consumed = new HashSet<>();
     private final Map<String, List<String>> violations = new java.util.TreeMap<>();
 
@@ -42,13 +43,15 @@ final class History {
         }
     }
 
-    void ackedWithoutOffset(String value) {
-        ackedWithoutOffset.add(value);
+    /** A value acknowledged as a duplicate whose offset the answer did not give. */
+    void ackedWithoutOffset(String value, TopicPartition topicPartition) {
+        ackedWithoutOffset.put(value, topicPartition);
     }
 
     /** A value read at a position: it must be the value every earlier read saw there. */
     void observed(Position position, String value, String reader) {
         String earlier = observed.putIfAbsent(position, value);
+        observedAt.putIfAbsent(value, position);
         if (earlier != null && !earlier.equals(value)) {
             violation("ConsistentRead", reader + " read " + value + " at " + position + " where " + earlier
                     + " was read before");
@@ -75,8 +78,14 @@ final class History {
         return acked;
     }
 
-    Set<String> ackedWithoutOffset() {
+    /** The values acknowledged without an offset, with the partition each was sent to. */
+    Map<String, TopicPartition> ackedWithoutOffset() {
         return ackedWithoutOffset;
+    }
+
+    /** Where a value was first read, if it ever was. */
+    Position observedAt(String value) {
+        return observedAt.get(value);
     }
 
     /** The values consumers read through the fetch path. */

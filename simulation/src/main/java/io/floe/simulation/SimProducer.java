@@ -229,7 +229,7 @@ final class SimProducer {
             if (baseOffset >= 0) {
                 history.acked(batch.values.get(i), new History.Position(batch.topicPartition, baseOffset + i));
             } else {
-                history.ackedWithoutOffset(batch.values.get(i));
+                history.ackedWithoutOffset(batch.values.get(i), batch.topicPartition);
             }
         }
     }

@@ -42,7 +42,7 @@ public final class Simulation {
     static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(Duration.ofSeconds(2), 64 * 1024, 16 * 1024,
             Duration.ofSeconds(1), 256 * 1024, Duration.ofSeconds(30), MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
             Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(65),
-            Duration.ofSeconds(10));
+            Duration.ofSeconds(10), MaintenanceConfig.PRODUCER_ID_EXPIRATION);
 
     private Simulation() {}
 
@@ -67,7 +67,7 @@ public final class Simulation {
             return run(world, FaultyMetadataStore.observed(store, logChanges::incrementAndGet), logChanges::get,
                     tableflow, control);
         } catch (World.Runaway runaway) {
-            return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, 0, Map.of(),
+            return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(),
                     List.of(), Map.of("Progress", List.of(runaway.getMessage())));
         } finally {
             delete(dir);
@@ -167,7 +167,7 @@ public final class Simulation {
         Map<String, Integer> injected = new TreeMap<>(faults.injected());
         return new SimulationResult(world.seed(), world.fingerprint(), world.steps(), world.nanoTime() / SECOND, agentCount,
                 cluster.starts(), history.sentValues().size(), history.ackedValues().size()
-                        + history.ackedWithoutOffset().size(), checker.indexChecks(), checker.logReads(),
+                        + history.ackedWithoutOffset().size(), checker.excusedBelowLogStart(), checker.indexChecks(), checker.logReads(),
                 tables == null ? 0 : tables.rowsChecked(), injected,
                 world.uncaught(), history.violations());
     }

@@ -19,6 +19,8 @@ class RegressionSeedsTest {
 
     @ParameterizedTest(name = "seed {0}: {1}")
     @CsvSource(delimiter = '|', value = {
+        "2     | a batch that overtook its producer's earlier one was stored first, and the earlier one's retry was answered as a duplicate: acknowledged, never stored (SequenceCheck; three agents, no faults)",
+        "8     | as 2, after failed uploads and crashes (SequenceCheck)",
         "101   | the simulated producer multiplied its retries while no agent was live (runaway)",
         "1017  | OFFSET_OUT_OF_RANGE above the real high watermark: a view reloaded meanwhile was older (FetchReader)",
         "1036  | OFFSET_OUT_OF_RANGE above the real high watermark, with crashes (FetchReader)",

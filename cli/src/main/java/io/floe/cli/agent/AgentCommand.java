@@ -242,6 +242,15 @@ public final class AgentCommand implements Callable<Integer> {
         flag(Setting.ORPHAN_GRACE_MS, value);
     }
 
+    @Option(names = "--producer-id-expiration-ms", paramLabel = "N", order = 27,
+            description = "How long an idle producer's idempotence state on a partition is kept after its last"
+                    + " write there (Kafka's producer.id.expiration.ms); at least "
+                    + SettingsResolver.PRODUCER_ID_EXPIRATION_MS_MIN + ". Default: "
+                    + Setting.Defaults.PRODUCER_ID_EXPIRATION_MS + " (1 day).")
+    void producerIdExpirationMs(String value) {
+        flag(Setting.PRODUCER_ID_EXPIRATION_MS, value);
+    }
+
     @Option(names = "--tableflow", paramLabel = "true|false", order = 26,
             description = "Materialize topics with floe.tableflow.enabled=true as Iceberg tables in the object"
                     + " store, cataloged in the metadata database; agents take turns per table through leases."

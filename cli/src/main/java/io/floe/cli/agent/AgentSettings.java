@@ -116,6 +116,7 @@ record AgentSettings(
                 "retention-check-interval-ms=" + maintenanceConfig.retentionInterval().toMillis(),
                 "object-delete-delay-ms=" + maintenanceConfig.objectDeleteDelay().toMillis(),
                 "orphan-grace-ms=" + maintenanceConfig.orphanGrace().toMillis(),
+                "producer-id-expiration-ms=" + maintenanceConfig.producerIdExpiration().toMillis(),
                 "tableflow=" + tableflow,
                 "tableflow-lease-ms=" + tableflowLease.toMillis());
     }

@@ -40,6 +40,7 @@ enum Setting {
     RETENTION_CHECK_INTERVAL_MS("retention-check-interval-ms", Defaults.RETENTION_CHECK_INTERVAL_MS),
     OBJECT_DELETE_DELAY_MS("object-delete-delay-ms", Defaults.OBJECT_DELETE_DELAY_MS),
     ORPHAN_GRACE_MS("orphan-grace-ms", Defaults.ORPHAN_GRACE_MS),
+    PRODUCER_ID_EXPIRATION_MS("producer-id-expiration-ms", Defaults.PRODUCER_ID_EXPIRATION_MS),
     TABLEFLOW("tableflow", Defaults.TABLEFLOW),
     TABLEFLOW_LEASE_MS("tableflow-lease-ms", Defaults.TABLEFLOW_LEASE_MS);
 
@@ -77,6 +78,7 @@ enum Setting {
         static final String RETENTION_CHECK_INTERVAL_MS = "60000";
         static final String OBJECT_DELETE_DELAY_MS = "60000";
         static final String ORPHAN_GRACE_MS = "600000";
+        static final String PRODUCER_ID_EXPIRATION_MS = "86400000";
         static final String TABLEFLOW = "true";
         static final String TABLEFLOW_LEASE_MS = "15000";
 

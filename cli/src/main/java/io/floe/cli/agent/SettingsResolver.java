@@ -38,6 +38,9 @@ final class SettingsResolver {
      * their commits would be refused.
      */
     static final long ORPHAN_GRACE_MS_MIN = 300_000;
+    /** Well above the clients' delivery.timeout.ms (2 minutes by default): retries older than this are not recognized. */
+    static final long PRODUCER_ID_EXPIRATION_MS_MIN = 600_000;
+    private static final long PRODUCER_ID_EXPIRATION_MS_MAX = Duration.ofDays(365).toMillis();
 
     private final Map<Setting, String> flags;
     private final Map<String, String> env;
@@ -207,7 +210,9 @@ final class SettingsResolver {
                 .withRetentionInterval(millis(Setting.RETENTION_CHECK_INTERVAL_MS, JOB_INTERVAL_MS_MIN,
                         JOB_INTERVAL_MS_MAX))
                 .withCleanup(defaults.cleanupInterval(), millis(Setting.OBJECT_DELETE_DELAY_MS, 0, DELAY_MS_MAX),
-                        millis(Setting.ORPHAN_GRACE_MS, ORPHAN_GRACE_MS_MIN, DELAY_MS_MAX));
+                        millis(Setting.ORPHAN_GRACE_MS, ORPHAN_GRACE_MS_MIN, DELAY_MS_MAX))
+                .withProducerIdExpiration(millis(Setting.PRODUCER_ID_EXPIRATION_MS, PRODUCER_ID_EXPIRATION_MS_MIN,
+                        PRODUCER_ID_EXPIRATION_MS_MAX));
     }
 
     private Duration millis(Setting setting, long min, long max) {

@@ -101,7 +101,8 @@ class AgentCommandTest {
         assertThat(help).contains("--metadata=URL", "--objects=URL", "s3://BUCKET/PREFIX", "--s3-endpoint=URL", "--s3-region=REGION",
                 "--s3-path-style=true|false", "--s3-access-key-id=ID", "--s3-secret-access-key=SECRET",
                 "--maintenance=true|false", "--compaction-target-bytes=N", "--compaction-interval-ms=N",
-                "--key-compaction-interval-ms=N", "--key-compaction-buffer-bytes=N", "--retention-check-interval-ms=N", "--object-delete-delay-ms=N", "--orphan-grace-ms=N");
+                "--key-compaction-interval-ms=N", "--key-compaction-buffer-bytes=N", "--retention-check-interval-ms=N", "--object-delete-delay-ms=N", "--orphan-grace-ms=N",
+                "--producer-id-expiration-ms=N");
         assertThat(help.replaceAll("\\s+", " ")).contains("at least 300000", "Default: 600000",
                 "Default: sqlite:<data-dir>/metadata.db");
     }

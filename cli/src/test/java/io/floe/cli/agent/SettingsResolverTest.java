@@ -131,7 +131,8 @@ class SettingsResolverTest {
                 Map.entry("FLOE_KEY_COMPACTION_BUFFER_BYTES", "1048576"),
                 Map.entry("FLOE_RETENTION_CHECK_INTERVAL_MS", "7000"),
                 Map.entry("FLOE_OBJECT_DELETE_DELAY_MS", "0"),
-                Map.entry("FLOE_ORPHAN_GRACE_MS", "900000"));
+                Map.entry("FLOE_ORPHAN_GRACE_MS", "900000"),
+                Map.entry("FLOE_PRODUCER_ID_EXPIRATION_MS", "3600000"));
 
         AgentSettings settings = resolve(Map.of(), env, Map.of());
 
@@ -150,7 +151,8 @@ class SettingsResolverTest {
                 defaults.withCompaction(Duration.ofSeconds(5), 8L << 20, 2L << 20, defaults.compactionMinAge())
                         .withKeyCompaction(Duration.ofSeconds(6), 1 << 20)
                         .withRetentionInterval(Duration.ofSeconds(7))
-                        .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15)),
+                        .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15))
+                        .withProducerIdExpiration(Duration.ofHours(1)),
                 true, Duration.ofSeconds(15)));
     }
 
@@ -316,6 +318,9 @@ class SettingsResolverTest {
                 .hasMessageContaining("'soon' for --retention-check-interval-ms");
         assertThatThrownBy(() -> resolveFlags(Setting.OBJECT_DELETE_DELAY_MS, "-1"))
                 .hasMessageContaining("'-1' for --object-delete-delay-ms: expected an integer from 0 to 604800000");
+        assertThatThrownBy(() -> resolveFlags(Setting.PRODUCER_ID_EXPIRATION_MS, "120000"))
+                .hasMessageStartingWith("invalid value '120000' for --producer-id-expiration-ms: expected an integer from"
+                        + " 600000 to");
         assertThatThrownBy(() -> resolveFlags(Setting.ORPHAN_GRACE_MS, "60000"))
                 .hasMessage("invalid value '60000' for --orphan-grace-ms: expected an integer from 300000 to"
                         + " 604800000");

@@ -163,6 +163,17 @@ public interface MetadataStore extends AutoCloseable {
      */
     Map<Integer, Long> partitionSizes(String topic) throws UnknownTopicException;
 
+    /**
+     * Forgets the state (epoch, sequences, last batches) of each producer whose last write to a partition
+     * is older than {@code writtenBefore}, per producer and partition, as Kafka does after
+     * {@code producer.id.expiration.ms}; returns how many were forgotten. Such a producer's next batch
+     * there must start at sequence 0 (of a new epoch: clients bump it when refused). A row whose time is
+     * not known yet (written by an older version) gets the store's clock's time, so it is forgotten only
+     * after one more expiration period. Idempotent; safe with commits running (a producer that writes
+     * while this runs keeps its state).
+     */
+    int expireProducers(Instant writtenBefore);
+
     // ----- consumer group offsets
 
     /**

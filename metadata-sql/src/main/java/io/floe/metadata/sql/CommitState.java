@@ -148,12 +148,16 @@ final class CommitState {
     private static Map<ProducerKey, ProducerHistory> loadProducers(Connection connection, Dialect dialect,
             List<ProducerKey> keys) throws SQLException {
         Map<ProducerKey, ProducerHistory> producers = new HashMap<>();
-        KeyedSelect.run(connection, "SELECT partition_id, producer_id, producer_epoch, last_sequence, recent_batches"
-                        + " FROM producer_state", List.of("partition_id", "producer_id"),
+        KeyedSelect.run(connection, "SELECT partition_id, producer_id, producer_epoch, last_sequence, recent_batches,"
+                        + " first_sequence FROM producer_state", List.of("partition_id", "producer_id"),
                 dialect.forUpdateInOrder("partition_id, producer_id"), keys,
                 CommitState::bindProducerKey,
-                row -> producers.put(new ProducerKey(row.getLong(1), row.getLong(2)),
-                        ProducerHistory.decode(row.getShort(3), row.getInt(4), row.getString(5))));
+                row -> {
+                    int firstSequence = row.getInt(6);
+                    producers.put(new ProducerKey(row.getLong(1), row.getLong(2)), ProducerHistory.decode(
+                            row.getShort(3), row.wasNull() ? ProducerHistory.UNKNOWN_SEQUENCE : firstSequence,
+                            row.getInt(4), row.getString(5)));
+                });
         return producers;
     }
 

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,9 +29,11 @@ final class CommitTransaction {
     static final String COMMITTED = "COMMITTED";
 
     private final Dialect dialect;
+    private final Clock clock;
 
-    CommitTransaction(Dialect dialect) {
+    CommitTransaction(Dialect dialect, Clock clock) {
         this.dialect = dialect;
+        this.clock = clock;
     }
 
     CommitOutcome apply(Connection connection, ObjectCommit commit) throws SQLException {
@@ -52,7 +55,7 @@ final class CommitTransaction {
         for (BatchAppend batch : commit.batches()) {
             results.add(append(batch, state, appended));
         }
-        CommitWrites.write(connection, dialect, commit.object(), appended, state);
+        CommitWrites.write(connection, dialect, commit.object(), appended, state, clock.millis());
         markCommitted(connection, commit, appended.size());
         return new CommitOutcome.Committed(results);
     }

@@ -20,11 +20,12 @@ final class CommitWrites {
 
     private CommitWrites() {}
 
+    /** {@code writtenAtMs}: the commit's time, which producers' state keeps for its expiry. */
     static void write(Connection connection, Dialect dialect, ObjectKey object, List<BatchRow> appended,
-            CommitState state) throws SQLException {
+            CommitState state, long writtenAtMs) throws SQLException {
         insertBatches(connection, object, appended);
         advancePartitions(connection, state);
-        saveProducers(connection, dialect, state.producers());
+        saveProducers(connection, dialect, state.producers(), writtenAtMs);
     }
 
     private static void insertBatches(Connection connection, ObjectKey object, List<BatchRow> appended)
@@ -65,9 +66,9 @@ final class CommitWrites {
 
     /** Upserts the state of each producer whose history changed, its last batches included. */
     private static void saveProducers(Connection connection, Dialect dialect,
-            Map<CommitState.ProducerKey, ProducerHistory> producers) throws SQLException {
+            Map<CommitState.ProducerKey, ProducerHistory> producers, long writtenAtMs) throws SQLException {
         String upsert = dialect.upsert("producer_state", List.of("partition_id", "producer_id"),
-                List.of("producer_epoch", "last_sequence", "recent_batches"));
+                List.of("producer_epoch", "last_sequence", "recent_batches", "first_sequence", "written_at"));
         try (PreparedStatement save = connection.prepareStatement(upsert)) {
             for (Map.Entry<CommitState.ProducerKey, ProducerHistory> entry : producers.entrySet()) {
                 ProducerHistory history = entry.getValue();
@@ -77,6 +78,8 @@ final class CommitWrites {
                     save.setShort(3, history.epoch());
                     save.setInt(4, history.lastSequence());
                     save.setString(5, history.encodeRecent());
+                    save.setInt(6, history.firstSequence());
+                    save.setLong(7, writtenAtMs);
                     save.addBatch();
                 }
             }

@@ -159,9 +159,20 @@ final class Migrations {
     private static final Migration LOG_REWRITES = new Migration(7, "log rewrites counter", List.of(
             "INSERT INTO counters (name, value) VALUES ('" + Counters.LOG_REWRITES + "', 0)"));
 
+    /**
+     * Per producer and partition: the first sequence its current epoch stored (a retry is known to be
+     * stored only within that epoch's range; null for rows written before, whose start is not known),
+     * and when it last wrote, so that idle producers' state expires ({@code producer.id.expiration.ms}).
+     * Rows written before have no time; the first expiry pass stamps them with its own.
+     */
+    private static final Migration PRODUCER_EXPIRY = new Migration(8, "producer epoch start, producer expiry",
+            List.of("ALTER TABLE producer_state ADD COLUMN first_sequence INTEGER",
+                    "ALTER TABLE producer_state ADD COLUMN written_at BIGINT",
+                    "CREATE INDEX producer_state_by_time ON producer_state (written_at)"));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE, AGENT_NODE_IDS,
-            RETENTION_HOLDS, LOG_REWRITES);
+            RETENTION_HOLDS, LOG_REWRITES, PRODUCER_EXPIRY);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

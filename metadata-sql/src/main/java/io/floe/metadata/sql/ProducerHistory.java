@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One producer's state on one partition while a commit runs: its epoch, last sequence and last few
- * batches. Starts as stored and changes as the commit appends the producer's batches, so later
- * batches of the same commit are checked against earlier ones.
+ * One producer's state on one partition while a commit runs: its epoch, the first and last sequence
+ * that epoch stored, and the last few batches. Starts as stored and changes as the commit appends the
+ * producer's batches, so later batches of the same commit are checked against earlier ones.
  *
  * <p>The last batches are stored in one column as {@code baseSequence:lastSequence:baseOffset}
  * entries, oldest first, separated by {@code ;}: they are only ever read and written whole, with
@@ -20,24 +20,29 @@ final class ProducerHistory {
     /** Kafka producers have at most 5 requests in flight per partition, so 5 batches cover every retry. */
     static final int RECENT_BATCHES_MAX = 5;
 
+    /** The first sequence of a state row written before it was recorded. */
+    static final int UNKNOWN_SEQUENCE = -1;
+
     private final Deque<RecentBatch> recent;
     private short epoch;
+    private int firstSequence;
     private int lastSequence;
     private boolean changed;
 
-    ProducerHistory(short epoch, int lastSequence, List<RecentBatch> recent) {
+    ProducerHistory(short epoch, int firstSequence, int lastSequence, List<RecentBatch> recent) {
         this.epoch = epoch;
+        this.firstSequence = firstSequence;
         this.lastSequence = lastSequence;
         this.recent = new ArrayDeque<>(recent);
     }
 
     /** A producer with nothing stored, about to record its first batch. */
     static ProducerHistory fresh(short epoch) {
-        return new ProducerHistory(epoch, -1, List.of());
+        return new ProducerHistory(epoch, UNKNOWN_SEQUENCE, UNKNOWN_SEQUENCE, List.of());
     }
 
     /** Parses {@link #encodeRecent()}'s format by hand: this runs for every producer of every commit. */
-    static ProducerHistory decode(short epoch, int lastSequence, String recentBatches) {
+    static ProducerHistory decode(short epoch, int firstSequence, int lastSequence, String recentBatches) {
         List<RecentBatch> recent = new ArrayList<>(RECENT_BATCHES_MAX);
         int start = 0;
         while (start < recentBatches.length()) {
@@ -50,7 +55,7 @@ final class ProducerHistory {
                     Long.parseLong(recentBatches, second + 1, end, 10)));
             start = end + 1;
         }
-        return new ProducerHistory(epoch, lastSequence, recent);
+        return new ProducerHistory(epoch, firstSequence, lastSequence, recent);
     }
 
     String encodeRecent() {
@@ -70,8 +75,31 @@ final class ProducerHistory {
         return epoch;
     }
 
+    /** The first sequence this epoch stored on the partition, or {@link #UNKNOWN_SEQUENCE}. */
+    int firstSequence() {
+        return firstSequence;
+    }
+
     int lastSequence() {
         return lastSequence;
+    }
+
+    /**
+     * Whether the sequences {@code baseSequence..lastSequence} were all stored in this epoch: they lie
+     * within the epoch's first to last stored sequence, which the producer rules keep contiguous.
+     * Counted from the epoch's first sequence, so a range is never taken as stored across a wrap.
+     */
+    boolean stored(int baseSequence, int lastSequence) {
+        if (firstSequence == UNKNOWN_SEQUENCE || this.lastSequence == UNKNOWN_SEQUENCE) {
+            return false;
+        }
+        long base = sinceFirst(baseSequence);
+        long last = sinceFirst(lastSequence);
+        return base <= last && last <= sinceFirst(this.lastSequence);
+    }
+
+    private long sinceFirst(int sequence) {
+        return Math.floorMod((long) sequence - firstSequence, 1L << 31);
     }
 
     Optional<RecentBatch> find(int baseSequence, int lastSequence) {
@@ -85,9 +113,10 @@ final class ProducerHistory {
 
     /** Records an appended batch; a new epoch starts a new history. */
     void record(short batchEpoch, RecentBatch batch) {
-        if (batchEpoch != epoch) {
+        if (batchEpoch != epoch || lastSequence == UNKNOWN_SEQUENCE) {
             recent.clear();
             epoch = batchEpoch;
+            firstSequence = batch.baseSequence();
         }
         lastSequence = batch.lastSequence();
         recent.addLast(batch);

@@ -5,7 +5,19 @@ import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.ProducerState;
 
-/** The idempotent-producer rules, as a pure function of the stored history and the incoming batch. */
+/**
+ * The idempotent-producer rules, as a pure function of the stored history and the incoming batch.
+ *
+ * <p>A batch is a duplicate only when it is known to be stored: it is one of the producer's last
+ * batches, or its sequences lie within what its epoch stored on the partition. An epoch's stored
+ * sequences are contiguous because each epoch must start at sequence 0 on the partition, also when
+ * nothing of the producer is stored there (a new producer, or one whose state expired): otherwise a
+ * later batch that overtook an earlier one (the earlier's upload failed, or it waits on another
+ * agent) would be stored first, and the earlier one's retry would look like a duplicate of it. Such
+ * a batch is refused as out of order instead, which clients retry while earlier batches are in
+ * flight; a producer whose state expired bumps its epoch and starts again at 0, as the Java client
+ * and librdkafka do on that error.
+ */
 final class SequenceCheck {
 
     sealed interface Verdict {}
@@ -13,7 +25,7 @@ final class SequenceCheck {
     /** Append the batch. */
     record Accept() implements Verdict {}
 
-    /** A retry of a batch stored at {@code baseOffset}: answer with that offset, store nothing. */
+    /** A retry of a stored batch: answer with {@code baseOffset} (or unknown), store nothing. */
     record Duplicate(long baseOffset) implements Verdict {}
 
     record Refuse(AppendError error, String message) implements Verdict {}
@@ -24,10 +36,12 @@ final class SequenceCheck {
 
     /** {@code history} is null when nothing is stored for the producer on this partition. */
     static Verdict check(ProducerHistory history, ProducerState batch, TopicPartition partition) {
-        if (history == null) {
-            return ACCEPT;
-        }
         String producer = "producer " + batch.producerId() + " epoch " + batch.producerEpoch() + " on " + partition;
+        if (history == null) {
+            return batch.baseSequence() == 0 ? ACCEPT : new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
+                    producer + " has no state on the partition (new, or expired after producer.id.expiration.ms):"
+                            + " its first batch must start at sequence 0, got " + batch.baseSequence());
+        }
         if (batch.producerEpoch() < history.epoch()) {
             return new Refuse(AppendError.PRODUCER_FENCED,
                     producer + " is fenced: epoch " + history.epoch() + " is already in use");
@@ -44,20 +58,13 @@ final class SequenceCheck {
         if (batch.baseSequence() == expected) {
             return ACCEPT;
         }
-        if (isBehind(batch, history.lastSequence())) {
-            // Sequences of one epoch are stored contiguously, so a retry ending at or before the last
-            // stored sequence was stored; it is only older than the remembered batches (its producer
-            // kept retrying while later batches were answered, e.g. after unknown commit outcomes).
+        if (history.stored(batch.baseSequence(), batch.lastSequence())) {
+            // Stored in this epoch, older than the remembered batches: its producer kept retrying while
+            // later batches were answered (unknown commit outcomes). Its offset is no longer known.
             return new Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET);
         }
         return new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
                 producer + ": out of order sequence, expected " + expected + ", got " + batch.baseSequence());
-    }
-
-    /** True when the batch lies wholly at or before {@code lastSequence} (within half the sequence space). */
-    static boolean isBehind(ProducerState batch, int lastSequence) {
-        long distance = ((long) lastSequence - batch.lastSequence() + (1L << 31)) % (1L << 31);
-        return batch.baseSequence() <= batch.lastSequence() && distance < (1L << 30);
     }
 
     /** Sequences wrap from Integer.MAX_VALUE to 0, as in Kafka. */

@@ -60,13 +60,15 @@ public final class SqlMetadataStore implements MetadataStore {
     private final LogCleanup cleanup;
     private final RetentionHolds retentionHolds = new RetentionHolds();
     private final LogRewritesCounter logRewrites;
+    private final Clock clock;
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
+        this.clock = clock;
         this.database = database;
         this.logRewrites = new LogRewritesCounter(database);
         this.topics = new TopicCatalog(clock, dialect);
-        this.commits = new CommitTransaction(dialect);
+        this.commits = new CommitTransaction(dialect, clock);
         this.producerIds = new ProducerIds(database);
         this.groupOffsets = new GroupOffsets(dialect);
         this.logAdministration = new LogAdministration(dialect);
@@ -333,6 +335,18 @@ public final class SqlMetadataStore implements MetadataStore {
         Objects.requireNonNull(topic, "topic");
         return read("read partition sizes of topic " + topic,
                 connection -> logAdministration.partitionSizes(connection, topic));
+    }
+
+    @Override
+    public int expireProducers(Instant writtenBefore) {
+        Objects.requireNonNull(writtenBefore, "writtenBefore");
+        int expired = write("expire producers written before " + writtenBefore,
+                connection -> ProducerExpiry.expire(connection, writtenBefore, clock.instant()));
+        if (expired > 0) {
+            LOGGER.info("expired producer state store={} rows={} writtenBefore={}", dialect.describe(), expired,
+                    writtenBefore);
+        }
+        return expired;
     }
 
     // ----- consumer group offsets

@@ -23,6 +23,7 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
 import io.floe.core.topic.UnknownTopicException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -381,21 +382,82 @@ public abstract class MetadataStoreContract {
     }
 
     @Test
-    void aProducerUnknownOnThePartitionMayStartAtAnySequence() {
+    void aProducerUnknownOnThePartitionMustStartAtSequenceZero() {
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 100));
 
-        assertThat(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 42, 1), produce.idempotent(topic, 0, 7, 5, 17, 2)))
-                .containsExactly(appended(0), appended(100));
-        assertThat(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 43, 1))).containsExactly(appended(1));
+        // Batch B (42..) overtook batch A (0..41), whose flush failed: B must wait for A, not be stored first.
+        assertFailed(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 42, 1)).get(0),
+                AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertFailed(produce.commit(produce.idempotent(topic, 0, 7, 5, 17, 2)).get(0), AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 0, 42), produce.idempotent(topic, 1, PRODUCER, 0, 42, 1)))
+                .containsExactly(appended(0), appended(42));
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(100);
+    }
+
+    /**
+     * Issue 16, defect 1: a new producer pipelines A (0..9) and B (10..19); A's flush fails, B's commits.
+     * B must not be stored first, or A's retry lies "behind" it and is answered as a duplicate, which
+     * the Java producer takes for success although A was never stored.
+     */
+    @Test
+    void aRetryOfABatchThatWasNeverStoredIsNotADuplicate() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 10)).get(0),
+                AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10))).containsExactly(appended(0));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 10))).containsExactly(appended(10));
+    }
+
+    @Test
+    void aRetryOlderThanTheRememberedBatchesIsADuplicateOnlyWithinItsEpoch() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10));
+        for (int sequence = 0; sequence < 70; sequence += 10) {
+            produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, sequence, 10));
+        }
+
+        // Older than the five remembered batches, stored by epoch 1: a duplicate whose offset is unknown.
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 10)))
+                .containsExactly(new AppendResult.Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET, 0));
+        // Reaching past what epoch 1 stored: out of order, never a duplicate.
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 65, 10)).get(0),
+                AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(80);
     }
 
     @Test
     void sequencesWrapAfterIntegerMax() {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
-        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, Integer.MAX_VALUE - 1, 2));
+        int nearMax = Integer.MAX_VALUE - 1;
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, nearMax));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, nearMax, 2));
 
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 1))).containsExactly(appended(2));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 1))).containsExactly(appended(nearMax + 2L));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, nearMax, 2)))
+                .containsExactly(new AppendResult.Duplicate(nearMax, 0));
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 5, 1)).get(0), AppendError.OUT_OF_ORDER_SEQUENCE);
+    }
+
+    @Test
+    void idleProducersAreForgottenAndMustStartAgainAtSequenceZero() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10), produce.idempotent(topic, 1, PRODUCER, 0, 0, 5),
+                produce.idempotent(topic, 0, 7, 0, 0, 1));
+
+        assertThat(store.expireProducers(Instant.EPOCH)).isZero();
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)))
+                .containsExactly(new AppendResult.Duplicate(0, 0));
+
+        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isEqualTo(3);
+        assertThat(store.producers(new TopicPartition("orders", 0))).isEmpty();
+        assertThat(store.producers(new TopicPartition("orders", 1))).isEmpty();
+        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isZero();
+        // Its state gone, the producer's next batch is out of order (never a duplicate) until it bumps its epoch.
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 1)).get(0),
+                AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 1))).containsExactly(appended(11));
     }
 
     @Test
