@@ -167,6 +167,21 @@ class AgentTest {
         assertThat(records(fetchNow(new TopicPartition("t", 0), 0))).hasSize(5);
     }
 
+    /** Issue 16: an Error while finishing one flush left every later flush unanswered (a broken commit chain). */
+    @Test
+    void anErrorWhileFinishingOneFlushLeavesLaterFlushesAnswered() throws Exception {
+        agent.close();
+        agent = startAgent(MetadataFaults.commitsThrowingErrors(metadata, commit -> commit == 1), objects);
+        Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
+
+        AppendResult failed = append(topic, 0, batch(0, 3)).get(30, TimeUnit.SECONDS);
+        AppendResult next = append(topic, 0, batch(3, 2)).get(30, TimeUnit.SECONDS);
+
+        assertThat(failed).isInstanceOfSatisfying(AppendResult.Failed.class,
+                f -> assertThat(f.message()).contains("injected: an Error while committing"));
+        assertThat(next).isEqualTo(new AppendResult.Appended(0, 0));
+    }
+
     @Test
     void aRetryAnsweredAsADuplicateMakesTheStoredRecordsFetchableOnTheAgentThatAnsweredIt() {
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);

@@ -209,9 +209,10 @@ public final class ProducePipeline implements AutoCloseable {
         flushesInFlight++;
         metrics.sealed(reason, flush.bytes(), flush.appends().size(), concurrency.nanoTime() - flush.openedAtNanos());
         CompletableFuture<UploadedObject> uploaded = CompletableFuture.supplyAsync(() -> timedUpload(flush), uploadExecutor);
-        // Chained under the lock, so commits run one at a time in sealing order although uploads race.
-        CompletableFuture<Void> uploadedAndPreviousCommitted =
-                commitChain.thenCompose(previous -> uploaded.handle((object, failure) -> null));
+        // Chained under the lock, so commits run one at a time in sealing order although uploads race. A link
+        // that failed (an Error out of finish) still lets the next one run: every flush gets answered.
+        CompletableFuture<Void> uploadedAndPreviousCommitted = commitChain.handle((previous, failure) -> null)
+                .thenCompose(previous -> uploaded.handle((object, failure) -> null));
         commitChain = uploadedAndPreviousCommitted.thenRunAsync(() -> finish(flush, uploaded), commitExecutor);
     }
 
@@ -222,7 +223,10 @@ public final class ProducePipeline implements AutoCloseable {
         return object;
     }
 
-    /** Runs on the commit thread, in sealing order, once the flush's upload is done. Never throws. */
+    /**
+     * Runs on the commit thread, in sealing order, once the flush's upload is done. Answers every batch of
+     * the flush whatever happens; throws only an {@link Error}, after answering.
+     */
     private void finish(Flush flush, CompletableFuture<UploadedObject> uploaded) {
         try {
             UploadedObject object = uploaded.join();
@@ -235,7 +239,13 @@ public final class ProducePipeline implements AutoCloseable {
             SegmentCommit.failAll(flush.appends(), "upload failed: " + cause.getMessage());
         } catch (RuntimeException e) {
             LOGGER.error("Unexpected failure finishing flush={}", flush.sequence(), e);
+            metrics.flushOutcome("internal_error");
             SegmentCommit.failAll(flush.appends(), "internal error: " + e);
+        } catch (Error e) {
+            LOGGER.error("Error finishing flush={}; its producers get a retriable error", flush.sequence(), e);
+            metrics.flushOutcome("internal_error");
+            SegmentCommit.failAll(flush.appends(), "internal error: " + e);
+            throw e;
         } finally {
             onFlushDone(flush);
         }

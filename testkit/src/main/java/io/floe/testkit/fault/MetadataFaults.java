@@ -43,6 +43,23 @@ public final class MetadataFaults {
     }
 
     /**
+     * A store whose commits numbered {@code n} (1, 2, 3, ... in call order) for which {@code fails} holds
+     * throw an {@link AssertionError} instead of committing: an {@link Error}, which callers that catch
+     * only exceptions let through.
+     */
+    public static MetadataStore commitsThrowingErrors(MetadataStore store, IntPredicate fails) {
+        AtomicInteger commits = new AtomicInteger();
+        InvocationHandler handler = (proxy, method, args) -> {
+            if (isCommit(method) && fails.test(commits.incrementAndGet())) {
+                throw new AssertionError("injected: an Error while committing");
+            }
+            return invoke(store, method, args);
+        };
+        return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
+                new Class<?>[] {MetadataStore.class}, handler);
+    }
+
+    /**
      * A store whose {@link MetadataStore#logRewrites() log rewrites counter} cannot be read while
      * {@code unreadable} holds: an agent then cannot learn that batches it indexed have moved.
      */
