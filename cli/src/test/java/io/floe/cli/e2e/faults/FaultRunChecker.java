@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
  *   <li><b>acknowledged</b>: values whose send was acknowledged with a partition and offset;</li>
  *   <li><b>failed</b>: sends that failed for good (indeterminate: they may be in the log or not);</li>
  *   <li><b>lost</b>: acknowledged values not at their acknowledged partition and offset in every
- *       final read;</li>
+ *       final read; a value acknowledged without an offset (a retry answered as a duplicate of a batch
+ *       stored before its last five) must be in its partition in every final read, and is counted as
+ *       <b>withoutOffset</b> too;</li>
  *   <li><b>duplicated</b>: values seen at more than one partition and offset, in any poll or read;</li>
  *   <li><b>reordered</b>: records of a final read at an offset above a later-sent value of the same
  *       producer in the same partition;</li>
@@ -51,15 +53,15 @@ final class FaultRunChecker {
             List<List<Observation>> logReads) {}
 
     /** The counts, and a few examples of each violation. */
-    record Result(int acknowledged, int failed, int lost, int duplicated, int reordered, int changed,
-            int neverPolled, int gaps, Map<String, List<String>> examples) {
+    record Result(int acknowledged, int withoutOffset, int failed, int lost, int duplicated, int reordered,
+            int changed, int neverPolled, int gaps, Map<String, List<String>> examples) {
 
         boolean valid() {
             return lost == 0 && duplicated == 0 && reordered == 0 && changed == 0 && neverPolled == 0 && gaps == 0;
         }
 
         String counts() {
-            return "acknowledged=" + acknowledged + " failed=" + failed + " lost=" + lost + " duplicated=" + duplicated
+            return "acknowledged=" + acknowledged + " withoutOffset=" + withoutOffset + " failed=" + failed + " lost=" + lost + " duplicated=" + duplicated
                     + " reordered=" + reordered + " changed=" + changed + " neverPolled=" + neverPolled
                     + " gaps=" + gaps;
         }
@@ -81,7 +83,8 @@ final class FaultRunChecker {
         history.acks().forEach(ack -> acked.putIfAbsent(ack.value(), ack));
         List<Observation> all = new ArrayList<>(history.polls());
         history.logReads().forEach(all::addAll);
-        return new Result(acked.size(), new HashSet<>(history.failedSends()).size(),
+        int withoutOffset = (int) acked.values().stream().filter(ack -> ack.offset() < 0).count();
+        return new Result(acked.size(), withoutOffset, new HashSet<>(history.failedSends()).size(),
                 lost(acked.values(), history.logReads()), duplicated(all), reordered(history.logReads()),
                 changed(all), neverPolled(acked.values(), history.polls()), gaps(history.logReads()),
                 examples);
@@ -93,6 +96,16 @@ final class FaultRunChecker {
         for (Ack ack : acks) {
             Position position = new Position(ack.partition(), ack.offset());
             for (int read = 0; read < reads.size(); read++) {
+                if (ack.offset() < 0) {
+                    if (!reads.get(read).entrySet().stream().anyMatch(at -> at.getKey().partition() == ack.partition()
+                            && at.getValue().equals(ack.value()))) {
+                        lost++;
+                        example("lost", ack + " (acknowledged without an offset) but final read " + read
+                                + " does not have it in partition " + ack.partition());
+                        break;
+                    }
+                    continue;
+                }
                 String found = reads.get(read).get(position);
                 if (!ack.value().equals(found)) {
                     lost++;

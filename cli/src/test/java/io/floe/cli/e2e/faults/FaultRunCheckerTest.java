@@ -40,7 +40,7 @@ class FaultRunCheckerTest {
         Result result = check();
 
         assertThat(result.valid()).isTrue();
-        assertThat(result.counts()).isEqualTo("acknowledged=5 failed=1 lost=0 duplicated=0 reordered=0 changed=0"
+        assertThat(result.counts()).isEqualTo("acknowledged=5 withoutOffset=0 failed=1 lost=0 duplicated=0 reordered=0 changed=0"
                 + " neverPolled=0 gaps=0");
         assertThat(result.examples()).isEmpty();
     }
@@ -63,6 +63,21 @@ class FaultRunCheckerTest {
         assertThat(result.lost()).isEqualTo(1);
         assertThat(result.valid()).isFalse();
         assertThat(result.examples().get("lost")).singleElement().asString().contains("p1-000002");
+    }
+
+    @Test
+    void aValueAcknowledgedWithoutAnOffsetMustBeInItsPartition() {
+        acks.set(4, new Ack("p2-000001", 1, -1));
+
+        Result result = check();
+        assertThat(result.valid()).isTrue();
+        assertThat(result.withoutOffset()).isEqualTo(1);
+
+        acks.set(4, new Ack("p2-000001", 0, -1));
+        assertThat(check().lost()).isEqualTo(1);
+        log.removeIf(o -> o.value().equals("p2-000001"));
+        acks.set(4, new Ack("p2-000001", 1, -1));
+        assertThat(check().lost()).isEqualTo(1);
     }
 
     @Test
