@@ -48,8 +48,9 @@ public final class Rows {
         for (Types.NestedField field : valueType.fields()) {
             if (isMetadataColumn(field.name())) {
                 throw new IllegalArgumentException("value field " + field.name() + " of the declared schema collides"
-                        + " with the Kafka metadata column of that name (metadata columns: "
-                        + List.of(PARTITION, OFFSET, TIMESTAMP, KEY, HEADERS) + "); rename the field");
+                        + " with the Kafka metadata column of that name (the names Tableflow adds: "
+                        + List.of(PARTITION, OFFSET, TIMESTAMP, KEY, HEADERS, DEAD_VALUE, DEAD_REASON)
+                        + "); rename the field");
             }
             ReservedNames.reservedBy(field.name()).ifPresent(reserved -> {
                 throw new IllegalArgumentException("value field " + field.name() + " of the declared schema is a"
