@@ -6,6 +6,7 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
+import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.rows.ValueDecoder;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableCatalog;
@@ -57,8 +58,9 @@ public final class Tableflow implements AutoCloseable {
 
     /**
      * Checks a topic's Tableflow configs as a whole (names, values, the declared schema against its
-     * format); {@link InvalidConfigException} with the user's message when they are bad. Registered with
-     * the agent's topic configs, so CreateTopics and AlterConfigs answer INVALID_CONFIG at once.
+     * format, its field names against the metadata columns and the names engines reserve);
+     * {@link InvalidConfigException} with the user's message when they are bad. Registered with the
+     * agent's topic configs, so CreateTopics and AlterConfigs answer INVALID_CONFIG at once.
      */
     public static void validate(Map<String, String> topicConfigs) {
         for (String name : topicConfigs.keySet()) {
@@ -69,7 +71,8 @@ public final class Tableflow implements AutoCloseable {
             }
         }
         try {
-            ValueDecoder.of(TableSettings.from(topicConfigs));
+            // The table schema too: a value field named like a metadata column or a reserved name is refused here.
+            Rows.tableSchema(ValueDecoder.of(TableSettings.from(topicConfigs)).valueType());
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(e.getMessage());
         }

@@ -54,6 +54,11 @@ class TablesCommandIT {
             assertThat(floe("tables", "enable", "counts", "--format", "avro", "--schema", "{not avro",
                     "--bootstrap", bootstrap)).isEqualTo(1);
             assertThat(err.toString()).contains("floe tables enable:", "not a valid Avro schema");
+            // A value field may not take a name that Iceberg or another engine reserves: refused when set.
+            assertThat(floe("tables", "enable", "counts", "--format", "json", "--schema",
+                    "{\"type\":\"object\",\"properties\":{\"_file\":{\"type\":\"string\"}}}",
+                    "--bootstrap", bootstrap)).isEqualTo(1);
+            assertThat(err.toString()).contains("value field _file of the declared schema is a name Iceberg reserves");
 
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
                     ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArraySerializer(),

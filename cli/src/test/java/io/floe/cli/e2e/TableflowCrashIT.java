@@ -6,6 +6,7 @@ import io.floe.core.object.LocalObjectStore;
 import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
 import java.io.IOException;
@@ -103,7 +104,7 @@ class TableflowCrashIT {
         Map<String, String> actual = new HashMap<>();
         List<String> duplicates = new ArrayList<>();
         for (Record row : rows) {
-            String position = row.getField("_partition") + "/" + row.getField("_offset");
+            String position = row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET);
             String value = StandardCharsets.UTF_8.decode(((ByteBuffer) row.getField("value")).duplicate()).toString();
             if (actual.put(position, value) != null) {
                 duplicates.add(position);

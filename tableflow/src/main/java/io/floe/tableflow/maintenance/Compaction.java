@@ -50,10 +50,10 @@ import org.slf4j.LoggerFactory;
  * <p>Only files that can be rewritten by reading them alone are planned: Parquet data files of the
  * table's current partition spec with no delete file applying to them (Tableflow writes no deletes, but
  * another engine could). Files are packed next-fit in the order of their smallest
- * {@code (_partition, _offset)}, so each new file holds a contiguous run of the table's rounds, and any
- * two neighbouring groups together exceed the target: a partition ends up with at most about twice
- * the files its bytes need, usually with one more than needed. Rows are copied file after file in that
- * order, not merge-sorted: a merge would keep a reader (a row group and a decompressor) open per input
+ * {@code (kafka_partition, kafka_offset)}, so each new file holds a contiguous run of the table's
+ * rounds, and any two neighbouring groups together exceed the target: a partition ends up with at
+ * most about twice the files its bytes need, usually with one more than needed. Rows are copied file
+ * after file in that order, not merge-sorted: a merge would keep a reader (a row group and a decompressor) open per input
  * file at once, and the new file's column bounds, which readers prune by, are the same either way. A
  * single-partition topic's rows come out in offset order.
  */
@@ -256,7 +256,7 @@ final class Compaction {
         return rows;
     }
 
-    /** By smallest {@code _partition}, then smallest {@code _offset} (from the files' column bounds), then location. */
+    /** By smallest {@code kafka_partition}, then smallest {@code kafka_offset} (the files' column bounds), then location. */
     private static Comparator<DataFile> rowOrder(Schema schema) {
         Types.NestedField partition = schema.findField(Rows.PARTITION);
         Types.NestedField offset = schema.findField(Rows.OFFSET);

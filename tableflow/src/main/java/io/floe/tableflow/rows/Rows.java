@@ -17,29 +17,45 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.internal.Record;
 
 /**
- * The table's row layout: Kafka's metadata columns first ({@code _partition}, {@code _offset},
- * {@code _timestamp}, {@code _key}, {@code _headers}), then the value columns. Dead-letter tables keep
- * the metadata columns, the raw value and the reason it did not fit.
+ * The table's row layout: Kafka's metadata columns first ({@code kafka_partition}, {@code kafka_offset},
+ * {@code kafka_timestamp}, {@code kafka_key}, {@code kafka_headers}), then the value columns. Dead-letter
+ * tables keep the metadata columns, the raw value and the reason it did not fit.
+ *
+ * <p>No column name starts with an underscore: engines take those for their own hidden columns, and
+ * Spark's Iceberg runtime refuses to read a table with a column named like one of Iceberg's metadata
+ * columns ({@code _partition}, {@code _file}, ...). Tables written with the older underscore names are
+ * renamed in place ({@code LegacyColumns} in the table package).
  */
 public final class Rows {
 
-    public static final String PARTITION = "_partition";
-    public static final String OFFSET = "_offset";
-    public static final String TIMESTAMP = "_timestamp";
-    public static final String KEY = "_key";
-    public static final String HEADERS = "_headers";
-    public static final String DEAD_VALUE = "_value";
-    public static final String DEAD_REASON = "_error";
+    public static final String PARTITION = "kafka_partition";
+    public static final String OFFSET = "kafka_offset";
+    public static final String TIMESTAMP = "kafka_timestamp";
+    public static final String KEY = "kafka_key";
+    public static final String HEADERS = "kafka_headers";
+    public static final String DEAD_VALUE = "kafka_value";
+    public static final String DEAD_REASON = "floe_error";
 
     private Rows() {}
 
-    /** The table schema for records whose values decode to {@code valueType}. */
+    /**
+     * The table schema for records whose values decode to {@code valueType}; {@link IllegalArgumentException}
+     * when a top-level value field takes the name of a metadata column or a name an engine reserves
+     * ({@link ReservedNames}), so the declared schema is refused when it is set.
+     */
     public static Schema tableSchema(Types.StructType valueType) {
         List<Types.NestedField> fields = new ArrayList<>(metadataColumns());
         for (Types.NestedField field : valueType.fields()) {
             if (isMetadataColumn(field.name())) {
-                throw new IllegalArgumentException("value field " + field.name() + " collides with a Kafka metadata column");
+                throw new IllegalArgumentException("value field " + field.name() + " of the declared schema collides"
+                        + " with the Kafka metadata column of that name (the names Tableflow adds: "
+                        + List.of(PARTITION, OFFSET, TIMESTAMP, KEY, HEADERS, DEAD_VALUE, DEAD_REASON)
+                        + "); rename the field");
             }
+            ReservedNames.reservedBy(field.name()).ifPresent(reserved -> {
+                throw new IllegalArgumentException("value field " + field.name() + " of the declared schema is a"
+                        + " name " + reserved + "; rename the field");
+            });
             fields.add(Types.NestedField.optional(field.fieldId(), field.name(), field.type(), field.doc()));
         }
         return freshIds(fields);
@@ -95,7 +111,8 @@ public final class Rows {
     }
 
     private static boolean isMetadataColumn(String name) {
-        return List.of(PARTITION, OFFSET, TIMESTAMP, KEY, HEADERS, DEAD_VALUE, DEAD_REASON).contains(name);
+        return List.of(PARTITION, OFFSET, TIMESTAMP, KEY, HEADERS, DEAD_VALUE, DEAD_REASON).stream()
+                .anyMatch(name::equalsIgnoreCase);
     }
 
     private static List<Types.NestedField> metadataColumns() {

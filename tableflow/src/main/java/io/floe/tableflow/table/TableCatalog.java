@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a topic's tables are: {@code <namespace>.<topic>} for its rows and
  * {@code <namespace>_dead_letters.<topic>} for the records that did not fit. Creates them on first
- * use with the properties Tableflow relies on, and evolves a table's schema when the declared one
- * gains fields.
+ * use with the properties Tableflow relies on, evolves a table's schema when the declared one
+ * gains fields, and renames the metadata columns of tables written with the old names.
  */
 public final class TableCatalog implements AutoCloseable {
 
@@ -74,6 +74,7 @@ public final class TableCatalog implements AutoCloseable {
     /** The topic's table, created with {@code schema} when missing, its schema widened to include {@code schema}. */
     Table loadOrCreate(String topic, Schema schema, TableSettings settings) {
         Table table = loadIfExists(identifier(topic))
+                .map(existing -> renameLegacyColumns(topic, existing))
                 .orElseGet(() -> create(identifier(topic), schema, spec(schema, settings.partitioning()), topic,
                         settings.compression()));
         if (!settings.compression().equals(table.properties().get(TableProperties.PARQUET_COMPRESSION))) {
@@ -85,6 +86,19 @@ public final class TableCatalog implements AutoCloseable {
             update.commit();
             table.refresh();
             LOGGER.info("table schema evolved table={} schema={}", table.name(), table.schema());
+        }
+        return table;
+    }
+
+    /**
+     * Renames the old metadata columns of a table written before the rename, and of its dead-letter
+     * table, before the schema is widened (a union by name would otherwise add the new names as new,
+     * empty columns). The dead-letter table goes first: once the table has the new names, so has it.
+     */
+    private Table renameLegacyColumns(String topic, Table table) {
+        if (LegacyColumns.present(table.schema())) {
+            loadIfExists(deadLetterIdentifier(topic)).ifPresent(LegacyColumns::rename);
+            LegacyColumns.rename(table);
         }
         return table;
     }

@@ -138,7 +138,7 @@ final class TableFixture implements AutoCloseable {
         return new FanoutDataWriter<>(factory, files, pinned.io(), 128L << 20);
     }
 
-    /** Every row of the table, ordered by (_partition, _offset). */
+    /** Every row of the table, ordered by (kafka_partition, kafka_offset). */
     List<Record> rows() {
         List<Record> rows = new ArrayList<>();
         try (CloseableIterable<Record> records = IcebergGenerics.read(table()).build()) {

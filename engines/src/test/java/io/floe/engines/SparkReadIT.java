@@ -1,0 +1,245 @@
+package io.floe.engines;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark with Iceberg's Spark runtime reads a table a running agent materialized, through the agent's
+ * Iceberg REST catalog, configured as the README tells users to: every row has the values that were
+ * produced, and a filter on the record timestamp (the table's day partitioning) selects the right rows.
+ * Spark's Iceberg runtime refuses tables whose columns use the names of Iceberg's metadata columns,
+ * which Iceberg's Java reader does not check; only an engine like this one catches such a layout.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class SparkReadIT {
+
+    private static final String TOPIC = "orders";
+    private static final int RECORDS = 60;
+    /** Timestamps 37 minutes apart from here span three UTC days, so the table has three day partitions. */
+    private static final Instant FIRST_TIMESTAMP = Instant.parse("2026-11-28T22:00:00Z");
+    private static final String SCHEMA = """
+            {"type": "object",
+             "properties": {"id": {"type": "integer"}, "customer": {"type": "string"}, "amount": {"type": "number"}},
+             "required": ["id", "customer"]}""";
+
+    @TempDir
+    static Path dataDir;
+
+    private static Process agent;
+    private static Path agentLog;
+    private static String bootstrap;
+    private static String catalogUri;
+    private static SparkSession spark;
+
+    @BeforeAll
+    static void start() throws Exception {
+        int kafkaPort = freePort();
+        int httpPort = freePort();
+        bootstrap = "127.0.0.1:" + kafkaPort;
+        catalogUri = "http://127.0.0.1:" + httpPort + "/iceberg";
+        agentLog = dataDir.resolveSibling(dataDir.getFileName() + "-agent.log");
+        Path jar = Path.of(System.getProperty("floe.jar", "../cli/target/floe.jar"));
+        assertThat(jar).as("the floe executable (built by floe-cli's package phase)").isRegularFile();
+        agent = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", "-jar",
+                jar.toString(), "agent", "--listen", bootstrap, "--http-listen", "127.0.0.1:" + httpPort,
+                "--data-dir", dataDir.resolve("floe").toString(), "--flush-interval-ms", "10")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(agentLog.toFile())).start();
+
+        spark = SparkSession.builder()
+                .master("local[2]")
+                .appName("floe-spark-read")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.sql.session.timeZone", "UTC")
+                .config("spark.sql.datetime.java8API.enabled", "true")
+                .config("spark.sql.warehouse.dir", dataDir.resolve("spark-warehouse").toUri().toString())
+                // What README.md tells users to set, and nothing else.
+                .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog")
+                .config("spark.sql.catalog.floe.type", "rest")
+                .config("spark.sql.catalog.floe.uri", catalogUri)
+                .getOrCreate();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (spark != null) {
+            spark.stop();
+        }
+        if (agent != null) {
+            agent.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void sparkReadsEveryRowOfATableWithTheValuesProduced() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1).configs(Map.of(
+                    "floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
+                    "floe.tableflow.schema", SCHEMA, "floe.tableflow.partitioning", "day",
+                    "floe.tableflow.commit.interval.ms", "200")))).all().get(60, TimeUnit.SECONDS);
+        }
+        Map<String, String> produced = produce();
+        awaitTableRows(RECORDS, Duration.ofSeconds(90));
+
+        // SELECT *, as a user's first look at a table does; rows are read by column name.
+        List<Row> rows = spark.table("floe.floe." + TOPIC).collectAsList();
+        Map<String, String> read = new HashMap<>();
+        for (Row row : rows) {
+            Object amount = row.getAs("amount");
+            read.put(row.<Integer>getAs("kafka_partition") + "/" + row.<Long>getAs("kafka_offset"), describe(
+                    row.getAs("kafka_timestamp"), row.getAs("kafka_key"), headers(row.getAs("kafka_headers")),
+                    row.<Long>getAs("id"), row.getAs("customer"), (Double) amount));
+        }
+        assertThat(rows).hasSize(RECORDS);
+        assertThat(read).isEqualTo(produced);
+
+        // The day partitioning is on the record timestamp: a filter on it reads the rows of its days only.
+        Instant from = Instant.parse("2026-11-30T00:00:00Z");
+        long expected = produced.values().stream().filter(row -> !Instant.parse(row.split(" ")[0]).isBefore(from))
+                .count();
+        assertThat(expected).isBetween(1L, RECORDS - 1L);
+        Row filtered = spark.sql("SELECT count(*) FROM floe.floe." + TOPIC
+                + " WHERE kafka_timestamp >= TIMESTAMP '2026-11-30 00:00:00'").first();
+        assertThat(filtered.getLong(0)).isEqualTo(expected);
+        Row partitions = spark.sql("SELECT count(DISTINCT partition) FROM floe.floe." + TOPIC + ".files").first();
+        assertThat(partitions.getLong(0)).as("day partitions of the table's files").isEqualTo(3);
+    }
+
+    /** Sends the records; returns each one's description by "partition/offset", as {@link #describe} makes it. */
+    private static Map<String, String> produce() throws Exception {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        Map<String, String> produced = new HashMap<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            List<Future<RecordMetadata>> sends = new ArrayList<>();
+            List<String> rows = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                Instant timestamp = FIRST_TIMESTAMP.plus(Duration.ofMinutes(37L * i));
+                // Every seventh record has no key, no headers and no amount: nulls must read as nulls.
+                boolean bare = i % 7 == 0;
+                String key = bare ? null : "k" + i;
+                String value = "{\"id\": " + i + ", \"customer\": \"c" + (i % 5) + "\""
+                        + (bare ? "" : ", \"amount\": " + (i * 0.25)) + "}";
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TOPIC, i % 2, timestamp.toEpochMilli(),
+                        key == null ? null : bytes(key), bytes(value));
+                String headers = "";
+                if (!bare) {
+                    record.headers().add("source", bytes("spark-it-" + i));
+                    record.headers().add("empty", null);
+                    headers = "source=spark-it-" + i + ",empty=null";
+                }
+                sends.add(producer.send(record));
+                rows.add(describe(timestamp, key == null ? null : bytes(key), headers, i, "c" + (i % 5),
+                        bare ? null : i * 0.25));
+            }
+            for (int i = 0; i < sends.size(); i++) {
+                RecordMetadata sent = sends.get(i).get(60, TimeUnit.SECONDS);
+                produced.put(sent.partition() + "/" + sent.offset(), rows.get(i));
+            }
+        }
+        return produced;
+    }
+
+    private static String describe(Instant timestamp, byte[] key, String headers, long id, String customer,
+            Double amount) {
+        return timestamp + " key=" + (key == null ? "null" : new String(key, StandardCharsets.UTF_8))
+                + " headers=[" + headers + "] id=" + id + " customer=" + customer + " amount=" + amount;
+    }
+
+    private static String headers(scala.collection.Seq<Row> headers) {
+        if (headers == null) {
+            return "";
+        }
+        List<String> pairs = new ArrayList<>();
+        for (Row header : scala.jdk.javaapi.CollectionConverters.asJava(headers)) {
+            byte[] value = header.getAs("value");
+            pairs.add(header.<String>getAs("key") + "=" + (value == null ? "null" : new String(value, StandardCharsets.UTF_8)));
+        }
+        return String.join(",", pairs);
+    }
+
+    /**
+     * Waits through the REST catalog (Iceberg's client from the Spark runtime) until the table's current
+     * snapshot holds {@code count} rows: the agent commits every 200 ms while records arrive.
+     */
+    private static void awaitTableRows(long count, Duration timeout) throws Exception {
+        Instant deadline = Instant.now().plus(timeout);
+        String last = "no answer";
+        try (RESTCatalog catalog = new RESTCatalog()) {
+            catalog.initialize("wait", Map.of(CatalogProperties.URI, catalogUri));
+            while (Instant.now().isBefore(deadline)) {
+                assertThat(agent.isAlive()).as("agent running; its log: %s", agentLogTail()).isTrue();
+                try {
+                    Snapshot snapshot = catalog.loadTable(TableIdentifier.of("floe", TOPIC)).currentSnapshot();
+                    last = snapshot == null ? "no snapshot" : snapshot.summary().toString();
+                    if (snapshot != null && Long.parseLong(snapshot.summary().getOrDefault("total-records", "0")) >= count) {
+                        return;
+                    }
+                } catch (RuntimeException e) {
+                    last = e.toString(); // the table does not exist yet, or the agent is still starting
+                }
+                Thread.sleep(100);
+            }
+        }
+        throw new AssertionError("table " + TOPIC + " did not reach " + count + " rows in " + timeout + "; last: "
+                + last + "\nagent log:\n" + agentLogTail());
+    }
+
+    private static String agentLogTail() {
+        try {
+            List<String> lines = Files.readAllLines(agentLog, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(cannot read " + agentLog + ": " + e + ")";
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
