@@ -281,6 +281,14 @@ public interface MetadataStore extends AutoCloseable {
 
     StorageStats storageStats();
 
+    /**
+     * An audit, in one consistent read: every object whose reference count differs from the number
+     * of batch rows pointing into it, and every key batch rows point at without an object row, by
+     * object key. Empty while the counts are exact, which every write must keep them under any
+     * concurrency; tests and operators check it after concurrent maintenance.
+     */
+    List<ReferenceMismatch> referenceMismatches();
+
     /** A short description for logs: the kind of store and where it is. */
     String describe();
 
