@@ -240,8 +240,10 @@ public interface MetadataStore extends AutoCloseable {
 
     /**
      * Moves the log start of {@code topicPartition} up to {@code newLogStart} (never down, never past
-     * the high watermark), removes the batch rows that lie entirely below it and schedules objects
-     * that lost their last reference for deletion after {@code deleteAfter}. Returns the log start.
+     * the high watermark, never above the partition's lowest {@link #holdRetention retention hold},
+     * read in the same transaction as the change), removes the batch rows that lie entirely below it
+     * and schedules objects that lost their last reference for deletion after {@code deleteAfter}.
+     * Returns the log start: below {@code newLogStart} when a hold stopped it.
      */
     long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter)
             throws UnknownTopicException;
