@@ -103,7 +103,9 @@ class RetentionHoldIT {
         AtomicBoolean removed = new AtomicBoolean();
         MetadataStore racing = (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
                 new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("batches") && tp.equals(args[0]) && removed.compareAndSet(false, true)) {
+                    boolean firstRead = method.getName().equals("batches") && tp.equals(args[0])
+                            && removed.compareAndSet(false, true);
+                    if (firstRead) {
                         floe.metadata.deleteRecords(tp, 30);
                     }
                     try {

@@ -27,7 +27,6 @@ final class RetentionHolds {
      * truncation of one partition are ordered: the truncation that comes second sees the hold, and a
      * holder that comes second reads the log start the truncation left.
      */
-
     void hold(Connection connection, String holder, String topic, Map<Integer, Long> offsets) throws SQLException {
         Map<Integer, Long> ids = lockPartitions(connection, topic);
         if (ids.isEmpty()) {
