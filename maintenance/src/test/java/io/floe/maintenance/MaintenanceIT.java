@@ -16,6 +16,7 @@ import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.object.ObjectStoreException;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.cleanup.ObjectCleanup;
@@ -23,12 +24,16 @@ import io.floe.maintenance.compaction.SegmentCompaction;
 import io.floe.maintenance.retention.Retention;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +42,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
@@ -51,7 +58,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The jobs against a real agent on SQLite and a local object store: compaction keeps every record at
  * its offset while readers read, retention by time and size, the orphan sweep; after each test a scan
- * finds no batch row pointing to a missing object and no object the metadata does not know.
+ * finds no batch row pointing to a missing object, no object the metadata does not know and no
+ * reference count that differs from its object's batch rows.
  */
 @Timeout(300)
 class MaintenanceIT {
@@ -187,6 +195,99 @@ class MaintenanceIT {
         assertThat(readAllOf(new TopicPartition("live", 0))).hasSize(100);
     }
 
+    /**
+     * A compaction round longer than the orphan grace: the first output's upload takes two hours (the
+     * test's clock jumps), and another agent's sweep runs while the second output uploads. Registered
+     * with the round's start time, the second output was expired by that sweep and its swap rejected;
+     * registered when it is created, it is swapped in like the first.
+     */
+    @Test
+    void aCompactionRoundLongerThanTheOrphanGraceKeepsItsLaterOutputs() {
+        Topic topic = agent.topics().create(new NewTopic("long-round", 2, Map.of()), false);
+        produce(topic, 2000, 10, 0);
+        List<List<Record>> before = readAll(topic);
+        Instant start = Instant.now().plusSeconds(1);
+        AtomicReference<Instant> time = new AtomicReference<>(start);
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return time.get();
+            }
+        };
+        MaintenanceConfig graceful = config.withCleanup(Duration.ofHours(1), Duration.ofHours(1), Duration.ofHours(1));
+        ObjectCleanup otherAgentsSweep = new ObjectCleanup(graceful, metadata, objects, meters);
+        AtomicInteger uploads = new AtomicInteger();
+        ObjectStore slow = (ObjectStore) Proxy.newProxyInstance(ObjectStore.class.getClassLoader(),
+                new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("put")) {
+                        int upload = uploads.incrementAndGet();
+                        if (upload == 1) {
+                            time.set(start.plus(Duration.ofHours(2)));
+                        } else if (upload == 2) {
+                            otherAgentsSweep.run(time.get());
+                        }
+                    }
+                    try {
+                        return method.invoke(objects, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+
+        String summary = new SegmentCompaction(graceful, metadata, slow, "test-agent", clock, meters).run(start);
+
+        assertThat(uploads.get()).as("outputs uploaded (%s)", summary).isEqualTo(2);
+        assertThat(meters.get("floe.compaction.swaps").tag("outcome", "rejected").counter().count()).isZero();
+        assertThat(meters.get("floe.compaction.swaps").tag("outcome", "rewritten").counter().count()).isEqualTo(2);
+        assertThat(readAll(topic)).isEqualTo(before);
+        for (int p = 0; p < PARTITIONS && p < topic.partitionCount(); p++) {
+            assertThat(metadata.batches(new TopicPartition(topic.name(), p), 0, 1000))
+                    .extracting(BatchCoordinate::object).as("partition %d in its output", p).hasSize(100)
+                    .containsOnly(metadata.batches(new TopicPartition(topic.name(), p), 0, 1).get(0).object());
+        }
+    }
+
+    /** An output whose upload fails is counted and logged; the round still compacts the other partition. */
+    @Test
+    void aCompactionChunkThatFailsDoesNotStopTheRoundsOtherPartitions() {
+        Topic topic = agent.topics().create(new NewTopic("one-fails", 2, Map.of()), false);
+        produce(topic, 2000, 10, 0);
+        List<List<Record>> before = readAll(topic);
+        AtomicInteger uploads = new AtomicInteger();
+        ObjectStore failingOnce = (ObjectStore) Proxy.newProxyInstance(ObjectStore.class.getClassLoader(),
+                new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("put") && uploads.incrementAndGet() == 1) {
+                        throw new ObjectStoreException("injected: upload of " + args[0] + " failed", true);
+                    }
+                    try {
+                        return method.invoke(objects, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        Instant now = Instant.now().plusSeconds(1);
+
+        String summary = new SegmentCompaction(config, metadata, failingOnce, "test-agent", Clock.systemUTC(), meters)
+                .run(now);
+
+        assertThat(summary).contains("outputs=1", "failed=1");
+        assertThat(meters.get("floe.compaction.failures").counter().count()).isEqualTo(1);
+        assertThat(meters.get("floe.compaction.swaps").tag("outcome", "rewritten").counter().count()).isEqualTo(1);
+        assertThat(readAll(topic)).isEqualTo(before);
+        // The failed output's registration is the sweep's, once it is older than the grace.
+        new ObjectCleanup(config, metadata, objects, meters).run(now.plusSeconds(1));
+    }
+
     private void produce(Topic topic, int records, int perBatch, long timestamp) {
         List<CompletableFuture<AppendResult>> pending = new ArrayList<>();
         for (int first = 0; first < records; first += perBatch) {
@@ -238,6 +339,7 @@ class MaintenanceIT {
 
     /** No batch row points to a missing object; no object in the store is unknown to the metadata. */
     private void assertStorageConsistent() {
+        assertThat(metadata.referenceMismatches()).as("objects whose count is not their number of rows").isEmpty();
         List<ObjectKey> stored = objects.list("segments/").stream().map(ObjectInfo::key).toList();
         assertThat(metadata.unknownObjects(stored)).as("objects no row knows").isEmpty();
         for (Topic topic : metadata.topics()) {

@@ -21,7 +21,7 @@ final class FaultyMetadataStore {
     private static final Set<String> READS = Set.of("topic", "topics", "offsets", "batches", "firstBatchAtOrAfter",
             "batchWithMaxTimestamp", "producers", "partitionSizes", "committedOffsets", "offsetGroups",
             "liveAgents", "smallObjects", "batchesIn", "retentionHolds", "dueDeletions", "unknownObjects",
-            "storageStats");
+            "storageStats", "referenceMismatches");
     private static final Set<String> LOCAL = Set.of("describe", "close", "toString", "hashCode", "equals");
 
     private FaultyMetadataStore() {}

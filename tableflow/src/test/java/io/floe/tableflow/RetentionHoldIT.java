@@ -3,6 +3,7 @@ package io.floe.tableflow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.MaintenanceConfig;
@@ -10,6 +11,8 @@ import io.floe.maintenance.retention.Retention;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -17,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
@@ -81,6 +85,44 @@ class RetentionHoldIT {
         assertThat(floe.metadata.retentionHolds(TOPIC)).isEmpty();
         retention.run(Instant.now());
         assertThat(floe.metadata.offsets(tp).logStartOffset()).as("no hold once the table is off").isEqualTo(110);
+    }
+
+    /**
+     * DeleteRecords (which ignores holds) moves the log start after the table read it and before it
+     * reads the batches: the table cannot have those records, and it must say so (a count and a log
+     * line), not start silently from the new log start.
+     */
+    @Test
+    void recordsRemovedBelowTheLogStartBeforeTheTableReadThemAreCounted() throws Exception {
+        Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, 1, Map.of(
+                "floe.tableflow.enabled", "true", "floe.tableflow.commit.interval.ms", "1")), false);
+        for (int batch = 0; batch < 5; batch++) {
+            produce(topic, batch * 10, 10, System.currentTimeMillis());
+        }
+        TopicPartition tp = new TopicPartition(TOPIC, 0);
+        AtomicBoolean removed = new AtomicBoolean();
+        MetadataStore racing = (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
+                new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
+                    boolean firstRead = method.getName().equals("batches") && tp.equals(args[0])
+                            && removed.compareAndSet(false, true);
+                    if (firstRead) {
+                        floe.metadata.deleteRecords(tp, 30);
+                    }
+                    try {
+                        return method.invoke(floe.metadata, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool-racing")), "agent-1", racing,
+                new CommittedLog(racing, floe.objects), floe.tables, Clock.systemUTC(), floe.meters);
+
+        pollUntilMaterialized(50);
+
+        assertThat(removed).isTrue();
+        assertThat(TableflowHarness.rows(floe.tables.load(TOPIC).orElseThrow())).hasSize(20);
+        assertThat(floe.meters.get("floe.tableflow.skipped.records").tag("topic", TOPIC).counter().count())
+                .as("offsets removed before the table read them").isEqualTo(30);
     }
 
     private void pollUntilMaterialized(long offset) throws InterruptedException {

@@ -251,8 +251,10 @@ public interface MetadataStore extends AutoCloseable {
 
     /**
      * Moves the log start of {@code topicPartition} up to {@code newLogStart} (never down, never past
-     * the high watermark), removes the batch rows that lie entirely below it and schedules objects
-     * that lost their last reference for deletion after {@code deleteAfter}. Returns the log start.
+     * the high watermark, never above the partition's lowest {@link #holdRetention retention hold},
+     * read in the same transaction as the change), removes the batch rows that lie entirely below it
+     * and schedules objects that lost their last reference for deletion after {@code deleteAfter}.
+     * Returns the log start: below {@code newLogStart} when a hold stopped it.
      */
     long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter)
             throws UnknownTopicException;
@@ -291,6 +293,14 @@ public interface MetadataStore extends AutoCloseable {
     Set<ObjectKey> unknownObjects(Collection<ObjectKey> keys);
 
     StorageStats storageStats();
+
+    /**
+     * An audit, in one consistent read: every object whose reference count differs from the number
+     * of batch rows pointing into it, and every key batch rows point at without an object row, by
+     * object key. Empty while the counts are exact, which every write must keep them under any
+     * concurrency; tests and operators check it after concurrent maintenance.
+     */
+    List<ReferenceMismatch> referenceMismatches();
 
     /** A short description for logs: the kind of store and where it is. */
     String describe();

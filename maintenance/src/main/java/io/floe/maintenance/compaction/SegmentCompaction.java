@@ -49,12 +49,14 @@ public final class SegmentCompaction implements Job {
     private final ObjectStore objects;
     private final ObjectKeys keys;
     private final String owner;
+    private final Clock clock;
     private final Counter bytesRead;
     private final Counter bytesWritten;
     private final Counter rewritten;
     private final Counter rejected;
     private final Counter unknown;
     private final Counter released;
+    private final Counter failures;
 
     public SegmentCompaction(MaintenanceConfig config, MetadataStore metadata, ObjectStore objects, String owner,
             Clock clock, MeterRegistry meters) {
@@ -62,6 +64,7 @@ public final class SegmentCompaction implements Job {
         this.metadata = metadata;
         this.objects = objects;
         this.owner = owner;
+        this.clock = clock;
         this.keys = new ObjectKeys(clock, owner + "-compaction");
         this.bytesRead = Counter.builder("floe.compaction.bytes.read").baseUnit("bytes")
                 .description("Bytes of input objects read by compaction").register(meters);
@@ -72,6 +75,8 @@ public final class SegmentCompaction implements Job {
         this.unknown = outcome(meters, "unknown");
         this.released = Counter.builder("floe.compaction.inputs.released")
                 .description("Input objects whose last batch compaction moved").register(meters);
+        this.failures = Counter.builder("floe.compaction.failures")
+                .description("Outputs compaction gave up in a round (logged; the round goes on)").register(meters);
     }
 
     @Override
@@ -105,11 +110,23 @@ public final class SegmentCompaction implements Job {
         }
         int outputs = 0;
         int moved = 0;
+        int failed = 0;
         for (List<BatchCoordinate> chunk : chunks) {
-            moved += writeAndSwap(chunk, read, now);
-            outputs++;
+            try {
+                moved += writeAndSwap(chunk, read, now);
+                outputs++;
+            } catch (RuntimeException e) {
+                // One chunk that cannot be written (a corrupt batch, a failed upload) must not stop the
+                // round's other partitions; its registration, if any, is the sweep's.
+                failed++;
+                failures.increment();
+                LOGGER.warn("compaction of a chunk failed topic={} partition={} batches={}: {}",
+                        chunk.get(0).topicPartition().topic(), chunk.get(0).topicPartition().partition(), chunk.size(),
+                        e.toString(), e);
+            }
         }
-        return "inputs=" + read.size() + " outputs=" + outputs + " batchesMoved=" + moved;
+        return "inputs=" + read.size() + " outputs=" + outputs + " batchesMoved=" + moved
+                + (failed == 0 ? "" : " failed=" + failed);
     }
 
     private List<StoredObject> pickInputs(Instant now) {
@@ -146,7 +163,9 @@ public final class SegmentCompaction implements Job {
         }
         ByteBuffer object = writer.finish();
         ObjectKey output = keys.next();
-        metadata.registerUpload(output, owner, now);
+        // Registered at its creation, not at the round's start: the sweep expires a registration older
+        // than the orphan grace, and a long round's later outputs would otherwise go before their swap.
+        metadata.registerUpload(output, owner, clock.instant());
         int size = object.remaining();
         objects.put(output, object);
         bytesWritten.increment(size);

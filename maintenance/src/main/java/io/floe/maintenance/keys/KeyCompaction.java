@@ -73,7 +73,7 @@ public final class KeyCompaction implements Job {
         this.topicConfigs = topicConfigs;
         this.meters = new KeyCompactionMeters(meters);
         this.context = new PartitionPass.Context(metadata, objects, new ObjectKeys(clock, owner + "-keys"), owner,
-                config.compactionTargetBytes(), config.objectDeleteDelay(), this.meters);
+                clock, config.compactionTargetBytes(), config.objectDeleteDelay(), this.meters);
     }
 
     @Override
@@ -124,15 +124,28 @@ public final class KeyCompaction implements Job {
                 for (int partition = 0; partition < topic.partitionCount(); partition++) {
                     PartitionId id = id(topic, partition);
                     seen.add(id);
-                    Candidate candidate = assess(topic, partition, sizes.getOrDefault(partition, 0L), now);
-                    candidate.dirty().oldestTimestamp()
-                            .ifPresent(oldest -> lags.put(id, Math.max(0, now.toEpochMilli() - oldest)));
-                    if (isDue(candidate, checkpoint(id), now)) {
-                        due.add(candidate);
+                    try {
+                        Candidate candidate = assess(topic, partition, sizes.getOrDefault(partition, 0L), now);
+                        candidate.dirty().oldestTimestamp()
+                                .ifPresent(oldest -> lags.put(id, Math.max(0, now.toEpochMilli() - oldest)));
+                        if (isDue(candidate, checkpoint(id), now)) {
+                            due.add(candidate);
+                        }
+                    } catch (UnknownTopicException deletedMeanwhile) {
+                        throw deletedMeanwhile;
+                    } catch (RuntimeException e) {
+                        // One partition that cannot be scanned (a bad config value, a failed read) must
+                        // not keep every other compacted partition from its pass.
+                        meters.failures.increment();
+                        LOGGER.warn("key compaction scan failed topic={} partition={}: {}", topic.name(), partition,
+                                e.toString(), e);
                     }
                 }
             } catch (UnknownTopicException deletedMeanwhile) {
                 LOGGER.debug("topic deleted during the key compaction scan topic={}", topic.name());
+            } catch (RuntimeException e) {
+                meters.failures.increment();
+                LOGGER.warn("key compaction scan failed topic={}: {}", topic.name(), e.toString(), e);
             }
         }
         checkpoints.keySet().retainAll(seen);
@@ -204,6 +217,7 @@ public final class KeyCompaction implements Job {
             LOGGER.info("key compaction pass given up, batches moved or topic deleted meanwhile topic={}"
                     + " partition={}: {}", topic.name(), candidate.partition(), moved.getMessage());
         } catch (RuntimeException e) {
+            meters.failures.increment();
             LOGGER.warn("key compaction pass failed topic={} partition={}: {}", topic.name(), candidate.partition(),
                     e.toString(), e);
         }

@@ -18,6 +18,7 @@ final class KeyCompactionMeters {
     final Counter rejected;
     final Counter unknown;
     final Counter released;
+    final Counter failures;
     /** Age, in milliseconds, of the oldest record not cleaned yet, over every compacted partition. */
     final AtomicLong lagMs = new AtomicLong();
 
@@ -38,6 +39,9 @@ final class KeyCompactionMeters {
         unknown = swaps(meters, "unknown");
         released = Counter.builder("floe.key.compaction.inputs.released")
                 .description("Objects whose last batch key compaction moved or removed").register(meters);
+        failures = Counter.builder("floe.key.compaction.failures")
+                .description("Partitions whose scan or pass failed in a round (logged; the round goes on)")
+                .register(meters);
         TimeGauge.builder("floe.key.compaction.lag", lagMs, TimeUnit.MILLISECONDS, AtomicLong::doubleValue)
                 .description("Age of the oldest record key compaction has not cleaned yet (its batch's max"
                         + " timestamp), over every compacted partition; 0 when all is clean").register(meters);

@@ -15,6 +15,7 @@ import io.floe.core.topic.Topic;
 import io.floe.maintenance.keys.DirtyScan.DirtySection;
 import io.floe.maintenance.keys.NewestPerKey.Outcome;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -64,6 +65,7 @@ final class PartitionPass {
     private final ObjectStore objects;
     private final ObjectKeys keys;
     private final String owner;
+    private final Clock clock;
     private final KeyOffsetMap newest;
     private final NewestPerKey filter;
     private final Instant now;
@@ -89,6 +91,7 @@ final class PartitionPass {
         this.objects = context.objects();
         this.keys = context.keys();
         this.owner = context.owner();
+        this.clock = context.clock();
         this.targetBytes = context.targetBytes();
         this.meters = context.meters();
         this.newest = newest;
@@ -99,8 +102,8 @@ final class PartitionPass {
     }
 
     /** What every pass of one job shares. */
-    record Context(MetadataStore metadata, ObjectStore objects, ObjectKeys keys, String owner, long targetBytes,
-            Duration deleteDelay, KeyCompactionMeters meters) {}
+    record Context(MetadataStore metadata, ObjectStore objects, ObjectKeys keys, String owner, Clock clock,
+            long targetBytes, Duration deleteDelay, KeyCompactionMeters meters) {}
 
     /** Cleans the batches from {@code logStart} up to {@code dirty.end()}. */
     Result run(long logStart, DirtySection dirty) {
@@ -305,7 +308,9 @@ final class PartitionPass {
         }
         ByteBuffer object = writer.finish();
         ObjectKey output = keys.next();
-        metadata.registerUpload(output, owner, now);
+        // Registered at its creation, not at the round's start: the sweep expires a registration older
+        // than the orphan grace, and a long pass's later outputs would otherwise go before their swap.
+        metadata.registerUpload(output, owner, clock.instant());
         int size = object.remaining();
         objects.put(output, object);
         meters.bytesWritten.increment(size);

@@ -15,6 +15,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One retention round over every partition: the new log start is the first batch that must stay by
@@ -22,9 +24,12 @@ import java.util.Optional;
  * ({@code retention.bytes}: what lies from it to the end fits), and never below the current one.
  * As in Kafka, retention works from the head of the log and stops at the first batch that must stay,
  * so a late batch with an old timestamp behind a newer one stays too. A retention hold (Tableflow's
- * table watermark) caps the new log start: a record a table has not read yet stays.
+ * table watermark) caps the new log start: a record a table has not read yet stays. The store
+ * enforces the hold inside the truncation; this job only counts the partitions it held back.
  */
 public final class Retention implements Job {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(Retention.class);
 
     public static final String NAME = "retention";
     private static final int PAGE_BATCHES = 1000;
@@ -34,6 +39,7 @@ public final class Retention implements Job {
     private final TopicConfigs topicConfigs;
     private final Counter recordsRemoved;
     private final Counter holds;
+    private final Counter failures;
     private int heldBack;
 
     public Retention(MaintenanceConfig config, MetadataStore metadata, TopicConfigs topicConfigs, MeterRegistry meters) {
@@ -45,6 +51,9 @@ public final class Retention implements Job {
         this.holds = Counter.builder("floe.retention.held.back")
                 .description("Partitions where a retention hold (a table that has not read them yet) kept records"
                         + " retention would have removed").register(meters);
+        this.failures = Counter.builder("floe.retention.failures")
+                .description("Partitions whose retention failed in a round (logged; the round goes on)")
+                .register(meters);
     }
 
     @Override
@@ -57,9 +66,9 @@ public final class Retention implements Job {
         long removed = 0;
         int moved = 0;
         heldBack = 0;
+        int failed = 0;
         for (Topic topic : metadata.topics()) {
             Map<Integer, Long> sizes = null;
-            Map<Integer, Long> holds = null;
             for (int partition = 0; partition < topic.partitionCount(); partition++) {
                 TopicPartition tp = new TopicPartition(topic.name(), partition);
                 try {
@@ -69,30 +78,32 @@ public final class Retention implements Job {
                     LogOffsets before = metadata.offsets(tp);
                     long logBytes = sizes.getOrDefault(partition, 0L);
                     long target = Math.max(before.logStartOffset(), retainFrom(topic, tp, before, logBytes, now));
-                    if (target > before.logStartOffset()) {
-                        if (holds == null) {
-                            holds = metadata.retentionHolds(topic.name());
-                        }
-                        Long hold = holds.get(partition);
-                        if (hold != null && hold < target) {
-                            heldBack++;
-                            target = Math.max(before.logStartOffset(), hold);
-                        }
-                    }
+                    // Also at the current log start: it removes the rows DeleteRecords left below it. The store
+                    // caps the truncation at the lowest retention hold, read under the partition's lock: a
+                    // hold read here first could be older than one a table writes meanwhile.
                     long after = metadata.truncateLog(tp, target, now.plus(config.objectDeleteDelay()));
+                    if (after < target) {
+                        heldBack++;
+                    }
                     if (after > before.logStartOffset()) {
                         moved++;
                         removed += after - before.logStartOffset();
                     }
                 } catch (UnknownTopicException deletedMeanwhile) {
                     break;
+                } catch (RuntimeException e) {
+                    // One partition the store cannot truncate (a constraint it breaks, a failure) must not
+                    // stop retention of every partition and topic after it, round after round.
+                    failed++;
+                    failures.increment();
+                    LOGGER.warn("retention failed topic={} partition={}: {}", topic.name(), partition, e.toString(), e);
                 }
             }
         }
         recordsRemoved.increment(removed);
         holds.increment(heldBack);
-        return moved == 0 && heldBack == 0 ? ""
-                : "partitions=" + moved + " recordsRemoved=" + removed + " heldBack=" + heldBack;
+        return moved == 0 && heldBack == 0 && failed == 0 ? ""
+                : "partitions=" + moved + " recordsRemoved=" + removed + " heldBack=" + heldBack + " failed=" + failed;
     }
 
     /** The lowest offset retention keeps in {@code tp}, or the current log start when it keeps everything. */

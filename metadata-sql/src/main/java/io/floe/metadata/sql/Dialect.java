@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * <p>Where writers run concurrently (PostgreSQL), they take row locks in one global order, so they
  * queue instead of deadlocking: the {@code topics} row, then the commit's own {@code objects} row,
  * then {@code partitions} rows by ascending id, then {@code producer_state} rows by ascending key,
- * then {@code objects} rows of committed objects (reference counts). A commit locks its own object's
+ * then {@code batches} rows by (partition id, base offset), then {@code objects} rows of committed
+ * objects (reference counts) by key. A commit locks its own object's
  * row first, but no other writer locks a registered object's row after partition rows.
  */
 interface Dialect extends AutoCloseable {

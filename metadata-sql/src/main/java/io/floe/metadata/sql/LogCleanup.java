@@ -2,6 +2,7 @@ package io.floe.metadata.sql;
 
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ObjectDeletion;
+import io.floe.core.metadata.ReferenceMismatch;
 import io.floe.core.metadata.StorageStats;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.UnknownTopicException;
@@ -12,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -34,12 +36,18 @@ final class LogCleanup {
         this.dialect = dialect;
     }
 
+    /**
+     * Moves the log start up to {@code newLogStart}, but never above the partition's lowest retention
+     * hold, never down and never past the next offset; removes the rows wholly below it.
+     */
     long truncate(Connection connection, TopicPartition tp, long newLogStart, Instant deleteAfter) throws SQLException {
         long id;
         long logStart;
         long nextOffset;
-        try (PreparedStatement select = connection.prepareStatement("SELECT p.id, p.log_start_offset, p.next_offset"
-                + " FROM partitions p JOIN topics t ON t.id = p.topic_id WHERE t.name = ? AND p.partition_index = ?"
+        // Locks the partition's row only: a join would lock the topic's row as well, after the partition's,
+        // the reverse of the order a topic deletion takes them in.
+        try (PreparedStatement select = connection.prepareStatement("SELECT id, log_start_offset, next_offset"
+                + " FROM partitions WHERE topic_id = (SELECT id FROM topics WHERE name = ?) AND partition_index = ?"
                 + dialect.forUpdate())) {
             select.setString(1, tp.topic());
             select.setInt(2, tp.partition());
@@ -52,7 +60,11 @@ final class LogCleanup {
                 nextOffset = row.getLong(3);
             }
         }
-        long target = Math.min(Math.max(newLogStart, logStart), nextOffset);
+        // The lowest hold is read here, under the partition's lock, which hold writers take too: a hold
+        // written after the caller planned (a table's first round) still caps this truncation, and a
+        // hold written after it commits sees its log start.
+        long capped = Math.min(newLogStart, RetentionHolds.lowest(connection, id));
+        long target = Math.min(Math.max(capped, logStart), nextOffset);
         if (target > logStart) {
             try (PreparedStatement update = connection.prepareStatement(
                     "UPDATE partitions SET log_start_offset = ? WHERE id = ?")) {
@@ -174,6 +186,28 @@ final class LogCleanup {
                 + CommitTransaction.REGISTERED + "'");
         long deletions = count(connection, "SELECT COUNT(*) FROM object_deletions");
         return new StorageStats(committed, committedBytes, registered, deletions);
+    }
+
+    /**
+     * Objects whose count is not their number of batch rows, and keys rows point at without an object
+     * row. One statement, so PostgreSQL answers it from one snapshot even at READ COMMITTED.
+     */
+    List<ReferenceMismatch> referenceMismatches(Connection connection) throws SQLException {
+        List<ReferenceMismatch> found = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT o.object_key, o.state, o.ref_count,"
+                + " COUNT(b.object_key) FROM objects o LEFT JOIN batches b ON b.object_key = o.object_key"
+                + " GROUP BY o.object_key, o.state, o.ref_count HAVING o.ref_count <> COUNT(b.object_key)"
+                + " UNION ALL SELECT b.object_key, '" + ReferenceMismatch.MISSING + "', 0, COUNT(*) FROM batches b"
+                + " WHERE NOT EXISTS (SELECT 1 FROM objects o WHERE o.object_key = b.object_key)"
+                + " GROUP BY b.object_key");
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                found.add(new ReferenceMismatch(new ObjectKey(rows.getString(1)), rows.getString(2), rows.getLong(3),
+                        rows.getLong(4)));
+            }
+        }
+        found.sort(Comparator.comparing(mismatch -> mismatch.object().value()));
+        return found;
     }
 
     private static List<ObjectKey> keys(Connection connection, String sql, String state, long value)

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -23,12 +24,25 @@ final class ObjectReferences {
     /** Drops {@code released} references per object; returns the objects left with none, now scheduled. */
     static List<ObjectKey> release(Connection connection, Map<ObjectKey, Integer> released, Instant deleteAfter,
             ObjectDeletion.Reason reason) throws SQLException {
+        List<ObjectKey> unreferenced = decrement(connection, released);
+        schedule(connection, unreferenced, deleteAfter, reason);
+        return unreferenced;
+    }
+
+    /**
+     * Drops {@code released} references per object and returns the objects left with none, which stay
+     * for the sweep. The rows are changed in key order, so two writers releasing the same objects
+     * queue instead of deadlocking.
+     */
+    static List<ObjectKey> decrement(Connection connection, Map<ObjectKey, Integer> released) throws SQLException {
+        List<Map.Entry<ObjectKey, Integer>> inOrder = new ArrayList<>(released.entrySet());
+        inOrder.sort(Comparator.comparing(entry -> entry.getKey().value()));
         List<ObjectKey> unreferenced = new ArrayList<>();
         try (PreparedStatement decrement = connection.prepareStatement(
                 "UPDATE objects SET ref_count = ref_count - ? WHERE object_key = ?");
                 PreparedStatement count = connection.prepareStatement(
                         "SELECT ref_count FROM objects WHERE object_key = ?")) {
-            for (Map.Entry<ObjectKey, Integer> entry : released.entrySet()) {
+            for (Map.Entry<ObjectKey, Integer> entry : inOrder) {
                 decrement.setInt(1, entry.getValue());
                 decrement.setString(2, entry.getKey().value());
                 decrement.executeUpdate();
@@ -40,7 +54,6 @@ final class ObjectReferences {
                 }
             }
         }
-        schedule(connection, unreferenced, deleteAfter, reason);
         return unreferenced;
     }
 

@@ -12,11 +12,23 @@ import java.util.TreeMap;
 /** Offsets retention must not pass, per partition and holder (table {@code retention_holds}). */
 final class RetentionHolds {
 
-    private static final String PARTITIONS = "SELECT p.id, p.partition_index FROM partitions p"
-            + " JOIN topics t ON t.id = p.topic_id WHERE t.name = ?";
+    /** The topic's partition rows only (a join would lock the topic's row too). */
+    private static final String PARTITIONS = "SELECT id, partition_index FROM partitions"
+            + " WHERE topic_id = (SELECT id FROM topics WHERE name = ?)";
 
+    private final Dialect dialect;
+
+    RetentionHolds(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    /**
+     * Writes the holds under the partitions' row locks, which truncation takes as well, so a hold and a
+     * truncation of one partition are ordered: the truncation that comes second sees the hold, and a
+     * holder that comes second reads the log start the truncation left.
+     */
     void hold(Connection connection, String holder, String topic, Map<Integer, Long> offsets) throws SQLException {
-        Map<Integer, Long> ids = partitionIds(connection, topic);
+        Map<Integer, Long> ids = lockPartitions(connection, topic);
         if (ids.isEmpty()) {
             throw new UnknownTopicException(topic);
         }
@@ -62,9 +74,23 @@ final class RetentionHolds {
         return holds;
     }
 
-    private static Map<Integer, Long> partitionIds(Connection connection, String topic) throws SQLException {
+    /** The lowest hold on one partition (by partition id), or {@code Long.MAX_VALUE} when it has none. */
+    static long lowest(Connection connection, long partitionId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT MIN(hold_offset) FROM retention_holds WHERE partition_id = ?")) {
+            select.setLong(1, partitionId);
+            try (ResultSet row = select.executeQuery()) {
+                row.next();
+                long lowest = row.getLong(1);
+                return row.wasNull() ? Long.MAX_VALUE : lowest;
+            }
+        }
+    }
+
+    /** The topic's partition ids by index, their rows locked in ascending id order, as commits lock them. */
+    private Map<Integer, Long> lockPartitions(Connection connection, String topic) throws SQLException {
         Map<Integer, Long> ids = new HashMap<>();
-        try (PreparedStatement select = connection.prepareStatement(PARTITIONS)) {
+        try (PreparedStatement select = connection.prepareStatement(PARTITIONS + dialect.forUpdateInOrder("id"))) {
             select.setString(1, topic);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {

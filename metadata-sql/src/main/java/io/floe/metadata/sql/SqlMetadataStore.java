@@ -14,6 +14,7 @@ import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.metadata.ObjectDeletion;
 import io.floe.core.metadata.ObjectRewrite;
+import io.floe.core.metadata.ReferenceMismatch;
 import io.floe.core.metadata.RewriteOutcome;
 import io.floe.core.metadata.StorageStats;
 import io.floe.core.metadata.StoredObject;
@@ -58,7 +59,7 @@ public final class SqlMetadataStore implements MetadataStore {
     private final JobLeases leases;
     private final ObjectRewrites rewrites;
     private final LogCleanup cleanup;
-    private final RetentionHolds retentionHolds = new RetentionHolds();
+    private final RetentionHolds retentionHolds;
     private final LogRewritesCounter logRewrites;
     private final Clock clock;
 
@@ -76,6 +77,7 @@ public final class SqlMetadataStore implements MetadataStore {
         this.leases = new JobLeases(dialect);
         this.rewrites = new ObjectRewrites(dialect);
         this.cleanup = new LogCleanup(dialect);
+        this.retentionHolds = new RetentionHolds(dialect);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -555,6 +557,11 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public StorageStats storageStats() {
         return read("read storage stats", cleanup::stats);
+    }
+
+    @Override
+    public List<ReferenceMismatch> referenceMismatches() {
+        return read("audit reference counts", cleanup::referenceMismatches);
     }
 
     @Override

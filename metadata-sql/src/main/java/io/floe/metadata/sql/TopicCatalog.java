@@ -1,6 +1,7 @@
 package io.floe.metadata.sql;
 
 import io.floe.core.metadata.InvalidPartitionsException;
+import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
@@ -68,19 +69,46 @@ final class TopicCatalog {
         Topic topic = require(connection, name);
         String topicId = topic.id().toString();
         lockPartitions(connection, topicId);
-        String batchesOfTopic = "SELECT b.object_key FROM batches b JOIN partitions p ON p.id = b.partition_id"
-                + " WHERE p.topic_id = ?";
-        update(connection, "UPDATE objects SET ref_count = ref_count - (SELECT COUNT(*) FROM batches b"
-                + " JOIN partitions p ON p.id = b.partition_id"
-                + " WHERE p.topic_id = ? AND b.object_key = objects.object_key)"
-                + " WHERE object_key IN (" + batchesOfTopic + ")", topicId, topicId);
+        Map<ObjectKey, Integer> released = deleteBatches(connection, topicId);
+        ObjectReferences.decrement(connection, released);
         update(connection, "DELETE FROM producer_state WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM retention_holds WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
-        update(connection, "DELETE FROM batches WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM partitions WHERE topic_id = ?", topicId);
         update(connection, "DELETE FROM topic_configs WHERE topic_id = ?", topicId);
         update(connection, "DELETE FROM topics WHERE id = ?", topicId);
         Counters.increment(connection, Counters.LOG_REWRITES);
+    }
+
+    /**
+     * Deletes the topic's batch rows; returns how many of them pointed into each object. The count
+     * comes from the rows the DELETE itself removed: compaction swaps lock no partition row, and one
+     * that commits while this transaction waits on a row it changed has moved that row to its output.
+     * Counting from this statement's snapshot instead (an UPDATE with a correlated COUNT, as before)
+     * released the swap's input a second time and never released its output. The rows are locked
+     * first in (partition, offset) order, the order swaps and retention change them in, so the
+     * DELETE neither waits nor deadlocks.
+     */
+    private Map<ObjectKey, Integer> deleteBatches(Connection connection, String topicId) throws SQLException {
+        String ofTopic = " FROM batches WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")";
+        try (PreparedStatement lock = connection.prepareStatement("SELECT partition_id, base_offset" + ofTopic
+                + dialect.forUpdateInOrder("partition_id, base_offset"))) {
+            lock.setString(1, topicId);
+            try (ResultSet rows = lock.executeQuery()) {
+                while (rows.next()) {
+                    // Reading the rows takes the locks.
+                }
+            }
+        }
+        Map<ObjectKey, Integer> released = new HashMap<>();
+        try (PreparedStatement delete = connection.prepareStatement("DELETE" + ofTopic + " RETURNING object_key")) {
+            delete.setString(1, topicId);
+            try (ResultSet rows = delete.executeQuery()) {
+                while (rows.next()) {
+                    released.merge(new ObjectKey(rows.getString(1)), 1, Integer::sum);
+                }
+            }
+        }
+        return released;
     }
 
     Topic createPartitions(Connection connection, String name, int totalCount) throws SQLException {

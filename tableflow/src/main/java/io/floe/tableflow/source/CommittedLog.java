@@ -12,6 +12,8 @@ import java.util.List;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a partition's committed records in offset order straight from the batch index and the object
@@ -19,6 +21,8 @@ import org.apache.kafka.common.record.internal.Record;
  * checked and its assigned offset patched in.
  */
 public final class CommittedLog {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(CommittedLog.class);
 
     /** Batch rows asked of the metadata store at a time. */
     private static final int BATCHES_PER_QUERY = 500;
@@ -42,13 +46,15 @@ public final class CommittedLog {
      * {@code until} (exclusive, a high watermark read earlier), whole batches at a time, stopping after
      * the batch that brings the bytes read to {@code maxBytes}. Returns the offset to read next (the
      * end of the last batch read, or {@code until} when no batch is left below it: offsets removed by
-     * key compaction are skipped like that) and the stored bytes read.
+     * key compaction are skipped like that), the stored bytes read, and how many offsets it skipped
+     * because the log start had passed them, which it also logs: never silently.
      *
      * @throws CorruptBatchException when a batch fails its CRC check
      */
     public Progress read(TopicPartition partition, long from, long until, long maxBytes, RecordSink sink) {
         long next = from;
         long bytes = 0;
+        long skipped = 0;
         while (next < until && bytes < maxBytes) {
             List<BatchCoordinate> batches = new ArrayList<>();
             for (BatchCoordinate batch : metadata.batches(partition, next, BATCHES_PER_QUERY)) {
@@ -56,8 +62,12 @@ public final class CommittedLog {
                     batches.add(batch);
                 }
             }
+            long firstFound = batches.isEmpty() ? until : batches.get(0).baseOffset();
+            if (firstFound > next) {
+                skipped += belowLogStart(partition, next, firstFound);
+            }
             if (batches.isEmpty()) {
-                return new Progress(until, bytes);
+                return new Progress(until, bytes, skipped);
             }
             int i = 0;
             while (i < batches.size() && bytes < maxBytes) {
@@ -83,11 +93,33 @@ public final class CommittedLog {
                 i = end;
             }
         }
-        return new Progress(Math.min(next, until), bytes);
+        return new Progress(Math.min(next, until), bytes, skipped);
     }
 
-    /** Where a read stopped: the next offset to read and the stored bytes it read. */
-    public record Progress(long next, long bytes) {}
+    /**
+     * Where a read stopped: the next offset to read, the stored bytes it read and the offsets it had
+     * to skip because the log start had passed them (retention or DeleteRecords removed them before
+     * the read got there).
+     */
+    public record Progress(long next, long bytes, long skippedByRetention) {}
+
+    /**
+     * The offsets of the gap {@code [next, firstFound)} that lie below the partition's log start, logged.
+     * A gap above the log start is key compaction's (removed batches leave one) and loses nothing; one
+     * below it holds records removed before this read got to them. The log start is read after the
+     * batches, and it only grows, so it covers every offset the batches query found removed.
+     */
+    private long belowLogStart(TopicPartition partition, long next, long firstFound) {
+        long logStart = metadata.offsets(partition).logStartOffset();
+        long lost = Math.min(logStart, firstFound) - next;
+        if (lost <= 0) {
+            return 0;
+        }
+        LOGGER.warn("records removed below the log start before the table read them topic={} partition={}"
+                + " offsets=[{}, {}) logStart={}", partition.topic(), partition.partition(), next, next + lost,
+                logStart);
+        return lost;
+    }
 
     private static void deliver(ByteBuffer batchBytes, long from, RecordSink sink) {
         for (MutableRecordBatch batch : MemoryRecords.readableRecords(batchBytes).batches()) {

@@ -145,6 +145,7 @@ final class TableJob {
                     }
                 });
                 budget -= progress.bytes();
+                metrics.skippedByRetention(progress.skippedByRetention());
                 long next = progress.next();
                 advanced.put(partition, next);
                 if (next < until) {

@@ -49,9 +49,14 @@ public abstract class MaintenanceContract {
         topic = store.createTopic(new NewTopic("events", 2, Map.of()));
     }
 
+    /** Whatever a test did, every object's reference count is its number of batch rows. */
     @AfterEach
     final void closeStore() {
-        store.close();
+        try {
+            assertThat(store.referenceMismatches()).as("objects whose count is not their number of rows").isEmpty();
+        } finally {
+            store.close();
+        }
     }
 
     // ----- leases
@@ -269,6 +274,33 @@ public abstract class MaintenanceContract {
         assertThat(store.partitionSizes(topic.name())).containsExactly(Map.entry(0, 0L),
                 Map.entry(1, (long) ProduceFixture.BATCH_BYTES));
         assertThat(store.unknownObjects(List.of(second))).isEmpty();
+    }
+
+    /**
+     * Retention plans from holds it read earlier; a table may write its hold (and read the log start)
+     * after that read. The truncation must then still stop at the hold: the store enforces the lowest
+     * hold inside the truncation, under the partition's lock, not only the planner.
+     */
+    @Test
+    void aHoldWrittenAfterRetentionPlannedStillCapsTheTruncation() {
+        committed(produce.batch(topic, 0, 4));
+        committed(produce.batch(topic, 0, 4));
+        committed(produce.batch(topic, 0, 4));
+        assertThat(store.retentionHolds(topic.name())).as("what retention planned from").isEmpty();
+        store.holdRetention("tableflow", topic.name(), Map.of(0, 4L));
+
+        assertThat(store.truncateLog(tp(0), 12, NOW)).isEqualTo(4);
+        assertThat(store.offsets(tp(0))).isEqualTo(new LogOffsets(4, 12));
+        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(4L, 8L);
+
+        store.holdRetention("audit", topic.name(), Map.of(0, 6L));
+        assertThat(store.truncateLog(tp(0), 12, NOW)).as("the lowest hold caps").isEqualTo(4);
+        store.releaseRetention("tableflow", topic.name());
+        assertThat(store.truncateLog(tp(0), 12, NOW)).isEqualTo(6);
+        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(4L, 8L);
+        assertThat(store.deleteRecords(tp(0), 10)).as("DeleteRecords ignores holds").isEqualTo(10);
+        assertThat(store.truncateLog(tp(0), 12, NOW)).as("never backwards, below a hold too").isEqualTo(10);
+        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(8L);
     }
 
     // ----- cleanup

@@ -68,10 +68,16 @@ public abstract class MetadataStoreContract {
         produce = new ProduceFixture(store);
     }
 
+    /** Whatever a test did, every object's reference count is its number of batch rows. */
     @AfterEach
     final void closeStore() {
         if (store != null) {
-            store.close();
+            try {
+                assertThat(store.referenceMismatches()).as("objects whose count is not their number of rows")
+                        .isEmpty();
+            } finally {
+                store.close();
+            }
         }
     }
 
