@@ -4,6 +4,7 @@ import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ReferenceMismatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -20,7 +21,8 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  * Checks the invariants of spec/README.md on the shared stores themselves (not through any agent):
  * after every step the markers and the batch index (MonotoneMarkers, UniqueDenseOffsets,
  * NoDanglingReference), and now and then, and at the end, the whole log read back from the objects
- * (ConsistentRead, NoDuplicateAppend, NoAckedLoss, per-producer order).
+ * (ConsistentRead, NoDuplicateAppend, NoAckedLoss, per-producer order) and the store's reference
+ * counts audited (RefCountsExact).
  */
 final class Checker {
 
@@ -111,6 +113,9 @@ final class Checker {
     void readLog() {
         logReads++;
         excusedBelowLogStart = 0;
+        for (ReferenceMismatch mismatch : metadata.referenceMismatches()) {
+            history.violation("RefCountsExact", mismatch.toString());
+        }
         Map<String, History.Position> where = new HashMap<>();
         Map<TopicPartition, LogOffsets> markers = new HashMap<>();
         for (TopicPartition tp : partitions) {
