@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -48,6 +49,11 @@ final class TableflowHarness implements AutoCloseable {
     private Tableflow tableflow;
 
     TableflowHarness(Path dataDir) {
+        this(dataDir, UnaryOperator.identity());
+    }
+
+    /** With the Iceberg catalog wrapped by {@code decorate} (a fault-injecting decorator). */
+    TableflowHarness(Path dataDir, UnaryOperator<Catalog> decorate) {
         metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         int port = freePort();
@@ -57,8 +63,8 @@ final class TableflowHarness implements AutoCloseable {
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
         ObjectLocations locations = new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
         io = new ObjectStoreFileIO(objects, locations, dataDir.resolve("spool"));
-        catalog = IcebergCatalogs.jdbc("jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(), null, null,
-                locations.root() + "/tables", io);
+        catalog = decorate.apply(IcebergCatalogs.jdbc("jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(),
+                null, null, locations.root() + "/tables", io));
         tables = new TableCatalog(catalog, TableflowConfig.DEFAULT_NAMESPACE);
     }
 

@@ -33,10 +33,20 @@ public final class PinnedTable {
         return new BaseTable(new PinnedOperations(ops, ops.current()), table.name());
     }
 
+    /**
+     * Whether a commit of the pinned {@code table} reached the catalog's swap: until it does, a failed
+     * commit (writing a manifest, say) cannot have applied. False for a table that is not pinned.
+     */
+    static boolean swapAttempted(Table table) {
+        return table instanceof HasTableOperations ops && ops.operations() instanceof PinnedOperations pinned
+                && pinned.attempted;
+    }
+
     private static final class PinnedOperations implements TableOperations {
         private final TableOperations delegate;
         private final TableMetadata base;
         private volatile boolean committed;
+        private volatile boolean attempted;
 
         PinnedOperations(TableOperations delegate, TableMetadata base) {
             this.delegate = delegate;
@@ -59,6 +69,7 @@ public final class PinnedTable {
             if (committed) {
                 throw new IllegalStateException("a pinned table commits once; pin the table again");
             }
+            attempted = true;
             delegate.commit(expected, updated);
             committed = true;
         }

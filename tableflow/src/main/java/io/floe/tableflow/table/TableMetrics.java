@@ -13,6 +13,7 @@ final class TableMetrics {
     private final Counter files;
     private final Counter commits;
     private final Counter commitConflicts;
+    private final Counter unknownOutcomes;
     private final Counter failures;
     private final Counter skipped;
     private final AtomicLong lagRecords = new AtomicLong();
@@ -29,6 +30,9 @@ final class TableMetrics {
                 .description("Snapshots committed").register(meters);
         this.commitConflicts = Counter.builder("floe.tableflow.commit.conflicts").tag("topic", topic)
                 .description("Commits rejected because the table changed meanwhile (another writer)").register(meters);
+        this.unknownOutcomes = Counter.builder("floe.tableflow.commit.unknown").tag("topic", topic)
+                .description("Commits whose outcome is unknown (their files are kept; the next round reads the table)")
+                .register(meters);
         this.failures = Counter.builder("floe.tableflow.failures").tag("topic", topic)
                 .description("Rounds that failed").register(meters);
         this.skipped = Counter.builder("floe.tableflow.skipped.records").tag("topic", topic)
@@ -48,6 +52,10 @@ final class TableMetrics {
 
     void conflict() {
         commitConflicts.increment();
+    }
+
+    void unknownOutcome() {
+        unknownOutcomes.increment();
     }
 
     void failed() {
