@@ -1,5 +1,7 @@
 package io.floe.tableflow;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +24,8 @@ import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.jdbc.UncheckedSQLException;
 
@@ -45,12 +49,18 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
          */
         CONNECTION_LOST_AFTER_APPLY(true),
         /** Another writer won: {@link CommitFailedException}, the swap never happened. */
-        REJECTED(false);
+        REJECTED(false),
+        /** Writing the commit's first manifest to the object store fails, before the swap is tried. */
+        MANIFEST_WRITE_FAILS(false);
 
         final boolean applies;
 
         Fault(boolean applies) {
             this.applies = applies;
+        }
+
+        boolean atSwap() {
+            return this != MANIFEST_WRITE_FAILS;
         }
 
         RuntimeException exception(TableIdentifier table) {
@@ -62,6 +72,8 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
                         new SQLNonTransientConnectionException("injected: connection to the catalog database cut"),
                         "Database Connection failed");
                 case REJECTED -> new CommitFailedException("injected: the table %s changed meanwhile", table);
+                case MANIFEST_WRITE_FAILS -> new UncheckedIOException(new IOException("injected: cannot write a"
+                        + " manifest of " + table));
             };
         }
     }
@@ -176,8 +188,8 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
         @Override
         public void commit(TableMetadata base, TableMetadata metadata) {
             boolean snapshotCommit = base != null && !Objects.equals(base.currentSnapshot(), metadata.currentSnapshot());
-            Fault fault = snapshotCommit ? armed.remove(identifier) : null;
-            if (fault == null) {
+            Fault fault = snapshotCommit ? armed.get(identifier) : null;
+            if (fault == null || !fault.atSwap() || !armed.remove(identifier, fault)) {
                 delegate.commit(base, metadata);
                 return;
             }
@@ -198,9 +210,34 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
             return delegate.refresh();
         }
 
+        /** The table's FileIO; while a manifest fault is armed, one that fails writing the next manifest. */
         @Override
         public FileIO io() {
-            return delegate.io();
+            FileIO io = delegate.io();
+            if (armed.get(identifier) != Fault.MANIFEST_WRITE_FAILS) {
+                return io;
+            }
+            return new FileIO() {
+                @Override
+                public InputFile newInputFile(String path) {
+                    return io.newInputFile(path);
+                }
+
+                @Override
+                public OutputFile newOutputFile(String path) {
+                    if (path.contains("/metadata/") && path.endsWith(".avro")
+                            && armed.remove(identifier, Fault.MANIFEST_WRITE_FAILS)) {
+                        fired.add(new Fired(identifier, Fault.MANIFEST_WRITE_FAILS));
+                        throw Fault.MANIFEST_WRITE_FAILS.exception(identifier);
+                    }
+                    return io.newOutputFile(path);
+                }
+
+                @Override
+                public void deleteFile(String path) {
+                    io.deleteFile(path);
+                }
+            };
         }
 
         @Override

@@ -77,7 +77,9 @@ class TableCommitFaultIT {
         DEAD_LETTERS_APPLIED_THEN_UNKNOWN(true, Fault.APPLIED_THEN_UNKNOWN),
         DEAD_LETTERS_CONNECTION_LOST_AFTER_APPLY(true, Fault.CONNECTION_LOST_AFTER_APPLY),
         DEAD_LETTERS_UNKNOWN_NOT_APPLIED(true, Fault.UNKNOWN_NOT_APPLIED),
-        DEAD_LETTERS_REJECTED(true, Fault.REJECTED);
+        DEAD_LETTERS_REJECTED(true, Fault.REJECTED),
+        ROWS_MANIFEST_WRITE_FAILS(false, Fault.MANIFEST_WRITE_FAILS),
+        DEAD_LETTERS_MANIFEST_WRITE_FAILS(true, Fault.MANIFEST_WRITE_FAILS);
 
         final boolean deadLetters;
         final Fault fault;
@@ -111,6 +113,17 @@ class TableCommitFaultIT {
         produceRound(2);
         pollUntilCaughtUp();
         assertEveryRecordOnceAndEveryFilePresent();
+        // Files stay only where the commit may have applied (orphan removal takes them later if it did
+        // not); where it definitely did not, they are gone.
+        boolean orphansLeft = where.fault == Fault.UNKNOWN_NOT_APPLIED;
+        if (!orphansLeft || where.deadLetters) {
+            assertThat(unreferencedDataFiles(floe.tables.identifier(TOPIC))).as("orphan data files of the table")
+                    .isEmpty();
+        }
+        if (!orphansLeft || !where.deadLetters) {
+            assertThat(unreferencedDataFiles(floe.tables.deadLetterIdentifier(TOPIC)))
+                    .as("orphan data files of the dead-letter table").isEmpty();
+        }
     }
 
     /**
@@ -216,6 +229,28 @@ class TableCommitFaultIT {
             }
         }
         assertThat(positions).as("every offset in exactly one table, once").containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    /** Data files under the table's directory that its current snapshot does not reference. */
+    private List<String> unreferencedDataFiles(TableIdentifier identifier) {
+        Table table = floe.catalog.loadTable(identifier);
+        Set<String> referenced = new HashSet<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+            tasks.forEach(task -> referenced.add(task.file().location()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String prefix = "tables/" + identifier.namespace() + "/" + identifier.name() + "/data/";
+        List<String> unreferenced = new ArrayList<>();
+        assertThat(floe.objects.list(prefix)).as("data files under %s", prefix).hasSizeGreaterThanOrEqualTo(
+                referenced.size()).isNotEmpty();
+        for (var object : floe.objects.list(prefix)) {
+            String key = object.key().value();
+            if (referenced.stream().noneMatch(location -> location.endsWith("/" + key))) {
+                unreferenced.add(key);
+            }
+        }
+        return unreferenced;
     }
 
     private static List<String> missingFiles(Table table) {
