@@ -14,6 +14,7 @@ import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -66,6 +67,7 @@ final class TableflowHarness implements AutoCloseable {
         catalog = decorate.apply(IcebergCatalogs.jdbc("jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(),
                 null, null, locations.root() + "/tables", io));
         tables = new TableCatalog(catalog, TableflowConfig.DEFAULT_NAMESPACE);
+        agent.topics().configs().addChangeCheck(new SchemaChange(tables));
     }
 
     TableflowHarness startTableflow(Path spool) {

@@ -220,6 +220,23 @@ class TableflowIT {
     }
 
     @Test
+    void aSchemaChangeTheTableCannotTakeIsRefusedWithInvalidConfigAndTheReason() throws Exception {
+        createTopic("typed", 1, Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
+                "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}",
+                "floe.tableflow.commit.interval.ms", "200"));
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            producer.send(new ProducerRecord<>("typed", null, bytes("{\"n\": 1}"))).get();
+        }
+        floe.awaitCaughtUp("typed", CATCH_UP);
+        assertThatThrownBy(() -> alter("typed", "floe.tableflow.schema",
+                "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}"))
+                .hasCauseInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("does not fit its table")
+                .hasMessageContaining("n: long -> string");
+        assertThat(floe.metadata.topic("typed").orElseThrow().configs().get("floe.tableflow.schema")).contains("integer");
+    }
+
+    @Test
     void badTableflowConfigsAreRejectedWithInvalidConfig() {
         assertThatThrownBy(() -> createTopic("broken", 1, Map.of("floe.tableflow.enabled", "true",
                 "floe.tableflow.format", "avro", "floe.tableflow.schema", "{\"type\": \"recordd\"}")))

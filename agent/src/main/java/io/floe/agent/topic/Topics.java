@@ -168,7 +168,7 @@ public final class Topics {
         synchronized (configChanges) {
             Topic current = store.topic(name).orElseThrow(() -> new UnknownTopicException(name));
             Map<String, String> overrides = change.apply(current);
-            configs.validate(overrides);
+            configs.validateChange(current, overrides);
             if (validateOnly) {
                 return new Topic(current.name(), current.id(), current.partitionCount(), overrides);
             }
