@@ -15,11 +15,8 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -265,29 +262,5 @@ class TableCommitFaultIT {
             throw new UncheckedIOException(e);
         }
         return missing;
-    }
-
-    /** A clock that moves only when the test steps it. */
-    private static final class SteppedClock extends Clock {
-        private volatile Instant now = Instant.parse("2026-12-01T00:00:00Z");
-
-        void step(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

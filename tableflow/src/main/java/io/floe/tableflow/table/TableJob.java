@@ -209,6 +209,11 @@ final class TableJob {
         }
     }
 
+    /** Stops holding retention back for this table (it is stalled; see {@link RetentionHold#release}). */
+    void releaseRetention() {
+        hold.release();
+    }
+
     private ValueDecoder decoder(TableSettings settings) {
         String key = settings.format() + "\n" + settings.confluentFraming() + "\n" + settings.schema();
         if (!key.equals(decoderSchema)) {

@@ -18,6 +18,7 @@ final class TableMetrics {
     private final Counter skipped;
     private final AtomicLong lagRecords = new AtomicLong();
     private final AtomicLong lagMillis = new AtomicLong();
+    private final AtomicLong stalled = new AtomicLong();
 
     TableMetrics(MeterRegistry meters, String topic) {
         this.records = Counter.builder("floe.tableflow.records").tag("topic", topic)
@@ -37,6 +38,9 @@ final class TableMetrics {
                 .description("Rounds that failed").register(meters);
         this.skipped = Counter.builder("floe.tableflow.skipped.records").tag("topic", topic)
                 .description("Records removed by retention before the table got them").register(meters);
+        Gauge.builder("floe.tableflow.stalled", stalled, AtomicLong::get).tag("topic", topic)
+                .description("1 while the table's rounds have failed for longer than the stall timeout (it no"
+                        + " longer holds retention back), else 0").register(meters);
         Gauge.builder("floe.tableflow.lag.records", lagRecords, AtomicLong::get).tag("topic", topic)
                 .description("Committed records not yet in the table").register(meters);
         Gauge.builder("floe.tableflow.lag.seconds", lagMillis, value -> value.get() / 1000.0).tag("topic", topic)
@@ -60,6 +64,10 @@ final class TableMetrics {
 
     void failed() {
         failures.increment();
+    }
+
+    void stalled(boolean isStalled) {
+        stalled.set(isStalled ? 1 : 0);
     }
 
     void skippedByRetention(long count) {
