@@ -55,6 +55,18 @@ final class TableflowHarness implements AutoCloseable {
 
     /** With the Iceberg catalog wrapped by {@code decorate} (a fault-injecting decorator). */
     TableflowHarness(Path dataDir, UnaryOperator<Catalog> decorate) {
+        this(dataDir, (warehouse, io) -> decorate.apply(IcebergCatalogs.jdbc("jdbc:sqlite:"
+                + dataDir.resolve("metadata.db").toAbsolutePath(), null, null, warehouse, io)));
+    }
+
+    /** Opens the Iceberg catalog of the harness's tables, given their warehouse location and FileIO. */
+    @FunctionalInterface
+    interface Catalogs {
+        Catalog open(String warehouse, ObjectStoreFileIO io);
+    }
+
+    /** With the Iceberg catalog {@code catalogs} opens (another database than the metadata store's). */
+    TableflowHarness(Path dataDir, Catalogs catalogs) {
         metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         int port = freePort();
@@ -64,8 +76,7 @@ final class TableflowHarness implements AutoCloseable {
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
         ObjectLocations locations = new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
         io = new ObjectStoreFileIO(objects, locations, dataDir.resolve("spool"));
-        catalog = decorate.apply(IcebergCatalogs.jdbc("jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(),
-                null, null, locations.root() + "/tables", io));
+        catalog = catalogs.open(locations.root() + "/tables", io);
         tables = new TableCatalog(catalog, TableflowConfig.DEFAULT_NAMESPACE);
         agent.topics().configs().addChangeCheck(new SchemaChange(tables));
     }
