@@ -234,6 +234,14 @@ class TableflowIT {
                 .hasMessageContaining("does not fit its table")
                 .hasMessageContaining("n: long -> string");
         assertThat(floe.metadata.topic("typed").orElseThrow().configs().get("floe.tableflow.schema")).contains("integer");
+
+        // The table outlives its topic: a topic created again under the name must fit it too.
+        admin.deleteTopics(List.of("typed")).all().get();
+        assertThatThrownBy(() -> createTopic("typed", 1, Map.of("floe.tableflow.enabled", "true",
+                "floe.tableflow.format", "json",
+                "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}")))
+                .hasCauseInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("n: long -> string");
     }
 
     /**

@@ -54,9 +54,10 @@ public final class TopicConfigs {
     }
 
     /**
-     * Adds a check of a change of an existing topic's overrides (given the topic as stored and its new
-     * overrides), run by {@link #validateChange} after {@link #validate}: for settings whose new value
-     * must fit what the old one made (a declared schema and the table it shaped).
+     * Adds a check of a change of a topic's overrides (given the topic as stored, or for a topic being
+     * created one with no overrides, and its new overrides), run by {@link #validateChange} after
+     * {@link #validate}: for settings whose new value must fit what the old one made (a declared schema
+     * and the table it shaped).
      */
     public void addChangeCheck(BiConsumer<Topic, Map<String, String>> check) {
         changeChecks.add(check);

@@ -128,7 +128,15 @@ public final class Topics {
         validateName(topic.name()).ifPresent(problem -> {
             throw new InvalidTopicException(problem);
         });
-        configs.validate(topic.configs());
+        // Change checks see a new topic as one that had no overrides: what it creates may meet what a
+        // deleted topic of the same name left behind (a table whose schema its declared one must fit).
+        // A topic that exists is answered TOPIC_ALREADY_EXISTS below, as by Kafka, not change-checked.
+        if (store.topic(topic.name()).isEmpty()) {
+            configs.validateChange(new Topic(topic.name(), new UUID(0, 0), topic.partitionCount(), Map.of()),
+                    topic.configs());
+        } else {
+            configs.validate(topic.configs());
+        }
         if (validateOnly) {
             if (find(topic.name()).isPresent()) {
                 throw new TopicExistsException(topic.name());

@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * table with Iceberg's {@code unionByNameWith}, which adds fields and promotes types (int to long, float
  * to double, a wider decimal) but throws for any other type change; after such a change every round
  * would fail and the table would stall for good. The change is checked the same way before it is
- * stored: against the table's schema when this agent has the catalog and the table exists, else
- * against the schema the topic declared until now. Registered with the agent's topic configs, so
- * AlterConfigs answers INVALID_CONFIG with Iceberg's reason.
+ * stored: against the table's schema when this agent has the catalog and the table exists (also when
+ * a topic is created under the name of a deleted one whose table is still there), else against the
+ * schema the topic declared until now. Registered with the agent's topic configs, so CreateTopics and
+ * AlterConfigs answer INVALID_CONFIG with Iceberg's reason.
  */
 public final class SchemaChange implements BiConsumer<Topic, Map<String, String>> {
 
@@ -80,6 +81,9 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
                 LOGGER.warn("cannot load the table of topic={} to check its schema change; checking against the"
                         + " schema declared until now: {}", current.name(), e.toString());
             }
+        }
+        if (!current.configs().containsKey(TableflowConfigs.SCHEMA)) {
+            return Optional.empty(); // a topic being created, or one that declared no schema: nothing to fit
         }
         try {
             return Optional.of(tableSchema(current.configs()));

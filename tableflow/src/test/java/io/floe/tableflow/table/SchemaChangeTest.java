@@ -46,6 +46,12 @@ class SchemaChangeTest {
                 .doesNotThrowAnyException();
     }
 
+    @Test
+    void aTopicBeingCreatedIsCheckedOnlyAgainstATableLeftBehind() {
+        Topic creating = new Topic("orders", new UUID(0, 0), 3, Map.of());
+        assertThatCode(() -> check.accept(creating, configs(V1))).doesNotThrowAnyException();
+    }
+
     private static Topic topic(String schema) {
         return new Topic("orders", UUID.randomUUID(), 3, configs(schema));
     }
