@@ -11,6 +11,8 @@ import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -23,7 +25,8 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +50,7 @@ class TableStallIT {
 
     private final SteppedClock clock = new SteppedClock();
     private TableflowHarness floe;
+    private MeterRegistry meters;
     private TableJobs jobs;
     private Retention retention;
     private Topic topic;
@@ -54,6 +58,7 @@ class TableStallIT {
     @BeforeEach
     void start() {
         floe = new TableflowHarness(dataDir);
+        meters = floe.meters;
         jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool")).withStallTimeout(STALL_TIMEOUT),
                 "agent-1", floe.metadata, new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
                 floe.meters);
@@ -66,8 +71,10 @@ class TableStallIT {
         floe.close();
     }
 
-    @Test
-    void aTableThatCannotAdvanceIsReportedAndStopsHoldingRetentionAfterTheStallTimeout() {
+    /** {@code resumedByAnotherAgent}: the table advances again on an agent that never saw it stall. */
+    @ParameterizedTest(name = "resumed by another agent: {0}")
+    @ValueSource(booleans = {false, true})
+    void aTableThatCannotAdvanceIsReportedAndStopsHoldingRetentionAfterTheStallTimeout(boolean resumedByAnotherAgent) {
         long old = System.currentTimeMillis() - Duration.ofHours(2).toMillis();
         produce(0, 10, old);
         pollUntilMaterialized(10);
@@ -94,10 +101,16 @@ class TableStallIT {
 
         floe.agent.topics().setConfigs(TOPIC, configs(INTEGER_N));
         produce(20, 5, System.currentTimeMillis());
+        if (resumedByAnotherAgent) {
+            meters = new SimpleMeterRegistry();
+            jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
+                    "agent-2", floe.metadata, new CommittedLog(floe.metadata, floe.objects), floe.tables, clock, meters);
+            clock.step(TableflowConfig.DEFAULT_LEASE_TTL); // agent-1's lease runs out
+        }
         pollUntilMaterialized(25);
         assertThat(stalled()).isZero();
         assertThat(floe.tables.load(TOPIC).orElseThrow().properties()).doesNotContainKey(TableCatalog.STALLED_PROPERTY);
-        assertThat(floe.meters.find("floe.tableflow.skipped.records").tag("topic", TOPIC).counter().count())
+        assertThat(meters.find("floe.tableflow.skipped.records").tag("topic", TOPIC).counter().count())
                 .as("what the table missed").isEqualTo(10);
         assertThat(TableflowHarness.rows(floe.tables.load(TOPIC).orElseThrow()))
                 .extracting(row -> (Long) row.getField("n"))
@@ -111,11 +124,11 @@ class TableStallIT {
     }
 
     private double stalled() {
-        return floe.meters.find("floe.tableflow.stalled").tag("topic", TOPIC).gauge().value();
+        return meters.find("floe.tableflow.stalled").tag("topic", TOPIC).gauge().value();
     }
 
     private double failures() {
-        return floe.meters.find("floe.tableflow.failures").tag("topic", TOPIC).counter().count();
+        return meters.find("floe.tableflow.failures").tag("topic", TOPIC).counter().count();
     }
 
     private void poll() {

@@ -22,6 +22,8 @@ final class StallWatch {
     private Instant failingSince;
     private long failedRounds;
     private boolean stalled;
+    /** Until the first round here succeeds, the table may carry a stalled mark from an earlier owner. */
+    private boolean markMayRemain = true;
 
     StallWatch(String topic, Duration timeout, TableMetrics metrics) {
         this.topic = topic;
@@ -52,10 +54,15 @@ final class StallWatch {
         return Change.STALLED;
     }
 
-    /** After a round succeeded; true when that ends a stall. */
+    /**
+     * After a round succeeded; true when the table's stalled mark must go: it ended a stall, or it is
+     * the first success here and the mark may be an earlier agent's (this agent restarted, or took the
+     * table over).
+     */
     boolean succeeded() {
-        boolean ended = stalled;
-        if (ended) {
+        boolean ended = stalled || markMayRemain;
+        markMayRemain = false;
+        if (stalled) {
             LOGGER.info("table of topic={} advances again after {} failed rounds since {}", topic, failedRounds,
                     failingSince);
             metrics.stalled(false);
