@@ -42,11 +42,14 @@ public final class PinnedTable {
 
     /**
      * Whether a commit of the pinned {@code table} reached the catalog's swap: until it does, a failed
-     * commit (writing a manifest, say) cannot have applied. False for a table that is not pinned.
+     * commit (writing a manifest, say) cannot have applied. True for a table that is not pinned, where
+     * nothing tells.
      */
     static boolean swapAttempted(Table table) {
-        return table instanceof HasTableOperations ops && ops.operations() instanceof PinnedOperations pinned
-                && pinned.attempted;
+        if (table instanceof HasTableOperations ops && ops.operations() instanceof PinnedOperations pinned) {
+            return pinned.attempted;
+        }
+        return true;
     }
 
     private static final class PinnedOperations implements TableOperations {
