@@ -45,8 +45,8 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
 
     @Override
     public void accept(Topic current, Map<String, String> overrides) {
-        if (Objects.equals(current.configs().get(TableflowConfigs.SCHEMA), overrides.get(TableflowConfigs.SCHEMA))
-                && Objects.equals(current.configs().get(TableflowConfigs.FORMAT), overrides.get(TableflowConfigs.FORMAT))) {
+        if (same(current.configs(), overrides, TableflowConfigs.SCHEMA)
+                && same(current.configs(), overrides, TableflowConfigs.FORMAT)) {
             return;
         }
         Schema wanted;
@@ -67,6 +67,10 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
                     + " (int to long, float to double, a wider decimal) but not change its type; declare a field"
                     + " under a new name instead");
         }
+    }
+
+    private static boolean same(Map<String, String> before, Map<String, String> after, String name) {
+        return Objects.equals(before.get(name), after.get(name));
     }
 
     /** The schema the table has (or, without one here, the one the topic declared until now). */

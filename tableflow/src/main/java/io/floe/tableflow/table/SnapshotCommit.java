@@ -17,11 +17,14 @@ import org.slf4j.LoggerFactory;
  * <p>Only a {@link CommitFailedException} (the compare-and-swap found other metadata), a
  * {@link ValidationException}, or a failure before the catalog's swap was attempted (writing a manifest
  * to the object store, say; {@link PinnedTable#swapAttempted}) proves that the commit did not apply;
- * those files are deleted here. Anything else thrown by the commit — {@code CommitStateUnknownException}, the JDBC catalog's
- * {@code UncheckedSQLException} when the database connection drops during the UPDATE, a failed refresh
- * after the swap — leaves the outcome unknown: the swap may have happened and the table may reference
- * the files, so they stay. The next round reads the table's watermark to find out; if the swap did not
- * happen, the files are orphans and table maintenance removes them once they are older than its age.
+ * those files are deleted here. Anything else thrown by the commit ({@code CommitStateUnknownException},
+ * the JDBC catalog's {@code UncheckedSQLException} when the database connection drops during the
+ * UPDATE, a failed refresh after the swap) leaves the outcome unknown: the swap may have happened and
+ * the table may reference the files, so they stay. The next round reads the table's watermark to find
+ * out; if the swap did not happen, the files are orphans and table maintenance removes them once they
+ * are older than its age. (A {@link CommitFailedException} for a commit that did apply, which the JDBC
+ * catalog's retry after a dropped connection produces, is turned back into success by
+ * {@link PinnedTable} before it gets here.)
  */
 final class SnapshotCommit {
 

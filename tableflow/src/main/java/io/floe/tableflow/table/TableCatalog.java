@@ -139,7 +139,9 @@ public final class TableCatalog implements AutoCloseable {
 
     /** Marks the topic's table stalled (best effort: a catalog that fails is why tables stall). */
     void markStalled(String topic, String description) {
-        String text = description.length() > STALLED_TEXT_MAX ? description.substring(0, STALLED_TEXT_MAX) : description;
+        String text = description.length() > STALLED_TEXT_MAX
+                ? description.substring(0, STALLED_TEXT_MAX)
+                : description;
         try {
             load(topic).ifPresent(table -> table.updateProperties().set(STALLED_PROPERTY, text).commit());
         } catch (RuntimeException e) {
