@@ -14,6 +14,7 @@ import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -28,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -48,6 +50,23 @@ final class TableflowHarness implements AutoCloseable {
     private Tableflow tableflow;
 
     TableflowHarness(Path dataDir) {
+        this(dataDir, UnaryOperator.identity());
+    }
+
+    /** With the Iceberg catalog wrapped by {@code decorate} (a fault-injecting decorator). */
+    TableflowHarness(Path dataDir, UnaryOperator<Catalog> decorate) {
+        this(dataDir, (warehouse, io) -> decorate.apply(IcebergCatalogs.jdbc("jdbc:sqlite:"
+                + dataDir.resolve("metadata.db").toAbsolutePath(), null, null, warehouse, io)));
+    }
+
+    /** Opens the Iceberg catalog of the harness's tables, given their warehouse location and FileIO. */
+    @FunctionalInterface
+    interface Catalogs {
+        Catalog open(String warehouse, ObjectStoreFileIO io);
+    }
+
+    /** With the Iceberg catalog {@code catalogs} opens (another database than the metadata store's). */
+    TableflowHarness(Path dataDir, Catalogs catalogs) {
         metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         int port = freePort();
@@ -57,9 +76,9 @@ final class TableflowHarness implements AutoCloseable {
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
         ObjectLocations locations = new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
         io = new ObjectStoreFileIO(objects, locations, dataDir.resolve("spool"));
-        catalog = IcebergCatalogs.jdbc("jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(), null, null,
-                locations.root() + "/tables", io);
+        catalog = catalogs.open(locations.root() + "/tables", io);
         tables = new TableCatalog(catalog, TableflowConfig.DEFAULT_NAMESPACE);
+        agent.topics().configs().addChangeCheck(new SchemaChange(tables));
     }
 
     TableflowHarness startTableflow(Path spool) {

@@ -220,6 +220,61 @@ class TableflowIT {
     }
 
     @Test
+    void aSchemaChangeTheTableCannotTakeIsRefusedWithInvalidConfigAndTheReason() throws Exception {
+        createTopic("typed", 1, Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
+                "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}",
+                "floe.tableflow.commit.interval.ms", "200"));
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            producer.send(new ProducerRecord<>("typed", null, bytes("{\"n\": 1}"))).get();
+        }
+        floe.awaitCaughtUp("typed", CATCH_UP);
+        assertThatThrownBy(() -> alter("typed", "floe.tableflow.schema",
+                "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}"))
+                .hasCauseInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("does not fit its table")
+                .hasMessageContaining("n: long -> string");
+        assertThat(floe.metadata.topic("typed").orElseThrow().configs().get("floe.tableflow.schema")).contains("integer");
+
+        // The table outlives its topic: a topic created again under the name must fit it too.
+        admin.deleteTopics(List.of("typed")).all().get();
+        assertThatThrownBy(() -> createTopic("typed", 1, Map.of("floe.tableflow.enabled", "true",
+                "floe.tableflow.format", "json",
+                "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}")))
+                .hasCauseInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("n: long -> string");
+    }
+
+    /**
+     * The ways the README names: a topic created without Tableflow (as {@code kafka-topics.sh --create}
+     * must, since it refuses unknown config names itself), then turned on as {@code kafka-configs.sh
+     * --alter --add-config} does it (DescribeConfigs, then IncrementalAlterConfigs), and off again with
+     * {@code --delete-config}, which needs DescribeConfigs to list the override it deletes.
+     */
+    @Test
+    void tableflowIsTurnedOnAndOffAsKafkaConfigsDoesIt() throws Exception {
+        createTopic("later", 1, Map.of());
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "later");
+        admin.describeConfigs(List.of(resource)).all().get();
+        admin.incrementalAlterConfigs(Map.of(resource, List.of(
+                new AlterConfigOp(new ConfigEntry("floe.tableflow.enabled", "true"), AlterConfigOp.OpType.SET),
+                new AlterConfigOp(new ConfigEntry("floe.tableflow.commit.interval.ms", "200"),
+                        AlterConfigOp.OpType.SET)))).all().get();
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            producer.send(new ProducerRecord<>("later", null, bytes("v"))).get();
+        }
+        assertThat(TableflowHarness.rows(floe.awaitCaughtUp("later", CATCH_UP))).hasSize(1);
+
+        assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("floe.tableflow.enabled"))
+                .isNotNull()
+                .satisfies(entry -> assertThat(entry.value()).isEqualTo("true"))
+                .satisfies(entry -> assertThat(entry.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG));
+        admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
+                new ConfigEntry("floe.tableflow.enabled", ""), AlterConfigOp.OpType.DELETE)))).all().get();
+        assertThat(floe.metadata.topic("later").orElseThrow().configs()).doesNotContainKey("floe.tableflow.enabled")
+                .containsEntry("floe.tableflow.commit.interval.ms", "200");
+    }
+
+    @Test
     void badTableflowConfigsAreRejectedWithInvalidConfig() {
         assertThatThrownBy(() -> createTopic("broken", 1, Map.of("floe.tableflow.enabled", "true",
                 "floe.tableflow.format", "avro", "floe.tableflow.schema", "{\"type\": \"recordd\"}")))

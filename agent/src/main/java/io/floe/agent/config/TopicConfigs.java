@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -27,6 +28,7 @@ public final class TopicConfigs {
 
     private final Map<String, String> agentDefaults;
     private final List<Consumer<Map<String, String>>> checks = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<Topic, Map<String, String>>> changeChecks = new CopyOnWriteArrayList<>();
 
     /** {@code agentDefaults}: topic-config values the agent's own configuration sets (e.g. max.message.bytes). */
     public TopicConfigs(Map<String, String> agentDefaults) {
@@ -49,6 +51,24 @@ public final class TopicConfigs {
      */
     public void addCheck(Consumer<Map<String, String>> check) {
         checks.add(check);
+    }
+
+    /**
+     * Adds a check of a change of a topic's overrides (given the topic as stored, or for a topic being
+     * created one with no overrides, and its new overrides), run by {@link #validateChange} after
+     * {@link #validate}: for settings whose new value must fit what the old one made (a declared schema
+     * and the table it shaped).
+     */
+    public void addChangeCheck(BiConsumer<Topic, Map<String, String>> check) {
+        changeChecks.add(check);
+    }
+
+    /** {@link #validate} of {@code overrides}, then the change checks of {@code current} becoming them. */
+    public void validateChange(Topic current, Map<String, String> overrides) {
+        validate(overrides);
+        for (BiConsumer<Topic, Map<String, String>> check : changeChecks) {
+            check.accept(current, overrides);
+        }
     }
 
     /** The effective value of {@code name} for {@code topic}. */

@@ -128,7 +128,15 @@ public final class Topics {
         validateName(topic.name()).ifPresent(problem -> {
             throw new InvalidTopicException(problem);
         });
-        configs.validate(topic.configs());
+        // Change checks see a new topic as one that had no overrides: what it creates may meet what a
+        // deleted topic of the same name left behind (a table whose schema its declared one must fit).
+        // A topic that exists is answered TOPIC_ALREADY_EXISTS below, as by Kafka, not change-checked.
+        if (store.topic(topic.name()).isEmpty()) {
+            configs.validateChange(new Topic(topic.name(), new UUID(0, 0), topic.partitionCount(), Map.of()),
+                    topic.configs());
+        } else {
+            configs.validate(topic.configs());
+        }
         if (validateOnly) {
             if (find(topic.name()).isPresent()) {
                 throw new TopicExistsException(topic.name());
@@ -168,7 +176,7 @@ public final class Topics {
         synchronized (configChanges) {
             Topic current = store.topic(name).orElseThrow(() -> new UnknownTopicException(name));
             Map<String, String> overrides = change.apply(current);
-            configs.validate(overrides);
+            configs.validateChange(current, overrides);
             if (validateOnly) {
                 return new Topic(current.name(), current.id(), current.partitionCount(), overrides);
             }

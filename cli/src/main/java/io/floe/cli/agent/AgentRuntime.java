@@ -11,6 +11,7 @@ import io.floe.kafka.KafkaServerConfig;
 import io.floe.maintenance.Maintenance;
 import io.floe.tableflow.Tableflow;
 import io.floe.tableflow.rest.RestCatalogHandler;
+import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -92,12 +93,14 @@ final class AgentRuntime implements AutoCloseable {
         if (settings.tableflow()) {
             TableCatalog tables = stages.start("Iceberg catalog",
                     () -> TableflowSetup.catalog(settings, agent.objects()), TableCatalog::close);
+            agent.topics().configs().addChangeCheck(new SchemaChange(tables));
             stages.start("Iceberg REST catalog at " + ICEBERG_PATH,
                     () -> TableflowSetup.serveRestCatalog(icebergRest, settings, tables), RestCatalogHandler::stop);
             stages.start("tableflow", () -> Tableflow.start(TableflowSetup.config(settings), agentId, metadata,
                     agent.objects(), tables, clock, registry), Tableflow::close);
         } else {
             LOGGER.info("Tableflow is off: this agent materializes no tables");
+            agent.topics().configs().addChangeCheck(new SchemaChange(null));
             icebergRest.off("this agent runs with --tableflow=false, so it serves no Iceberg catalog;"
                     + " ask an agent that runs Tableflow");
         }

@@ -1,6 +1,7 @@
 package io.floe.cli.tables;
 
 import io.floe.cli.groups.Table;
+import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -45,9 +47,12 @@ final class DescribeTableCommand implements Callable<Integer> {
     @Mixin
     private TablesOptions options;
 
-    @Option(names = "--http", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9644",
-            description = "The agent's HTTP endpoint, which serves the Iceberg REST catalog at /iceberg."
-                    + " Default: ${DEFAULT-VALUE}.")
+    /** The agent's default HTTP port (its {@code --http-listen}). */
+    static final int DEFAULT_HTTP_PORT = 9644;
+
+    @Option(names = "--http", paramLabel = "HOST:PORT",
+            description = "The agent's HTTP endpoint (its --http-listen), which serves the Iceberg REST catalog at"
+                    + " /iceberg. Default: the --bootstrap host, port " + DEFAULT_HTTP_PORT + ".")
     private String http;
 
     @Option(names = "--namespace", paramLabel = "NAME", defaultValue = "floe",
@@ -59,14 +64,41 @@ final class DescribeTableCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String uri = "http://" + httpEndpoint() + "/iceberg";
         return options.run("describe", spec.commandLine().getErr(), admin -> {
             try (RESTCatalog catalog = new RESTCatalog()) {
-                catalog.initialize("floe", Map.of("uri", "http://" + http + "/iceberg"));
+                catalog.initialize("floe", Map.of("uri", uri));
                 describe(admin, catalog);
+            } catch (RESTException e) {
+                // Iceberg's client says only "Error occurred while processing GET request".
+                throw new TablesOptions.CommandFailure("cannot reach the agent's Iceberg REST catalog at " + uri
+                        + (http == null ? " (the --bootstrap host and the default HTTP port " + DEFAULT_HTTP_PORT + ")"
+                                : "") + ": " + rootMessage(e) + "; give the agent's HTTP endpoint, its --http-listen,"
+                        + " with --http HOST:PORT");
             } catch (java.io.IOException e) {
                 throw new TablesOptions.CommandFailure("cannot close the catalog client: " + e.getMessage());
             }
         });
+    }
+
+    /** {@code --http}, or the host of {@code --bootstrap} with the default HTTP port. */
+    private String httpEndpoint() {
+        if (http != null) {
+            return http;
+        }
+        String bootstrap = options.bootstrap.split(",")[0].trim();
+        int colon = bootstrap.lastIndexOf(':');
+        String host = colon < 0 ? bootstrap : bootstrap.substring(0, colon);
+        return host + ":" + DEFAULT_HTTP_PORT;
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getClass().getSimpleName() + ": "
+                + root.getMessage();
     }
 
     private void describe(Admin admin, RESTCatalog catalog) throws ExecutionException, InterruptedException {
@@ -93,21 +125,35 @@ final class DescribeTableCommand implements Callable<Integer> {
                     + ", rows: " + current.summary().getOrDefault("total-records", "?")
                     + ", bytes: " + current.summary().getOrDefault("total-files-size", "?"));
         }
+        String stalled = table.properties().get(TableCatalog.STALLED_PROPERTY);
+        if (stalled != null) {
+            out.println("Stalled: " + stalled);
+        }
 
         TopicDescription description = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic);
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        description.partitions().forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        description.partitions().forEach(p -> {
+            latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest());
+            earliest.put(new TopicPartition(topic, p.partition()), OffsetSpec.earliest());
+        });
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = admin.listOffsets(earliest).all().get();
         Optional<Watermark> watermark = Watermark.of(table);
-        Table partitions = new Table("PARTITION", "MATERIALIZED-UP-TO", "END-OFFSET", "LAG");
+        Table partitions = new Table("PARTITION", "MATERIALIZED-UP-TO", "END-OFFSET", "LAG", "REMOVED-UNREAD");
         long totalLag = 0;
+        long totalRemoved = 0;
         Map<TopicPartition, Long> behind = new HashMap<>();
         for (int p = 0; p < description.partitions().size(); p++) {
             long end = ends.get(new TopicPartition(topic, p)).offset();
+            long start = starts.get(new TopicPartition(topic, p)).offset();
             long next = watermark.isPresent() ? watermark.get().next(p) : -1;
             long lag = next < 0 ? end : Math.max(0, end - next);
+            // Records retention removed before the table read them (a stalled table holds nothing back).
+            long removed = next < 0 ? 0 : Math.max(0, start - next);
             totalLag += lag;
-            partitions.add(p, next < 0 ? "-" : next, end, lag);
+            totalRemoved += removed;
+            partitions.add(p, next < 0 ? "-" : next, end, lag, removed);
             if (lag > 0) {
                 behind.put(new TopicPartition(topic, p), Math.max(next, 0));
             }
@@ -117,6 +163,9 @@ final class DescribeTableCommand implements Callable<Integer> {
                 .map(at -> ", the oldest not in the table is " + Duration.between(at, Instant.now()).toSeconds()
                         + " s old")
                 .orElse(""));
+        if (totalRemoved > 0) {
+            out.println("Removed before the table read them: " + totalRemoved + " records (the table skips them)");
+        }
         Optional<org.apache.iceberg.Table> deadLetters = load(catalog,
                 TableIdentifier.of(namespace + "_dead_letters", topic));
         out.println("Dead letters: " + deadLetters.map(dead -> dead.currentSnapshot() == null ? "0"

@@ -89,6 +89,13 @@ class TablesCommandIT {
 
             assertThat(floe("tables", "describe", "nothing", "--bootstrap", bootstrap, "--http", http)).isEqualTo(1);
             assertThat(err.toString()).contains("has no table floe.nothing");
+
+            // An HTTP endpoint that is not where the command looks: it says what it could not reach and how
+            // to point it at the agent, not Iceberg's "Error occurred while processing GET request".
+            String nowhere = "127.0.0.1:" + freePort();
+            assertThat(floe("tables", "describe", "counts", "--bootstrap", bootstrap, "--http", nowhere)).isEqualTo(1);
+            assertThat(err.toString()).contains("cannot reach the agent's Iceberg REST catalog at http://" + nowhere
+                    + "/iceberg", "--http HOST:PORT").doesNotContain("Error occurred while processing");
         }
     }
 

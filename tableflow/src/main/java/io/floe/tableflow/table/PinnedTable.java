@@ -2,12 +2,17 @@ package io.floe.tableflow.table;
 
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A table whose commits are a true compare-and-swap against the metadata it was pinned at.
@@ -25,6 +30,8 @@ import org.apache.iceberg.io.LocationProvider;
  */
 public final class PinnedTable {
 
+    private static final Logger LOGGER = LoggerFactory.getLogger(PinnedTable.class);
+
     private PinnedTable() {}
 
     /** {@code table} pinned at the metadata it holds now. */
@@ -33,10 +40,23 @@ public final class PinnedTable {
         return new BaseTable(new PinnedOperations(ops, ops.current()), table.name());
     }
 
+    /**
+     * Whether a commit of the pinned {@code table} reached the catalog's swap: until it does, a failed
+     * commit (writing a manifest, say) cannot have applied. True for a table that is not pinned, where
+     * nothing tells.
+     */
+    static boolean swapAttempted(Table table) {
+        if (table instanceof HasTableOperations ops && ops.operations() instanceof PinnedOperations pinned) {
+            return pinned.attempted;
+        }
+        return true;
+    }
+
     private static final class PinnedOperations implements TableOperations {
         private final TableOperations delegate;
         private final TableMetadata base;
         private volatile boolean committed;
+        private volatile boolean attempted;
 
         PinnedOperations(TableOperations delegate, TableMetadata base) {
             this.delegate = delegate;
@@ -59,8 +79,43 @@ public final class PinnedTable {
             if (committed) {
                 throw new IllegalStateException("a pinned table commits once; pin the table again");
             }
-            delegate.commit(expected, updated);
+            attempted = true;
+            try {
+                delegate.commit(expected, updated);
+            } catch (CommitFailedException e) {
+                if (!appliedAfterAll(updated, e)) {
+                    throw e;
+                }
+            }
             committed = true;
+        }
+
+        /**
+         * Whether a commit the catalog reported as failed went through after all. Iceberg's JDBC catalog
+         * reconnects and runs its UPDATE again when the connection drops (SQL states 08xxx): if the first
+         * UPDATE had applied, the second matches no row and the catalog throws
+         * {@link CommitFailedException}, on which Iceberg deletes the commit's manifests and Tableflow its
+         * data files, while the table now points at them. So a failed snapshot commit looks for its
+         * snapshot in the table as the catalog has it now; when it cannot look, the outcome is unknown.
+         */
+        private boolean appliedAfterAll(TableMetadata updated, CommitFailedException failure) {
+            Snapshot ours = updated.currentSnapshot();
+            if (ours == null || base.snapshot(ours.snapshotId()) != null) {
+                return false; // not a commit that adds a snapshot (an expiry): retrying it later is harmless
+            }
+            TableMetadata now;
+            try {
+                now = delegate.refresh();
+            } catch (RuntimeException refreshFailed) {
+                refreshFailed.addSuppressed(failure);
+                throw new CommitStateUnknownException(refreshFailed);
+            }
+            if (now == null || now.snapshot(ours.snapshotId()) == null) {
+                return false;
+            }
+            LOGGER.warn("commit reported as failed applied after all (the catalog retried it) table={} snapshot={}:"
+                    + " {}", delegate.current().location(), ours.snapshotId(), failure.getMessage());
+            return true;
         }
 
         @Override

@@ -22,6 +22,7 @@ final class RetentionHold {
     private final MetadataStore metadata;
     private final String topic;
     private Map<Integer, Long> held = Map.of();
+    private boolean released;
 
     RetentionHold(MetadataStore metadata, String topic) {
         this.metadata = metadata;
@@ -47,10 +48,24 @@ final class RetentionHold {
         }
     }
 
+    /**
+     * Gives the hold up while the table cannot advance (it is stalled): retention may then remove what
+     * the table has not read, which the table counts as skipped when it resumes. The next round that
+     * gets as far as reading writes the hold again.
+     */
+    void release() {
+        if (!released) {
+            metadata.releaseRetention(HOLDER, topic);
+            held = Map.of();
+            released = true;
+        }
+    }
+
     private void write(Map<Integer, Long> offsets) {
         if (!offsets.isEmpty() && !offsets.equals(held)) {
             metadata.holdRetention(HOLDER, topic, offsets);
             held = Map.copyOf(offsets);
+            released = false;
         }
     }
 }

@@ -41,6 +41,13 @@ public final class TableCatalog implements AutoCloseable {
             TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20",
             "floe.managed-by", "floe-tableflow");
 
+    /**
+     * Set on a table while its rounds keep failing past the stall timeout: since when, how many rounds,
+     * the last failure. Removed when a round succeeds again. {@code floe tables describe} shows it.
+     */
+    public static final String STALLED_PROPERTY = "floe.tableflow.stalled";
+    private static final int STALLED_TEXT_MAX = 1000;
+
     private final Catalog catalog;
     private final Namespace namespace;
     private final Namespace deadLetterNamespace;
@@ -141,6 +148,28 @@ public final class TableCatalog implements AutoCloseable {
             return Optional.of(catalog.loadTable(identifier));
         } catch (NoSuchTableException e) {
             return Optional.empty();
+        }
+    }
+
+    /** Marks the topic's table stalled (best effort: a catalog that fails is why tables stall). */
+    void markStalled(String topic, String description) {
+        String text = description.length() > STALLED_TEXT_MAX
+                ? description.substring(0, STALLED_TEXT_MAX)
+                : description;
+        try {
+            load(topic).ifPresent(table -> table.updateProperties().set(STALLED_PROPERTY, text).commit());
+        } catch (RuntimeException e) {
+            LOGGER.warn("cannot mark the table of topic={} stalled: {}", topic, e.toString());
+        }
+    }
+
+    /** Removes the stalled mark of the topic's table, if it has one. */
+    void clearStalled(String topic) {
+        try {
+            load(topic).filter(table -> table.properties().containsKey(STALLED_PROPERTY))
+                    .ifPresent(table -> table.updateProperties().remove(STALLED_PROPERTY).commit());
+        } catch (RuntimeException e) {
+            LOGGER.warn("cannot clear the stalled mark of the table of topic={}: {}", topic, e.toString());
         }
     }
 

@@ -12,13 +12,11 @@ import io.floe.tableflow.source.CommittedLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
@@ -29,7 +27,6 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.DataWriteResult;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -44,8 +41,12 @@ import org.slf4j.LoggerFactory;
  * appending the same records again; every round starts from what the table itself says it holds.
  *
  * <p>Records whose value does not fit the schema go to the dead-letter table, committed before the
- * main table with the same watermark, so a dead letter below the main table's watermark is always in
- * the dead-letter table, and one below the dead-letter table's watermark is never written twice.
+ * main table with a watermark at least the main table's new one, so a dead letter below the main
+ * table's watermark is always in the dead-letter table, and one below the dead-letter table's
+ * watermark is never written twice; a crash or failure between the two commits leaves both true.
+ *
+ * <p>A file is deleted only when no commit can reference it: the round failed before committing it,
+ * or its commit was rejected ({@link SnapshotCommit}). After an unknown outcome the files stay.
  */
 final class TableJob {
 
@@ -82,7 +83,9 @@ final class TableJob {
     /**
      * One round: reads what arrived since the watermark (at most about {@code maxBytesPerRound}) and
      * commits it. Returns what it did; a commit that lost the race to another writer throws
-     * {@link CommitFailedException} after removing the files it wrote.
+     * {@link CommitFailedException} after removing the files it wrote. A commit whose outcome is unknown
+     * throws what it threw and keeps its files (they may be in the table now); the next round finds out
+     * from the tables' watermarks.
      */
     Outcome run(Topic topic, TableSettings settings) {
         ValueDecoder values = decoder(settings);
@@ -97,7 +100,7 @@ final class TableJob {
                 .filter(mark -> mark.topicId().equals(topic.id()))
                 .orElse(Watermark.empty(topic.id()));
 
-        Writers writers = new Writers(table, deadLetters.orElse(null), settings);
+        Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings);
         Map<Integer, Long> advanced = new HashMap<>();
         long[] counts = new long[2];
         long budget = maxBytesPerRound;
@@ -105,6 +108,9 @@ final class TableJob {
         boolean moreWaiting = false;
         int partitions = topic.partitionCount();
         int first = Math.floorMod(rotation++, Math.max(1, partitions));
+        Watermark target;
+        List<DataFile> deadFiles;
+        List<DataFile> files;
         try {
             for (int i = 0; i < partitions; i++) {
                 int partition = (first + i) % partitions;
@@ -153,51 +159,60 @@ final class TableJob {
                     lag += until - next;
                 }
             }
-            Watermark target = watermark.with(advanced);
+            target = watermark.with(advanced);
             if (target.equals(watermark)) {
                 writers.abort();
                 return new Outcome(0, 0, 0, false, false, lag, watermark);
             }
-            List<DataFile> deadFiles = writers.closeDeadLetters();
-            if (!deadFiles.isEmpty()) {
-                commit(writers.deadTable, deadFiles, target, "dead letters");
-            }
-            List<DataFile> files = writers.close();
-            commit(table, files, target, "records");
-            hold.afterCommit(target);
-            metrics.committed(counts[0], counts[1], files.size());
-            return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag, target);
+            deadFiles = writers.closeDeadLetters();
+            files = writers.close();
         } catch (RuntimeException e) {
+            // Nothing of this round was committed yet: every file it wrote can go.
             writers.abort();
             throw e;
         }
+        commitDeadLetters(writers.deadTable, deadFiles, deadLetterMark.atLeast(target), table, files);
+        throwUnlessCommitted(SnapshotCommit.append(table, files, target, "records", clock));
+        hold.afterCommit(target);
+        metrics.committed(counts[0], counts[1], files.size());
+        return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag, target);
     }
 
-    private void commit(Table table, List<DataFile> files, Watermark watermark, String what) {
-        AppendFiles append = table.newAppend();
-        files.forEach(append::appendFile);
-        append.set(Watermark.SUMMARY_PROPERTY, watermark.toJson());
-        append.set("floe.committed-at", Instant.now(clock).toString());
-        try {
-            append.commit();
-        } catch (CommitFailedException e) {
-            LOGGER.warn("table commit lost to another writer table={} ({}): {}; its {} files are removed",
-                    table.name(), what, e.getMessage(), files.size());
-            files.forEach(file -> deleteQuietly(table, file.location()));
-            throw e;
-        } catch (CommitStateUnknownException e) {
-            LOGGER.warn("table commit outcome unknown table={} ({}): {}; the next round reads the table's watermark",
-                    table.name(), what, e.getMessage());
-            throw e;
+    /**
+     * Commits the round's dead letters before its rows, with the dead-letter table's own watermark raised
+     * to the round's: so every dead letter below the main table's watermark is in the dead-letter table,
+     * and one below the dead-letter table's watermark is never written again. The dead-letter watermark
+     * never goes down (a later round may start lower, from a main table whose commit failed, and read
+     * other partitions first); without that a dead letter below the old mark would be written twice.
+     * When this commit did not definitely apply, the rows are not committed (their files go, as no
+     * commit ever referenced them) and the round fails.
+     */
+    private void commitDeadLetters(Table deadTable, List<DataFile> deadFiles, Watermark deadMark, Table table,
+            List<DataFile> files) {
+        if (deadFiles.isEmpty()) {
+            return;
+        }
+        SnapshotCommit.Outcome outcome = SnapshotCommit.append(deadTable, deadFiles, deadMark, "dead letters", clock);
+        if (!(outcome instanceof SnapshotCommit.Outcome.Committed)) {
+            SnapshotCommit.deleteUncommitted(table, files);
+        }
+        throwUnlessCommitted(outcome);
+    }
+
+    /** Rethrows what made a commit fail: a rejection as such (the caller counts a conflict), else unknown. */
+    private void throwUnlessCommitted(SnapshotCommit.Outcome outcome) {
+        if (outcome instanceof SnapshotCommit.Outcome.Rejected rejected) {
+            throw rejected.cause();
+        }
+        if (outcome instanceof SnapshotCommit.Outcome.Unknown unknown) {
+            metrics.unknownOutcome();
+            throw unknown.cause();
         }
     }
 
-    private static void deleteQuietly(Table table, String location) {
-        try {
-            table.io().deleteFile(location);
-        } catch (RuntimeException e) {
-            LOGGER.debug("cannot remove uncommitted file {}: {}", location, e.toString());
-        }
+    /** Stops holding retention back for this table (it is stalled; see {@link RetentionHold#release}). */
+    void releaseRetention() {
+        hold.release();
     }
 
     private ValueDecoder decoder(TableSettings settings) {
@@ -216,12 +231,14 @@ final class TableJob {
         private final FanoutDataWriter<Record> data;
         private final PartitionKey key;
         private final InternalRecordWrapper wrapper;
+        private final Watermark deadLetterMark;
         private FanoutDataWriter<Record> dead;
         private Table deadTable;
 
-        Writers(Table table, Table deadTable, TableSettings settings) {
+        Writers(Table table, Table deadTable, Watermark deadLetterMark, TableSettings settings) {
             this.table = table;
             this.deadTable = deadTable;
+            this.deadLetterMark = deadLetterMark;
             this.settings = settings;
             this.data = writer(table, settings.targetFileBytes());
             this.key = new PartitionKey(table.spec(), table.schema());
@@ -240,6 +257,14 @@ final class TableJob {
         Schema deadLetterSchema() {
             if (deadTable == null) {
                 deadTable = PinnedTable.pin(catalog.loadOrCreateDeadLetters(topicName));
+                // The round decided which dead letters to write from the table as it was at the start
+                // (none then); another writer that committed dead letters since would see them twice.
+                Watermark now = Watermark.of(deadTable).filter(mark -> mark.topicId().equals(deadLetterMark.topicId()))
+                        .orElse(Watermark.empty(deadLetterMark.topicId()));
+                if (!now.equals(deadLetterMark)) {
+                    throw new CommitFailedException("dead-letter table %s changed since the round began: watermark %s,"
+                            + " the round read %s", deadTable.name(), now.nextOffsets(), deadLetterMark.nextOffsets());
+                }
             }
             if (dead == null) {
                 dead = writer(deadTable, settings.targetFileBytes());
@@ -271,8 +296,7 @@ final class TableJob {
                 try {
                     writer.close();
                     DataWriteResult result = writer.result();
-                    Table owner = writer == data ? table : deadTable;
-                    result.dataFiles().forEach(file -> deleteQuietly(owner, file.location()));
+                    SnapshotCommit.deleteUncommitted(writer == data ? table : deadTable, result.dataFiles());
                 } catch (IOException | RuntimeException e) {
                     LOGGER.debug("cannot clean up an aborted round of {}: {}", topicName, e.toString());
                 }

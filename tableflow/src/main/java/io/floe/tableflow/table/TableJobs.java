@@ -56,15 +56,17 @@ public final class TableJobs {
         final TableJob job;
         final TableMetrics metrics;
         final TableMaintenance maintenance;
+        final StallWatch stall;
         Instant nextRun = Instant.MIN;
         Instant caughtUpAt;
         JobLease lease;
         Instant leaseTakenAt = Instant.MIN;
 
-        Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, Instant now) {
+        Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, StallWatch stall, Instant now) {
             this.job = job;
             this.metrics = metrics;
             this.maintenance = maintenance;
+            this.stall = stall;
             this.caughtUpAt = now;
         }
     }
@@ -103,7 +105,8 @@ public final class TableJobs {
         Scheduled scheduled = jobs.computeIfAbsent(topic.name(), name -> {
             TableMetrics metrics = new TableMetrics(meters, name);
             return new Scheduled(new TableJob(name, catalog, metadata, log, clock, metrics, config.maxBytesPerRound()),
-                    metrics, new TableMaintenance(meters, name, config.maxBytesPerRound()), now);
+                    metrics, new TableMaintenance(meters, name, config.maxBytesPerRound()),
+                    new StallWatch(name, config.stallTimeout(), metrics), now);
         });
         scheduled.metrics.behindFor(now.toEpochMilli() - scheduled.caughtUpAt.toEpochMilli());
         boolean due = !now.isBefore(scheduled.nextRun);
@@ -132,6 +135,9 @@ public final class TableJobs {
         }
         try {
             TableJob.Outcome outcome = scheduled.job.run(topic, settings);
+            if (scheduled.stall.succeeded()) {
+                catalog.clearStalled(topic.name());
+            }
             if (outcome.lagRecords() == 0) {
                 scheduled.caughtUpAt = now;
             }
@@ -149,6 +155,27 @@ public final class TableJobs {
             scheduled.metrics.failed();
             scheduled.nextRun = now.plus(settings.commitInterval());
             LOGGER.warn("table round failed topic={}: {}", topic.name(), e.toString(), e);
+            stalled(topic, scheduled, now, e);
+        }
+    }
+
+    /**
+     * A failed round's part in a stall: once the rounds have failed for the stall timeout the table is
+     * marked stalled and stops holding retention back, again after every failed round while it lasts
+     * (a round that got as far as reading wrote the hold again).
+     */
+    private void stalled(Topic topic, Scheduled scheduled, Instant now, RuntimeException failure) {
+        StallWatch.Change change = scheduled.stall.failed(now, failure);
+        if (change == StallWatch.Change.NONE) {
+            return;
+        }
+        if (change == StallWatch.Change.STALLED) {
+            catalog.markStalled(topic.name(), scheduled.stall.description(failure));
+        }
+        try {
+            scheduled.job.releaseRetention();
+        } catch (RuntimeException e) {
+            LOGGER.warn("cannot release the retention hold of stalled topic={}: {}", topic.name(), e.toString());
         }
     }
 

@@ -13,10 +13,12 @@ final class TableMetrics {
     private final Counter files;
     private final Counter commits;
     private final Counter commitConflicts;
+    private final Counter unknownOutcomes;
     private final Counter failures;
     private final Counter skipped;
     private final AtomicLong lagRecords = new AtomicLong();
     private final AtomicLong lagMillis = new AtomicLong();
+    private final AtomicLong stalled = new AtomicLong();
 
     TableMetrics(MeterRegistry meters, String topic) {
         this.records = Counter.builder("floe.tableflow.records").tag("topic", topic)
@@ -29,10 +31,16 @@ final class TableMetrics {
                 .description("Snapshots committed").register(meters);
         this.commitConflicts = Counter.builder("floe.tableflow.commit.conflicts").tag("topic", topic)
                 .description("Commits rejected because the table changed meanwhile (another writer)").register(meters);
+        this.unknownOutcomes = Counter.builder("floe.tableflow.commit.unknown").tag("topic", topic)
+                .description("Commits whose outcome is unknown (their files are kept; the next round reads the table)")
+                .register(meters);
         this.failures = Counter.builder("floe.tableflow.failures").tag("topic", topic)
                 .description("Rounds that failed").register(meters);
         this.skipped = Counter.builder("floe.tableflow.skipped.records").tag("topic", topic)
                 .description("Records removed by retention before the table got them").register(meters);
+        Gauge.builder("floe.tableflow.stalled", stalled, AtomicLong::get).tag("topic", topic)
+                .description("1 while the table's rounds have failed for longer than the stall timeout (it no"
+                        + " longer holds retention back), else 0").register(meters);
         Gauge.builder("floe.tableflow.lag.records", lagRecords, AtomicLong::get).tag("topic", topic)
                 .description("Committed records not yet in the table").register(meters);
         Gauge.builder("floe.tableflow.lag.seconds", lagMillis, value -> value.get() / 1000.0).tag("topic", topic)
@@ -50,8 +58,16 @@ final class TableMetrics {
         commitConflicts.increment();
     }
 
+    void unknownOutcome() {
+        unknownOutcomes.increment();
+    }
+
     void failed() {
         failures.increment();
+    }
+
+    void stalled(boolean isStalled) {
+        stalled.set(isStalled ? 1 : 0);
     }
 
     void skippedByRetention(long count) {

@@ -48,6 +48,16 @@ public record Watermark(UUID topicId, SortedMap<Integer, Long> nextOffsets) {
         return new Watermark(topicId, next);
     }
 
+    /** On every partition the higher of this watermark and {@code other} (of the same topic). */
+    public Watermark atLeast(Watermark other) {
+        if (!topicId.equals(other.topicId)) {
+            throw new IllegalArgumentException("watermarks of different topics " + topicId + " and " + other.topicId);
+        }
+        TreeMap<Integer, Long> next = new TreeMap<>(nextOffsets);
+        other.nextOffsets.forEach((partition, offset) -> next.merge(partition, offset, Math::max));
+        return new Watermark(topicId, next);
+    }
+
     /**
      * The watermark of the table's current snapshot, or of its nearest ancestor that has one (a
      * snapshot another engine committed carries none); empty for a table without one.
