@@ -226,6 +226,14 @@ public interface MetadataStore extends AutoCloseable {
      */
     NodeIdClaim claimNodeId(int nodeId, String agentId, Instant now, Duration ttl);
 
+    /**
+     * {@link #heartbeatAgent(AgentRegistration)} and the renewal of the agent's node id lease
+     * ({@code registration.nodeId()}, for {@code ttl} from the heartbeat time) in one transaction: the
+     * membership heartbeat keeps the id. When another agent holds the id (this agent's lease ran out
+     * while it was paused, and the id was taken), records nothing and answers {@link NodeIdClaim.Held}.
+     */
+    NodeIdClaim heartbeatAgent(AgentRegistration registration, Duration ttl);
+
     /** Gives up {@code lease} early (a clean shutdown); does nothing when it is no longer held at that epoch. */
     void releaseNodeId(NodeIdLease lease);
 

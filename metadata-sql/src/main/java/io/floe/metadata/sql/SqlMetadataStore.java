@@ -445,6 +445,19 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
+    public NodeIdClaim heartbeatAgent(AgentRegistration registration, Duration ttl) {
+        Objects.requireNonNull(registration, "registration");
+        return racingForANewRow("record heartbeat of agent " + registration.agentId(), connection -> {
+            NodeIdClaim claim = nodeIds.claim(connection, registration.nodeId(), registration.agentId(),
+                    registration.heartbeatAt(), ttl);
+            if (claim instanceof NodeIdClaim.Granted) {
+                membership.heartbeat(connection, registration);
+            }
+            return claim;
+        });
+    }
+
+    @Override
     public void releaseNodeId(NodeIdLease lease) {
         write("release node id " + lease.nodeId() + " of agent " + lease.agentId(), connection -> {
             nodeIds.release(connection, lease);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.NodeIdClaim;
@@ -120,6 +121,24 @@ public abstract class CoordinationContract {
     }
 
     @Test
+    void theMembershipHeartbeatRenewsTheIdAndRecordsNothingOnceAnotherAgentHoldsIt() {
+        NodeIdLease lease = store.allocateNodeId("agent-a", NOW, TTL);
+        Instant beat = NOW.plusSeconds(4);
+
+        NodeIdClaim renewed = store.heartbeatAgent(registration("agent-a", lease.nodeId(), beat), TTL);
+        Instant afterPause = beat.plus(TTL).plusSeconds(1);
+        NodeIdLease taken = store.allocateNodeId("agent-b", afterPause, TTL);
+        NodeIdClaim lost = store.heartbeatAgent(registration("agent-a", lease.nodeId(), afterPause), TTL);
+
+        assertThat(renewed).isEqualTo(new NodeIdClaim.Granted(new NodeIdLease(lease.nodeId(), "agent-a",
+                lease.epoch(), beat.plus(TTL))));
+        assertThat(taken.nodeId()).isEqualTo(lease.nodeId());
+        assertThat(lost).isEqualTo(new NodeIdClaim.Held(taken));
+        assertThat(store.liveAgents(beat.minusSeconds(1))).extracting(AgentRegistration::heartbeatAt)
+                .containsExactly(beat);
+    }
+
+    @Test
     void agentsAllocatingAtOnceGetDifferentIds() throws Exception {
         int agents = 4;
         CyclicBarrier start = new CyclicBarrier(agents);
@@ -211,6 +230,10 @@ public abstract class CoordinationContract {
         assertThat(store.commitOffsets(unknownGroup, Map.of(PARTITION, offset(5)))).isFalse();
         assertThat(store.committedOffsets(GROUP)).isEmpty();
         assertThat(store.committedOffsets("other-group")).isEmpty();
+    }
+
+    private static AgentRegistration registration(String agentId, int nodeId, Instant at) {
+        return new AgentRegistration(agentId, nodeId, "127.0.0.1", 9092, null, at);
     }
 
     private static CommittedOffset offset(long offset) {
