@@ -72,8 +72,6 @@ public final class Agent implements AutoCloseable {
         this.housekeeping = concurrency.scheduler("floe-housekeeping");
         this.cluster = new Cluster(config.clusterId(),
                 new AgentNode(nodeId.nodeId(), config.advertisedHost(), config.advertisedPort()));
-        this.membership = Membership.start(metadata, cluster, config.agentId(), nodeId, clock, housekeeping,
-                Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
         TopicConfigs topicConfigs = new TopicConfigs(
                 Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
         this.topics = new Topics(metadata, topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
@@ -92,6 +90,9 @@ public final class Agent implements AutoCloseable {
         this.topics.onDeleted(groups::onTopicDeleted);
         housekeeping.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
                 TimeUnit.MILLISECONDS);
+        // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.
+        this.membership = Membership.start(metadata, cluster, config.agentId(), nodeId, clock, housekeeping,
+                Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
     }
 
     /** Topics changed through other agents reach this one's cache within this long. */

@@ -169,7 +169,7 @@ class GroupFencingIT {
             mark("group drained: " + drained + ", committed " + offsets.latest());
         }
         System.out.println("GroupFencingIT timeline=" + timeline + " assignments=" + ownership.assignments()
-                + " commits=" + offsets.changes());
+                + " commits=" + offsets.changes() + " regressions=" + offsets.regressions());
         // Safety first: a split group may also never drain, but what it broke is the point.
         assertThat(ownership.violations()).as("partitions owned by two members at once").isEmpty();
         assertThat(offsets.regressions()).as("committed offsets that moved backwards").isEmpty();
