@@ -52,8 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Defect 6 of issue 16, from outside with real clients: three agents in separate JVMs on one
  * PostgreSQL database, started without {@code --node-id}, and a consumer group of three members
  * bootstrapped at different agents, committing after every poll. While an agent joins, the group's
- * coordinator is paused (SIGSTOP, then SIGCONT after its leases ran out) and then an agent leaves
- * (SIGTERM), no partition may be owned by two members at once (as their rebalance listeners report
+ * coordinator is paused (SIGSTOP, then SIGCONT after its leases ran out), then killed (SIGKILL) while
+ * a fourth agent starts, and then the next coordinator leaves (SIGTERM), no partition may be owned by two members at once (as their rebalance listeners report
  * it) and no committed offset may move backwards (as the database holds them, read every 50 ms); in
  * the end the group has committed every record. Agents' logs are kept in
  * {@code target/group-fencing-it}.
@@ -152,6 +152,14 @@ class GroupFencingIT {
             TimeUnit.MILLISECONDS.sleep(PAUSE.toMillis()); // the fault's length, not a synchronization
             coordinator.process().resume();
             mark("coordinator " + coordinator.name() + " resumed");
+            settle();
+
+            Agent killed = coordinatorOf(admin);
+            killed.process().kill();
+            mark("coordinator " + killed.name() + " killed");
+            agents.add(startAgent("d", jdbcUrl));
+            awaitHealthy(agents.get(3));
+            mark("agent d started");
             settle();
 
             Agent leaving = coordinatorOf(admin);
