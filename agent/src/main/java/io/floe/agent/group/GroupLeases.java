@@ -119,7 +119,10 @@ final class GroupLeases {
             return CompletableFuture.completedFuture(joinable(groupId));
         }
         return CompletableFuture.supplyAsync(() -> {
-            Optional<CoordinatorLease> taken = acquire(groupId, joinerSessionTimeout);
+            // The lease records the longest session of the group's members, the joiner's included.
+            Duration members = sessionTimeout.apply(groupId);
+            Optional<CoordinatorLease> taken = acquire(groupId,
+                    members.compareTo(joinerSessionTimeout) > 0 ? members : joinerSessionTimeout);
             return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId);
         }, storeWork);
     }
