@@ -4,6 +4,7 @@ import io.floe.agent.cache.ObjectCache;
 import io.floe.agent.cluster.AgentNode;
 import io.floe.agent.cluster.Cluster;
 import io.floe.agent.cluster.Membership;
+import io.floe.agent.cluster.NodeIds;
 import io.floe.agent.config.TopicConfigs;
 import io.floe.agent.fetch.FetchService;
 import io.floe.agent.fetch.OffsetLookup;
@@ -14,12 +15,14 @@ import io.floe.agent.metering.MeteredObjectStore;
 import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.NodeIdLease;
 import io.floe.core.object.ObjectStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -58,7 +61,9 @@ public final class Agent implements AutoCloseable {
 
     private Agent(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters, Clock clock,
             GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
-        this.config = config;
+        // Before anything else: an agent refused its id must not have started anything.
+        NodeIdLease nodeId = NodeIds.obtain(metadata, config.nodeId(), config.agentId(), clock);
+        this.config = config.withIdentity(nodeId.nodeId(), config.agentId());
         this.metadata = metadata;
         this.objects = new MeteredObjectStore(objects, meters);
         this.meters = meters;
@@ -66,9 +71,7 @@ public final class Agent implements AutoCloseable {
         this.scheduler = concurrency.scheduler("floe-scheduler");
         this.housekeeping = concurrency.scheduler("floe-housekeeping");
         this.cluster = new Cluster(config.clusterId(),
-                new AgentNode(config.nodeId(), config.advertisedHost(), config.advertisedPort()));
-        this.membership = Membership.start(metadata, cluster, config.agentId(), clock, housekeeping,
-                Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
+                new AgentNode(nodeId.nodeId(), config.advertisedHost(), config.advertisedPort()));
         TopicConfigs topicConfigs = new TopicConfigs(
                 Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
         this.topics = new Topics(metadata, topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
@@ -78,14 +81,18 @@ public final class Agent implements AutoCloseable {
                 .description("Committed batches the in-memory indexes point at (fetches of them ask the store no rows)")
                 .register(meters);
         this.topics.onDeleted(logs::forgetTopic);
-        this.fetch = new FetchService(config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
-        this.produce = new ProducePipeline(config, metadata, this.objects, cache, topics, clock, scheduler, concurrency, meters,
+        this.fetch = new FetchService(this.config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
+        this.produce = new ProducePipeline(this.config, metadata, this.objects, cache, topics, clock, scheduler, concurrency, meters,
                 fetch::onCommitted);
         this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
-        this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters, concurrency);
+        this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters, concurrency,
+                config.agentId(), cluster::isCoordinatorOf);
         this.topics.onDeleted(groups::onTopicDeleted);
         housekeeping.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
                 TimeUnit.MILLISECONDS);
+        // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.
+        this.membership = Membership.start(metadata, cluster, config.agentId(), nodeId, clock, housekeeping,
+                Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
     }
 
     /** Topics changed through other agents reach this one's cache within this long. */
@@ -119,13 +126,22 @@ public final class Agent implements AutoCloseable {
             Clock clock, GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
         Agent agent = new Agent(config, metadata, objects, meters, clock, groupConfig, concurrency);
         LOGGER.info("Agent ready agentId={} nodeId={} advertised={}:{} metadata={} objects={}",
-                config.agentId(), config.nodeId(), config.advertisedHost(), config.advertisedPort(),
+                config.agentId(), agent.config().nodeId(), config.advertisedHost(), config.advertisedPort(),
                 metadata.describe(), objects.describe());
         return agent;
     }
 
+    /** The agent's settings, with the node id it holds (allocated, when none was given). */
     public AgentConfig config() {
         return config;
+    }
+
+    /**
+     * Completes, with the reason, when another agent took this agent's node id (this one was paused
+     * past its lease): the agent should then be stopped and started again.
+     */
+    public CompletionStage<String> nodeIdLost() {
+        return membership.nodeIdLost();
     }
 
     public Cluster cluster() {

@@ -1,5 +1,6 @@
 package io.floe.agent;
 
+import io.floe.agent.cluster.NodeIds;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -7,7 +8,8 @@ import java.util.Objects;
  * Everything an agent needs to know about itself, with Kafka-like defaults. Built by the CLI from
  * flags, environment and config file; validated here.
  *
- * @param nodeId the broker id this agent shows to clients
+ * @param nodeId the broker id this agent shows to clients, or {@link io.floe.agent.cluster.NodeIds#ALLOCATED}
+ *     to have the metadata store allocate a free one at start
  * @param agentId a unique name for this agent process, recorded with its uploads
  * @param clusterId the cluster id clients see
  * @param advertisedHost host clients are told to connect to
@@ -48,7 +50,8 @@ public record AgentConfig(
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(flushInterval, "flushInterval");
         Objects.requireNonNull(fetchMaxWait, "fetchMaxWait");
-        require(nodeId >= 0, "nodeId must be >= 0, got " + nodeId);
+        require(nodeId >= 0 || nodeId == NodeIds.ALLOCATED, "nodeId must be >= 0 or allocated (" + NodeIds.ALLOCATED
+                + "), got " + nodeId);
         require(advertisedPort > 0 && advertisedPort < 65536, "advertised port out of range: " + advertisedPort);
         require(!flushInterval.isNegative() && !flushInterval.isZero(), "flush interval must be > 0, got " + flushInterval);
         require(flushMaxBytes >= 1024, "flush max bytes must be >= 1024, got " + flushMaxBytes);
@@ -80,7 +83,10 @@ public record AgentConfig(
                 Duration.ofSeconds(30));
     }
 
-    /** This agent's Kafka node id and process name; every agent of a cluster needs its own node id. */
+    /**
+     * This agent's Kafka node id (or {@link NodeIds#ALLOCATED}) and process name; no two live agents of
+     * a cluster may hold one node id, and agent names must be unique.
+     */
     public AgentConfig withIdentity(int node, String agent) {
         return new AgentConfig(node, agent, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
                 flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, defaultPartitions,

@@ -7,6 +7,7 @@ import io.floe.agent.group.consumer.PartitionAssignor;
 import io.floe.agent.group.consumer.RangeAssignor;
 import io.floe.agent.group.consumer.UniformAssignor;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -36,6 +37,7 @@ final class ConsumerGroups {
     private final Clock clock;
     private final ConsumerHeartbeats heartbeats;
     private final String defaultAssignor;
+    private final Duration sessionTimeout;
     private final ConcurrentMap<String, Entry> groups = new ConcurrentHashMap<>();
 
     /** A group with its timeouts. */
@@ -47,6 +49,7 @@ final class ConsumerGroups {
         this.timers = timers;
         this.clock = clock;
         this.defaultAssignor = config.consumerGroups().defaultAssignor();
+        this.sessionTimeout = config.consumerGroups().sessionTimeout();
         this.heartbeats = new ConsumerHeartbeats(config, assignors(config.consumerGroups()), clock, metrics,
                 memberIds);
     }
@@ -217,6 +220,24 @@ final class ConsumerGroups {
                 });
             }
         }
+    }
+
+    /**
+     * The coordinator lost the group's lease: it leaves memory, and its members, told they are
+     * unknown, rejoin wherever the group is coordinated now. Returns the session timeout its members
+     * had (zero without members).
+     */
+    Duration forget(Entry entry) {
+        return entry.group().call(() -> {
+            Duration members = entry.group().size() == 0 ? Duration.ZERO : sessionTimeout;
+            markDead(entry);
+            return members;
+        });
+    }
+
+    /** How long the group's members may go without a heartbeat (zero without members). */
+    Duration sessionTimeoutOf(Entry entry) {
+        return entry.group().size() == 0 ? Duration.ZERO : sessionTimeout;
     }
 
     Collection<ConsumerGroup> all() {

@@ -4,9 +4,11 @@ import io.floe.agent.Concurrency;
 import io.floe.agent.group.consumer.ConsumerGroup;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -16,12 +18,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +42,11 @@ import org.slf4j.LoggerFactory;
  * request or a timeout. {@link #consumerHeartbeat} reads topics through its catalog and may block on a
  * cache miss. Every other method reads or writes the metadata store and blocks. All methods are
  * thread-safe.
+ *
+ * <p>Fencing (DESIGN §8): the cluster view only routes a group's requests here; the coordinator
+ * trusts its memory of a group only while it holds the group's coordinator lease ({@link GroupLeases}),
+ * writes its offsets only at the lease's epoch, and answers NOT_COORDINATOR when another agent holds
+ * it. A join takes the lease (off the event loop when it is not held yet).
  */
 public final class GroupCoordinator implements AutoCloseable {
 
@@ -50,12 +59,16 @@ public final class GroupCoordinator implements AutoCloseable {
     private final JoinHandler joins;
     private final MemberRequests members;
     private final OffsetOperations offsets;
+    private final GroupLeases leases;
+    /** Where lease acquisitions and renewals wait on the store, when started by {@link #start}. */
+    private ExecutorService leaseThread;
     /** The periodic retention sweep, when started by {@link #start}; it runs on its own thread because it blocks on the store. */
     private ScheduledFuture<?> retentionSchedule;
     private ExecutorService retentionThread;
 
     GroupCoordinator(GroupCoordinatorConfig config, MetadataStore store, TimerService timers, Clock clock,
-            MeterRegistry meters, Supplier<UUID> memberIds) {
+            MeterRegistry meters, Supplier<UUID> memberIds, String owner, Predicate<String> routedHere,
+            Executor leaseWork) {
         this.config = config;
         this.store = store;
         GroupMetrics metrics = new GroupMetrics(meters, this::classicGroupsInMemory, this::consumerGroupsInMemory);
@@ -65,6 +78,8 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new OffsetOperations(config, store, clock, members, metrics);
         this.consumerGroups = new ConsumerGroups(config, timers, clock, metrics, memberIds);
         this.groups = new GroupRegistry(consumerGroups, timers, clock);
+        this.leases = new GroupLeases(store, owner, clock, timers, leaseWork, routedHere, this::forget,
+                this::longestSession);
     }
 
     /**
@@ -72,9 +87,12 @@ public final class GroupCoordinator implements AutoCloseable {
      * {@link GroupCoordinatorConfig#offsetsRetentionCheckInterval()}.
      */
     public static GroupCoordinator start(GroupCoordinatorConfig config, MetadataStore store,
-            ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters, Concurrency concurrency) {
+            ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters, Concurrency concurrency,
+            String agentId, Predicate<String> routedHere) {
+        ExecutorService leaseThread = concurrency.pool("floe-group-leases", 1);
         GroupCoordinator coordinator = new GroupCoordinator(config, store, TimerService.on(scheduler), clock, meters,
-                UUID::randomUUID);
+                UUID::randomUUID, agentId, routedHere, leaseThread);
+        coordinator.leaseThread = leaseThread;
         coordinator.retentionThread = concurrency.pool("floe-group-retention", 1);
         long intervalMs = config.offsetsRetentionCheckInterval().toMillis();
         coordinator.retentionSchedule = scheduler.scheduleWithFixedDelay(coordinator::sweepInBackground, intervalMs,
@@ -112,25 +130,43 @@ public final class GroupCoordinator implements AutoCloseable {
                 || sessionTimeoutMs > config.maxSessionTimeout().toMillis()) {
             future.complete(JoinResponse.failed(GroupError.INVALID_SESSION_TIMEOUT, request.memberId()));
         } else {
-            // Only a first join (no member id) may create the group; anyone else must rejoin from scratch.
-            ClassicGroup group = request.memberId().isEmpty()
-                    ? groups.classicForJoin(request.groupId())
-                    : groups.classic(request.groupId());
-            if (group == null && request.memberId().isEmpty()) {
-                // A consumer-protocol group with members holds the id (Kafka without online migration).
-                future.complete(JoinResponse.failed(GroupError.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
-            } else if (group == null) {
-                future.complete(JoinResponse.failed(GroupError.UNKNOWN_MEMBER_ID, request.memberId()));
-            } else {
-                group.run(() -> joins.join(group, request, future));
-            }
+            leases.forJoin(request.groupId(), Duration.ofMillis(sessionTimeoutMs)).whenComplete((lease, failure) -> {
+                if (failure != null) {
+                    LOGGER.warn("Cannot take the coordinator lease group={} cause={}", request.groupId(),
+                            failure.toString());
+                    future.complete(JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+                } else if (lease instanceof GroupLeases.ForJoin.NotCoordinator) {
+                    future.complete(JoinResponse.failed(GroupError.NOT_COORDINATOR, request.memberId()));
+                } else if (lease instanceof GroupLeases.ForJoin.Loading) {
+                    future.complete(JoinResponse.failed(GroupError.COORDINATOR_LOAD_IN_PROGRESS, request.memberId()));
+                } else {
+                    joinCoordinated(request, future);
+                }
+            });
         }
         return future;
+    }
+
+    /** A join of a group whose lease this agent holds, past any earlier term's members. */
+    private void joinCoordinated(JoinRequest request, CompletableFuture<JoinResponse> future) {
+        // Only a first join (no member id) may create the group; anyone else must rejoin from scratch.
+        ClassicGroup group = request.memberId().isEmpty()
+                ? groups.classicForJoin(request.groupId())
+                : groups.classic(request.groupId());
+        if (group == null && request.memberId().isEmpty()) {
+            // A consumer-protocol group with members holds the id (Kafka without online migration).
+            future.complete(JoinResponse.failed(GroupError.INCONSISTENT_GROUP_PROTOCOL, request.memberId()));
+        } else if (group == null) {
+            future.complete(JoinResponse.failed(GroupError.UNKNOWN_MEMBER_ID, request.memberId()));
+        } else {
+            group.run(() -> joins.join(group, request, future));
+        }
     }
 
     /** SyncGroup; the future completes when the leader's assignment arrives (or at once with an error). */
     public CompletableFuture<SyncResponse> sync(SyncRequest request) {
         CompletableFuture<SyncResponse> future = new CompletableFuture<>();
+        leases.requireValidOrForget(request.groupId());
         ClassicGroup group = groups.classic(request.groupId());
         if (request.groupId().isEmpty()) {
             future.complete(SyncResponse.failed(GroupError.INVALID_GROUP_ID));
@@ -146,6 +182,7 @@ public final class GroupCoordinator implements AutoCloseable {
         if (request.groupId().isEmpty()) {
             return GroupError.INVALID_GROUP_ID;
         }
+        leases.requireValidOrForget(request.groupId());
         ClassicGroup group = groups.classic(request.groupId());
         return group == null ? GroupError.UNKNOWN_MEMBER_ID : group.call(() -> members.heartbeat(group, request));
     }
@@ -154,6 +191,7 @@ public final class GroupCoordinator implements AutoCloseable {
         if (request.groupId().isEmpty()) {
             return new LeaveResponse(GroupError.INVALID_GROUP_ID, List.of());
         }
+        leases.requireValidOrForget(request.groupId());
         ClassicGroup group = groups.classic(request.groupId());
         if (group == null) {
             return new LeaveResponse(GroupError.NONE, request.members().stream()
@@ -175,6 +213,19 @@ public final class GroupCoordinator implements AutoCloseable {
             return invalid.get();
         }
         String groupId = request.groupId();
+        if (request.memberEpoch() == 0) {
+            GroupLeases.ForJoin lease = leases.forJoin(groupId, config.consumerGroups().sessionTimeout()).join();
+            if (lease instanceof GroupLeases.ForJoin.NotCoordinator) {
+                return ConsumerHeartbeatResult.failed(GroupError.NOT_COORDINATOR,
+                        "This agent does not hold the coordinator lease of group " + groupId + ".");
+            } else if (lease instanceof GroupLeases.ForJoin.Loading loading) {
+                return ConsumerHeartbeatResult.failed(GroupError.COORDINATOR_LOAD_IN_PROGRESS, "Group " + groupId
+                        + " moved to this coordinator; members of its earlier coordinator may own partitions until "
+                        + loading.until() + ".");
+            }
+        } else {
+            leases.requireValidOrForget(groupId);
+        }
         ConsumerGroups.Entry entry = request.memberEpoch() == 0 ? groups.consumerForJoin(groupId)
                 : consumerGroups.find(groupId);
         if (entry != null) {
@@ -204,13 +255,24 @@ public final class GroupCoordinator implements AutoCloseable {
         if (request.groupId().isEmpty()) {
             return OffsetCommitResult.failed(GroupError.INVALID_GROUP_ID);
         }
+        // Taking the lease ends a stale term first (its group leaves memory), so the checks below see this term only.
+        Optional<CoordinatorLease> lease = leases.validOrAcquire(request.groupId());
+        if (lease.isEmpty()) {
+            return OffsetCommitResult.failed(GroupError.NOT_COORDINATOR);
+        }
         ConsumerGroups.Entry consumer = consumerGroups.find(request.groupId());
+        OffsetCommitResult result;
         if (consumer != null) {
             GroupError error = consumerGroups.validateOffsetCommit(consumer, request.memberId(),
                     request.generationId());
-            return error == GroupError.NONE ? offsets.store(request) : OffsetCommitResult.failed(error);
+            result = error == GroupError.NONE ? offsets.store(request, lease.get()) : OffsetCommitResult.failed(error);
+        } else {
+            result = offsets.commit(groups.classic(request.groupId()), request, lease.get());
         }
-        return offsets.commit(groups.classic(request.groupId()), request);
+        if (result.error() == GroupError.NOT_COORDINATOR) {
+            leases.lost(lease.get());
+        }
+        return result;
     }
 
     /**
@@ -376,8 +438,60 @@ public final class GroupCoordinator implements AutoCloseable {
             });
         }
         consumerGroups.close();
+        leases.close();
+        if (leaseThread != null) {
+            leaseThread.shutdownNow();
+        }
         LOGGER.info("Group coordinator stopped groups={} consumerGroups={}", groups.classicGroups().size(),
                 consumerGroups.all().size());
+    }
+
+    /**
+     * The group's term ended here (its lease was lost, ran out, or moved): the group leaves memory,
+     * waiting joins and syncs are told to look the coordinator up again, and its members, unknown from
+     * now on, rejoin wherever it is coordinated. Returns the longest session timeout its members had.
+     */
+    private Duration forget(String groupId) {
+        Duration longest = Duration.ZERO;
+        ClassicGroup group = groups.classic(groupId);
+        if (group != null) {
+            longest = group.call(() -> {
+                Duration members = longestSession(group);
+                group.timeouts().cancelAll();
+                for (GroupMember member : group.members()) {
+                    group.completeJoin(member, JoinResponse.failed(GroupError.NOT_COORDINATOR, member.memberId()));
+                    group.completeSync(member, SyncResponse.failed(GroupError.NOT_COORDINATOR));
+                }
+                if (!group.isIn(GroupState.DEAD)) {
+                    groups.markDead(group);
+                }
+                return members;
+            });
+        }
+        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        if (consumer != null) {
+            Duration members = consumerGroups.forget(consumer);
+            longest = members.compareTo(longest) > 0 ? members : longest;
+        }
+        return longest;
+    }
+
+    /** The longest session timeout of the group's members in memory; zero without members. */
+    private Duration longestSession(String groupId) {
+        ClassicGroup group = groups.classic(groupId);
+        Duration longest = group == null ? Duration.ZERO : group.call(() -> longestSession(group));
+        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        Duration members = consumer == null ? Duration.ZERO : consumerGroups.sessionTimeoutOf(consumer);
+        return members.compareTo(longest) > 0 ? members : longest;
+    }
+
+    /** Under the group's lock. */
+    private static Duration longestSession(ClassicGroup group) {
+        long longestMs = 0;
+        for (GroupMember member : group.members()) {
+            longestMs = Math.max(longestMs, member.sessionTimeoutMs());
+        }
+        return Duration.ofMillis(longestMs);
     }
 
     private Collection<ClassicGroup> classicGroupsInMemory() {

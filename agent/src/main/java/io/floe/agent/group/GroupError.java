@@ -18,6 +18,16 @@ public enum GroupError {
     REBALANCE_IN_PROGRESS,
     /** The group is being deleted; the client should look the coordinator up again and retry. */
     COORDINATOR_NOT_AVAILABLE,
+    /**
+     * This agent does not hold the group's coordinator lease (another agent took the group, or the
+     * lease ran out): the client looks the coordinator up again.
+     */
+    NOT_COORDINATOR,
+    /**
+     * The coordinator took the group over and waits until the earlier coordinator's members can no
+     * longer own partitions before it starts a generation: the client retries.
+     */
+    COORDINATOR_LOAD_IN_PROGRESS,
     /** Another member id holds this group instance id now. */
     FENCED_INSTANCE_ID,
     /** The protocol type differs from the group's, or no protocol is supported by every member. */

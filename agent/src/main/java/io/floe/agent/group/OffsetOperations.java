@@ -2,6 +2,7 @@ package io.floe.agent.group;
 
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.MetadataStore;
 import java.time.Clock;
 import java.time.Instant;
@@ -42,7 +43,7 @@ final class OffsetOperations {
     }
 
     /** {@code group} is null when the coordinator has no such group in memory. */
-    OffsetCommitResult commit(ClassicGroup group, OffsetCommitRequest request) {
+    OffsetCommitResult commit(ClassicGroup group, OffsetCommitRequest request, CoordinatorLease lease) {
         GroupError error;
         if (group == null) {
             // Commits from outside any group create a "simple" group, which lives in the store only.
@@ -51,11 +52,14 @@ final class OffsetOperations {
             error = group.call(() -> memberRequests.validateOffsetCommit(group, request.memberId(),
                     request.groupInstanceId(), request.generationId()));
         }
-        return error == GroupError.NONE ? store(request) : OffsetCommitResult.failed(error);
+        return error == GroupError.NONE ? store(request, lease) : OffsetCommitResult.failed(error);
     }
 
-    /** Stores the offsets of a commit whose member checks passed. */
-    OffsetCommitResult store(OffsetCommitRequest request) {
+    /**
+     * Stores the offsets of a commit whose member checks passed, at the coordinator lease's epoch:
+     * NOT_COORDINATOR when the store finds the lease taken by another agent.
+     */
+    OffsetCommitResult store(OffsetCommitRequest request, CoordinatorLease lease) {
         long now = clock.millis();
         Map<TopicPartition, GroupError> outcomes = new HashMap<>();
         Map<TopicPartition, CommittedOffset> accepted = new HashMap<>();
@@ -69,7 +73,11 @@ final class OffsetOperations {
                 outcomes.put(partition, GroupError.NONE);
             }
         });
-        store.commitOffsets(request.groupId(), accepted);
+        if (!accepted.isEmpty() && !store.commitOffsets(lease, accepted)) {
+            LOGGER.info("Offset commit fenced: another agent coordinates the group now group={} member={} epoch={}",
+                    request.groupId(), request.memberId(), lease.epoch());
+            return OffsetCommitResult.failed(GroupError.NOT_COORDINATOR);
+        }
         metrics.committed(accepted.size());
         LOGGER.debug("Committed offsets group={} member={} generation={} partitions={}", request.groupId(),
                 request.memberId(), request.generationId(), accepted.size());

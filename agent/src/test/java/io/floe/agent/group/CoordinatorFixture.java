@@ -31,16 +31,34 @@ final class CoordinatorFixture implements AutoCloseable {
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     final MetadataStore store;
     final GroupCoordinator coordinator;
+    private final boolean ownsStore;
+    final String owner;
 
     CoordinatorFixture(Path dir) {
         this(dir, GroupCoordinatorConfig.defaults());
     }
 
     CoordinatorFixture(Path dir, GroupCoordinatorConfig config) {
+        this(null, dir, config, "agent-test");
+    }
+
+    /**
+     * A coordinator named {@code owner} on {@code store}, which the caller closes: several fixtures on
+     * one store are agents of one cluster, each on its own virtual time (an agent whose time does not
+     * move is paused).
+     */
+    CoordinatorFixture(MetadataStore store, GroupCoordinatorConfig config, String owner) {
+        this(store, null, config, owner);
+    }
+
+    /** On {@code store}, or (when it is null) on a store of its own in {@code dir}. */
+    private CoordinatorFixture(MetadataStore store, Path dir, GroupCoordinatorConfig config, String owner) {
         AtomicLong ids = new AtomicLong();
-        this.store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), timers.clock());
-        this.coordinator = new GroupCoordinator(config, store, timers, timers.clock(), meters,
-                () -> new UUID(0, ids.incrementAndGet()));
+        this.ownsStore = store == null;
+        this.store = store != null ? store : SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), timers.clock());
+        this.coordinator = new GroupCoordinator(config, this.store, timers, timers.clock(), meters,
+                () -> new UUID(0, ids.incrementAndGet()), owner, group -> true, Runnable::run);
+        this.owner = owner;
     }
 
     static List<Protocol> protocols(String... names) {
@@ -105,6 +123,8 @@ final class CoordinatorFixture implements AutoCloseable {
     @Override
     public void close() {
         coordinator.close();
-        store.close();
+        if (ownsStore) {
+            store.close();
+        }
     }
 }

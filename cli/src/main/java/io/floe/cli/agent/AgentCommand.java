@@ -107,7 +107,9 @@ public final class AgentCommand implements Callable<Integer> {
     }
 
     @Option(names = "--node-id", paramLabel = "N", order = 8,
-            description = "Broker id shown to clients. Default: " + Setting.Defaults.NODE_ID + ".")
+            description = "Broker id shown to clients; no two live agents may hold one id. Default: "
+                    + Setting.Defaults.NODE_ID + " (the metadata store hands out the lowest free id, held while"
+                    + " the agent lives).")
     void nodeId(String value) {
         flag(Setting.NODE_ID, value);
     }
@@ -285,7 +287,7 @@ public final class AgentCommand implements Callable<Integer> {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndHalt(runtime), "floe-shutdown"));
         runtime.awaitStopped();
-        return CommandLine.ExitCode.OK;
+        return runtime.lostNodeId() ? CommandLine.ExitCode.SOFTWARE : CommandLine.ExitCode.OK;
     }
 
     /** The settings from flags, environment and config file, validated. */

@@ -1,10 +1,14 @@
 package io.floe.cli.agent;
 
 import io.floe.agent.Agent;
+import io.floe.agent.cluster.NodeIdHeldException;
+import io.floe.agent.cluster.NodeIds;
 import io.floe.cli.http.HealthAndMetrics;
 import io.floe.cli.http.HttpEndpoint;
 import io.floe.cli.http.RouteTable;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.NodeIdClaim;
+import io.floe.core.metadata.NodeIdLease;
 import io.floe.core.object.ObjectStore;
 import io.floe.kafka.KafkaServer;
 import io.floe.kafka.KafkaServerConfig;
@@ -21,7 +25,11 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +49,8 @@ final class AgentRuntime implements AutoCloseable {
     private static final int FRAME_OVERHEAD_BYTES = 1024 * 1024;
     /** Where the HTTP endpoint serves the Iceberg REST catalog of Tableflow's tables. */
     static final String ICEBERG_PATH = "/iceberg";
+    /** Waiting for a crashed predecessor's node id lease: past its end, so the store sees it ended. */
+    private static final Duration NODE_ID_WAIT_MARGIN = Duration.ofMillis(200);
 
     private final Stages stages;
     private final KafkaServer kafka;
@@ -49,6 +59,7 @@ final class AgentRuntime implements AutoCloseable {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stoppedCleanly;
+    private volatile boolean lostNodeId;
 
     private AgentRuntime(Stages stages, KafkaServer kafka, HttpEndpoint http, AtomicBoolean serving) {
         this.stages = stages;
@@ -78,7 +89,11 @@ final class AgentRuntime implements AutoCloseable {
                 () -> Backends.metadataStore(settings.metadataUrl(), clock), MetadataStore::close);
         ObjectStore objects = stages.start("object store " + settings.objectsUrl(),
                 () -> Backends.objectStore(settings.objectsUrl(), settings.s3(), clock), ObjectStore::close);
-        String agentId = agentId(settings);
+        String agentId = agentId();
+        if (settings.nodeId() != NodeIds.ALLOCATED) {
+            stages.start("node id " + settings.nodeId(), () -> awaitNodeId(metadata, settings.nodeId(), agentId, clock),
+                    lease -> { });
+        }
         Agent agent = stages.start("agent",
                 () -> Agent.start(settings.agentConfig(agentId), metadata, objects, registry, clock),
                 Agent::close);
@@ -111,11 +126,53 @@ final class AgentRuntime implements AutoCloseable {
                     server.close();
                 });
         serving.set(true);
+        AgentRuntime runtime = new AgentRuntime(stages, kafka, http, serving);
+        agent.nodeIdLost().thenAccept(reason -> runtime.stopAfterLosingNodeId());
         LOGGER.info("Floe agent started kafka={} advertised={} http={} metadata={} objects={} config=[{}]",
                 new HostPort(settings.listen().host(), kafka.port()), settings.advertise(),
                 new HostPort(settings.httpListen().host(), http.port()), metadata.describe(), objects.describe(),
                 settings.describe());
-        return new AgentRuntime(stages, kafka, http, serving);
+        return runtime;
+    }
+
+    /**
+     * The lease on a given node id, waiting once for it to run out when another agent holds it: an
+     * agent restarted at once after a crash finds its earlier process's lease still running, and that
+     * lease is not renewed any more. A lease renewed meanwhile belongs to a live agent, so the start
+     * fails with a line naming it.
+     */
+    private static NodeIdLease awaitNodeId(MetadataStore metadata, int nodeId, String agentId, Clock clock) {
+        NodeIdClaim claim = metadata.claimNodeId(nodeId, agentId, clock.instant(), NodeIds.LEASE_TTL);
+        if (claim instanceof NodeIdClaim.Held held) {
+            Duration wait = Duration.between(clock.instant(), held.holder().expiresAt()).plus(NODE_ID_WAIT_MARGIN);
+            if (wait.compareTo(NodeIds.LEASE_TTL.plus(NODE_ID_WAIT_MARGIN)) > 0) {
+                throw new NodeIdHeldException(agentId, held.holder());
+            }
+            LOGGER.info("Node id is held; waiting for its lease to run out nodeId={} holder={} expiresAt={} waitMs={}",
+                    nodeId, held.holder().agentId(), held.holder().expiresAt(), wait.toMillis());
+            if (!wait.isNegative()) {
+                CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(wait.toMillis(),
+                        TimeUnit.MILLISECONDS)).join();
+            }
+            claim = metadata.claimNodeId(nodeId, agentId, clock.instant(), NodeIds.LEASE_TTL);
+        }
+        if (claim instanceof NodeIdClaim.Held held) {
+            throw new NodeIdHeldException(agentId, held.holder());
+        }
+        return ((NodeIdClaim.Granted) claim).lease();
+    }
+
+    /** Another agent took this one's node id (it was paused past its lease): stop, and exit with a failure. */
+    private void stopAfterLosingNodeId() {
+        lostNodeId = true;
+        Thread stopper = new Thread(this::stop, "floe-stop-lost-node-id");
+        stopper.setDaemon(false);
+        stopper.start();
+    }
+
+    /** True when the agent stopped because another agent took its node id. */
+    public boolean lostNodeId() {
+        return lostNodeId;
     }
 
     /** The port the Kafka listener is bound to. */
@@ -200,10 +257,12 @@ final class AgentRuntime implements AutoCloseable {
     }
 
     /**
-     * Unique per process on a host, and across hosts when each agent has its own node id; recorded
-     * with the agent's uploads, so an orphan names its writer, and the owner of its maintenance leases.
+     * Unique per process: the process id for people reading logs, and a random part because process
+     * ids repeat across hosts and containers. Recorded with the agent's uploads, so an orphan names
+     * its writer, and the holder of its node id, coordinator and maintenance leases. The node id is
+     * no part of it: the id is allocated under this name.
      */
-    private static String agentId(AgentSettings settings) {
-        return "agent-" + settings.nodeId() + "-" + ProcessHandle.current().pid();
+    private static String agentId() {
+        return "agent-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
     }
 }

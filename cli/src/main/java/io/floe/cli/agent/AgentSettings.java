@@ -1,6 +1,7 @@
 package io.floe.cli.agent;
 
 import io.floe.agent.AgentConfig;
+import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +18,8 @@ import java.util.Objects;
  * @param flushMaxBytes the flush buffer flushes when it holds this many bytes
  * @param flushWhenProducersWait whether the flush buffer flushes as soon as every producer waits on it
  * @param cacheBytes the bound of the read cache
- * @param nodeId the broker id clients see
+ * @param nodeId the broker id clients see, or {@link NodeIds#ALLOCATED} to have the metadata store
+ *     allocate a free one at start
  * @param clusterId the cluster id clients see
  * @param autoCreateTopics whether Metadata and Produce requests create unknown topics
  * @param defaultPartitions the partition count of auto-created topics
@@ -100,7 +102,7 @@ record AgentSettings(
                 "flush-max-bytes=" + flushMaxBytes,
                 "flush-when-producers-wait=" + flushWhenProducersWait,
                 "cache-bytes=" + cacheBytes,
-                "node-id=" + nodeId,
+                "node-id=" + (nodeId == NodeIds.ALLOCATED ? Setting.Defaults.NODE_ID : Integer.toString(nodeId)),
                 "cluster-id=" + clusterId,
                 "auto-create-topics=" + autoCreateTopics,
                 "default-partitions=" + defaultPartitions,

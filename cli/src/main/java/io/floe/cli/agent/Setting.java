@@ -63,7 +63,7 @@ enum Setting {
         /** An early flush is one more object: free on local files, a PUT on S3. */
         static final String FLUSH_WHEN_PRODUCERS_WAIT = "true for file: objects, false for s3:";
         static final String CACHE_BYTES = "268435456";
-        static final String NODE_ID = "0";
+        static final String NODE_ID = "allocated";
         static final String CLUSTER_ID = "floe-cluster";
         static final String AUTO_CREATE_TOPICS = "true";
         static final String DEFAULT_PARTITIONS = "1";

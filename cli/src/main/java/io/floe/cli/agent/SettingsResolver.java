@@ -1,5 +1,6 @@
 package io.floe.cli.agent;
 
+import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
 import java.net.URI;
@@ -80,7 +81,7 @@ final class SettingsResolver {
                 flushMaxBytes(objectsUrl),
                 flushWhenProducersWait(objectsUrl),
                 integer(Setting.CACHE_BYTES, 0, Long.MAX_VALUE),
-                (int) integer(Setting.NODE_ID, 0, Integer.MAX_VALUE),
+                nodeId(),
                 clusterId(Setting.CLUSTER_ID),
                 bool(Setting.AUTO_CREATE_TOPICS),
                 (int) integer(Setting.DEFAULT_PARTITIONS, 1, Integer.MAX_VALUE),
@@ -266,6 +267,19 @@ final class SettingsResolver {
                     : Setting.Defaults.FLUSH_MAX_BYTES_FILE;
         }
         return integer(given.get(), 1024, FLUSH_MAX_BYTES_MAX);
+    }
+
+    /** A broker id, or {@value Setting.Defaults#NODE_ID}: the metadata store allocates a free one at start. */
+    private int nodeId() {
+        Value value = required(Setting.NODE_ID);
+        if (value.text().equalsIgnoreCase(Setting.Defaults.NODE_ID)) {
+            return NodeIds.ALLOCATED;
+        }
+        try {
+            return (int) integer(value, 0, Integer.MAX_VALUE);
+        } catch (InvalidSettingException e) {
+            throw value.invalid("expected an integer from 0 to " + Integer.MAX_VALUE + ", or " + Setting.Defaults.NODE_ID);
+        }
     }
 
     private long integer(Setting setting, long min, long max) {

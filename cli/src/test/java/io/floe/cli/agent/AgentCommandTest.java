@@ -91,7 +91,7 @@ class AgentCommandTest {
         String help = Floe.commandLine(Map.of()).getSubcommands().get("agent").getUsageMessage();
 
         assertThat(help).contains("--listen=HOST:PORT", "Default: 127.0.0.1:9092", "--flush-interval-ms=N",
-                "FLOE_FLUSH_INTERVAL_MS", "--config=FILE");
+                "FLOE_FLUSH_INTERVAL_MS", "--config=FILE", "--node-id=N", "Default: allocated");
     }
 
     @Test

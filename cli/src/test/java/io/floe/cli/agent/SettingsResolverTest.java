@@ -3,6 +3,7 @@ package io.floe.cli.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
 import java.net.URI;
@@ -37,7 +38,7 @@ class SettingsResolverTest {
         assertThat(settings.flushIntervalMs()).isEqualTo(20);
         assertThat(settings.flushMaxBytes()).isEqualTo(8L * 1024 * 1024);
         assertThat(settings.cacheBytes()).isEqualTo(256L * 1024 * 1024);
-        assertThat(settings.nodeId()).isZero();
+        assertThat(settings.nodeId()).isEqualTo(NodeIds.ALLOCATED);
         assertThat(settings.clusterId()).isEqualTo("floe-cluster");
         assertThat(settings.autoCreateTopics()).isTrue();
         assertThat(settings.defaultPartitions()).isEqualTo(1);
@@ -377,7 +378,10 @@ class SettingsResolverTest {
         assertThatThrownBy(() -> resolveFlags(Setting.DEFAULT_PARTITIONS, "0"))
                 .hasMessageContaining("'0' for --default-partitions");
         assertThatThrownBy(() -> resolveFlags(Setting.NODE_ID, "-1"))
-                .hasMessageContaining("'-1' for --node-id");
+                .hasMessageContaining("'-1' for --node-id")
+                .hasMessageContaining("or allocated");
+        assertThat(resolveFlags(Setting.NODE_ID, "Allocated").nodeId()).isEqualTo(NodeIds.ALLOCATED);
+        assertThat(resolveFlags(Setting.NODE_ID, "0").nodeId()).isZero();
         assertThatThrownBy(() -> resolveFlags(Setting.MAX_MESSAGE_BYTES, "3000000000"))
                 .hasMessageContaining("'3000000000' for --max-message-bytes");
         assertThatThrownBy(() -> resolveFlags(Setting.CLUSTER_ID, "my cluster"))

@@ -55,6 +55,29 @@ public final class AgentProcess implements AutoCloseable {
         process.destroyForcibly().waitFor(EXIT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
+    /** SIGSTOP: the agent freezes with its sockets open, as in a long GC pause or a stopped VM. */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a paused agent goes on where it stopped, unaware that time passed. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    /** SIGTERM: the agent shuts down in order (leaves the membership, gives up its leases). */
+    public boolean terminate(long timeoutSeconds) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " exited with " + kill.exitValue());
+        }
+    }
+
     public Path log() {
         return log;
     }

@@ -220,6 +220,57 @@ public interface MetadataStore extends AutoCloseable {
 
     /** Removes the agent from the membership (on a clean shutdown); returns whether it was registered. */
     boolean removeAgent(String agentId);
+
+    // ----- node ids and coordinator leases (DESIGN §8, fencing of coordinators)
+
+    /**
+     * Takes the lowest node id that no running lease holds, for {@code agentId} until {@code now + ttl}.
+     * When {@code agentId} already holds a live lease on an id, that lease is renewed and returned. Two
+     * agents allocating at once get different ids; an id whose holder's lease ran out is taken again.
+     */
+    NodeIdLease allocateNodeId(String agentId, Instant now, Duration ttl);
+
+    /**
+     * Takes node id {@code nodeId} for {@code agentId} until {@code now + ttl}, or renews it when
+     * {@code agentId} holds it already (at the same epoch while the lease ran; at a new one after it
+     * ran out). {@link NodeIdClaim.Held} names the other agent while its lease runs.
+     */
+    NodeIdClaim claimNodeId(int nodeId, String agentId, Instant now, Duration ttl);
+
+    /**
+     * {@link #heartbeatAgent(AgentRegistration)} and the renewal of the agent's node id lease
+     * ({@code registration.nodeId()}, for {@code ttl} from the heartbeat time) in one transaction: the
+     * membership heartbeat keeps the id. When another agent holds the id (this agent's lease ran out
+     * while it was paused, and the id was taken), records nothing and answers {@link NodeIdClaim.Held}.
+     */
+    NodeIdClaim heartbeatAgent(AgentRegistration registration, Duration ttl);
+
+    /** Gives up {@code lease} early (a clean shutdown); does nothing when it is no longer held at that epoch. */
+    void releaseNodeId(NodeIdLease lease);
+
+    /**
+     * Takes the coordinator lease of group {@code groupId} for {@code owner} until {@code now + ttl}:
+     * granted when nobody holds it, when its holder's lease ran out or was released (the epoch then
+     * grows), or as a renewal at the same epoch when {@code owner} holds it. Empty while another
+     * owner's lease runs. {@code sessionTimeout} is the longest session timeout of the owner's members;
+     * the next holder's {@link CoordinatorLease#priorMembersUntil()} is this lease's end plus it.
+     */
+    Optional<CoordinatorLease> acquireCoordinator(String groupId, String owner, Instant now, Duration ttl,
+            Duration sessionTimeout);
+
+    /**
+     * Gives up {@code lease} at {@code now} (the group moved to another agent, or this one stops): the
+     * next holder need not wait for it to run out. Does nothing when it is no longer held at that epoch.
+     */
+    void releaseCoordinator(CoordinatorLease lease, Instant now);
+
+    /**
+     * {@link #commitOffsets(String, Map)} fenced by the coordinator lease: in one transaction, stores
+     * the offsets only while the group's lease is still held by {@code coordinator.owner()} at
+     * {@code coordinator.epoch()}. Returns false, and stores nothing, when it is not.
+     */
+    boolean commitOffsets(CoordinatorLease coordinator, Map<TopicPartition, CommittedOffset> offsets);
+
     // ----- maintenance (DESIGN §5): leases, compaction, retention, cleanup
 
     /**

@@ -170,9 +170,26 @@ final class Migrations {
                     "ALTER TABLE producer_state ADD COLUMN written_at BIGINT",
                     "CREATE INDEX producer_state_by_time ON producer_state (written_at)"));
 
+    /**
+     * Coordinator leases of consumer groups (DESIGN §8): one row per group, with the epoch every
+     * offset commit checks. {@code session_timeout_ms} is the holder's longest member session and
+     * {@code prior_members_until} the time before which members of an earlier holder may still live,
+     * so a new holder knows how long to wait before it forms a generation. Node ids need no table:
+     * they are job leases named {@code node-id/N}.
+     */
+    private static final Migration COORDINATOR_LEASES = new Migration(9, "group coordinator leases", List.of(
+            """
+            CREATE TABLE group_coordinators (
+                group_id TEXT PRIMARY KEY,
+                owner VARCHAR(255) NOT NULL,
+                epoch BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                session_timeout_ms BIGINT NOT NULL,
+                prior_members_until BIGINT NOT NULL)"""));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE, AGENT_NODE_IDS,
-            RETENTION_HOLDS, LOG_REWRITES, PRODUCER_EXPIRY);
+            RETENTION_HOLDS, LOG_REWRITES, PRODUCER_EXPIRY, COORDINATOR_LEASES);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

@@ -8,9 +8,12 @@ import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.JobLease;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
+import io.floe.core.metadata.NodeIdClaim;
+import io.floe.core.metadata.NodeIdLease;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.metadata.ObjectDeletion;
 import io.floe.core.metadata.ObjectRewrite;
@@ -62,6 +65,8 @@ public final class SqlMetadataStore implements MetadataStore {
     private final RetentionHolds retentionHolds;
     private final LogRewritesCounter logRewrites;
     private final Clock clock;
+    private final NodeIds nodeIds;
+    private final CoordinatorLeases coordinators;
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
@@ -78,6 +83,8 @@ public final class SqlMetadataStore implements MetadataStore {
         this.rewrites = new ObjectRewrites(dialect);
         this.cleanup = new LogCleanup(dialect);
         this.retentionHolds = new RetentionHolds(dialect);
+        this.nodeIds = new NodeIds(leases);
+        this.coordinators = new CoordinatorLeases(dialect);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -429,6 +436,102 @@ public final class SqlMetadataStore implements MetadataStore {
     public boolean removeAgent(String agentId) {
         Objects.requireNonNull(agentId, "agentId");
         return write("remove agent " + agentId, connection -> membership.remove(connection, agentId));
+    }
+
+    // ----- node ids and coordinator leases
+
+    @Override
+    public NodeIdLease allocateNodeId(String agentId, Instant now, Duration ttl) {
+        Objects.requireNonNull(agentId, "agentId");
+        NodeIdLease lease = racingForANewRow("allocate a node id for agent " + agentId,
+                connection -> nodeIds.allocate(connection, agentId, now, ttl));
+        LOGGER.info("allocated node id store={} agentId={} nodeId={} epoch={}", dialect.describe(), agentId,
+                lease.nodeId(), lease.epoch());
+        return lease;
+    }
+
+    @Override
+    public NodeIdClaim claimNodeId(int nodeId, String agentId, Instant now, Duration ttl) {
+        Objects.requireNonNull(agentId, "agentId");
+        if (nodeId < 0) {
+            throw new IllegalArgumentException("node id must be >= 0, got " + nodeId);
+        }
+        return racingForANewRow("claim node id " + nodeId + " for agent " + agentId,
+                connection -> nodeIds.claim(connection, nodeId, agentId, now, ttl));
+    }
+
+    @Override
+    public NodeIdClaim heartbeatAgent(AgentRegistration registration, Duration ttl) {
+        Objects.requireNonNull(registration, "registration");
+        return racingForANewRow("record heartbeat of agent " + registration.agentId(), connection -> {
+            NodeIdClaim claim = nodeIds.claim(connection, registration.nodeId(), registration.agentId(),
+                    registration.heartbeatAt(), ttl);
+            if (claim instanceof NodeIdClaim.Granted) {
+                membership.heartbeat(connection, registration);
+            }
+            return claim;
+        });
+    }
+
+    @Override
+    public void releaseNodeId(NodeIdLease lease) {
+        write("release node id " + lease.nodeId() + " of agent " + lease.agentId(), connection -> {
+            nodeIds.release(connection, lease);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<CoordinatorLease> acquireCoordinator(String groupId, String owner, Instant now, Duration ttl,
+            Duration sessionTimeout) {
+        Objects.requireNonNull(groupId, "groupId");
+        Objects.requireNonNull(owner, "owner");
+        return racingForANewRow("take the coordinator lease of group " + groupId, connection ->
+                coordinators.acquire(connection, groupId, owner, now, ttl, sessionTimeout));
+    }
+
+    @Override
+    public void releaseCoordinator(CoordinatorLease lease, Instant now) {
+        write("release the coordinator lease of group " + lease.groupId(), connection -> {
+            coordinators.release(connection, lease, now);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean commitOffsets(CoordinatorLease coordinator, Map<TopicPartition, CommittedOffset> offsets) {
+        Objects.requireNonNull(coordinator, "coordinator");
+        Map<TopicPartition, CommittedOffset> copy = Map.copyOf(offsets);
+        return write("commit " + copy.size() + " offsets of group " + coordinator.groupId() + " at coordinator epoch "
+                + coordinator.epoch(), connection -> {
+                    if (!coordinators.holds(connection, coordinator)) {
+                        return false;
+                    }
+                    groupOffsets.commit(connection, coordinator.groupId(), copy);
+                    return true;
+                });
+    }
+
+    /** Stores racing to insert the same new lease row: each loser asks again, finding the winner's row. */
+    private static final int NEW_ROW_ATTEMPTS = 8;
+
+    /**
+     * A write that may insert a lease row: on PostgreSQL two stores can both find no row and both
+     * insert it; the loser fails on the primary key and, asked again, finds the winner's row (and an
+     * allocation moves on to the next id, where it may race once more).
+     */
+    private <T> T racingForANewRow(String action, SqlWork<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return database.write(work);
+            } catch (SQLException e) {
+                if (attempt >= NEW_ROW_ATTEMPTS || !dialect.uniqueViolation(e)) {
+                    throw failure(dialect, action, e);
+                }
+                LOGGER.debug("{} lost a race for a new row (attempt {}), asking again: {}", action, attempt,
+                        e.getMessage());
+            }
+        }
     }
 
     // ----- maintenance

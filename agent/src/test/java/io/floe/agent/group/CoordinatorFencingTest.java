@@ -1,0 +1,121 @@
+package io.floe.agent.group;
+
+import static io.floe.agent.group.CoordinatorFixture.GROUP;
+import static io.floe.agent.group.CoordinatorFixture.SESSION_TIMEOUT_MS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.metadata.sql.SqlMetadataStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two agents' coordinators on one store, whose views both route the group to themselves (as when two
+ * agents shared a node id, or one was paused and resumed): only the holder of the group's coordinator
+ * lease forms generations and commits offsets, and a coordinator that lost the lease, however sure
+ * its memory is, has its commits refused by the store.
+ */
+class CoordinatorFencingTest {
+
+    private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
+
+    @TempDir
+    Path dir;
+
+    private MetadataStore store;
+    private CoordinatorFixture first;
+    private CoordinatorFixture second;
+
+    @BeforeEach
+    void twoAgents() {
+        store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
+        first = new CoordinatorFixture(store, GroupCoordinatorConfig.defaults(), "agent-a");
+        second = new CoordinatorFixture(store, GroupCoordinatorConfig.defaults(), "agent-b");
+    }
+
+    @AfterEach
+    void close() {
+        first.close();
+        second.close();
+        store.close();
+    }
+
+    @Test
+    void anAgentWhoseViewIsWrongAnswersNotCoordinatorToJoinsAndCommits() {
+        List<String> members = first.stableGroup(1);
+
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.NOT_COORDINATOR);
+        assertThat(second.coordinator.commitOffsets(commit("", -1, 5)).error()).isEqualTo(GroupError.NOT_COORDINATOR);
+        assertThat(first.coordinator.commitOffsets(commit(members.get(0), 1, 10)).error()).isEqualTo(GroupError.NONE);
+        assertThat(store.committedOffsets(GROUP)).extractingByKey(ORDERS_0).extracting(CommittedOffset::offset)
+                .isEqualTo(10L);
+    }
+
+    @Test
+    void aPausedCoordinatorsCommitIsRefusedByTheStoreAfterAnotherAgentTookTheGroup() {
+        String member = first.stableGroup(1).get(0);
+        assertThat(first.coordinator.commitOffsets(commit(member, 1, 10)).error()).isEqualTo(GroupError.NONE);
+
+        // The first agent is paused (its time stands still); the second's time passes the lease's end.
+        catchUp(second, first, GroupLeases.TTL.toMillis() + 1);
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+        second.timers.advance(SESSION_TIMEOUT_MS);
+        String newMember = second.stableGroup(1).get(0);
+        assertThat(second.coordinator.commitOffsets(commit(newMember, 1, 20)).error()).isEqualTo(GroupError.NONE);
+
+        // Resumed before its renewal runs, the first agent still trusts its memory; the store does not.
+        OffsetCommitResult stale = first.coordinator.commitOffsets(commit(member, 1, 11));
+
+        assertThat(stale.error()).isEqualTo(GroupError.NOT_COORDINATOR);
+        assertThat(store.committedOffsets(GROUP)).extractingByKey(ORDERS_0).extracting(CommittedOffset::offset)
+                .isEqualTo(20L);
+        // It forgot the group: its members are unknown there, and its joins are refused while the other holds it.
+        assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(first.join("").join().error()).isEqualTo(GroupError.NOT_COORDINATOR);
+    }
+
+    @Test
+    void aCoordinatorThatLetItsLeaseRunOutForgetsItsGroupOnResuming() {
+        String member = first.stableGroup(1).get(0);
+        catchUp(second, first, GroupLeases.TTL.toMillis() + 1);
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+
+        first.timers.advance(GroupLeases.TTL.toMillis());
+
+        assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(first.coordinator.commitOffsets(commit(member, 1, 11)).error()).isEqualTo(GroupError.NOT_COORDINATOR);
+        assertThat(store.committedOffsets(GROUP)).isEmpty();
+    }
+
+    @Test
+    void aLeaseIsRenewedWhileTheGroupLivesAndGivenUpWhenTheAgentStops() {
+        String member = first.stableGroup(1).get(0);
+        for (int second = 0; second < 3 * GroupLeases.TTL.toSeconds(); second++) {
+            first.timers.advance(1000);
+            assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.NONE);
+        }
+        first.coordinator.close();
+        catchUp(second, first, 1);
+
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+        second.timers.advance(SESSION_TIMEOUT_MS);
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.MEMBER_ID_REQUIRED);
+    }
+
+    /** Moves {@code behind}'s time to {@code ahead}'s, plus {@code extraMs}. */
+    private static void catchUp(CoordinatorFixture behind, CoordinatorFixture ahead, long extraMs) {
+        behind.timers.advance(ahead.timers.nowMs() - behind.timers.nowMs() + extraMs);
+    }
+
+    private static OffsetCommitRequest commit(String memberId, int generation, long offset) {
+        return new OffsetCommitRequest(GROUP, memberId, null, generation,
+                Map.of(ORDERS_0, new OffsetCommitRequest.NewOffset(offset, -1, "")));
+    }
+}

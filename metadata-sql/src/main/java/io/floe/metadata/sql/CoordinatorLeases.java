@@ -1,0 +1,118 @@
+package io.floe.metadata.sql;
+
+import io.floe.core.metadata.CoordinatorLease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Rows of {@code group_coordinators}: the coordinator lease of each consumer group (DESIGN §8). Like
+ * {@link JobLeases}, taking a lease reads its row for update, so agents racing for one group
+ * serialize on it; and every offset commit reads the same row for update first ({@link #holds}), so
+ * a commit and a change of holder never interleave: a commit either lands before the new holder's
+ * epoch or is refused. Each method runs inside the caller's transaction.
+ */
+final class CoordinatorLeases {
+
+    private final Dialect dialect;
+
+    CoordinatorLeases(Dialect dialect) {
+        this.dialect = dialect;
+    }
+
+    Optional<CoordinatorLease> acquire(Connection connection, String groupId, String owner, Instant now, Duration ttl,
+            Duration sessionTimeout) throws SQLException {
+        long expiresAt = now.plus(ttl).toEpochMilli();
+        try (PreparedStatement select = connection.prepareStatement("SELECT owner, epoch, expires_at,"
+                + " session_timeout_ms, prior_members_until FROM group_coordinators WHERE group_id = ?"
+                + dialect.forUpdate())) {
+            select.setString(1, groupId);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    insert(connection, groupId, owner, expiresAt, sessionTimeout);
+                    return Optional.of(lease(groupId, owner, 1, expiresAt, 0));
+                }
+                String holder = row.getString(1);
+                long epoch = row.getLong(2);
+                long heldUntil = row.getLong(3);
+                boolean expired = heldUntil <= now.toEpochMilli();
+                if (holder.equals(owner) && !expired) {
+                    long priorMembersUntil = row.getLong(5);
+                    update(connection, groupId, owner, epoch, expiresAt, sessionTimeout, priorMembersUntil);
+                    return Optional.of(lease(groupId, owner, epoch, expiresAt, priorMembersUntil));
+                }
+                if (expired) {
+                    // The earlier holder answered its members until its lease ended; their sessions last this long after.
+                    long priorMembersUntil = heldUntil + row.getLong(4);
+                    update(connection, groupId, owner, epoch + 1, expiresAt, sessionTimeout, priorMembersUntil);
+                    return Optional.of(lease(groupId, owner, epoch + 1, expiresAt, priorMembersUntil));
+                }
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** Ends the lease at {@code now} if it is still held at its epoch and running. */
+    void release(Connection connection, CoordinatorLease lease, Instant now) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE group_coordinators SET expires_at = ?"
+                + " WHERE group_id = ? AND owner = ? AND epoch = ? AND expires_at > ?")) {
+            update.setLong(1, now.toEpochMilli());
+            update.setString(2, lease.groupId());
+            update.setString(3, lease.owner());
+            update.setLong(4, lease.epoch());
+            update.setLong(5, now.toEpochMilli());
+            update.executeUpdate();
+        }
+    }
+
+    /**
+     * Whether the group's lease is still held by the lease's owner at its epoch, locking the row until
+     * the transaction ends. Expiry alone does not fence: until another agent takes the lease (which
+     * waits for this lock), nobody else wrote for the group.
+     */
+    boolean holds(Connection connection, CoordinatorLease lease) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT owner, epoch FROM group_coordinators WHERE group_id = ?" + dialect.forUpdate())) {
+            select.setString(1, lease.groupId());
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() && row.getString(1).equals(lease.owner()) && row.getLong(2) == lease.epoch();
+            }
+        }
+    }
+
+    private static void insert(Connection connection, String groupId, String owner, long expiresAt,
+            Duration sessionTimeout) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO group_coordinators (group_id, owner,"
+                + " epoch, expires_at, session_timeout_ms, prior_members_until) VALUES (?, ?, 1, ?, ?, 0)")) {
+            insert.setString(1, groupId);
+            insert.setString(2, owner);
+            insert.setLong(3, expiresAt);
+            insert.setLong(4, sessionTimeout.toMillis());
+            insert.executeUpdate();
+        }
+    }
+
+    private static void update(Connection connection, String groupId, String owner, long epoch, long expiresAt,
+            Duration sessionTimeout, long priorMembersUntil) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement("UPDATE group_coordinators SET owner = ?, epoch = ?,"
+                + " expires_at = ?, session_timeout_ms = ?, prior_members_until = ? WHERE group_id = ?")) {
+            update.setString(1, owner);
+            update.setLong(2, epoch);
+            update.setLong(3, expiresAt);
+            update.setLong(4, sessionTimeout.toMillis());
+            update.setLong(5, priorMembersUntil);
+            update.setString(6, groupId);
+            update.executeUpdate();
+        }
+    }
+
+    private static CoordinatorLease lease(String groupId, String owner, long epoch, long expiresAt,
+            long priorMembersUntil) {
+        return new CoordinatorLease(groupId, owner, epoch, Instant.ofEpochMilli(expiresAt),
+                Instant.ofEpochMilli(priorMembersUntil));
+    }
+}

@@ -1,0 +1,242 @@
+package io.floe.testkit.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AgentRegistration;
+import io.floe.core.metadata.CoordinatorLease;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.NodeIdClaim;
+import io.floe.core.metadata.NodeIdLease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fencing part of the {@link MetadataStore} contract (DESIGN §8): agents' node ids held under
+ * leases, and consumer groups' coordinator leases whose epoch every offset commit checks. Extend it
+ * next to each implementation.
+ */
+public abstract class CoordinationContract {
+
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Duration TTL = Duration.ofSeconds(6);
+    private static final Duration SESSION = Duration.ofSeconds(10);
+    private static final String GROUP = "order-readers";
+    private static final TopicPartition PARTITION = new TopicPartition("orders", 0);
+
+    private MetadataStore store;
+
+    protected abstract MetadataStore createStore();
+
+    @BeforeEach
+    final void openStore() {
+        store = createStore();
+    }
+
+    @AfterEach
+    final void closeStore() {
+        store.close();
+    }
+
+    // ----- node ids
+
+    @Test
+    void agentsAllocateDifferentIdsFromTheLowest() {
+        NodeIdLease first = store.allocateNodeId("agent-a", NOW, TTL);
+        NodeIdLease second = store.allocateNodeId("agent-b", NOW, TTL);
+        NodeIdLease third = store.allocateNodeId("agent-c", NOW, TTL);
+
+        assertThat(List.of(first.nodeId(), second.nodeId(), third.nodeId())).containsExactly(0, 1, 2);
+        assertThat(first.agentId()).isEqualTo("agent-a");
+        assertThat(first.expiresAt()).isEqualTo(NOW.plus(TTL));
+    }
+
+    @Test
+    void allocatingAgainRenewsTheAgentsOwnId() {
+        store.allocateNodeId("agent-a", NOW, TTL);
+        NodeIdLease own = store.allocateNodeId("agent-b", NOW, TTL);
+
+        NodeIdLease again = store.allocateNodeId("agent-b", NOW.plusSeconds(1), TTL);
+
+        assertThat(again.nodeId()).isEqualTo(own.nodeId());
+        assertThat(again.epoch()).isEqualTo(own.epoch());
+        assertThat(again.expiresAt()).isEqualTo(NOW.plusSeconds(1).plus(TTL));
+    }
+
+    @Test
+    void aHeldIdIsRefusedNamingItsHolderAndItsRenewalKeepsTheEpoch() {
+        NodeIdClaim granted = store.claimNodeId(3, "agent-a", NOW, TTL);
+        assertThat(granted).isInstanceOf(NodeIdClaim.Granted.class);
+        NodeIdLease lease = ((NodeIdClaim.Granted) granted).lease();
+
+        NodeIdClaim refused = store.claimNodeId(3, "agent-b", NOW.plusSeconds(5), TTL);
+        NodeIdClaim renewed = store.claimNodeId(3, "agent-a", NOW.plusSeconds(5), TTL);
+
+        assertThat(refused).isEqualTo(new NodeIdClaim.Held(lease));
+        assertThat(renewed).isEqualTo(new NodeIdClaim.Granted(
+                new NodeIdLease(3, "agent-a", lease.epoch(), NOW.plusSeconds(5).plus(TTL))));
+        assertThat(store.allocateNodeId("agent-b", NOW.plusSeconds(5), TTL).nodeId()).isZero();
+    }
+
+    @Test
+    void anExpiredHoldersIdIsTakenAgainAtANewEpoch() {
+        NodeIdLease dead = store.allocateNodeId("agent-a", NOW, TTL);
+        store.allocateNodeId("agent-b", NOW, TTL);
+        Instant later = NOW.plus(TTL).plusMillis(1);
+        store.claimNodeId(1, "agent-b", later, TTL);
+
+        NodeIdLease reused = store.allocateNodeId("agent-c", later, TTL);
+
+        assertThat(reused.nodeId()).isEqualTo(dead.nodeId());
+        assertThat(reused.epoch()).isGreaterThan(dead.epoch());
+        assertThat(store.claimNodeId(dead.nodeId(), "agent-a", later, TTL))
+                .isEqualTo(new NodeIdClaim.Held(reused));
+    }
+
+    @Test
+    void aReleasedIdIsFreeAtOnceAndAStaleReleaseDoesNothing() {
+        NodeIdLease lease = store.allocateNodeId("agent-a", NOW, TTL);
+        store.releaseNodeId(lease);
+        NodeIdLease next = store.allocateNodeId("agent-b", NOW.plusMillis(1), TTL);
+
+        store.releaseNodeId(lease);
+
+        assertThat(next.nodeId()).isEqualTo(lease.nodeId());
+        assertThat(store.claimNodeId(lease.nodeId(), "agent-c", NOW.plusMillis(2), TTL))
+                .isEqualTo(new NodeIdClaim.Held(next));
+    }
+
+    @Test
+    void theMembershipHeartbeatRenewsTheIdAndRecordsNothingOnceAnotherAgentHoldsIt() {
+        NodeIdLease lease = store.allocateNodeId("agent-a", NOW, TTL);
+        Instant beat = NOW.plusSeconds(4);
+
+        NodeIdClaim renewed = store.heartbeatAgent(registration("agent-a", lease.nodeId(), beat), TTL);
+        Instant afterPause = beat.plus(TTL).plusSeconds(1);
+        NodeIdLease taken = store.allocateNodeId("agent-b", afterPause, TTL);
+        NodeIdClaim lost = store.heartbeatAgent(registration("agent-a", lease.nodeId(), afterPause), TTL);
+
+        assertThat(renewed).isEqualTo(new NodeIdClaim.Granted(new NodeIdLease(lease.nodeId(), "agent-a",
+                lease.epoch(), beat.plus(TTL))));
+        assertThat(taken.nodeId()).isEqualTo(lease.nodeId());
+        assertThat(lost).isEqualTo(new NodeIdClaim.Held(taken));
+        assertThat(store.liveAgents(beat.minusSeconds(1))).extracting(AgentRegistration::heartbeatAt)
+                .containsExactly(beat);
+    }
+
+    @Test
+    void agentsAllocatingAtOnceGetDifferentIds() throws Exception {
+        int agents = 4;
+        CyclicBarrier start = new CyclicBarrier(agents);
+        ExecutorService threads = Executors.newFixedThreadPool(agents);
+        try {
+            List<Future<NodeIdLease>> leases = new ArrayList<>();
+            for (int i = 0; i < agents; i++) {
+                String agentId = "agent-" + i;
+                Callable<NodeIdLease> allocate = () -> {
+                    start.await(30, TimeUnit.SECONDS);
+                    return store.allocateNodeId(agentId, NOW, TTL);
+                };
+                leases.add(threads.submit(allocate));
+            }
+            List<Integer> ids = new ArrayList<>();
+            for (Future<NodeIdLease> lease : leases) {
+                ids.add(lease.get(60, TimeUnit.SECONDS).nodeId());
+            }
+            assertThat(ids).containsExactlyInAnyOrder(0, 1, 2, 3);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    // ----- coordinator leases
+
+    @Test
+    void aGroupHasOneCoordinatorUntilItsLeaseRunsOut() {
+        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+
+        Optional<CoordinatorLease> other = store.acquireCoordinator(GROUP, "agent-b", NOW.plusSeconds(5), TTL, SESSION);
+        CoordinatorLease renewed = store.acquireCoordinator(GROUP, "agent-a", NOW.plusSeconds(5), TTL, SESSION)
+                .orElseThrow();
+
+        assertThat(first.epoch()).isEqualTo(1);
+        assertThat(first.priorMembersUntil()).isEqualTo(Instant.EPOCH);
+        assertThat(other).isEmpty();
+        assertThat(renewed).isEqualTo(new CoordinatorLease(GROUP, "agent-a", 1, NOW.plusSeconds(5).plus(TTL),
+                Instant.EPOCH));
+    }
+
+    @Test
+    void aNewCoordinatorWaitsForTheEarlierMembersSessions() {
+        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        Instant later = first.expiresAt().plusMillis(1);
+
+        CoordinatorLease taken = store.acquireCoordinator(GROUP, "agent-b", later, TTL, Duration.ofSeconds(30))
+                .orElseThrow();
+
+        assertThat(taken.epoch()).isEqualTo(2);
+        assertThat(taken.priorMembersUntil()).isEqualTo(first.expiresAt().plus(SESSION));
+    }
+
+    @Test
+    void aReleasedCoordinatorLeaseIsFreeAtOnceAndItsMembersSessionsCountFromTheRelease() {
+        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        store.releaseCoordinator(first, NOW.plusSeconds(1));
+
+        CoordinatorLease taken = store.acquireCoordinator(GROUP, "agent-b", NOW.plusSeconds(2), TTL, SESSION)
+                .orElseThrow();
+
+        assertThat(taken.epoch()).isEqualTo(2);
+        assertThat(taken.priorMembersUntil()).isEqualTo(NOW.plusSeconds(1).plus(SESSION));
+    }
+
+    @Test
+    void anOffsetCommitAtAStaleCoordinatorEpochIsRejectedAndStoresNothing() {
+        CoordinatorLease stale = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        assertThat(store.commitOffsets(stale, Map.of(PARTITION, offset(100)))).isTrue();
+        CoordinatorLease current = store.acquireCoordinator(GROUP, "agent-b", stale.expiresAt().plusMillis(1), TTL,
+                SESSION).orElseThrow();
+        assertThat(store.commitOffsets(current, Map.of(PARTITION, offset(120)))).isTrue();
+
+        boolean committed = store.commitOffsets(stale, Map.of(PARTITION, offset(90)));
+
+        assertThat(committed).isFalse();
+        assertThat(store.committedOffsets(GROUP)).containsExactly(Map.entry(PARTITION, offset(120)));
+    }
+
+    @Test
+    void anOffsetCommitFromAnotherOwnerOrWithoutAnyLeaseIsRejected() {
+        CoordinatorLease held = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        CoordinatorLease impostor = new CoordinatorLease(GROUP, "agent-b", held.epoch(), held.expiresAt(),
+                Instant.EPOCH);
+        CoordinatorLease unknownGroup = new CoordinatorLease("other-group", "agent-a", 1, held.expiresAt(),
+                Instant.EPOCH);
+
+        assertThat(store.commitOffsets(impostor, Map.of(PARTITION, offset(5)))).isFalse();
+        assertThat(store.commitOffsets(unknownGroup, Map.of(PARTITION, offset(5)))).isFalse();
+        assertThat(store.committedOffsets(GROUP)).isEmpty();
+        assertThat(store.committedOffsets("other-group")).isEmpty();
+    }
+
+    private static AgentRegistration registration(String agentId, int nodeId, Instant at) {
+        return new AgentRegistration(agentId, nodeId, "127.0.0.1", 9092, null, at);
+    }
+
+    private static CommittedOffset offset(long offset) {
+        return new CommittedOffset(offset, CommittedOffset.NO_LEADER_EPOCH, "", NOW.toEpochMilli());
+    }
+}
