@@ -268,6 +268,15 @@ public final class AgentCommand implements Callable<Integer> {
         flag(Setting.TABLEFLOW_LEASE_MS, value);
     }
 
+    @Option(names = "--tableflow-stall-timeout-ms", paramLabel = "N", order = 27,
+            description = "How long a table's rounds may keep failing before it is reported stalled (log, metric,"
+                    + " floe tables describe) and stops holding back retention; at least "
+                    + SettingsResolver.TABLEFLOW_STALL_TIMEOUT_MS_MIN + ". Default: "
+                    + Setting.Defaults.TABLEFLOW_STALL_TIMEOUT_MS + " (1 hour).")
+    void tableflowStallTimeoutMs(String value) {
+        flag(Setting.TABLEFLOW_STALL_TIMEOUT_MS, value);
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();

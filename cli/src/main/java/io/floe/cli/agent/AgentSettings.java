@@ -33,6 +33,8 @@ import java.util.Objects;
  * @param tableflow whether this agent materializes topics with {@code floe.tableflow.enabled=true}
  *     as Iceberg tables (agents sharing stores take turns per table through leases)
  * @param tableflowLease how long a table's lease lasts: a table whose agent died moves within it
+ * @param tableflowStallTimeout how long a table's rounds may keep failing before it counts as stalled
+ *     and its retention hold is let go
  */
 record AgentSettings(
         HostPort listen,
@@ -54,7 +56,8 @@ record AgentSettings(
         boolean maintenance,
         MaintenanceConfig maintenanceConfig,
         boolean tableflow,
-        Duration tableflowLease) {
+        Duration tableflowLease,
+        Duration tableflowStallTimeout) {
 
     public AgentSettings {
         Objects.requireNonNull(listen, "listen");
@@ -120,7 +123,8 @@ record AgentSettings(
                 "orphan-grace-ms=" + maintenanceConfig.orphanGrace().toMillis(),
                 "producer-id-expiration-ms=" + maintenanceConfig.producerIdExpiration().toMillis(),
                 "tableflow=" + tableflow,
-                "tableflow-lease-ms=" + tableflowLease.toMillis());
+                "tableflow-lease-ms=" + tableflowLease.toMillis(),
+                "tableflow-stall-timeout-ms=" + tableflowStallTimeout.toMillis());
     }
 
     /** As {@link #describe()}: the generated form would show the metadata URL's password. */

@@ -42,7 +42,8 @@ enum Setting {
     ORPHAN_GRACE_MS("orphan-grace-ms", Defaults.ORPHAN_GRACE_MS),
     PRODUCER_ID_EXPIRATION_MS("producer-id-expiration-ms", Defaults.PRODUCER_ID_EXPIRATION_MS),
     TABLEFLOW("tableflow", Defaults.TABLEFLOW),
-    TABLEFLOW_LEASE_MS("tableflow-lease-ms", Defaults.TABLEFLOW_LEASE_MS);
+    TABLEFLOW_LEASE_MS("tableflow-lease-ms", Defaults.TABLEFLOW_LEASE_MS),
+    TABLEFLOW_STALL_TIMEOUT_MS("tableflow-stall-timeout-ms", Defaults.TABLEFLOW_STALL_TIMEOUT_MS);
 
     /** Default values as constants, so the option descriptions in {@link AgentCommand} can show them. */
     static final class Defaults {
@@ -81,6 +82,8 @@ enum Setting {
         static final String PRODUCER_ID_EXPIRATION_MS = "86400000";
         static final String TABLEFLOW = "true";
         static final String TABLEFLOW_LEASE_MS = "15000";
+        /** TableflowConfig.DEFAULT_STALL_TIMEOUT, as a constant the option description can show. */
+        static final String TABLEFLOW_STALL_TIMEOUT_MS = "3600000";
 
         private Defaults() {}
     }

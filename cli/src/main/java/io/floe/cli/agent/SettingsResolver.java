@@ -41,6 +41,8 @@ final class SettingsResolver {
     static final long ORPHAN_GRACE_MS_MIN = 300_000;
     /** Well above the clients' delivery.timeout.ms (2 minutes by default): retries older than this are not recognized. */
     static final long PRODUCER_ID_EXPIRATION_MS_MIN = 600_000;
+    /** Below a minute a table would be given up on during an ordinary catalog or store outage. */
+    static final long TABLEFLOW_STALL_TIMEOUT_MS_MIN = 60_000;
     private static final long PRODUCER_ID_EXPIRATION_MS_MAX = Duration.ofDays(365).toMillis();
 
     private final Map<Setting, String> flags;
@@ -92,7 +94,8 @@ final class SettingsResolver {
                 bool(Setting.MAINTENANCE),
                 maintenanceConfig(),
                 bool(Setting.TABLEFLOW),
-                Duration.ofMillis(integer(Setting.TABLEFLOW_LEASE_MS, 100, Integer.MAX_VALUE)));
+                Duration.ofMillis(integer(Setting.TABLEFLOW_LEASE_MS, 100, Integer.MAX_VALUE)),
+                millis(Setting.TABLEFLOW_STALL_TIMEOUT_MS, TABLEFLOW_STALL_TIMEOUT_MS_MIN, DELAY_MS_MAX));
     }
 
     /** A typo in a config file would otherwise silently leave a setting at its default. */

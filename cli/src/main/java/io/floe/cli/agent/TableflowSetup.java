@@ -27,7 +27,8 @@ final class TableflowSetup {
     private TableflowSetup() {}
 
     static TableflowConfig config(AgentSettings settings) {
-        return TableflowConfig.defaults(spool(settings)).withLeaseTtl(settings.tableflowLease());
+        return TableflowConfig.defaults(spool(settings)).withLeaseTtl(settings.tableflowLease())
+                .withStallTimeout(settings.tableflowStallTimeout());
     }
 
     static TableCatalog catalog(AgentSettings settings, ObjectStore objects) {

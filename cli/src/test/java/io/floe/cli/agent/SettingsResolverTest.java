@@ -154,7 +154,7 @@ class SettingsResolverTest {
                         .withRetentionInterval(Duration.ofSeconds(7))
                         .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15))
                         .withProducerIdExpiration(Duration.ofHours(1)),
-                true, Duration.ofSeconds(15)));
+                true, Duration.ofSeconds(15), Duration.ofHours(1)));
     }
 
     @Test
@@ -325,6 +325,15 @@ class SettingsResolverTest {
         assertThatThrownBy(() -> resolveFlags(Setting.ORPHAN_GRACE_MS, "60000"))
                 .hasMessage("invalid value '60000' for --orphan-grace-ms: expected an integer from 300000 to"
                         + " 604800000");
+    }
+
+    @Test
+    void theTableflowStallTimeoutIsReadAndBounded() {
+        assertThat(resolveFlags(Setting.TABLEFLOW_STALL_TIMEOUT_MS, "600000").tableflowStallTimeout())
+                .isEqualTo(Duration.ofMinutes(10));
+        assertThatThrownBy(() -> resolveFlags(Setting.TABLEFLOW_STALL_TIMEOUT_MS, "1000"))
+                .hasMessageStartingWith("invalid value '1000' for --tableflow-stall-timeout-ms: expected an integer"
+                        + " from 60000 to");
     }
 
     @Test
