@@ -25,6 +25,7 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -116,6 +117,44 @@ class TableStallIT {
                 .extracting(row -> (Long) row.getField("n"))
                 .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 20L, 21L, 22L, 23L, 24L);
         assertThat(floe.metadata.retentionHolds(TOPIC)).as("held again").isEqualTo(Map.of(0, 25L));
+    }
+
+    /**
+     * An agent whose table stalled, and which takes the table back after another agent advanced it,
+     * must not give up the other agent's retention hold at its first failed round (its old run of
+     * failures says nothing about the table any more).
+     */
+    @Test
+    void anAgentThatTakesAStalledTableBackAfterAnotherAdvancedItStartsItsStallWatchAgain() {
+        long old = System.currentTimeMillis() - Duration.ofHours(2).toMillis();
+        produce(0, 10, old);
+        pollUntilMaterialized(10);
+        floe.agent.topics().setConfigs(TOPIC, configs(STRING_N));
+        poll();
+        clock.step(STALL_TIMEOUT);
+        poll();
+        assertThat(stalled()).isEqualTo(1);
+        assertThat(floe.metadata.retentionHolds(TOPIC)).isEmpty();
+
+        TableJobs first = jobs;
+        floe.agent.topics().setConfigs(TOPIC, configs(INTEGER_N));
+        produce(10, 5, System.currentTimeMillis());
+        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
+                "agent-2", floe.metadata, new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
+                new SimpleMeterRegistry());
+        clock.step(TableflowConfig.DEFAULT_LEASE_TTL); // agent-1's lease runs out
+        pollUntilMaterialized(15);
+        assertThat(floe.metadata.retentionHolds(TOPIC)).isEqualTo(Map.of(0, 15L));
+
+        clock.step(TableflowConfig.DEFAULT_LEASE_TTL); // agent-2's lease runs out; agent-1 takes the table back
+        floe.agent.topics().setConfigs(TOPIC, configs(STRING_N));
+        produce(15, 5, System.currentTimeMillis());
+        jobs = first;
+        poll();
+
+        assertThat(failures()).isEqualTo(3);
+        assertThat(stalled()).isZero();
+        assertThat(floe.metadata.retentionHolds(TOPIC)).as("one failed round is no stall").isEqualTo(Map.of(0, 15L));
     }
 
     private static Map<String, String> configs(String schema) {

@@ -29,12 +29,17 @@ final class RetentionHold {
         this.topic = topic;
     }
 
-    /** Before the round reads the log; throws when the hold cannot be written (the round must not read). */
+    /**
+     * Before the round reads the log; throws when the hold cannot be written (the round must not read).
+     * Written every round, not only when it changed: another agent (a stalled earlier owner of the table)
+     * may have released it meanwhile.
+     */
     void beforeRound(Watermark watermark, int partitions) {
         Map<Integer, Long> starts = new TreeMap<>();
         for (int partition = 0; partition < partitions; partition++) {
             starts.put(partition, Math.max(0, watermark.next(partition)));
         }
+        held = Map.of();
         write(starts);
     }
 

@@ -73,6 +73,20 @@ final class StallWatch {
         return ended;
     }
 
+    /**
+     * After this agent lost the table's lease: another agent now runs it, and this one's run of failures
+     * (perhaps local to it: its disk, its network) says nothing about the table any more.
+     */
+    void reset() {
+        if (stalled) {
+            metrics.stalled(false);
+        }
+        failingSince = null;
+        failedRounds = 0;
+        stalled = false;
+        markMayRemain = true;
+    }
+
     /** What {@code floe tables describe} shows while the table is stalled. */
     String description(RuntimeException failure) {
         return "since " + failingSince + ", " + failedRounds + " rounds failed; retention is not held back; last"

@@ -121,12 +121,18 @@ public final class TableJobs {
             if (scheduled.lease != null) {
                 LOGGER.info("lost table lease topic={} owner={}", topic.name(), agentId);
             }
+            scheduled.stall.reset();
             scheduled.lease = null;
             scheduled.nextRun = now.plus(config.leaseTtl().dividedBy(3));
             return;
         }
         if (scheduled.lease == null || scheduled.lease.epoch() != lease.get().epoch()) {
             LOGGER.info("took table lease topic={} owner={} epoch={}", topic.name(), agentId, lease.get().epoch());
+            if (heldByAnotherSince(scheduled.lease, lease)) {
+                // Another agent ran (and may have advanced) the table meanwhile: this agent's earlier run of
+                // failures no longer says the table cannot advance.
+                scheduled.stall.reset();
+            }
         }
         scheduled.lease = lease.get();
         scheduled.leaseTakenAt = now;
@@ -169,6 +175,18 @@ public final class TableJobs {
         if (change == StallWatch.Change.NONE) {
             return;
         }
+        // The round may have outlived the lease: a stall is the lease holder's to declare, and another agent
+        // that took the table over (and may be advancing it) must keep its hold.
+        Optional<JobLease> still = metadata.acquireLease("tableflow/" + topic.name(), agentId, clock.instant(),
+                config.leaseTtl());
+        if (heldByAnotherSince(scheduled.lease, still)) {
+            LOGGER.info("table lease topic={} owner={} was another agent's during a failed round; not declaring a"
+                    + " stall", topic.name(), agentId);
+            scheduled.stall.reset();
+            scheduled.lease = still.orElse(null);
+            return;
+        }
+        scheduled.lease = still.get();
         if (change == StallWatch.Change.STALLED) {
             catalog.markStalled(topic.name(), scheduled.stall.description(failure));
         }
@@ -177,6 +195,15 @@ public final class TableJobs {
         } catch (RuntimeException e) {
             LOGGER.warn("cannot release the retention hold of stalled topic={}: {}", topic.name(), e.toString());
         }
+    }
+
+    /**
+     * Whether another agent held the table's lease since {@code before}: it holds it now, or took it and
+     * let it go (this agent's own retake of a lapsed lease moves the epoch by one, another holder's by
+     * one more).
+     */
+    private static boolean heldByAnotherSince(JobLease before, Optional<JobLease> now) {
+        return now.isEmpty() || before != null && now.get().epoch() > before.epoch() + 1;
     }
 
     /**
