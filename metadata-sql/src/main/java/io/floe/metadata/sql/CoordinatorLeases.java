@@ -46,8 +46,9 @@ final class CoordinatorLeases {
                     return Optional.of(lease(groupId, owner, epoch, expiresAt, priorMembersUntil));
                 }
                 if (expired) {
-                    // The earlier holder answered its members until its lease ended; their sessions last this long after.
-                    long priorMembersUntil = heldUntil + row.getLong(4);
+                    // The earlier holder answered its members until its lease ended; their sessions last this long
+                    // after. A holder that was itself still waiting (no members of its own yet) passes its wait on.
+                    long priorMembersUntil = Math.max(row.getLong(5), heldUntil + row.getLong(4));
                     update(connection, groupId, owner, epoch + 1, expiresAt, sessionTimeout, priorMembersUntil);
                     return Optional.of(lease(groupId, owner, epoch + 1, expiresAt, priorMembersUntil));
                 }

@@ -143,6 +143,12 @@ public final class SqlMetadataStore implements MetadataStore {
         }
         try {
             int found = Migrations.apply(database, dialect, clock, dialect.describe());
+            if (database.exclusive()) {
+                database.write(connection -> {
+                    PredecessorLeases.end(connection, clock.instant(), dialect.describe());
+                    return null;
+                });
+            }
             LOGGER.info("opened metadata store store={} schemaVersion={} previousVersion={}",
                     dialect.describe(), Migrations.LATEST, found);
             return new SqlMetadataStore(dialect, database, clock);

@@ -8,6 +8,7 @@ import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.ObjectCommit;
@@ -25,6 +26,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -100,6 +103,30 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
             assertThat(store.allocateProducerId()).isGreaterThan(producerId);
             assertThat(produce.commit(produce.idempotent(topic, 1, producerId, 0, 0, 4), produce.idempotent(topic, 1, producerId, 0, 4, 1)))
                     .containsExactly(new AppendResult.Duplicate(0, 0), new AppendResult.Appended(7, 0));
+        }
+    }
+
+    /** The file lock says the earlier process is gone: its leases need not run out first. */
+    @Test
+    void reopeningAnEmbeddedStoreEndsTheLeasesOfTheProcessBefore() {
+        Path file = directory.resolve("restart.db");
+        Instant now = Instant.now();
+        Duration ttl = Duration.ofHours(1);
+        Duration session = Duration.ofSeconds(45);
+        CoordinatorLease before;
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
+            assertThat(store.allocateNodeId("agent-before", now, ttl).nodeId()).isZero();
+            before = store.acquireCoordinator("billing", "agent-before", now, ttl, session).orElseThrow();
+        }
+
+        try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
+            Instant restarted = Instant.now();
+            assertThat(store.allocateNodeId("agent-after", restarted, ttl).nodeId()).isZero();
+            CoordinatorLease after = store.acquireCoordinator("billing", "agent-after", restarted, ttl, session)
+                    .orElseThrow();
+            assertThat(after.epoch()).isEqualTo(before.epoch() + 1);
+            // The earlier process's consumers may still be alive: their sessions are waited for, from the reopen.
+            assertThat(after.priorMembersUntil()).isBetween(now.plus(session), restarted.plus(session));
         }
     }
 

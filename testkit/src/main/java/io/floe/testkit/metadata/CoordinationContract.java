@@ -192,6 +192,28 @@ public abstract class CoordinationContract {
         assertThat(taken.priorMembersUntil()).isEqualTo(first.expiresAt().plus(SESSION));
     }
 
+    /**
+     * Two handovers within one session timeout (a rolling restart): the second holder had no members
+     * of its own yet, so the wait for the first holder's members must carry over, not start from zero.
+     */
+    @Test
+    void aChainOfHandoversKeepsWaitingForTheFirstHoldersMembers() {
+        Duration longSessions = Duration.ofSeconds(45);
+        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, longSessions).orElseThrow();
+        Instant firstMembersUntil = first.expiresAt().plus(longSessions);
+        CoordinatorLease second = store.acquireCoordinator(GROUP, "agent-b", first.expiresAt().plusMillis(1), TTL,
+                Duration.ZERO).orElseThrow();
+        store.acquireCoordinator(GROUP, "agent-b", first.expiresAt().plusSeconds(1), TTL, Duration.ZERO).orElseThrow();
+        store.releaseCoordinator(second, first.expiresAt().plusSeconds(2));
+
+        CoordinatorLease third = store.acquireCoordinator(GROUP, "agent-c", first.expiresAt().plusSeconds(3), TTL,
+                Duration.ZERO).orElseThrow();
+
+        assertThat(second.priorMembersUntil()).isEqualTo(firstMembersUntil);
+        assertThat(third.epoch()).isEqualTo(3);
+        assertThat(third.priorMembersUntil()).isEqualTo(firstMembersUntil);
+    }
+
     @Test
     void aReleasedCoordinatorLeaseIsFreeAtOnceAndItsMembersSessionsCountFromTheRelease() {
         CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
