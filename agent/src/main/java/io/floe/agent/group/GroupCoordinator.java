@@ -60,6 +60,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final MemberRequests members;
     private final OffsetOperations offsets;
     private final GroupLeases leases;
+    private final Predicate<String> routedHere;
     /** Where lease acquisitions and renewals wait on the store, when started by {@link #start}. */
     private ExecutorService leaseThread;
     /** The periodic retention sweep, when started by {@link #start}; it runs on its own thread because it blocks on the store. */
@@ -71,6 +72,7 @@ public final class GroupCoordinator implements AutoCloseable {
             Executor leaseWork) {
         this.config = config;
         this.store = store;
+        this.routedHere = routedHere;
         GroupMetrics metrics = new GroupMetrics(meters, this::classicGroupsInMemory, this::consumerGroupsInMemory);
         Rebalance rebalance = new Rebalance(config, clock, metrics);
         this.joins = new JoinHandler(config, rebalance, memberIds);
@@ -324,9 +326,12 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
-    /** Removes offsets past retention of groups without members; returns how many. */
+    /**
+     * Removes offsets past retention of groups without members; returns how many. Only groups routed
+     * here: a group coordinated by another agent is not in this one's memory and would look idle.
+     */
     public int expireOffsets() {
-        int expired = offsets.expire(groups::idleSince);
+        int expired = offsets.expire((groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
         groups.dropForgotten(Set.copyOf(store.offsetGroups()));
         return expired;
     }

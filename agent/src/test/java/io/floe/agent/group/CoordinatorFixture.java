@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * A coordinator on virtual time and a real SQLite store, with shorthands for the requests a
@@ -39,7 +40,12 @@ final class CoordinatorFixture implements AutoCloseable {
     }
 
     CoordinatorFixture(Path dir, GroupCoordinatorConfig config) {
-        this(null, dir, config, "agent-test");
+        this(null, dir, config, "agent-test", group -> true);
+    }
+
+    /** On a store of its own, coordinating (by its view) only the groups {@code routedHere} accepts. */
+    CoordinatorFixture(Path dir, GroupCoordinatorConfig config, Predicate<String> routedHere) {
+        this(null, dir, config, "agent-test", routedHere);
     }
 
     /**
@@ -48,16 +54,17 @@ final class CoordinatorFixture implements AutoCloseable {
      * move is paused).
      */
     CoordinatorFixture(MetadataStore store, GroupCoordinatorConfig config, String owner) {
-        this(store, null, config, owner);
+        this(store, null, config, owner, group -> true);
     }
 
     /** On {@code store}, or (when it is null) on a store of its own in {@code dir}. */
-    private CoordinatorFixture(MetadataStore store, Path dir, GroupCoordinatorConfig config, String owner) {
+    private CoordinatorFixture(MetadataStore store, Path dir, GroupCoordinatorConfig config, String owner,
+            Predicate<String> routedHere) {
         AtomicLong ids = new AtomicLong();
         this.ownsStore = store == null;
         this.store = store != null ? store : SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), timers.clock());
         this.coordinator = new GroupCoordinator(config, this.store, timers, timers.clock(), meters,
-                () -> new UUID(0, ids.incrementAndGet()), owner, group -> true, Runnable::run);
+                () -> new UUID(0, ids.incrementAndGet()), owner, routedHere, Runnable::run);
         this.owner = owner;
     }
 

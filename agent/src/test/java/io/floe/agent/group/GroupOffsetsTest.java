@@ -178,6 +178,25 @@ class GroupOffsetsTest {
         assertThat(fixture.meters.counter("floe.group.offsets.expired").count()).isEqualTo(1);
     }
 
+    /** A group coordinated by another agent is not in this one's memory: it only looks idle here. */
+    @Test
+    void offsetsOfAGroupRoutedToAnotherAgentDoNotExpireHere() {
+        fixture.close();
+        fixture = new CoordinatorFixture(dir.resolve("elsewhere"), GroupCoordinatorConfig.defaults()
+                .withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)), group -> !group.equals("elsewhere"));
+        coordinator = fixture.coordinator;
+        // Committed through the agent the group is routed to, into the shared store.
+        fixture.store.commitOffsets("elsewhere", Map.of(ORDERS_0,
+                new CommittedOffset(5, -1, "", fixture.timers.clock().millis())));
+        coordinator.commitOffsets(new OffsetCommitRequest("simple", "", null, -1, Map.of(ORDERS_0, offset(5, ""))));
+
+        fixture.timers.advance(Duration.ofHours(2).toMillis());
+
+        assertThat(coordinator.expireOffsets()).isEqualTo(1);
+        assertThat(coordinator.committedOffsets("simple")).isEmpty();
+        assertThat(fixture.store.committedOffsets("elsewhere")).containsOnlyKeys(ORDERS_0);
+    }
+
     @Test
     void emptyGroupsWithoutOffsetsLeaveMemoryOnTheSweep() {
         List<String> members = fixture.stableGroup(1);
