@@ -2,6 +2,7 @@ package io.floe.tableflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.log.TopicPartition;
 import io.floe.tableflow.CommitFaults.Fault;
 import java.nio.file.Path;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -110,6 +111,24 @@ class TableCommitFaultIT {
         rounds.produceRound(2, true);
         rounds.pollUntilCaughtUp();
         rounds.assertEveryRecordOnceAndEveryFilePresent();
+    }
+
+    /** Records removed before the table read them are counted once, not again by each round that failed. */
+    @Test
+    void recordsRemovedBelowTheLogStartAreCountedOnceAcrossAFailedRound() {
+        start(TableflowConfig.defaults(dataDir.resolve("spool")).maxBytesPerRound());
+        rounds.produceRound(0, false);
+        rounds.pollUntilCaughtUp();
+        rounds.produceRound(1, false);
+        floe.metadata.deleteRecords(new TopicPartition(JsonRounds.TOPIC, 0), 15);
+
+        faults.arm(floe.tables.identifier(JsonRounds.TOPIC), Fault.REJECTED);
+        rounds.poll();
+        assertThat(faults.fired()).hasSize(1);
+        rounds.pollUntilCaughtUp();
+
+        assertThat(floe.meters.find("floe.tableflow.skipped.records").tag("topic", JsonRounds.TOPIC).counter().count())
+                .isEqualTo(5);
     }
 
     private void start(long maxBytesPerRound) {

@@ -105,6 +105,7 @@ final class TableJob {
         long[] counts = new long[2];
         long budget = maxBytesPerRound;
         long lag = 0;
+        long skippedByRetention = 0; // counted once the round commits: a failed round is read again
         boolean moreWaiting = false;
         int partitions = topic.partitionCount();
         int first = Math.floorMod(rotation++, Math.max(1, partitions));
@@ -118,8 +119,7 @@ final class TableJob {
                 LogOffsets offsets = metadata.offsets(tp);
                 long from = watermark.next(partition) < 0 ? offsets.logStartOffset() : watermark.next(partition);
                 if (from < offsets.logStartOffset()) {
-                    long lost = offsets.logStartOffset() - from;
-                    metrics.skippedByRetention(lost);
+                    skippedByRetention += offsets.logStartOffset() - from;
                     LOGGER.warn("records expired before the table got them table={} partition={} offsets=[{}, {})",
                             topicName, partition, from, offsets.logStartOffset());
                     from = offsets.logStartOffset();
@@ -151,7 +151,7 @@ final class TableJob {
                     }
                 });
                 budget -= progress.bytes();
-                metrics.skippedByRetention(progress.skippedByRetention());
+                skippedByRetention += progress.skippedByRetention();
                 long next = progress.next();
                 advanced.put(partition, next);
                 if (next < until) {
@@ -174,6 +174,7 @@ final class TableJob {
         commitDeadLetters(writers.deadTable, deadFiles, deadLetterMark.atLeast(target), table, files);
         throwUnlessCommitted(SnapshotCommit.append(table, files, target, "records", clock));
         hold.afterCommit(target);
+        metrics.skippedByRetention(skippedByRetention);
         metrics.committed(counts[0], counts[1], files.size());
         return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag, target);
     }
