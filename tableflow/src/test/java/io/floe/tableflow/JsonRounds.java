@@ -9,6 +9,7 @@ import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
+import io.floe.testkit.time.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -44,7 +45,7 @@ final class JsonRounds {
     private static final int MAX_POLLS = 200;
 
     final TableflowHarness floe;
-    final SteppedClock clock = new SteppedClock();
+    final ManualClock clock = new ManualClock();
     private final TableJobs jobs;
     private final Topic topic;
     private final Set<Long> goodIds = new HashSet<>();

@@ -13,6 +13,7 @@ import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.floe.testkit.time.ManualClock;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ class TableStallIT {
     @TempDir
     Path dataDir;
 
-    private final SteppedClock clock = new SteppedClock();
+    private final ManualClock clock = new ManualClock();
     private TableflowHarness floe;
     private MeterRegistry meters;
     private TableJobs jobs;

@@ -8,11 +8,10 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.object.ObjectKey;
 import io.floe.metadata.sql.SqlMetadataStore;
+import io.floe.testkit.time.ManualClock;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,33 +23,9 @@ class RegisteredKeysTest {
     @TempDir
     Path dir;
 
-    /** A clock the test moves by hand. */
-    private static final class ManualClock extends Clock {
-        private Instant now = Instant.parse("2026-11-30T00:00:00Z");
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-    }
-
     @Test
     void handsOutDistinctKeysThatAreRegisteredBeforeUse() {
-        ManualClock clock = new ManualClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-30T00:00:00Z"));
         try (MetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("m.db"))) {
             RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, "agent-1"), store, "agent-1", clock,
                     Runnable::run, 8, Duration.ofSeconds(60));
@@ -73,13 +48,13 @@ class RegisteredKeysTest {
 
     @Test
     void neverHandsOutAReservedKeyOlderThanItsMaxAge() {
-        ManualClock clock = new ManualClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-30T00:00:00Z"));
         try (MetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("m.db"))) {
             RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, "agent-1"), store, "agent-1", clock,
                     Runnable::run, 8, Duration.ofSeconds(60));
             keys.take();
 
-            clock.advance(Duration.ofSeconds(61));
+            clock.step(Duration.ofSeconds(61));
             ObjectKey fresh = keys.take();
 
             assertThat(fresh.value()).contains(String.format("%013d", clock.millis()));

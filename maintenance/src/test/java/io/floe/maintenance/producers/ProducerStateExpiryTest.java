@@ -9,12 +9,11 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.testkit.metadata.ProduceFixture;
+import io.floe.testkit.time.ManualClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,28 +28,12 @@ class ProducerStateExpiryTest {
     @TempDir
     Path dir;
 
-    private Instant now = START;
+    private final ManualClock clock = new ManualClock(START);
     private MetadataStore store;
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     @BeforeEach
     void open() {
-        Clock clock = new Clock() {
-            @Override
-            public Instant instant() {
-                return now;
-            }
-
-            @Override
-            public ZoneOffset getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(java.time.ZoneId zone) {
-                return this;
-            }
-        };
         store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), clock);
     }
 
@@ -65,14 +48,14 @@ class ProducerStateExpiryTest {
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
         long producer = store.allocateProducerId();
         produce.commit(produce.idempotent(topic, 0, producer, 0, 0, 5), produce.idempotent(topic, 1, producer, 0, 0, 5));
-        now = START.plus(Duration.ofHours(20));
+        clock.set(START.plus(Duration.ofHours(20)));
         produce.commit(produce.idempotent(topic, 1, producer, 0, 5, 5));
         ProducerStateExpiry expiry = new ProducerStateExpiry(store, EXPIRATION, meters);
 
-        now = START.plus(Duration.ofHours(23));
-        assertThat(expiry.run(now)).isEqualTo("expired=0 idleFor=PT24H");
-        now = START.plus(Duration.ofHours(25));
-        assertThat(expiry.run(now)).isEqualTo("expired=1 idleFor=PT24H");
+        clock.set(START.plus(Duration.ofHours(23)));
+        assertThat(expiry.run(clock.instant())).isEqualTo("expired=0 idleFor=PT24H");
+        clock.set(START.plus(Duration.ofHours(25)));
+        assertThat(expiry.run(clock.instant())).isEqualTo("expired=1 idleFor=PT24H");
 
         assertThat(store.producers(new TopicPartition("orders", 0))).isEmpty();
         assertThat(store.producers(new TopicPartition("orders", 1))).hasSize(1);
