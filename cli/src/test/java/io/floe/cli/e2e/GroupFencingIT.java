@@ -68,7 +68,8 @@ class GroupFencingIT {
     private static final Path LOGS = Path.of("target", "group-fencing-it");
     private static final List<String> AGENT_JVM = List.of("-Xmx384m");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-    private static final Duration SETTLE = Duration.ofSeconds(15);
+    /** How long the group may take to consume and commit again after a fault (a new coordinator waits a session). */
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(90);
     /** Longer than the agents' leases (6 s): the paused coordinator's node id and group leases run out. */
     private static final Duration PAUSE = Duration.ofSeconds(12);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(90);
@@ -451,8 +452,11 @@ class GroupFencingIT {
 
     // ----- waiting
 
+    /** Waits until the group owns every partition again and has committed progress on them since the call. */
     private void settle() throws InterruptedException {
-        TimeUnit.MILLISECONDS.sleep(SETTLE.toMillis()); // time for the group to rebalance under the new membership
+        long commitsBefore = offsets.changes();
+        await("the group owning every partition and committing again", SETTLE_TIMEOUT,
+                () -> ownership.owned() == PARTITIONS && offsets.changes() >= commitsBefore + PARTITIONS);
     }
 
     private void mark(String phase) {
