@@ -39,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -156,10 +157,12 @@ class PostgresReferenceCountIT {
                     return MIX_STEPS;
                 });
             }
+            AtomicInteger auditsDuringMix = new AtomicInteger();
             Future<List<ReferenceMismatch>> auditor = executor.submit(() -> {
                 List<ReferenceMismatch> found = List.of();
                 while (running.get() && found.isEmpty()) {
                     found = stores.get(1).referenceMismatches();
+                    auditsDuringMix.incrementAndGet();
                 }
                 return found;
             });
@@ -171,6 +174,7 @@ class PostgresReferenceCountIT {
 
             assertThat(auditor.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("audit during the mix (seed %d)", MIX_SEED)
                     .isEmpty();
+            assertThat(auditsDuringMix).as("audits run while the mix ran").hasPositiveValue();
             assertThat(store.referenceMismatches()).as("audit after the mix (seed %d)", MIX_SEED).isEmpty();
             assertThat(store.storageStats().committedObjects()).as("the mix committed something").isPositive();
         } finally {
