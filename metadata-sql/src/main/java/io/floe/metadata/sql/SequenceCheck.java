@@ -36,19 +36,18 @@ final class SequenceCheck {
 
     /** {@code history} is null when nothing is stored for the producer on this partition. */
     static Verdict check(ProducerHistory history, ProducerState batch, TopicPartition partition) {
-        String producer = "producer " + batch.producerId() + " epoch " + batch.producerEpoch() + " on " + partition;
         if (history == null) {
             return batch.baseSequence() == 0 ? ACCEPT : new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
-                    producer + " has no state on the partition (new, or expired after producer.id.expiration.ms):"
+                    producer(batch, partition) + " has no state on the partition (new, or expired after producer.id.expiration.ms):"
                             + " its first batch must start at sequence 0, got " + batch.baseSequence());
         }
         if (batch.producerEpoch() < history.epoch()) {
             return new Refuse(AppendError.PRODUCER_FENCED,
-                    producer + " is fenced: epoch " + history.epoch() + " is already in use");
+                    producer(batch, partition) + " is fenced: epoch " + history.epoch() + " is already in use");
         }
         if (batch.producerEpoch() > history.epoch()) {
             return batch.baseSequence() == 0 ? ACCEPT : new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
-                    producer + ": a new epoch must start at sequence 0, got " + batch.baseSequence());
+                    producer(batch, partition) + ": a new epoch must start at sequence 0, got " + batch.baseSequence());
         }
         var original = history.find(batch.baseSequence(), batch.lastSequence());
         if (original.isPresent()) {
@@ -64,7 +63,12 @@ final class SequenceCheck {
             return new Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET);
         }
         return new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
-                producer + ": out of order sequence, expected " + expected + ", got " + batch.baseSequence());
+                producer(batch, partition) + ": out of order sequence, expected " + expected + ", got " + batch.baseSequence());
+    }
+
+    /** Built only for a refusal: accepted batches, most of them, cost no string. */
+    private static String producer(ProducerState batch, TopicPartition partition) {
+        return "producer " + batch.producerId() + " epoch " + batch.producerEpoch() + " on " + partition;
     }
 
     /** Sequences wrap from Integer.MAX_VALUE to 0, as in Kafka. */
