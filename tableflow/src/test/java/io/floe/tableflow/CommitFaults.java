@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import io.floe.tableflow.table.ForwardingTableOperations;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -20,13 +21,11 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.jdbc.UncheckedSQLException;
 
 /**
@@ -176,13 +175,12 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
         }
     }
 
-    private final class FaultyOperations implements TableOperations {
+    private final class FaultyOperations extends ForwardingTableOperations {
         private final TableIdentifier identifier;
-        private final TableOperations delegate;
 
         FaultyOperations(TableIdentifier identifier, TableOperations delegate) {
+            super(delegate);
             this.identifier = identifier;
-            this.delegate = delegate;
         }
 
         @Override
@@ -198,16 +196,6 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
             }
             fired.add(new Fired(identifier, fault));
             throw fault.exception(identifier);
-        }
-
-        @Override
-        public TableMetadata current() {
-            return delegate.current();
-        }
-
-        @Override
-        public TableMetadata refresh() {
-            return delegate.refresh();
         }
 
         /** The table's FileIO; while a manifest fault is armed, one that fails writing the next manifest. */
@@ -238,26 +226,6 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
                     io.deleteFile(path);
                 }
             };
-        }
-
-        @Override
-        public EncryptionManager encryption() {
-            return delegate.encryption();
-        }
-
-        @Override
-        public String metadataFileLocation(String fileName) {
-            return delegate.metadataFileLocation(fileName);
-        }
-
-        @Override
-        public LocationProvider locationProvider() {
-            return delegate.locationProvider();
-        }
-
-        @Override
-        public long newSnapshotId() {
-            return delegate.newSnapshotId();
         }
     }
 }

@@ -1,9 +1,8 @@
 package io.floe.agent.group;
 
+import io.floe.testkit.time.ManualClock;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.PriorityQueue;
 
 /**
@@ -13,7 +12,7 @@ import java.util.PriorityQueue;
 final class ManualTimers implements TimerService {
 
     private final PriorityQueue<Task> tasks = new PriorityQueue<>();
-    private final ManualClock clock = new ManualClock();
+    private final ManualClock clock = new ManualClock(Instant.ofEpochMilli(1_700_000_000_000L));
     private long sequence;
 
     Clock clock() {
@@ -21,25 +20,25 @@ final class ManualTimers implements TimerService {
     }
 
     long nowMs() {
-        return clock.nowMs;
+        return clock.millis();
     }
 
     @Override
     public Timeout schedule(long delayMs, Runnable action) {
-        Task task = new Task(clock.nowMs + delayMs, sequence++, action);
+        Task task = new Task(clock.millis() + delayMs, sequence++, action);
         tasks.add(task);
         return () -> tasks.remove(task);
     }
 
     /** Moves time forward by {@code ms}, running every timer that falls due, each at its own deadline. */
     void advance(long ms) {
-        long target = clock.nowMs + ms;
+        long target = clock.millis() + ms;
         while (!tasks.isEmpty() && tasks.peek().dueMs() <= target) {
             Task next = tasks.poll();
-            clock.nowMs = Math.max(clock.nowMs, next.dueMs());
+            clock.set(Instant.ofEpochMilli(Math.max(clock.millis(), next.dueMs())));
             next.action().run();
         }
-        clock.nowMs = target;
+        clock.set(Instant.ofEpochMilli(target));
     }
 
     int pending() {
@@ -51,30 +50,6 @@ final class ManualTimers implements TimerService {
         public int compareTo(Task other) {
             int byDue = Long.compare(dueMs, other.dueMs);
             return byDue != 0 ? byDue : Long.compare(sequence, other.sequence);
-        }
-    }
-
-    private static final class ManualClock extends Clock {
-        private long nowMs = 1_700_000_000_000L;
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("the manual clock is UTC only");
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(nowMs);
-        }
-
-        @Override
-        public long millis() {
-            return nowMs;
         }
     }
 }

@@ -6,11 +6,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableOperations;
-import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.LocationProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,14 +49,13 @@ public final class PinnedTable {
         return true;
     }
 
-    private static final class PinnedOperations implements TableOperations {
-        private final TableOperations delegate;
+    private static final class PinnedOperations extends ForwardingTableOperations {
         private final TableMetadata base;
         private volatile boolean committed;
         private volatile boolean attempted;
 
         PinnedOperations(TableOperations delegate, TableMetadata base) {
-            this.delegate = delegate;
+            super(delegate);
             this.base = base;
         }
 
@@ -116,31 +112,6 @@ public final class PinnedTable {
             LOGGER.warn("commit reported as failed applied after all (the catalog retried it) table={} snapshot={}:"
                     + " {}", delegate.current().location(), ours.snapshotId(), failure.getMessage());
             return true;
-        }
-
-        @Override
-        public FileIO io() {
-            return delegate.io();
-        }
-
-        @Override
-        public EncryptionManager encryption() {
-            return delegate.encryption();
-        }
-
-        @Override
-        public String metadataFileLocation(String fileName) {
-            return delegate.metadataFileLocation(fileName);
-        }
-
-        @Override
-        public LocationProvider locationProvider() {
-            return delegate.locationProvider();
-        }
-
-        @Override
-        public long newSnapshotId() {
-            return delegate.newSnapshotId();
         }
     }
 }
