@@ -169,11 +169,12 @@ final class RequestDispatcher {
     }
 
     /**
-     * The one step between a decoded request and its API, for every API. Authentication and
-     * authorization (DESIGN §8) go here: the connection's principal checked against the ACLs for this
-     * API and request, a refusal being the ApiException (an *_AUTHORIZATION_FAILED error) that is
-     * answered as the API's error response; checks of single resources inside a request would use
-     * what this step puts in the context. Floe has no security yet, so every request is admitted.
+     * The one step between a decoded request and its API, for every API; security (DESIGN §8) goes
+     * here. Until the connection has authenticated only the handshake APIs would pass; after, the
+     * connection's principal would be checked against the ACLs for this API and request, a refusal
+     * being the ApiException (an *_AUTHORIZATION_FAILED error) answered as the API's error response.
+     * Checks of single resources inside a request would use what this step puts in the context.
+     * Floe has no security yet, so every request is admitted.
      */
     private static Optional<ApiException> admit(RequestContext context, RegisteredApi api, ApiMessage request) {
         return Optional.empty();
