@@ -69,6 +69,17 @@ class CoordinatedApiTest {
     }
 
     @Test
+    void aRetriableStoreFailureOfAStageIsAnsweredCoordinatorNotAvailableToo() {
+        KafkaApi<OffsetCommitRequestData, OffsetCommitResponseData> failingLater = (context, request) ->
+                CompletableFuture.failedFuture(new MetadataStoreException("connection lost", true, null));
+        CoordinatedApi<OffsetCommitRequestData, OffsetCommitResponseData> commits =
+                new CoordinatedApi<>(failingLater, OffsetCommitRequestData::groupId, cluster);
+
+        assertThat(commit(commits).topics().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+    }
+
+    @Test
     void aFailureRetryingCannotHelpStillFailsTheRequest() {
         CoordinatedApi<OffsetCommitRequestData, OffsetCommitResponseData> commits =
                 new CoordinatedApi<>(failingCommits(false), OffsetCommitRequestData::groupId, cluster);
