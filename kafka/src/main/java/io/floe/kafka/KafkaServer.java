@@ -6,6 +6,7 @@ import io.floe.kafka.api.ApiRegistry;
 import io.floe.kafka.network.Listener;
 import io.floe.kafka.network.NetworkMetrics;
 import java.time.Duration;
+import java.util.SplittableRandom;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -47,11 +48,11 @@ public final class KafkaServer implements AutoCloseable {
                 Threads.daemon("floe-kafka-blocking"));
         blocking.allowCoreThreadTimeOut(true);
         BoundPort bound = new BoundPort();
-        ApiRegistry registry = ApiRegistry.standard(agent, blocking,
-                () -> "PLAINTEXT://" + config.bindHost() + ":" + bound.port);
+        ApiRegistry registry = ApiRegistry.standard(agent,
+                () -> "PLAINTEXT://" + config.bindHost() + ":" + bound.port, new SplittableRandom());
         try {
             Listener listener = Listener.bind(config.bindHost(), config.port(), config.maxFrameBytes(),
-                    config.maxInFlightPerConnection(), registry, new NetworkMetrics(agent.meters()));
+                    config.maxInFlightPerConnection(), registry, blocking, new NetworkMetrics(agent.meters()));
             bound.port = listener.address().getPort();
             LOGGER.info("Kafka server started host={} port={} nodeId={} advertised={}:{}", config.bindHost(),
                     bound.port, agent.config().nodeId(), agent.config().advertisedHost(),

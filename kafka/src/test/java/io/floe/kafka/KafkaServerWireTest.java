@@ -73,7 +73,7 @@ class KafkaServerWireTest {
             assertThat(produce.maxVersion()).isEqualTo((short) 13);
             assertThat(response.apiKeys().find(ApiKeys.DESCRIBE_ACLS.id)).isNull();
             assertThat(response.apiKeys()).hasSize(io.floe.kafka.api.ApiRegistry.standard(fixture.agent(),
-                    Runnable::run, () -> "").servedVersions().size());
+                    () -> "", new java.util.SplittableRandom(1)).servedVersions().size());
             for (ApiKeys admin : List.of(ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
                     ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_PRODUCERS, ApiKeys.OFFSET_FOR_LEADER_EPOCH,
                     ApiKeys.DESCRIBE_LOG_DIRS, ApiKeys.LIST_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS)) {

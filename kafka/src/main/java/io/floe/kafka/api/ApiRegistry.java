@@ -1,81 +1,62 @@
 package io.floe.kafka.api;
 
 import io.floe.agent.Agent;
+import io.floe.kafka.api.RegisteredApi.Execution;
 import io.floe.kafka.api.admin.AdminApis;
 import io.floe.kafka.api.group.GroupApis;
 import io.floe.kafka.codec.VersionRange;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ApiMessage;
 
 /**
- * The APIs a server answers, by api key. ApiVersions is always registered and advertises exactly the
- * registered APIs with their version ranges.
+ * The APIs a server answers, by api key: the one place each API's key, served versions and
+ * execution (event loop or blocking executor) are declared. ApiVersions is always registered and
+ * advertises exactly these ranges; the request dispatcher refuses every other version.
  */
 public final class ApiRegistry {
+
+    /** The ApiVersions versions Floe serves; other versions get KIP-511's v0 answer. */
+    public static final VersionRange API_VERSIONS = new VersionRange((short) 0, (short) 5);
 
     private final Map<ApiKeys, RegisteredApi> apis;
     private final Map<ApiKeys, VersionRange> served;
 
-    private ApiRegistry(Map<ApiKeys, RegisteredApi> apis) {
+    private ApiRegistry(Map<ApiKeys, RegisteredApi> apis, Map<ApiKeys, VersionRange> served) {
         this.apis = Collections.unmodifiableMap(apis);
-        Map<ApiKeys, VersionRange> ranges = new EnumMap<>(ApiKeys.class);
-        apis.forEach((key, api) -> ranges.put(key, api.versions()));
-        this.served = Collections.unmodifiableMap(ranges);
+        this.served = Collections.unmodifiableMap(served);
     }
 
     /**
-     * The Kafka APIs Floe serves over {@code agent}; {@code blocking} runs the work that waits on the
-     * metadata store, and {@code listeners} names the bound listener for DescribeConfigs.
+     * The Kafka APIs Floe serves over {@code agent}; {@code listeners} names the bound listener for
+     * DescribeConfigs, and {@code fetchSessionIds} draws incremental fetch session ids (called under
+     * the session cache's lock, so it need not be thread-safe).
      */
-    public static ApiRegistry standard(Agent agent, Executor blocking, Supplier<String> listeners) {
-        List<KafkaApi<? extends ApiMessage, ? extends ApiMessage>> apis = new ArrayList<>(List.of(
-                new MetadataApi(agent, blocking),
-                new ProduceApi(agent),
-                new FetchApi(agent, new FetchSessionCache(FetchSessionCache.DEFAULT_MAX_SESSIONS,
-                        FetchSessionCache.randomIds())),
-                new ListOffsetsApi(agent, blocking),
-                new InitProducerIdApi(agent, blocking),
-                new CreateTopicsApi(agent, blocking),
-                new DeleteTopicsApi(agent, blocking),
-                new CreatePartitionsApi(agent, blocking),
-                new DescribeConfigsApi(agent, blocking, listeners),
-                new DescribeClusterApi(agent),
-                new OffsetForLeaderEpochApi(agent, blocking)));
-        apis.addAll(GroupApis.all(agent, blocking));
-        apis.addAll(AdminApis.all(agent, blocking));
-        return of(apis);
+    public static ApiRegistry standard(Agent agent, Supplier<String> listeners, RandomGenerator fetchSessionIds) {
+        Builder apis = builder()
+                .blocking(ApiKeys.METADATA, 0, 13, new MetadataApi(agent))
+                .eventLoop(ApiKeys.PRODUCE, 3, 13, new ProduceApi(agent))
+                .eventLoop(ApiKeys.FETCH, 4, 18, new FetchApi(agent, new FetchSessionCache(
+                        FetchSessionCache.DEFAULT_MAX_SESSIONS, fetchSessionIds::nextInt)))
+                .blocking(ApiKeys.LIST_OFFSETS, 1, 11, new ListOffsetsApi(agent))
+                .blocking(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdApi(agent))
+                .blocking(ApiKeys.CREATE_TOPICS, 2, 7, new CreateTopicsApi(agent))
+                .blocking(ApiKeys.DELETE_TOPICS, 1, 6, new DeleteTopicsApi(agent))
+                .blocking(ApiKeys.CREATE_PARTITIONS, 0, 3, new CreatePartitionsApi(agent))
+                .blocking(ApiKeys.DESCRIBE_CONFIGS, 1, 4, new DescribeConfigsApi(agent, listeners))
+                .eventLoop(ApiKeys.DESCRIBE_CLUSTER, 0, 2, new DescribeClusterApi(agent))
+                .blocking(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 2, 4, new OffsetForLeaderEpochApi(agent));
+        GroupApis.register(apis, agent);
+        AdminApis.register(apis, agent);
+        return apis.build();
     }
 
-    /** A registry of {@code apis} plus ApiVersions; each api key at most once, versions within kafka-clients'. */
-    public static ApiRegistry of(List<KafkaApi<? extends ApiMessage, ? extends ApiMessage>> apis) {
-        List<KafkaApi<? extends ApiMessage, ? extends ApiMessage>> all = new ArrayList<>(apis);
-        Map<ApiKeys, RegisteredApi> registered = new EnumMap<>(ApiKeys.class);
-        for (KafkaApi<? extends ApiMessage, ? extends ApiMessage> api : all) {
-            ApiKeys key = api.key();
-            if (!key.isVersionSupported(api.minVersion()) || !key.isVersionSupported(api.maxVersion())) {
-                throw new IllegalArgumentException(key.name + " versions " + api.minVersion() + "-"
-                        + api.maxVersion() + " are outside kafka-clients' " + key.oldestVersion() + "-"
-                        + key.latestVersion(true));
-            }
-            if (registered.put(key, new RegisteredApi(api)) != null) {
-                throw new IllegalArgumentException(key.name + " registered twice");
-            }
-        }
-        if (!registered.containsKey(ApiKeys.API_VERSIONS)) {
-            Map<ApiKeys, VersionRange> ranges = new EnumMap<>(ApiKeys.class);
-            registered.forEach((key, api) -> ranges.put(key, api.versions()));
-            ranges.put(ApiKeys.API_VERSIONS, ApiVersionsApi.VERSIONS);
-            registered.put(ApiKeys.API_VERSIONS, new RegisteredApi(new ApiVersionsApi(ranges)));
-        }
-        return new ApiRegistry(registered);
+    public static Builder builder() {
+        return new Builder();
     }
 
     public Optional<RegisteredApi> get(ApiKeys key) {
@@ -85,5 +66,48 @@ public final class ApiRegistry {
     /** The version range of every registered API, as advertised. */
     public Map<ApiKeys, VersionRange> servedVersions() {
         return served;
+    }
+
+    /** Declares APIs: each api key at most once, its versions within kafka-clients'. */
+    public static final class Builder {
+
+        private final Map<ApiKeys, RegisteredApi> apis = new EnumMap<>(ApiKeys.class);
+
+        private Builder() {}
+
+        /** {@code api} serves {@code key} at versions {@code min}-{@code max} on the connection's event loop. */
+        public Builder eventLoop(ApiKeys key, int min, int max, KafkaApi<?, ?> api) {
+            return register(key, min, max, Execution.EVENT_LOOP, api);
+        }
+
+        /** {@code api} serves {@code key} at versions {@code min}-{@code max} on the blocking executor. */
+        public Builder blocking(ApiKeys key, int min, int max, KafkaApi<?, ?> api) {
+            return register(key, min, max, Execution.BLOCKING, api);
+        }
+
+        private Builder register(ApiKeys key, int min, int max, Execution execution, KafkaApi<?, ?> api) {
+            if (!key.isVersionSupported((short) min) || !key.isVersionSupported((short) max)) {
+                throw new IllegalArgumentException(key.name + " versions " + min + "-" + max
+                        + " are outside kafka-clients' " + key.oldestVersion() + "-" + key.latestVersion(true));
+            }
+            VersionRange versions = new VersionRange((short) min, (short) max);
+            if (apis.put(key, new RegisteredApi(key, versions, execution, api)) != null) {
+                throw new IllegalArgumentException(key.name + " registered twice");
+            }
+            return this;
+        }
+
+        /** The registry of the declared APIs plus ApiVersions, which advertises their ranges. */
+        public ApiRegistry build() {
+            Map<ApiKeys, RegisteredApi> registered = new EnumMap<>(apis);
+            Map<ApiKeys, VersionRange> served = new EnumMap<>(ApiKeys.class);
+            registered.forEach((key, api) -> served.put(key, api.versions()));
+            if (!registered.containsKey(ApiKeys.API_VERSIONS)) {
+                served.put(ApiKeys.API_VERSIONS, API_VERSIONS);
+                registered.put(ApiKeys.API_VERSIONS, new RegisteredApi(ApiKeys.API_VERSIONS, API_VERSIONS,
+                        Execution.EVENT_LOOP, new ApiVersionsApi(served)));
+            }
+            return new ApiRegistry(registered, served);
+        }
     }
 }

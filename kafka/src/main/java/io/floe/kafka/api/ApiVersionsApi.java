@@ -15,11 +15,9 @@ import org.apache.kafka.common.requests.ApiVersionsResponse;
 /**
  * ApiVersions (v0-5): the served APIs and their version ranges. Floe has no feature flags, so the
  * supported and finalized feature lists are empty. Versions Floe does not serve are answered by the
- * network layer with a v0 response (KIP-511).
+ * request dispatcher with a v0 response (KIP-511).
  */
 final class ApiVersionsApi implements KafkaApi<ApiVersionsRequestData, ApiVersionsResponseData> {
-
-    static final VersionRange VERSIONS = new VersionRange((short) 0, (short) 5);
 
     /** KIP-511's rule for client software names and versions. */
     private static final Pattern SOFTWARE = Pattern.compile("[a-zA-Z0-9](?:[a-zA-Z0-9\\-.]*[a-zA-Z0-9])?");
@@ -28,21 +26,6 @@ final class ApiVersionsApi implements KafkaApi<ApiVersionsRequestData, ApiVersio
 
     ApiVersionsApi(Map<ApiKeys, VersionRange> served) {
         this.served = Map.copyOf(served);
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.API_VERSIONS;
-    }
-
-    @Override
-    public short minVersion() {
-        return VERSIONS.min();
-    }
-
-    @Override
-    public short maxVersion() {
-        return VERSIONS.max();
     }
 
     @Override

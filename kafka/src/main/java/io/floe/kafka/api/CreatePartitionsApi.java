@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
@@ -18,7 +17,6 @@ import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsTopic;
 import org.apache.kafka.common.message.CreatePartitionsResponseData;
 import org.apache.kafka.common.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.CreatePartitionsResponse;
 
@@ -26,26 +24,9 @@ import org.apache.kafka.common.requests.CreatePartitionsResponse;
 final class CreatePartitionsApi implements KafkaApi<CreatePartitionsRequestData, CreatePartitionsResponseData> {
 
     private final Agent agent;
-    private final Executor blocking;
 
-    CreatePartitionsApi(Agent agent, Executor blocking) {
+    CreatePartitionsApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.CREATE_PARTITIONS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 3;
     }
 
     @Override
@@ -56,7 +37,7 @@ final class CreatePartitionsApi implements KafkaApi<CreatePartitionsRequestData,
     @Override
     public CompletionStage<CreatePartitionsResponseData> handle(RequestContext context,
             CreatePartitionsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> respond(request), blocking);
+        return CompletableFuture.completedFuture(respond(request));
     }
 
     private CreatePartitionsResponseData respond(CreatePartitionsRequestData request) {

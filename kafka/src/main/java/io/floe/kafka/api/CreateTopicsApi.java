@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
@@ -22,7 +21,6 @@ import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopicConfig;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.CreateTopicsResponse;
 
@@ -37,26 +35,9 @@ final class CreateTopicsApi implements KafkaApi<CreateTopicsRequestData, CreateT
     private static final short DEFAULT_REPLICATION_FACTOR = -1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    CreateTopicsApi(Agent agent, Executor blocking) {
+    CreateTopicsApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.CREATE_TOPICS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 2;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 7;
     }
 
     @Override
@@ -66,7 +47,7 @@ final class CreateTopicsApi implements KafkaApi<CreateTopicsRequestData, CreateT
 
     @Override
     public CompletionStage<CreateTopicsResponseData> handle(RequestContext context, CreateTopicsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> respond(request), blocking);
+        return CompletableFuture.completedFuture(respond(request));
     }
 
     private CreateTopicsResponseData respond(CreateTopicsRequestData request) {

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -18,7 +17,6 @@ import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData.DeleteTopicState;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicResult;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DeleteTopicsResponse;
 
@@ -28,26 +26,9 @@ final class DeleteTopicsApi implements KafkaApi<DeleteTopicsRequestData, DeleteT
     private static final short FIRST_VERSION_WITH_TOPIC_IDS = 6;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    DeleteTopicsApi(Agent agent, Executor blocking) {
+    DeleteTopicsApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.DELETE_TOPICS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 6;
     }
 
     @Override
@@ -63,11 +44,9 @@ final class DeleteTopicsApi implements KafkaApi<DeleteTopicsRequestData, DeleteT
         } else {
             request.topicNames().forEach(name -> targets.add(new DeleteTopicState().setName(name)));
         }
-        return CompletableFuture.supplyAsync(() -> {
-            DeleteTopicsResponseData response = new DeleteTopicsResponseData().setThrottleTimeMs(0);
-            targets.forEach(target -> response.responses().add(delete(target)));
-            return response;
-        }, blocking);
+        DeleteTopicsResponseData response = new DeleteTopicsResponseData().setThrottleTimeMs(0);
+        targets.forEach(target -> response.responses().add(delete(target)));
+        return CompletableFuture.completedFuture(response);
     }
 
     private DeletableTopicResult delete(DeleteTopicState target) {

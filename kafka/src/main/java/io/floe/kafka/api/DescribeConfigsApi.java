@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
@@ -27,7 +26,6 @@ import org.apache.kafka.common.message.DescribeConfigsResponseData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
 
@@ -39,28 +37,11 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
 final class DescribeConfigsApi implements KafkaApi<DescribeConfigsRequestData, DescribeConfigsResponseData> {
 
     private final Agent agent;
-    private final Executor blocking;
     private final Supplier<String> listeners;
 
-    DescribeConfigsApi(Agent agent, Executor blocking, Supplier<String> listeners) {
+    DescribeConfigsApi(Agent agent, Supplier<String> listeners) {
         this.agent = agent;
-        this.blocking = blocking;
         this.listeners = listeners;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.DESCRIBE_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
     }
 
     @Override
@@ -71,13 +52,11 @@ final class DescribeConfigsApi implements KafkaApi<DescribeConfigsRequestData, D
     @Override
     public CompletionStage<DescribeConfigsResponseData> handle(RequestContext context,
             DescribeConfigsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> {
-            DescribeConfigsResponseData response = new DescribeConfigsResponseData().setThrottleTimeMs(0);
-            for (DescribeConfigsResource resource : request.resources()) {
-                response.results().add(describe(resource, request.includeSynonyms(), request.includeDocumentation()));
-            }
-            return response;
-        }, blocking);
+        DescribeConfigsResponseData response = new DescribeConfigsResponseData().setThrottleTimeMs(0);
+        for (DescribeConfigsResource resource : request.resources()) {
+            response.results().add(describe(resource, request.includeSynonyms(), request.includeDocumentation()));
+        }
+        return CompletableFuture.completedFuture(response);
     }
 
     private DescribeConfigsResult describe(DescribeConfigsResource resource, boolean synonyms, boolean documentation) {

@@ -23,7 +23,6 @@ import org.apache.kafka.common.message.FetchRequestData.FetchPartition;
 import org.apache.kafka.common.message.FetchRequestData.FetchTopic;
 import org.apache.kafka.common.message.FetchRequestData.ForgottenTopic;
 import org.apache.kafka.common.message.FetchResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FetchResponse;
 
@@ -47,21 +46,6 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
     FetchApi(Agent agent, FetchSessionCache sessions) {
         this.agent = agent;
         this.sessions = sessions;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.FETCH;
-    }
-
-    @Override
-    public short minVersion() {
-        return 4;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 18;
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntSupplier;
 
 /**
@@ -22,17 +21,16 @@ final class FetchSessionCache {
     private final IntSupplier ids;
     private final LinkedHashMap<Integer, FetchSession> sessions = new LinkedHashMap<>(16, 0.75f, true);
 
-    /** {@code ids} proposes session ids; non-positive and taken ones are skipped. */
+    /**
+     * {@code ids} proposes session ids; non-positive and taken ones are skipped. It is called under
+     * this cache's lock, so it need not be thread-safe.
+     */
     FetchSessionCache(int maxSessions, IntSupplier ids) {
         if (maxSessions < 1) {
             throw new IllegalArgumentException("fetch session cache needs at least one slot, got " + maxSessions);
         }
         this.maxSessions = maxSessions;
         this.ids = ids;
-    }
-
-    static IntSupplier randomIds() {
-        return () -> ThreadLocalRandom.current().nextInt();
     }
 
     /** A new session holding {@code partitions}, expecting epoch 1 next; may evict the least recently used. */

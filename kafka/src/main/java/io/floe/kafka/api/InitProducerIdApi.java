@@ -4,10 +4,8 @@ import io.floe.agent.Agent;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.InitProducerIdResponse;
 
@@ -23,26 +21,9 @@ final class InitProducerIdApi implements KafkaApi<InitProducerIdRequestData, Ini
     private static final short NO_PRODUCER_EPOCH = -1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    InitProducerIdApi(Agent agent, Executor blocking) {
+    InitProducerIdApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.INIT_PRODUCER_ID;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override
@@ -60,10 +41,10 @@ final class InitProducerIdApi implements KafkaApi<InitProducerIdRequestData, Ini
                     .setProducerId(NO_PRODUCER_ID)
                     .setProducerEpoch(NO_PRODUCER_EPOCH));
         }
-        return CompletableFuture.supplyAsync(() -> new InitProducerIdResponseData()
+        return CompletableFuture.completedFuture(new InitProducerIdResponseData()
                 .setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE.code())
                 .setProducerId(agent.metadata().allocateProducerId())
-                .setProducerEpoch((short) 0), blocking);
+                .setProducerEpoch((short) 0));
     }
 }

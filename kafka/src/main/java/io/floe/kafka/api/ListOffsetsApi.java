@@ -13,14 +13,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition;
 import org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsPartitionResponse;
 import org.apache.kafka.common.message.ListOffsetsResponseData.ListOffsetsTopicResponse;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ListOffsetsResponse;
 
@@ -41,26 +39,9 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
     private static final long NONE = -1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    ListOffsetsApi(Agent agent, Executor blocking) {
+    ListOffsetsApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.LIST_OFFSETS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 11;
     }
 
     @Override
@@ -70,8 +51,7 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
 
     @Override
     public CompletionStage<ListOffsetsResponseData> handle(RequestContext context, ListOffsetsRequestData request) {
-        short version = context.apiVersion();
-        return CompletableFuture.supplyAsync(() -> respond(request, version), blocking);
+        return CompletableFuture.completedFuture(respond(request, context.apiVersion()));
     }
 
     private ListOffsetsResponseData respond(ListOffsetsRequestData request, short version) {

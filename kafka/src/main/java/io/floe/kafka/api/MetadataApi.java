@@ -16,7 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataRequestData.MetadataRequestTopic;
@@ -26,7 +25,6 @@ import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBrok
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopicCollection;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -38,32 +36,14 @@ import org.apache.kafka.common.protocol.Errors;
 final class MetadataApi implements KafkaApi<MetadataRequestData, MetadataResponseData> {
 
     private final Agent agent;
-    private final Executor blocking;
 
-    MetadataApi(Agent agent, Executor blocking) {
+    MetadataApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.METADATA;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 13;
     }
 
     @Override
     public CompletionStage<MetadataResponseData> handle(RequestContext context, MetadataRequestData request) {
-        short version = context.apiVersion();
-        return CompletableFuture.supplyAsync(() -> respond(version, request), blocking);
+        return CompletableFuture.completedFuture(respond(context.apiVersion(), request));
     }
 
     @Override

@@ -8,14 +8,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderPartition;
 import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData.OffsetForLeaderTopic;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.EpochEndOffset;
 import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.OffsetsForLeaderEpochResponse;
 
@@ -34,26 +32,9 @@ final class OffsetForLeaderEpochApi implements KafkaApi<OffsetForLeaderEpochRequ
     private static final int NO_CURRENT_EPOCH = -1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    OffsetForLeaderEpochApi(Agent agent, Executor blocking) {
+    OffsetForLeaderEpochApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.OFFSET_FOR_LEADER_EPOCH;
-    }
-
-    @Override
-    public short minVersion() {
-        return 2;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
     }
 
     @Override
@@ -64,17 +45,15 @@ final class OffsetForLeaderEpochApi implements KafkaApi<OffsetForLeaderEpochRequ
     @Override
     public CompletionStage<OffsetForLeaderEpochResponseData> handle(RequestContext context,
             OffsetForLeaderEpochRequestData request) {
-        return CompletableFuture.supplyAsync(() -> {
-            OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData().setThrottleTimeMs(0);
-            for (OffsetForLeaderTopic requested : request.topics()) {
-                OffsetForLeaderTopicResult result = new OffsetForLeaderTopicResult().setTopic(requested.topic());
-                for (OffsetForLeaderPartition partition : requested.partitions()) {
-                    result.partitions().add(endOffset(requested.topic(), partition));
-                }
-                response.topics().add(result);
+        OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData().setThrottleTimeMs(0);
+        for (OffsetForLeaderTopic requested : request.topics()) {
+            OffsetForLeaderTopicResult result = new OffsetForLeaderTopicResult().setTopic(requested.topic());
+            for (OffsetForLeaderPartition partition : requested.partitions()) {
+                result.partitions().add(endOffset(requested.topic(), partition));
             }
-            return response;
-        }, blocking);
+            response.topics().add(result);
+        }
+        return CompletableFuture.completedFuture(response);
     }
 
     private EpochEndOffset endOffset(String name, OffsetForLeaderPartition request) {

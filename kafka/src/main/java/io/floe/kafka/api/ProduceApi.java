@@ -28,7 +28,6 @@ import org.apache.kafka.common.message.ProduceRequestData.TopicProduceData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
 import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.ProduceResponse;
@@ -50,21 +49,6 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
 
     ProduceApi(Agent agent) {
         this.agent = agent;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.PRODUCE;
-    }
-
-    @Override
-    public short minVersion() {
-        return 3;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 13;
     }
 
     @Override

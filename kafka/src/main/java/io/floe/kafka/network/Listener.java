@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -57,15 +58,16 @@ public final class Listener implements AutoCloseable {
      *
      * @param maxFrameBytes largest request frame accepted
      * @param maxInFlight answers a connection may have pending before it is no longer read
+     * @param blocking runs the APIs the registry declares blocking
      */
     public static Listener bind(String host, int port, int maxFrameBytes, int maxInFlight, ApiRegistry registry,
-            NetworkMetrics metrics) {
+            Executor blocking, NetworkMetrics metrics) {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("floe-kafka-accept", true), io);
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("floe-kafka-io", true), io);
-        RequestDispatcher dispatcher = new RequestDispatcher(registry, metrics, maxFrameBytes);
+        RequestDispatcher dispatcher = new RequestDispatcher(registry, blocking, metrics, maxFrameBytes);
         Set<ConnectionHandler> connections = ConcurrentHashMap.newKeySet();
         try {
             Channel channel = new ServerBootstrap()

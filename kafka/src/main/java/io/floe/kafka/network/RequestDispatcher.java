@@ -12,8 +12,11 @@ import io.floe.kafka.error.KafkaErrors;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -27,21 +30,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decodes each request frame and calls its API, on the connection's event loop, turning every kind of
- * bad input and every handler failure into the answer the protocol expects. Shared by all
- * connections; keeps no per-connection state.
+ * Runs each request frame through the steps every API shares, on the connection's event loop:
+ * decode it, refusing versions the registry does not declare ({@link #dispatch}); admit it
+ * ({@link #admit}, where authorization goes); call its API there or on the blocking executor, as
+ * registered ({@link #run}); and answer. Every kind of bad input and every handler failure becomes
+ * the answer the protocol expects. Shared by all connections; keeps no per-connection state.
  */
 final class RequestDispatcher {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(RequestDispatcher.class);
 
     private final ApiRegistry registry;
+    private final Executor blocking;
     private final RequestDecoder decoder;
     private final NetworkMetrics metrics;
     private final int maxFrameBytes;
 
-    RequestDispatcher(ApiRegistry registry, NetworkMetrics metrics, int maxFrameBytes) {
+    /** {@code blocking} runs the APIs registered as blocking. */
+    RequestDispatcher(ApiRegistry registry, Executor blocking, NetworkMetrics metrics, int maxFrameBytes) {
         this.registry = registry;
+        this.blocking = blocking;
         this.decoder = new RequestDecoder(registry.servedVersions());
         this.metrics = metrics;
         this.maxFrameBytes = maxFrameBytes;
@@ -128,16 +136,14 @@ final class RequestDispatcher {
         return null;
     }
 
+    /** A request of a registered API at a version it serves: admitted, run, then answered. */
     private Outcome call(RequestHeader header, ApiMessage body, ClientConnection connection) {
         RegisteredApi api = registry.get(header.apiKey()).orElseThrow();
         RequestContext context = new RequestContext(header, connection);
         SocketAddress peer = connection.peer();
-        CompletionStage<ApiMessage> stage;
-        try {
-            stage = api.handle(context, body);
-        } catch (RuntimeException e) {
-            stage = CompletableFuture.failedFuture(e);
-        }
+        CompletionStage<ApiMessage> stage = admit(context, api, body)
+                .<CompletionStage<ApiMessage>>map(CompletableFuture::failedFuture)
+                .orElseGet(() -> run(api, context, body));
         String name = header.apiKey().name;
         if (!api.expectsResponse(body)) {
             return new Outcome.Silent(name, stage.handle((response, failure) -> {
@@ -160,6 +166,35 @@ final class RequestDispatcher {
             return errorReply(header, body, KafkaErrors.toApiException(failure));
         });
         return new Outcome.Respond(name, header.correlationId(), reply, false);
+    }
+
+    /**
+     * The one step between a decoded request and its API, for every API; security (DESIGN §8) goes
+     * here. Until the connection has authenticated only the handshake APIs would pass; after, the
+     * connection's principal would be checked against the ACLs for this API and request, a refusal
+     * being the ApiException (an *_AUTHORIZATION_FAILED error) answered as the API's error response.
+     * Checks of single resources inside a request would use what this step puts in the context.
+     * Floe has no security yet, so every request is admitted.
+     */
+    private static Optional<ApiException> admit(RequestContext context, RegisteredApi api, ApiMessage request) {
+        return Optional.empty();
+    }
+
+    /**
+     * Calls {@code api} on this event loop, or on the blocking executor when it is registered as
+     * blocking, so no API hands work off itself. Never throws: a handler's exception and a task the
+     * executor refuses (answered as REQUEST_TIMED_OUT, "agent busy") fail the stage.
+     */
+    private CompletionStage<ApiMessage> run(RegisteredApi api, RequestContext context, ApiMessage request) {
+        try {
+            return switch (api.execution()) {
+                case EVENT_LOOP -> api.handle(context, request);
+                case BLOCKING -> CompletableFuture.supplyAsync(() -> api.handle(context, request), blocking)
+                        .thenCompose(Function.identity());
+            };
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private Errors logFailure(RequestHeader header, SocketAddress peer, Throwable failure) {

@@ -25,7 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.message.ApiMessageType;
@@ -56,8 +56,8 @@ class CodecRoundTripTest {
         try {
             Path dir = Files.createTempDirectory("floe-codec-test");
             try (AgentFixture fixture = AgentFixture.agentOnly(dir)) {
-                Executor direct = Runnable::run;
-                return Map.copyOf(ApiRegistry.standard(fixture.agent(), direct, () -> "").servedVersions());
+                return Map.copyOf(ApiRegistry.standard(fixture.agent(), () -> "", new SplittableRandom(1))
+                        .servedVersions());
             }
         } catch (IOException e) {
             throw new IllegalStateException(e);

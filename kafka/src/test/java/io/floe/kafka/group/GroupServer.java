@@ -9,9 +9,6 @@ import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.kafka.KafkaServerConfig;
 import io.floe.kafka.api.ApiRegistry;
-import io.floe.kafka.api.KafkaApi;
-import io.floe.kafka.api.RegisteredApi;
-import io.floe.kafka.api.RequestContext;
 import io.floe.kafka.api.group.GroupApis;
 import io.floe.kafka.network.Listener;
 import io.floe.kafka.network.NetworkMetrics;
@@ -23,22 +20,16 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletionStage;
+import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.protocol.ApiKeys;
-import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.common.protocol.Errors;
 
 /**
  * An agent on SQLite and a local object store with a Kafka listener on 127.0.0.1 that serves the
- * standard APIs plus {@link GroupApis}, which {@code ApiRegistry.standard} does not include yet. The
- * group coordinator uses short timeouts so tests run in seconds. {@link #restart()} stops everything
- * but the data directory and starts again on the same port.
+ * standard APIs, {@link GroupApis} among them. The group coordinator uses short timeouts so tests run
+ * in seconds. {@link #restart()} stops everything but the data directory and starts again on the
+ * same port.
  */
 final class GroupServer implements AutoCloseable {
 
@@ -70,21 +61,9 @@ final class GroupServer implements AutoCloseable {
         agent = Agent.start(config, metadata, objects, meters, Clock.systemUTC(), GROUP_CONFIG);
         blocking = Executors.newFixedThreadPool(8, Threads.daemon("test-blocking"));
         listener = Listener.bind("127.0.0.1", port, KafkaServerConfig.DEFAULT_MAX_FRAME_BYTES,
-                KafkaServerConfig.DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION, registry(agent, blocking),
+                KafkaServerConfig.DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION,
+                ApiRegistry.standard(agent, () -> "PLAINTEXT://127.0.0.1", new SplittableRandom()), blocking,
                 new NetworkMetrics(meters));
-    }
-
-    /** The standard APIs and the group APIs; a group API the standard registry already has is not added twice. */
-    static ApiRegistry registry(Agent agent, ExecutorService blocking) {
-        ApiRegistry standard = ApiRegistry.standard(agent, blocking, () -> "PLAINTEXT://127.0.0.1");
-        List<KafkaApi<? extends ApiMessage, ? extends ApiMessage>> apis = new ArrayList<>();
-        standard.servedVersions().keySet().stream()
-                .filter(key -> key != ApiKeys.API_VERSIONS)
-                .forEach(key -> apis.add(new Delegating(standard.get(key).orElseThrow())));
-        GroupApis.all(agent, blocking).stream()
-                .filter(api -> !standard.servedVersions().containsKey(api.key()))
-                .forEach(apis::add);
-        return ApiRegistry.of(apis);
     }
 
     void restart() {
@@ -136,37 +115,4 @@ final class GroupServer implements AutoCloseable {
         }
     }
 
-    /** A registered API seen as a {@link KafkaApi} again, to combine registries. */
-    private record Delegating(RegisteredApi api) implements KafkaApi<ApiMessage, ApiMessage> {
-
-        @Override
-        public ApiKeys key() {
-            return api.key();
-        }
-
-        @Override
-        public short minVersion() {
-            return api.versions().min();
-        }
-
-        @Override
-        public short maxVersion() {
-            return api.versions().max();
-        }
-
-        @Override
-        public CompletionStage<ApiMessage> handle(RequestContext context, ApiMessage request) {
-            return api.handle(context, request);
-        }
-
-        @Override
-        public boolean expectsResponse(ApiMessage request) {
-            return api.expectsResponse(request);
-        }
-
-        @Override
-        public Map<Errors, Integer> errorCounts(ApiMessage response) {
-            return api.errorCounts(response);
-        }
-    }
 }

@@ -34,7 +34,8 @@ class ConnectionHandlerTest {
     private static final short VERSION = 1;
 
     private final ManualApi api = new ManualApi();
-    private final RequestDispatcher dispatcher = new RequestDispatcher(ApiRegistry.of(List.of(api)),
+    private final RequestDispatcher dispatcher = new RequestDispatcher(
+            ApiRegistry.builder().eventLoop(ApiKeys.DESCRIBE_CLUSTER, 0, 2, api).build(), Runnable::run,
             new NetworkMetrics(new SimpleMeterRegistry()), 1024 * 1024);
 
     @Test
@@ -123,22 +124,6 @@ class ConnectionHandlerTest {
     private static final class ManualApi implements KafkaApi<DescribeClusterRequestData, DescribeClusterResponseData> {
 
         private final Map<Integer, CompletableFuture<DescribeClusterResponseData>> pending = new ConcurrentHashMap<>();
-
-        @Override
-        public ApiKeys key() {
-            return ApiKeys.DESCRIBE_CLUSTER;
-        }
-
-        @Override
-        public short minVersion() {
-            return 0;
-        }
-
-        @Override
-        public short maxVersion() {
-            return 2;
-        }
-
         @Override
         public CompletionStage<DescribeClusterResponseData> handle(RequestContext context,
                 DescribeClusterRequestData request) {

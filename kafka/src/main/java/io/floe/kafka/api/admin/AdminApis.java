@@ -1,26 +1,24 @@
 package io.floe.kafka.api.admin;
 
 import io.floe.agent.Agent;
-import io.floe.kafka.api.KafkaApi;
-import java.util.List;
-import java.util.concurrent.Executor;
-import org.apache.kafka.common.protocol.ApiMessage;
+import io.floe.kafka.api.ApiRegistry;
+import org.apache.kafka.common.protocol.ApiKeys;
 
 /** The operator's APIs, for the API registry. */
 public final class AdminApis {
 
     private AdminApis() {}
 
-    /** Every admin API over {@code agent}; {@code blocking} runs the ones that read or write the stores. */
-    public static List<KafkaApi<? extends ApiMessage, ? extends ApiMessage>> all(Agent agent, Executor blocking) {
+    /** Declares every admin API over {@code agent}; the ones that read or write the stores are blocking. */
+    public static void register(ApiRegistry.Builder apis, Agent agent) {
         ConfigAlteration alteration = new ConfigAlteration(agent);
-        return List.of(
-                new IncrementalAlterConfigsApi(agent.topics().configs(), alteration, blocking),
-                new AlterConfigsApi(alteration, blocking),
-                new DeleteRecordsApi(agent, blocking),
-                new DescribeProducersApi(agent, blocking),
-                new DescribeLogDirsApi(agent, blocking),
-                new ListPartitionReassignmentsApi(),
-                new ElectLeadersApi(agent, blocking));
+        apis.blocking(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1,
+                        new IncrementalAlterConfigsApi(agent.topics().configs(), alteration))
+                .blocking(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsApi(alteration))
+                .blocking(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsApi(agent))
+                .blocking(ApiKeys.DESCRIBE_PRODUCERS, 0, 0, new DescribeProducersApi(agent))
+                .blocking(ApiKeys.DESCRIBE_LOG_DIRS, 1, 5, new DescribeLogDirsApi(agent))
+                .eventLoop(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0, new ListPartitionReassignmentsApi())
+                .blocking(ApiKeys.ELECT_LEADERS, 0, 2, new ElectLeadersApi(agent));
     }
 }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -19,7 +18,6 @@ import org.apache.kafka.common.message.AlterConfigsRequestData.AlterConfigsResou
 import org.apache.kafka.common.message.AlterConfigsRequestData.AlterableConfig;
 import org.apache.kafka.common.message.AlterConfigsResponseData;
 import org.apache.kafka.common.message.AlterConfigsResponseData.AlterConfigsResourceResponse;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AlterConfigsResponse;
 import org.apache.kafka.common.requests.ApiError;
@@ -33,26 +31,9 @@ import org.apache.kafka.common.requests.ApiError;
 final class AlterConfigsApi implements KafkaApi<AlterConfigsRequestData, AlterConfigsResponseData> {
 
     private final ConfigAlteration alteration;
-    private final Executor blocking;
 
-    AlterConfigsApi(ConfigAlteration alteration, Executor blocking) {
+    AlterConfigsApi(ConfigAlteration alteration) {
         this.alteration = alteration;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.ALTER_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override
@@ -62,7 +43,7 @@ final class AlterConfigsApi implements KafkaApi<AlterConfigsRequestData, AlterCo
 
     @Override
     public CompletionStage<AlterConfigsResponseData> handle(RequestContext context, AlterConfigsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> respond(request), blocking);
+        return CompletableFuture.completedFuture(respond(request));
     }
 
     private AlterConfigsResponseData respond(AlterConfigsRequestData request) {

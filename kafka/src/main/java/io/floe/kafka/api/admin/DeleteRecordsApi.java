@@ -13,14 +13,12 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic;
 import org.apache.kafka.common.message.DeleteRecordsResponseData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DeleteRecordsResponse;
 
@@ -38,26 +36,9 @@ final class DeleteRecordsApi implements KafkaApi<DeleteRecordsRequestData, Delet
     private static final long NO_LOW_WATERMARK = -1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    DeleteRecordsApi(Agent agent, Executor blocking) {
+    DeleteRecordsApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.DELETE_RECORDS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override
@@ -67,17 +48,15 @@ final class DeleteRecordsApi implements KafkaApi<DeleteRecordsRequestData, Delet
 
     @Override
     public CompletionStage<DeleteRecordsResponseData> handle(RequestContext context, DeleteRecordsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> {
-            DeleteRecordsResponseData response = new DeleteRecordsResponseData().setThrottleTimeMs(0);
-            for (DeleteRecordsTopic topic : request.topics()) {
-                DeleteRecordsTopicResult result = new DeleteRecordsTopicResult().setName(topic.name());
-                for (DeleteRecordsPartition partition : topic.partitions()) {
-                    result.partitions().add(delete(topic.name(), partition));
-                }
-                response.topics().add(result);
+        DeleteRecordsResponseData response = new DeleteRecordsResponseData().setThrottleTimeMs(0);
+        for (DeleteRecordsTopic topic : request.topics()) {
+            DeleteRecordsTopicResult result = new DeleteRecordsTopicResult().setName(topic.name());
+            for (DeleteRecordsPartition partition : topic.partitions()) {
+                result.partitions().add(delete(topic.name(), partition));
             }
-            return response;
-        }, blocking);
+            response.topics().add(result);
+        }
+        return CompletableFuture.completedFuture(response);
     }
 
     private DeleteRecordsPartitionResult delete(String name, DeleteRecordsPartition request) {

@@ -12,14 +12,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.DescribeLogDirsRequestData.DescribableLogDirTopic;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsPartition;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsResult;
 import org.apache.kafka.common.message.DescribeLogDirsResponseData.DescribeLogDirsTopic;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeLogDirsResponse;
 
@@ -35,26 +33,9 @@ final class DescribeLogDirsApi implements KafkaApi<DescribeLogDirsRequestData, D
     private static final long UNKNOWN_VOLUME_BYTES = -1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    DescribeLogDirsApi(Agent agent, Executor blocking) {
+    DescribeLogDirsApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.DESCRIBE_LOG_DIRS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override
@@ -64,18 +45,16 @@ final class DescribeLogDirsApi implements KafkaApi<DescribeLogDirsRequestData, D
 
     @Override
     public CompletionStage<DescribeLogDirsResponseData> handle(RequestContext context, DescribeLogDirsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> {
-            List<DescribeLogDirsTopic> topics = new ArrayList<>();
-            wanted(request).forEach((name, partitions) -> describe(name, partitions).ifPresent(topics::add));
-            DescribeLogDirsResult logDir = new DescribeLogDirsResult()
-                    .setErrorCode(Errors.NONE.code())
-                    .setLogDir(agent.objects().describe())
-                    .setTopics(topics)
-                    .setTotalBytes(UNKNOWN_VOLUME_BYTES)
-                    .setUsableBytes(UNKNOWN_VOLUME_BYTES);
-            return new DescribeLogDirsResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code())
-                    .setResults(List.of(logDir));
-        }, blocking);
+        List<DescribeLogDirsTopic> topics = new ArrayList<>();
+        wanted(request).forEach((name, partitions) -> describe(name, partitions).ifPresent(topics::add));
+        DescribeLogDirsResult logDir = new DescribeLogDirsResult()
+                .setErrorCode(Errors.NONE.code())
+                .setLogDir(agent.objects().describe())
+                .setTopics(topics)
+                .setTotalBytes(UNKNOWN_VOLUME_BYTES)
+                .setUsableBytes(UNKNOWN_VOLUME_BYTES);
+        return CompletableFuture.completedFuture(new DescribeLogDirsResponseData().setThrottleTimeMs(0)
+                .setErrorCode(Errors.NONE.code()).setResults(List.of(logDir)));
     }
 
     /** The requested partitions by topic; null partitions mean all (a request without topics asks for all). */

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeProducersRequestData.TopicRequest;
@@ -20,7 +19,6 @@ import org.apache.kafka.common.message.DescribeProducersResponseData;
 import org.apache.kafka.common.message.DescribeProducersResponseData.PartitionResponse;
 import org.apache.kafka.common.message.DescribeProducersResponseData.ProducerState;
 import org.apache.kafka.common.message.DescribeProducersResponseData.TopicResponse;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeProducersResponse;
 
@@ -35,26 +33,9 @@ final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestDat
     private static final long NO_TRANSACTION = -1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    DescribeProducersApi(Agent agent, Executor blocking) {
+    DescribeProducersApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.DESCRIBE_PRODUCERS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 0;
     }
 
     @Override
@@ -65,17 +46,15 @@ final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestDat
     @Override
     public CompletionStage<DescribeProducersResponseData> handle(RequestContext context,
             DescribeProducersRequestData request) {
-        return CompletableFuture.supplyAsync(() -> {
-            DescribeProducersResponseData response = new DescribeProducersResponseData().setThrottleTimeMs(0);
-            for (TopicRequest topic : request.topics()) {
-                TopicResponse result = new TopicResponse().setName(topic.name());
-                for (int partition : topic.partitionIndexes()) {
-                    result.partitions().add(describe(topic.name(), partition));
-                }
-                response.topics().add(result);
+        DescribeProducersResponseData response = new DescribeProducersResponseData().setThrottleTimeMs(0);
+        for (TopicRequest topic : request.topics()) {
+            TopicResponse result = new TopicResponse().setName(topic.name());
+            for (int partition : topic.partitionIndexes()) {
+                result.partitions().add(describe(topic.name(), partition));
             }
-            return response;
-        }, blocking);
+            response.topics().add(result);
+        }
+        return CompletableFuture.completedFuture(response);
     }
 
     private PartitionResponse describe(String name, int partition) {

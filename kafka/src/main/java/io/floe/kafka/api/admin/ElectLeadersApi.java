@@ -9,14 +9,12 @@ import io.floe.kafka.error.KafkaErrors;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.message.ElectLeadersRequestData;
 import org.apache.kafka.common.message.ElectLeadersRequestData.TopicPartitions;
 import org.apache.kafka.common.message.ElectLeadersResponseData;
 import org.apache.kafka.common.message.ElectLeadersResponseData.PartitionResult;
 import org.apache.kafka.common.message.ElectLeadersResponseData.ReplicaElectionResult;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ElectLeadersResponse;
 
@@ -32,26 +30,9 @@ final class ElectLeadersApi implements KafkaApi<ElectLeadersRequestData, ElectLe
     private static final byte UNCLEAN = 1;
 
     private final Agent agent;
-    private final Executor blocking;
 
-    ElectLeadersApi(Agent agent, Executor blocking) {
+    ElectLeadersApi(Agent agent) {
         this.agent = agent;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.ELECT_LEADERS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override
@@ -71,16 +52,14 @@ final class ElectLeadersApi implements KafkaApi<ElectLeadersRequestData, ElectLe
         if (request.topicPartitions() == null) {
             return CompletableFuture.completedFuture(response);
         }
-        return CompletableFuture.supplyAsync(() -> {
-            for (TopicPartitions topic : request.topicPartitions()) {
-                ReplicaElectionResult result = new ReplicaElectionResult().setTopic(topic.topic());
-                for (int partition : topic.partitions()) {
-                    result.partitionResult().add(elect(topic.topic(), partition));
-                }
-                response.replicaElectionResults().add(result);
+        for (TopicPartitions topic : request.topicPartitions()) {
+            ReplicaElectionResult result = new ReplicaElectionResult().setTopic(topic.topic());
+            for (int partition : topic.partitions()) {
+                result.partitionResult().add(elect(topic.topic(), partition));
             }
-            return response;
-        }, blocking);
+            response.replicaElectionResults().add(result);
+        }
+        return CompletableFuture.completedFuture(response);
     }
 
     private PartitionResult elect(String name, int partition) {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
@@ -22,7 +21,6 @@ import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterC
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterableConfig;
 import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
 import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
@@ -43,27 +41,10 @@ final class IncrementalAlterConfigsApi
 
     private final TopicConfigs configs;
     private final ConfigAlteration alteration;
-    private final Executor blocking;
 
-    IncrementalAlterConfigsApi(TopicConfigs configs, ConfigAlteration alteration, Executor blocking) {
+    IncrementalAlterConfigsApi(TopicConfigs configs, ConfigAlteration alteration) {
         this.configs = configs;
         this.alteration = alteration;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.INCREMENTAL_ALTER_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 1;
     }
 
     @Override
@@ -74,7 +55,7 @@ final class IncrementalAlterConfigsApi
     @Override
     public CompletionStage<IncrementalAlterConfigsResponseData> handle(RequestContext context,
             IncrementalAlterConfigsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> respond(request), blocking);
+        return CompletableFuture.completedFuture(respond(request));
     }
 
     private IncrementalAlterConfigsResponseData respond(IncrementalAlterConfigsRequestData request) {

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.ListPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.ListPartitionReassignmentsResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ListPartitionReassignmentsResponse;
 
@@ -19,21 +18,6 @@ import org.apache.kafka.common.requests.ListPartitionReassignmentsResponse;
  */
 final class ListPartitionReassignmentsApi
         implements KafkaApi<ListPartitionReassignmentsRequestData, ListPartitionReassignmentsResponseData> {
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.LIST_PARTITION_REASSIGNMENTS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 0;
-    }
 
     @Override
     public Map<Errors, Integer> errorCounts(ListPartitionReassignmentsResponseData response) {

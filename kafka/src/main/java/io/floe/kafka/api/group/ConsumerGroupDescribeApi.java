@@ -15,14 +15,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData.DescribedGroup;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData.Member;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData.TopicPartitions;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -41,43 +39,25 @@ final class ConsumerGroupDescribeApi
 
     private final GroupCoordinator groups;
     private final GroupTopics topics;
-    private final Executor blocking;
 
-    ConsumerGroupDescribeApi(GroupCoordinator groups, GroupTopics topics, Executor blocking) {
+    ConsumerGroupDescribeApi(GroupCoordinator groups, GroupTopics topics) {
         this.groups = groups;
         this.topics = topics;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.CONSUMER_GROUP_DESCRIBE;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 1;
     }
 
     @Override
     public CompletionStage<ConsumerGroupDescribeResponseData> handle(RequestContext context,
             ConsumerGroupDescribeRequestData request) {
-        return CompletableFuture.supplyAsync(() -> {
-            List<DescribedGroup> described = new ArrayList<>();
-            for (String groupId : request.groupIds()) {
-                DescribedGroup group = describeQuietly(groupId);
-                if (request.includeAuthorizedOperations() && group.errorCode() == Errors.NONE.code()) {
-                    group.setAuthorizedOperations(GROUP_OPERATIONS);
-                }
-                described.add(group);
+        List<DescribedGroup> described = new ArrayList<>();
+        for (String groupId : request.groupIds()) {
+            DescribedGroup group = describeQuietly(groupId);
+            if (request.includeAuthorizedOperations() && group.errorCode() == Errors.NONE.code()) {
+                group.setAuthorizedOperations(GROUP_OPERATIONS);
             }
-            return new ConsumerGroupDescribeResponseData().setThrottleTimeMs(0).setGroups(described);
-        }, blocking);
+            described.add(group);
+        }
+        return CompletableFuture.completedFuture(
+                new ConsumerGroupDescribeResponseData().setThrottleTimeMs(0).setGroups(described));
     }
 
     private DescribedGroup describeQuietly(String groupId) {

@@ -18,11 +18,9 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -38,27 +36,10 @@ final class ConsumerGroupHeartbeatApi
 
     private final GroupCoordinator groups;
     private final TopicCatalog topics;
-    private final Executor blocking;
 
-    ConsumerGroupHeartbeatApi(GroupCoordinator groups, TopicCatalog topics, Executor blocking) {
+    ConsumerGroupHeartbeatApi(GroupCoordinator groups, TopicCatalog topics) {
         this.groups = groups;
         this.topics = topics;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.CONSUMER_GROUP_HEARTBEAT;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 1;
     }
 
     @Override
@@ -78,7 +59,7 @@ final class ConsumerGroupHeartbeatApi
                 context.clientId() == null ? "" : context.clientId(),
                 JoinGroupApi.clientHost(context.peer()),
                 context.apiVersion() >= CLIENT_MEMBER_ID_VERSION);
-        return CompletableFuture.supplyAsync(() -> respond(heartbeat), blocking);
+        return CompletableFuture.completedFuture(respond(heartbeat));
     }
 
     private ConsumerGroupHeartbeatResponseData respond(ConsumerHeartbeat heartbeat) {

@@ -13,7 +13,6 @@ import java.util.function.Function;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 
@@ -42,25 +41,17 @@ final class CoordinatedApi<Q extends ApiMessage, R extends ApiMessage> implement
     }
 
     @Override
-    public ApiKeys key() {
-        return api.key();
-    }
-
-    @Override
-    public short minVersion() {
-        return api.minVersion();
-    }
-
-    @Override
-    public short maxVersion() {
-        return api.maxVersion();
-    }
-
-    @Override
     public CompletionStage<R> handle(RequestContext context, Q request) {
         String group = groupId.apply(request);
         if (group == null || group.isEmpty() || cluster.isCoordinatorOf(group)) {
-            return api.handle(context, request).exceptionallyCompose(failure -> {
+            CompletionStage<R> answered;
+            try {
+                answered = api.handle(context, request);
+            } catch (RuntimeException e) {
+                // A blocking API runs on the blocking executor already, so its failures are thrown, not staged.
+                answered = CompletableFuture.failedFuture(e);
+            }
+            return answered.exceptionallyCompose(failure -> {
                 if (KafkaErrors.unwrap(failure) instanceof MetadataStoreException store && store.retriable()) {
                     return answer(context, request, new CoordinatorNotAvailableException("the coordinator of group "
                             + group + " cannot reach its metadata store: " + store.getMessage()));
@@ -76,7 +67,7 @@ final class CoordinatedApi<Q extends ApiMessage, R extends ApiMessage> implement
     /** {@code request} answered with {@code error}, where the API's clients look for it. */
     @SuppressWarnings("unchecked")
     private CompletionStage<R> answer(RequestContext context, Q request, ApiException error) {
-        return ErrorResponses.of(key(), context.apiVersion(), request, error)
+        return ErrorResponses.of(context.apiKey(), context.apiVersion(), request, error)
                 .map(response -> CompletableFuture.completedFuture((R) response))
                 .orElseGet(() -> CompletableFuture.failedFuture(error));
     }

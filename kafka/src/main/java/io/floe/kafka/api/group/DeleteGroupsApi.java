@@ -9,12 +9,10 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
 import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResultCollection;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -24,37 +22,19 @@ import org.apache.kafka.common.protocol.Errors;
 final class DeleteGroupsApi implements KafkaApi<DeleteGroupsRequestData, DeleteGroupsResponseData> {
 
     private final GroupCoordinator groups;
-    private final Executor blocking;
 
-    DeleteGroupsApi(GroupCoordinator groups, Executor blocking) {
+    DeleteGroupsApi(GroupCoordinator groups) {
         this.groups = groups;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.DELETE_GROUPS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 3;
     }
 
     @Override
     public CompletionStage<DeleteGroupsResponseData> handle(RequestContext context, DeleteGroupsRequestData request) {
-        return CompletableFuture.supplyAsync(() -> {
-            DeletableGroupResultCollection results = new DeletableGroupResultCollection();
-            for (String groupId : new LinkedHashSet<>(request.groupsNames())) {
-                results.add(new DeletableGroupResult().setGroupId(groupId).setErrorCode(delete(groupId).code()));
-            }
-            return new DeleteGroupsResponseData().setThrottleTimeMs(0).setResults(results);
-        }, blocking);
+        DeletableGroupResultCollection results = new DeletableGroupResultCollection();
+        for (String groupId : new LinkedHashSet<>(request.groupsNames())) {
+            results.add(new DeletableGroupResult().setGroupId(groupId).setErrorCode(delete(groupId).code()));
+        }
+        return CompletableFuture.completedFuture(
+                new DeleteGroupsResponseData().setThrottleTimeMs(0).setResults(results));
     }
 
     private Errors delete(String groupId) {

@@ -13,13 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroupMember;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -37,43 +35,25 @@ final class DescribeGroupsApi implements KafkaApi<DescribeGroupsRequestData, Des
             | (1 << AclOperation.DELETE.code());
 
     private final GroupCoordinator groups;
-    private final Executor blocking;
 
-    DescribeGroupsApi(GroupCoordinator groups, Executor blocking) {
+    DescribeGroupsApi(GroupCoordinator groups) {
         this.groups = groups;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.DESCRIBE_GROUPS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 6;
     }
 
     @Override
     public CompletionStage<DescribeGroupsResponseData> handle(RequestContext context, DescribeGroupsRequestData request) {
         short version = context.apiVersion();
         boolean withOperations = version >= AUTHORIZED_OPERATIONS_VERSION && request.includeAuthorizedOperations();
-        return CompletableFuture.supplyAsync(() -> {
-            List<DescribedGroup> described = new ArrayList<>(request.groups().size());
-            for (String groupId : request.groups()) {
-                DescribedGroup group = describe(groupId, version);
-                if (withOperations && group.errorCode() == Errors.NONE.code()) {
-                    group.setAuthorizedOperations(GROUP_OPERATIONS);
-                }
-                described.add(group);
+        List<DescribedGroup> described = new ArrayList<>(request.groups().size());
+        for (String groupId : request.groups()) {
+            DescribedGroup group = describe(groupId, version);
+            if (withOperations && group.errorCode() == Errors.NONE.code()) {
+                group.setAuthorizedOperations(GROUP_OPERATIONS);
             }
-            return new DescribeGroupsResponseData().setThrottleTimeMs(0).setGroups(described);
-        }, blocking);
+            described.add(group);
+        }
+        return CompletableFuture.completedFuture(
+                new DescribeGroupsResponseData().setThrottleTimeMs(0).setGroups(described));
     }
 
     private DescribedGroup describe(String groupId, short version) {

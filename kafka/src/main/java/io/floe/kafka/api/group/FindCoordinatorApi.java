@@ -13,7 +13,6 @@ import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData.Coordinator;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
 
@@ -30,21 +29,6 @@ final class FindCoordinatorApi implements KafkaApi<FindCoordinatorRequestData, F
 
     FindCoordinatorApi(Agent agent) {
         this.agent = agent;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.FIND_COORDINATOR;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 6;
     }
 
     @Override

@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.HeartbeatRequestData;
 import org.apache.kafka.common.message.HeartbeatResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /** Heartbeat (v0-4; v3 adds the instance id). Memory only, answered on the event loop. */
@@ -22,21 +21,6 @@ final class HeartbeatApi implements KafkaApi<HeartbeatRequestData, HeartbeatResp
 
     HeartbeatApi(GroupCoordinator groups) {
         this.groups = groups;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.HEARTBEAT;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
     }
 
     @Override

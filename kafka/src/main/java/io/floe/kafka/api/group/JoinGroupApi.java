@@ -14,7 +14,6 @@ import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.JoinGroupResponseData.JoinGroupResponseMember;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -34,21 +33,6 @@ final class JoinGroupApi implements KafkaApi<JoinGroupRequestData, JoinGroupResp
 
     JoinGroupApi(GroupCoordinator groups) {
         this.groups = groups;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.JOIN_GROUP;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 9;
     }
 
     @Override

@@ -13,7 +13,6 @@ import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupResponseData;
 import org.apache.kafka.common.message.LeaveGroupResponseData.MemberResponse;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.LeaveGroupResponse;
 
@@ -29,21 +28,6 @@ final class LeaveGroupApi implements KafkaApi<LeaveGroupRequestData, LeaveGroupR
 
     LeaveGroupApi(GroupCoordinator groups) {
         this.groups = groups;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.LEAVE_GROUP;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override

@@ -10,12 +10,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.message.ListGroupsRequestData;
 import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.message.ListGroupsResponseData.ListedGroup;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -27,40 +25,22 @@ import org.apache.kafka.common.protocol.Errors;
 final class ListGroupsApi implements KafkaApi<ListGroupsRequestData, ListGroupsResponseData> {
 
     private final GroupCoordinator groups;
-    private final Executor blocking;
 
-    ListGroupsApi(GroupCoordinator groups, Executor blocking) {
+    ListGroupsApi(GroupCoordinator groups) {
         this.groups = groups;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.LIST_GROUPS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override
     public CompletionStage<ListGroupsResponseData> handle(RequestContext context, ListGroupsRequestData request) {
         Set<String> states = lowerCase(request.statesFilter());
         Set<String> types = lowerCase(request.typesFilter());
-        return CompletableFuture.supplyAsync(() -> {
-            List<ListedGroup> listed = groups.listGroups().stream()
-                    .filter(group -> states.isEmpty() || states.contains(group.state().toLowerCase(Locale.ROOT)))
-                    .filter(group -> types.isEmpty() || types.contains(group.type().label()))
-                    .map(ListGroupsApi::toWire)
-                    .toList();
-            return new ListGroupsResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setGroups(listed);
-        }, blocking);
+        List<ListedGroup> listed = groups.listGroups().stream()
+                .filter(group -> states.isEmpty() || states.contains(group.state().toLowerCase(Locale.ROOT)))
+                .filter(group -> types.isEmpty() || types.contains(group.type().label()))
+                .map(ListGroupsApi::toWire)
+                .toList();
+        return CompletableFuture.completedFuture(new ListGroupsResponseData().setThrottleTimeMs(0)
+                .setErrorCode(Errors.NONE.code()).setGroups(listed));
     }
 
     private static ListedGroup toWire(GroupListing group) {

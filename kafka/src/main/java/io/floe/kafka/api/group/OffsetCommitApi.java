@@ -13,13 +13,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestPartition;
 import org.apache.kafka.common.message.OffsetCommitRequestData.OffsetCommitRequestTopic;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.OffsetCommitResponse;
 
@@ -40,33 +38,15 @@ final class OffsetCommitApi implements KafkaApi<OffsetCommitRequestData, OffsetC
 
     private final GroupCoordinator groups;
     private final GroupTopics topics;
-    private final Executor blocking;
 
-    OffsetCommitApi(GroupCoordinator groups, GroupTopics topics, Executor blocking) {
+    OffsetCommitApi(GroupCoordinator groups, GroupTopics topics) {
         this.groups = groups;
         this.topics = topics;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.OFFSET_COMMIT;
-    }
-
-    @Override
-    public short minVersion() {
-        return 2;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 10;
     }
 
     @Override
     public CompletionStage<OffsetCommitResponseData> handle(RequestContext context, OffsetCommitRequestData request) {
-        short version = context.apiVersion();
-        return CompletableFuture.supplyAsync(() -> respond(request, version), blocking);
+        return CompletableFuture.completedFuture(respond(request, context.apiVersion()));
     }
 
     private OffsetCommitResponseData respond(OffsetCommitRequestData request, short version) {

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData.OffsetDeleteRequestPartition;
@@ -26,7 +25,6 @@ import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResp
 import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponsePartitionCollection;
 import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponseTopic;
 import org.apache.kafka.common.message.OffsetDeleteResponseData.OffsetDeleteResponseTopicCollection;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -39,32 +37,15 @@ final class OffsetDeleteApi implements KafkaApi<OffsetDeleteRequestData, OffsetD
 
     private final GroupCoordinator groups;
     private final GroupTopics topics;
-    private final Executor blocking;
 
-    OffsetDeleteApi(GroupCoordinator groups, GroupTopics topics, Executor blocking) {
+    OffsetDeleteApi(GroupCoordinator groups, GroupTopics topics) {
         this.groups = groups;
         this.topics = topics;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.OFFSET_DELETE;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 0;
     }
 
     @Override
     public CompletionStage<OffsetDeleteResponseData> handle(RequestContext context, OffsetDeleteRequestData request) {
-        return CompletableFuture.supplyAsync(() -> respond(request), blocking);
+        return CompletableFuture.completedFuture(respond(request));
     }
 
     private OffsetDeleteResponseData respond(OffsetDeleteRequestData request) {

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchRequestData.OffsetFetchRequestGroup;
@@ -25,7 +24,6 @@ import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseGroup;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponsePartitions;
 import org.apache.kafka.common.message.OffsetFetchResponseData.OffsetFetchResponseTopics;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.OffsetFetchRequest;
 import org.apache.kafka.common.requests.OffsetFetchResponse;
@@ -43,33 +41,15 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
 
     private final GroupCoordinator groups;
     private final GroupTopics topics;
-    private final Executor blocking;
 
-    OffsetFetchApi(GroupCoordinator groups, GroupTopics topics, Executor blocking) {
+    OffsetFetchApi(GroupCoordinator groups, GroupTopics topics) {
         this.groups = groups;
         this.topics = topics;
-        this.blocking = blocking;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.OFFSET_FETCH;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 10;
     }
 
     @Override
     public CompletionStage<OffsetFetchResponseData> handle(RequestContext context, OffsetFetchRequestData request) {
-        short version = context.apiVersion();
-        return CompletableFuture.supplyAsync(() -> respond(request, version), blocking);
+        return CompletableFuture.completedFuture(respond(request, context.apiVersion()));
     }
 
     private OffsetFetchResponseData respond(OffsetFetchRequestData request, short version) {

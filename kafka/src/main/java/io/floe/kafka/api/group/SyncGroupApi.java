@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -24,21 +23,6 @@ final class SyncGroupApi implements KafkaApi<SyncGroupRequestData, SyncGroupResp
 
     SyncGroupApi(GroupCoordinator groups) {
         this.groups = groups;
-    }
-
-    @Override
-    public ApiKeys key() {
-        return ApiKeys.SYNC_GROUP;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override

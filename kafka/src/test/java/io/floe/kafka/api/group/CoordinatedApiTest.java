@@ -31,21 +31,6 @@ class CoordinatedApiTest {
     private final Cluster cluster = new Cluster("c", new AgentNode(1, "127.0.0.1", 9092));
     private final KafkaApi<HeartbeatRequestData, HeartbeatResponseData> answered = new KafkaApi<>() {
         @Override
-        public ApiKeys key() {
-            return ApiKeys.HEARTBEAT;
-        }
-
-        @Override
-        public short minVersion() {
-            return 0;
-        }
-
-        @Override
-        public short maxVersion() {
-            return 4;
-        }
-
-        @Override
         public CompletionStage<HeartbeatResponseData> handle(RequestContext context, HeartbeatRequestData request) {
             return CompletableFuture.completedFuture(new HeartbeatResponseData());
         }
@@ -84,6 +69,17 @@ class CoordinatedApiTest {
     }
 
     @Test
+    void aRetriableStoreFailureOfAStageIsAnsweredCoordinatorNotAvailableToo() {
+        KafkaApi<OffsetCommitRequestData, OffsetCommitResponseData> failingLater = (context, request) ->
+                CompletableFuture.failedFuture(new MetadataStoreException("connection lost", true, null));
+        CoordinatedApi<OffsetCommitRequestData, OffsetCommitResponseData> commits =
+                new CoordinatedApi<>(failingLater, OffsetCommitRequestData::groupId, cluster);
+
+        assertThat(commit(commits).topics().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code());
+    }
+
+    @Test
     void aFailureRetryingCannotHelpStillFailsTheRequest() {
         CoordinatedApi<OffsetCommitRequestData, OffsetCommitResponseData> commits =
                 new CoordinatedApi<>(failingCommits(false), OffsetCommitRequestData::groupId, cluster);
@@ -95,27 +91,11 @@ class CoordinatedApiTest {
     private static KafkaApi<OffsetCommitRequestData, OffsetCommitResponseData> failingCommits(boolean retriable) {
         return new KafkaApi<>() {
             @Override
-            public ApiKeys key() {
-                return ApiKeys.OFFSET_COMMIT;
-            }
-
-            @Override
-            public short minVersion() {
-                return 2;
-            }
-
-            @Override
-            public short maxVersion() {
-                return 9;
-            }
-
-            @Override
             public CompletionStage<OffsetCommitResponseData> handle(RequestContext context,
                     OffsetCommitRequestData request) {
-                return CompletableFuture.supplyAsync(() -> {
-                    throw new MetadataStoreException("metadata store failed to commit offsets: connection lost",
-                            retriable, null);
-                });
+                // As a blocking API fails: it runs on the blocking executor already, so it throws.
+                throw new MetadataStoreException("metadata store failed to commit offsets: connection lost",
+                        retriable, null);
             }
         };
     }
