@@ -96,35 +96,7 @@ record AgentSettings(
      * {@code ****}: the S3 secret key and a password in the metadata URL.
      */
     public String describe() {
-        return String.join(" ",
-                "listen=" + listen,
-                "advertise=" + advertise,
-                "http-listen=" + httpListen,
-                "data-dir=" + dataDir,
-                "flush-interval-ms=" + flushIntervalMs,
-                "flush-max-bytes=" + flushMaxBytes,
-                "flush-when-producers-wait=" + flushWhenProducersWait,
-                "cache-bytes=" + cacheBytes,
-                "node-id=" + (nodeId == NodeIds.ALLOCATED ? Setting.Defaults.NODE_ID : Integer.toString(nodeId)),
-                "cluster-id=" + clusterId,
-                "auto-create-topics=" + autoCreateTopics,
-                "default-partitions=" + defaultPartitions,
-                "max-message-bytes=" + maxMessageBytes,
-                "metadata=" + Backends.redact(metadataUrl),
-                "objects=" + objectsUrl,
-                s3.describe(),
-                "maintenance=" + maintenance,
-                "compaction-target-bytes=" + maintenanceConfig.compactionTargetBytes(),
-                "compaction-interval-ms=" + maintenanceConfig.compactionInterval().toMillis(),
-                "key-compaction-interval-ms=" + maintenanceConfig.keyCompactionInterval().toMillis(),
-                "key-compaction-buffer-bytes=" + maintenanceConfig.keyCompactionBufferBytes(),
-                "retention-check-interval-ms=" + maintenanceConfig.retentionInterval().toMillis(),
-                "object-delete-delay-ms=" + maintenanceConfig.objectDeleteDelay().toMillis(),
-                "orphan-grace-ms=" + maintenanceConfig.orphanGrace().toMillis(),
-                "producer-id-expiration-ms=" + maintenanceConfig.producerIdExpiration().toMillis(),
-                "tableflow=" + tableflow,
-                "tableflow-lease-ms=" + tableflowLease.toMillis(),
-                "tableflow-stall-timeout-ms=" + tableflowStallTimeout.toMillis());
+        return Setting.describe(this);
     }
 
     /** As {@link #describe()}: the generated form would show the metadata URL's password. */

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * How an {@code s3://BUCKET/PREFIX} object store is reached, beyond what its URL says. Unused for
- * other object stores. {@link #toString()} and {@link #describe()} never show the secret.
+ * other object stores. {@link #toString()} never shows the secret.
  *
  * @param endpoint an S3-compatible endpoint instead of AWS's own
  * @param region the signing region
@@ -38,15 +38,5 @@ public record S3Options(Optional<URI> endpoint, String region, boolean pathStyle
             config = config.withStaticCredentials(credentials.get().accessKeyId(), credentials.get().secretAccessKey());
         }
         return config;
-    }
-
-    /** {@code key=value} pairs for the start-up log line; the secret shows as {@code ****}. */
-    String describe() {
-        return String.join(" ",
-                "s3-endpoint=" + endpoint.map(URI::toString).orElse("(AWS)"),
-                "s3-region=" + region,
-                "s3-path-style=" + pathStyleAccess,
-                "s3-access-key-id=" + credentials.map(StaticCredentials::accessKeyId).orElse("(default chain)"),
-                "s3-secret-access-key=" + credentials.map(c -> "****").orElse("(default chain)"));
     }
 }

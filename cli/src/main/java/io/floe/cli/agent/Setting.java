@@ -1,115 +1,203 @@
 package io.floe.cli.agent;
 
+import static io.floe.cli.agent.Declaration.address;
+import static io.floe.cli.agent.Declaration.bool;
+import static io.floe.cli.agent.Declaration.integer;
+import static io.floe.cli.agent.Declaration.millis;
+import static io.floe.cli.agent.Declaration.text;
+
 import io.floe.agent.AgentConfig;
-import io.floe.objectstore.s3.S3ObjectStoreConfig;
+import io.floe.agent.cluster.NodeIds;
+import io.floe.maintenance.MaintenanceConfig;
+import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
+import io.floe.tableflow.TableflowConfig;
+import java.net.URI;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
- * The settings of {@code floe agent}. Each has a long flag ({@code --flush-interval-ms}), an
- * environment variable ({@code FLOE_FLUSH_INTERVAL_MS}) and a config-file key
- * ({@code flush-interval-ms}), all derived from its key. A secret setting's value is never shown:
- * not in the start-up log line, not in an error message.
+ * The settings of {@code floe agent}, each declared once: its {@link Declaration} gives its values,
+ * default, limits and documentation. From it come the long flag ({@code --flush-interval-ms}), the
+ * environment variable ({@code FLOE_FLUSH_INTERVAL_MS}) and the config-file key
+ * ({@code flush-interval-ms}), all from the constant's name, and the {@code --help} text, the
+ * README.md table and the start-up line. A setting of the background jobs names the
+ * {@link MaintenanceConfig} field it sets, and its default is that field's in
+ * {@link MaintenanceConfig#DEFAULTS}. A secret setting's value is never shown: not in the start-up
+ * line, not in an error message.
  */
 enum Setting {
-    LISTEN("listen", Defaults.LISTEN),
-    ADVERTISE("advertise", null),
-    HTTP_LISTEN("http-listen", Defaults.HTTP_LISTEN),
-    DATA_DIR("data-dir", Defaults.DATA_DIR),
-    FLUSH_INTERVAL_MS("flush-interval-ms", null),
-    FLUSH_MAX_BYTES("flush-max-bytes", null),
-    FLUSH_WHEN_PRODUCERS_WAIT("flush-when-producers-wait", null),
-    CACHE_BYTES("cache-bytes", Defaults.CACHE_BYTES),
-    NODE_ID("node-id", Defaults.NODE_ID),
-    CLUSTER_ID("cluster-id", Defaults.CLUSTER_ID),
-    AUTO_CREATE_TOPICS("auto-create-topics", Defaults.AUTO_CREATE_TOPICS),
-    DEFAULT_PARTITIONS("default-partitions", Defaults.DEFAULT_PARTITIONS),
-    MAX_MESSAGE_BYTES("max-message-bytes", Defaults.MAX_MESSAGE_BYTES),
-    METADATA("metadata", null),
-    OBJECTS("objects", null),
-    S3_ENDPOINT("s3-endpoint", null),
-    S3_REGION("s3-region", Defaults.S3_REGION),
-    S3_PATH_STYLE("s3-path-style", Defaults.S3_PATH_STYLE),
-    S3_ACCESS_KEY_ID("s3-access-key-id", null),
-    S3_SECRET_ACCESS_KEY("s3-secret-access-key", null, true),
-    MAINTENANCE("maintenance", Defaults.MAINTENANCE),
-    COMPACTION_TARGET_BYTES("compaction-target-bytes", Defaults.COMPACTION_TARGET_BYTES),
-    COMPACTION_INTERVAL_MS("compaction-interval-ms", Defaults.COMPACTION_INTERVAL_MS),
-    KEY_COMPACTION_INTERVAL_MS("key-compaction-interval-ms", Defaults.KEY_COMPACTION_INTERVAL_MS),
-    KEY_COMPACTION_BUFFER_BYTES("key-compaction-buffer-bytes", Defaults.KEY_COMPACTION_BUFFER_BYTES),
-    RETENTION_CHECK_INTERVAL_MS("retention-check-interval-ms", Defaults.RETENTION_CHECK_INTERVAL_MS),
-    OBJECT_DELETE_DELAY_MS("object-delete-delay-ms", Defaults.OBJECT_DELETE_DELAY_MS),
-    ORPHAN_GRACE_MS("orphan-grace-ms", Defaults.ORPHAN_GRACE_MS),
-    PRODUCER_ID_EXPIRATION_MS("producer-id-expiration-ms", Defaults.PRODUCER_ID_EXPIRATION_MS),
-    TABLEFLOW("tableflow", Defaults.TABLEFLOW),
-    TABLEFLOW_LEASE_MS("tableflow-lease-ms", Defaults.TABLEFLOW_LEASE_MS),
-    TABLEFLOW_STALL_TIMEOUT_MS("tableflow-stall-timeout-ms", Defaults.TABLEFLOW_STALL_TIMEOUT_MS);
+    LISTEN(address(1).byDefault(Defaults.LISTEN).doc("Kafka listener.").shows(AgentSettings::listen)),
+    ADVERTISE(address(1).derivedDefault("the `--listen` address")
+            .doc("Address clients are told to connect to; required when the listener is a wildcard such as"
+                    + " `0.0.0.0`.")
+            .shows(AgentSettings::advertise)),
+    HTTP_LISTEN(address(0).byDefault("127.0.0.1:9644").doc("HTTP endpoint: `/metrics`, `/health`; port 0 picks a"
+            + " free port.").shows(AgentSettings::httpListen)),
+    DATA_DIR(text("DIR").byDefault("./floe-data")
+            .doc("Directory of the default stores: `metadata.db` (SQLite) and `objects/`.")
+            .shows(AgentSettings::dataDir)),
+    FLUSH_INTERVAL_MS(integer(1, 60_000).byObjectStore(AgentConfig.defaults().flushInterval().toMillis(), 250)
+            .doc("Longest wait, after its first batch, before the produce buffer is flushed; on S3 every flush is a"
+                    + " PUT, 4 per second at most by default.")
+            .shows(AgentSettings::flushIntervalMs)),
+    FLUSH_MAX_BYTES(integer(1024, 1L << 30).byObjectStore(AgentConfig.defaults().flushMaxBytes(), 32L << 20)
+            .doc("The produce buffer is flushed when it holds this many bytes; on S3 a flush is a PUT, and 32 MiB"
+                    + " keeps an agent at 4 PUTs per second up to 128 MiB/s of ingest.")
+            .shows(AgentSettings::flushMaxBytes)),
+    FLUSH_WHEN_PRODUCERS_WAIT(bool().byObjectStore(AgentConfig.defaults().flushWhenProducersWait(), false)
+            .doc("Flush the produce buffer before the interval as soon as every connection with produce requests"
+                    + " unanswered has sent as many as it ever had in flight (group commit); on S3 each early"
+                    + " flush would be one more PUT.")
+            .shows(AgentSettings::flushWhenProducersWait)),
+    CACHE_BYTES(integer(0, Long.MAX_VALUE).byDefault(AgentConfig.defaults().cacheBytesMax(), "(256 MiB)")
+            .doc("Bound of the in-memory read cache (with `s3:` objects it also holds fresh objects for tailing"
+                    + " consumers; with `file:` objects the page cache does).")
+            .shows(AgentSettings::cacheBytes)),
+    NODE_ID(integer(0, Integer.MAX_VALUE).byDefault(Defaults.NODE_ID)
+            .doc("Broker id clients see; `allocated`: the lowest id no live agent holds, taken from the metadata"
+                    + " store at start and held while the agent lives. A given id that a live agent holds is"
+                    + " refused.")
+            .shows(s -> s.nodeId() == NodeIds.ALLOCATED ? Defaults.NODE_ID : Integer.toString(s.nodeId()))),
+    CLUSTER_ID(text("ID", Pattern.compile("[A-Za-z0-9._-]{1,128}"), "expected 1 to 128 letters, digits, '.', '_' or '-'")
+            .byDefault(AgentConfig.defaults().clusterId()).doc("Cluster id clients see.")
+            .shows(AgentSettings::clusterId)),
+    AUTO_CREATE_TOPICS(bool().byDefault(AgentConfig.defaults().autoCreateTopics())
+            .doc("Create unknown topics on Metadata and Produce requests.").shows(AgentSettings::autoCreateTopics)),
+    DEFAULT_PARTITIONS(integer(1, Integer.MAX_VALUE).byDefault(AgentConfig.defaults().defaultPartitions())
+            .doc("Partitions of auto-created topics.").shows(AgentSettings::defaultPartitions)),
+    MAX_MESSAGE_BYTES(integer(1024, Integer.MAX_VALUE).byDefault(AgentConfig.DEFAULT_MAX_MESSAGE_BYTES)
+            .doc("Default `max.message.bytes` of topics: the largest record batch accepted.")
+            .shows(AgentSettings::maxMessageBytes)),
+    METADATA(text("URL").derivedDefault("`sqlite:<data-dir>/metadata.db`")
+            .doc("Metadata store: `sqlite:PATH`, or `postgresql://USER:PASSWORD@HOST:PORT/DATABASE` for several"
+                    + " agents.")
+            .shows(s -> Backends.redact(s.metadataUrl()))),
+    OBJECTS(text("URL").derivedDefault("`file:<data-dir>/objects`")
+            .doc("Object store: `file:DIR`, or `s3://BUCKET/PREFIX`.").shows(AgentSettings::objectsUrl)),
+    S3_ENDPOINT(text("URL").derivedDefault("AWS")
+            .doc("An S3-compatible endpoint (`http://` or `https://`) instead of AWS.")
+            .shows(s -> s.s3().endpoint().map(URI::toString).orElse("(AWS)"))),
+    S3_REGION(text("REGION", Pattern.compile("[A-Za-z0-9_-]+"), "expected a region name such as us-east-1")
+            .byDefault(S3Options.DEFAULTS.region()).doc("S3 signing region.").shows(s -> s.s3().region())),
+    S3_PATH_STYLE(bool().byDefault(S3Options.DEFAULTS.pathStyleAccess())
+            .doc("Address buckets as `ENDPOINT/BUCKET`; most S3-compatible stores need it.")
+            .shows(s -> s.s3().pathStyleAccess())),
+    S3_ACCESS_KEY_ID(text("ID").derivedDefault("none")
+            .doc("Static S3 key id, together with the secret; without both, the AWS SDK's default credential"
+                    + " chain (environment, profile, web identity, container or instance role).")
+            .shows(s -> s.s3().credentials().map(StaticCredentials::accessKeyId).orElse(Defaults.CHAIN))),
+    S3_SECRET_ACCESS_KEY(text("SECRET").derivedDefault("none").asSecret()
+            .doc("Static S3 secret; never logged, shown as `****`. Prefer the environment or the config file: a"
+                    + " flag is visible in the process list.")
+            .shows(s -> s.s3().credentials().map(c -> "****").orElse(Defaults.CHAIN))),
+    MAINTENANCE(bool().byDefault(true)
+            .doc("Run the background jobs: compaction, key compaction, retention and the cleanup of unreferenced"
+                    + " and orphaned objects; agents sharing stores take turns through leases.")
+            .shows(AgentSettings::maintenance)),
+    // The compaction target sets the small-object size too: a quarter of it, MaintenanceConfig.DEFAULTS' ratio.
+    COMPACTION_TARGET_BYTES(integer(1024, 1L << 30)
+            .sets(MaintenanceConfig::compactionTargetBytes, (c, v) -> c.withCompaction(c.compactionInterval(), v,
+                    Math.max(1, v / 4), c.compactionMinAge()), "(64 MiB)")
+            .doc("Size compaction grows per-partition objects to; objects under a quarter of it are compacted.")),
+    COMPACTION_INTERVAL_MS(integer(Limits.JOB_INTERVAL_MS_MIN, Limits.JOB_INTERVAL_MS_MAX)
+            .sets(millis(MaintenanceConfig::compactionInterval), (c, v) -> c.withCompaction(Duration.ofMillis(v),
+                    c.compactionTargetBytes(), c.compactionSmallObjectBytes(), c.compactionMinAge()), "")
+            .doc("Pause between compaction runs.")),
+    KEY_COMPACTION_INTERVAL_MS(integer(Limits.JOB_INTERVAL_MS_MIN, Limits.JOB_INTERVAL_MS_MAX)
+            .sets(millis(MaintenanceConfig::keyCompactionInterval),
+                    (c, v) -> c.withKeyCompaction(Duration.ofMillis(v), c.keyCompactionBufferBytes()), "")
+            .doc("Pause between key compaction runs, which keep the newest record per key of topics with"
+                    + " `cleanup.policy=compact`.")),
+    KEY_COMPACTION_BUFFER_BYTES(integer(MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN, 1L << 30)
+            .sets(MaintenanceConfig::keyCompactionBufferBytes,
+                    (c, v) -> c.withKeyCompaction(c.keyCompactionInterval(), v.intValue()), "(16 MiB, about 630000 keys)")
+            .doc("Memory of key compaction's key-to-offset map, 24 bytes a key: a pass over a partition cleans as"
+                    + " many dirty records as the map holds keys (Kafka's `log.cleaner.dedupe.buffer.size`).")),
+    RETENTION_CHECK_INTERVAL_MS(integer(Limits.JOB_INTERVAL_MS_MIN, Limits.JOB_INTERVAL_MS_MAX)
+            .sets(millis(MaintenanceConfig::retentionInterval),
+                    (c, v) -> c.withRetentionInterval(Duration.ofMillis(v)), "")
+            .doc("Pause between retention runs, which apply `retention.ms` and `retention.bytes`.")),
+    OBJECT_DELETE_DELAY_MS(integer(0, Limits.DELAY_MS_MAX)
+            .sets(millis(MaintenanceConfig::objectDeleteDelay),
+                    (c, v) -> c.withCleanup(c.cleanupInterval(), Duration.ofMillis(v), c.orphanGrace()), "")
+            .doc("How long an object that lost its last reference stays readable, for fetches already planned"
+                    + " (Kafka's `file.delete.delay.ms`).")),
+    ORPHAN_GRACE_MS(integer(Limits.ORPHAN_GRACE_MS_MIN, Limits.DELAY_MS_MAX)
+            .sets(millis(MaintenanceConfig::orphanGrace),
+                    (c, v) -> c.withCleanup(c.cleanupInterval(), c.objectDeleteDelay(), Duration.ofMillis(v)), "")
+            .doc("Age at which an upload that was never committed is deleted; agents register object keys up to a"
+                    + " minute before uploading, and an S3 upload may retry for two.")),
+    PRODUCER_ID_EXPIRATION_MS(integer(Limits.PRODUCER_ID_EXPIRATION_MS_MIN, Limits.PRODUCER_ID_EXPIRATION_MS_MAX)
+            .sets(millis(MaintenanceConfig::producerIdExpiration),
+                    (c, v) -> c.withProducerIdExpiration(Duration.ofMillis(v)), "(1 day)")
+            .doc("How long an idle idempotent producer's state on a partition is kept after its last write there"
+                    + " (Kafka's `producer.id.expiration.ms`); well above the clients' `delivery.timeout.ms`.")),
+    TABLEFLOW(bool().byDefault(true)
+            .doc("Materialize topics with `floe.tableflow.enabled=true` as Iceberg tables in the object store,"
+                    + " cataloged in the metadata database; agents take turns per table through leases.")
+            .shows(AgentSettings::tableflow)),
+    TABLEFLOW_LEASE_MS(integer(100, Integer.MAX_VALUE).byDefault(TableflowConfig.DEFAULT_LEASE_TTL.toMillis())
+            .doc("How long an agent's lease on a table lasts without renewal: a table whose agent died moves to"
+                    + " another agent within it.")
+            .shows(s -> s.tableflowLease().toMillis())),
+    TABLEFLOW_STALL_TIMEOUT_MS(integer(Limits.TABLEFLOW_STALL_TIMEOUT_MS_MIN, Limits.DELAY_MS_MAX)
+            .byDefault(TableflowConfig.DEFAULT_STALL_TIMEOUT.toMillis(), "(1 hour)")
+            .doc("How long a table's rounds may keep failing (an incompatible schema, a broken catalog) before it is"
+                    + " reported stalled (log, metric, `floe tables describe`) and stops holding back retention.")
+            .shows(s -> s.tableflowStallTimeout().toMillis()));
 
-    /** Default values as constants, so the option descriptions in {@link AgentCommand} can show them. */
+    /** Defaults that the resolver or the start-up line use as well. */
     static final class Defaults {
-        static final String LISTEN = "127.0.0.1:9092";
-        static final String HTTP_LISTEN = "127.0.0.1:9644";
-        static final String DATA_DIR = "./floe-data";
-        /** Local objects cost nothing per write; on S3 every flush is a PUT, 4 per second at most by default. */
-        static final String FLUSH_INTERVAL_MS = "20 for file: objects, 250 for s3:";
-        static final int FLUSH_INTERVAL_MS_FILE = 20;
-        static final int FLUSH_INTERVAL_MS_S3 = 250;
-        /**
-         * On S3 a flush sealed by size is a PUT too: 32 MiB keeps an agent at 4 PUTs per second up to
-         * 128 MiB/s of ingest (8 MiB would pass 4 at 32 MiB/s), for a produce buffer of up to 4 flushes.
-         */
-        static final String FLUSH_MAX_BYTES = "8388608 (8 MiB) for file: objects, 33554432 (32 MiB) for s3:";
-        static final long FLUSH_MAX_BYTES_FILE = 8L << 20;
-        static final long FLUSH_MAX_BYTES_S3 = 32L << 20;
-        /** An early flush is one more object: free on local files, a PUT on S3. */
-        static final String FLUSH_WHEN_PRODUCERS_WAIT = "true for file: objects, false for s3:";
-        static final String CACHE_BYTES = "268435456";
+        static final String LISTEN = new HostPort(AgentConfig.defaults().advertisedHost(),
+                AgentConfig.defaults().advertisedPort()).toString();
         static final String NODE_ID = "allocated";
-        static final String CLUSTER_ID = "floe-cluster";
-        static final String AUTO_CREATE_TOPICS = "true";
-        static final String DEFAULT_PARTITIONS = "1";
-        static final String MAX_MESSAGE_BYTES = "" + AgentConfig.DEFAULT_MAX_MESSAGE_BYTES;
-        static final String S3_REGION = S3ObjectStoreConfig.DEFAULT_REGION;
-        static final String S3_PATH_STYLE = "false";
-        static final String MAINTENANCE = "true";
-        static final String COMPACTION_TARGET_BYTES = "67108864";
-        static final String COMPACTION_INTERVAL_MS = "30000";
-        static final String KEY_COMPACTION_INTERVAL_MS = "30000";
-        static final String KEY_COMPACTION_BUFFER_BYTES = "16777216";
-        static final String RETENTION_CHECK_INTERVAL_MS = "60000";
-        static final String OBJECT_DELETE_DELAY_MS = "60000";
-        static final String ORPHAN_GRACE_MS = "600000";
-        static final String PRODUCER_ID_EXPIRATION_MS = "86400000";
-        static final String TABLEFLOW = "true";
-        static final String TABLEFLOW_LEASE_MS = "15000";
-        /** TableflowConfig.DEFAULT_STALL_TIMEOUT, as a constant the option description can show. */
-        static final String TABLEFLOW_STALL_TIMEOUT_MS = "3600000";
+        private static final String CHAIN = "(default chain)";
 
         private Defaults() {}
     }
 
-    private final String key;
-    private final String defaultValue;
-    private final boolean secret;
+    /** Limits that need a reason. */
+    static final class Limits {
+        static final long JOB_INTERVAL_MS_MIN = 1_000;
+        static final long JOB_INTERVAL_MS_MAX = 86_400_000; // a day
+        static final long DELAY_MS_MAX = 604_800_000; // a week
+        /**
+         * The agent registers object keys up to 60 s before it uploads under them, and an S3 upload may
+         * take 2 minutes with its retries: a shorter grace would expire registrations still in use, and
+         * their commits would be refused.
+         */
+        static final long ORPHAN_GRACE_MS_MIN = 300_000;
+        /** Well above the clients' delivery.timeout.ms (2 minutes by default): retries older than this are not recognized. */
+        static final long PRODUCER_ID_EXPIRATION_MS_MIN = 600_000;
+        static final long PRODUCER_ID_EXPIRATION_MS_MAX = 31_536_000_000L; // 365 days
+        /** Below a minute a table would be given up on during an ordinary catalog or store outage. */
+        static final long TABLEFLOW_STALL_TIMEOUT_MS_MIN = 60_000;
 
-    Setting(String key, String defaultValue) {
-        this(key, defaultValue, false);
+        private Limits() {}
     }
 
-    Setting(String key, String defaultValue, boolean secret) {
-        this.key = key;
-        this.defaultValue = defaultValue;
-        this.secret = secret;
+    private final Declaration declaration;
+
+    Setting(Declaration declaration) {
+        this.declaration = declaration;
+    }
+
+    Declaration declaration() {
+        return declaration;
     }
 
     /** The config-file key, e.g. {@code flush-interval-ms}. */
     String key() {
-        return key;
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The command-line flag, e.g. {@code --flush-interval-ms}. */
     String flag() {
-        return "--" + key;
+        return "--" + key();
     }
 
     /** The environment variable, e.g. {@code FLOE_FLUSH_INTERVAL_MS}. */
@@ -117,17 +205,61 @@ enum Setting {
         return "FLOE_" + name();
     }
 
-    /** The built-in default; empty when the default is derived from another setting. */
+    /** The built-in default; empty when the default is derived from other settings. */
     Optional<String> defaultValue() {
-        return Optional.ofNullable(defaultValue);
+        return declaration.defaultValue() instanceof Declaration.Default.Value value
+                ? Optional.of(value.text()) : Optional.empty();
     }
 
     /** True for a credential, whose value is shown as {@code ****}. */
     boolean secret() {
-        return secret;
+        return declaration.secret();
+    }
+
+    /** The option's description in {@code --help}: the documentation, the limits, the default. */
+    String help() {
+        return plain(sentence(declaration.doc()) + " Default: " + declaration.defaultValue().doc() + ".");
+    }
+
+    /** This setting's row of the README.md table. */
+    String readmeRow() {
+        String flag = flag() + " " + (declaration.kind() instanceof Declaration.Kind.Bool
+                ? "[" + declaration.kind().label() + "]" : declaration.kind().label());
+        String meaning = sentence(declaration.doc());
+        return row("`" + flag + "`", "`" + envVar() + "`", declaration.defaultValue().doc(),
+                meaning.substring(0, meaning.length() - 1));
+    }
+
+    /** A row of a Markdown table; a {@code |} in a cell is escaped. */
+    static String row(String... cells) {
+        return Arrays.stream(cells).map(cell -> cell.replace("|", "\\|"))
+                .collect(Collectors.joining(" | ", "| ", " |"));
+    }
+
+    /** The documentation with the limits, ending in a period. */
+    private String sentence(String doc) {
+        String limits = declaration.kind().limits();
+        String body = doc.endsWith(".") ? doc.substring(0, doc.length() - 1) : doc;
+        return (limits.isEmpty() ? body : body + "; " + limits) + ".";
+    }
+
+    private static String plain(String markdown) {
+        return markdown.replace("`", "");
+    }
+
+    /** Every setting's effective value as {@code key=value}, for the start-up line; secrets show as {@code ****}. */
+    static String describe(AgentSettings settings) {
+        return Arrays.stream(values()).map(setting -> setting.key() + "=" + setting.declaration.shown().apply(settings))
+                .collect(Collectors.joining(" "));
+    }
+
+    /** The README.md table of the settings, one row each (the {@code --config} row is the command's). */
+    static String readmeTable() {
+        return Arrays.stream(values()).map(Setting::readmeRow)
+                .collect(Collectors.joining("\n"));
     }
 
     static Optional<Setting> byKey(String key) {
-        return Arrays.stream(values()).filter(setting -> setting.key.equals(key)).findFirst();
+        return Arrays.stream(values()).filter(setting -> setting.key().equals(key)).findFirst();
     }
 }

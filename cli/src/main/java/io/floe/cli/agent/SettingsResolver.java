@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -23,27 +22,6 @@ import java.util.stream.Collectors;
  * value shows as {@code ****}, a PostgreSQL URL's password too).
  */
 final class SettingsResolver {
-
-    private static final Pattern CLUSTER_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
-    private static final int FLUSH_INTERVAL_MS_MAX = 60_000;
-    private static final long FLUSH_MAX_BYTES_MAX = 1L << 30;
-    private static final Pattern S3_REGION = Pattern.compile("[A-Za-z0-9_-]+");
-    private static final long COMPACTION_TARGET_BYTES_MAX = 1L << 30;
-    private static final long KEY_COMPACTION_BUFFER_BYTES_MAX = 1L << 30;
-    private static final long JOB_INTERVAL_MS_MIN = 1_000;
-    private static final long JOB_INTERVAL_MS_MAX = Duration.ofDays(1).toMillis();
-    private static final long DELAY_MS_MAX = Duration.ofDays(7).toMillis();
-    /**
-     * The agent registers object keys up to 60 s before it uploads under them, and an S3 upload may
-     * take 2 minutes with its retries: a shorter grace would expire registrations still in use, and
-     * their commits would be refused.
-     */
-    static final long ORPHAN_GRACE_MS_MIN = 300_000;
-    /** Well above the clients' delivery.timeout.ms (2 minutes by default): retries older than this are not recognized. */
-    static final long PRODUCER_ID_EXPIRATION_MS_MIN = 600_000;
-    /** Below a minute a table would be given up on during an ordinary catalog or store outage. */
-    static final long TABLEFLOW_STALL_TIMEOUT_MS_MIN = 60_000;
-    private static final long PRODUCER_ID_EXPIRATION_MS_MAX = Duration.ofDays(365).toMillis();
 
     private final Map<Setting, String> flags;
     private final Map<String, String> env;
@@ -68,8 +46,13 @@ final class SettingsResolver {
         return resolver.settings();
     }
 
+    /** The S3 options from flags alone, for commands other than {@code floe agent}. */
+    static S3Options s3Options(Map<Setting, String> flags) {
+        return new SettingsResolver(flags, Map.of(), ConfigFile.NONE).s3Options();
+    }
+
     private AgentSettings settings() {
-        HostPort listen = hostPort(Setting.LISTEN, 1);
+        HostPort listen = hostPort(Setting.LISTEN);
         HostPort advertise = advertise(listen);
         Path dataDir = directory(Setting.DATA_DIR);
         S3Options s3 = s3Options();
@@ -77,25 +60,25 @@ final class SettingsResolver {
         return new AgentSettings(
                 listen,
                 advertise,
-                hostPort(Setting.HTTP_LISTEN, 0),
+                hostPort(Setting.HTTP_LISTEN),
                 dataDir,
                 flushIntervalMs(objectsUrl),
                 flushMaxBytes(objectsUrl),
                 flushWhenProducersWait(objectsUrl),
-                integer(Setting.CACHE_BYTES, 0, Long.MAX_VALUE),
+                integer(Setting.CACHE_BYTES),
                 nodeId(),
-                clusterId(Setting.CLUSTER_ID),
+                text(Setting.CLUSTER_ID),
                 bool(Setting.AUTO_CREATE_TOPICS),
-                (int) integer(Setting.DEFAULT_PARTITIONS, 1, Integer.MAX_VALUE),
-                (int) integer(Setting.MAX_MESSAGE_BYTES, 1024, Integer.MAX_VALUE),
+                (int) integer(Setting.DEFAULT_PARTITIONS),
+                (int) integer(Setting.MAX_MESSAGE_BYTES),
                 metadataUrl(dataDir),
                 objectsUrl,
                 s3,
                 bool(Setting.MAINTENANCE),
                 maintenanceConfig(),
                 bool(Setting.TABLEFLOW),
-                Duration.ofMillis(integer(Setting.TABLEFLOW_LEASE_MS, 100, Integer.MAX_VALUE)),
-                millis(Setting.TABLEFLOW_STALL_TIMEOUT_MS, TABLEFLOW_STALL_TIMEOUT_MS_MIN, DELAY_MS_MAX));
+                Duration.ofMillis(integer(Setting.TABLEFLOW_LEASE_MS)),
+                Duration.ofMillis(integer(Setting.TABLEFLOW_STALL_TIMEOUT_MS)));
     }
 
     /** A typo in a config file would otherwise silently leave a setting at its default. */
@@ -120,7 +103,7 @@ final class SettingsResolver {
             }
             return listen;
         }
-        HostPort advertise = hostPort(given.get(), 1);
+        HostPort advertise = hostPort(given.get());
         if (advertise.isWildcard()) {
             throw given.get().invalid("clients cannot connect to a wildcard address; give this host's name or IP");
         }
@@ -153,11 +136,7 @@ final class SettingsResolver {
 
     private S3Options s3Options() {
         Optional<URI> endpoint = lookup(Setting.S3_ENDPOINT).map(SettingsResolver::endpoint);
-        Value region = required(Setting.S3_REGION);
-        if (!S3_REGION.matcher(region.text()).matches()) {
-            throw region.invalid("expected a region name such as us-east-1");
-        }
-        return new S3Options(endpoint, region.text(), bool(Setting.S3_PATH_STYLE), credentials());
+        return new S3Options(endpoint, text(Setting.S3_REGION), bool(Setting.S3_PATH_STYLE), credentials());
     }
 
     private static URI endpoint(Value value) {
@@ -198,36 +177,24 @@ final class SettingsResolver {
         return Optional.of(new StaticCredentials(id.get().text(), secret.get().text()));
     }
 
-    /**
-     * The background jobs' configuration. Compaction inputs are objects under a quarter of the
-     * target size, the ratio of {@link MaintenanceConfig#DEFAULTS}; what has no setting keeps its default.
-     */
+    /** The background jobs' configuration: each setting that names a field sets it; the rest keep their defaults. */
     private MaintenanceConfig maintenanceConfig() {
-        long targetBytes = integer(Setting.COMPACTION_TARGET_BYTES, 1024, COMPACTION_TARGET_BYTES_MAX);
-        MaintenanceConfig defaults = MaintenanceConfig.DEFAULTS;
-        return defaults
-                .withCompaction(millis(Setting.COMPACTION_INTERVAL_MS, JOB_INTERVAL_MS_MIN, JOB_INTERVAL_MS_MAX),
-                        targetBytes, Math.max(1, targetBytes / 4), defaults.compactionMinAge())
-                .withKeyCompaction(millis(Setting.KEY_COMPACTION_INTERVAL_MS, JOB_INTERVAL_MS_MIN, JOB_INTERVAL_MS_MAX),
-                        (int) integer(Setting.KEY_COMPACTION_BUFFER_BYTES,
-                                MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN, KEY_COMPACTION_BUFFER_BYTES_MAX))
-                .withRetentionInterval(millis(Setting.RETENTION_CHECK_INTERVAL_MS, JOB_INTERVAL_MS_MIN,
-                        JOB_INTERVAL_MS_MAX))
-                .withCleanup(defaults.cleanupInterval(), millis(Setting.OBJECT_DELETE_DELAY_MS, 0, DELAY_MS_MAX),
-                        millis(Setting.ORPHAN_GRACE_MS, ORPHAN_GRACE_MS_MIN, DELAY_MS_MAX))
-                .withProducerIdExpiration(millis(Setting.PRODUCER_ID_EXPIRATION_MS, PRODUCER_ID_EXPIRATION_MS_MIN,
-                        PRODUCER_ID_EXPIRATION_MS_MAX));
+        MaintenanceConfig config = MaintenanceConfig.DEFAULTS;
+        for (Setting setting : Setting.values()) {
+            Declaration.MaintenanceField field = setting.declaration().maintenance();
+            if (field != null) {
+                config = field.set().apply(config, integer(setting));
+            }
+        }
+        return config;
     }
 
-    private Duration millis(Setting setting, long min, long max) {
-        return Duration.ofMillis(integer(setting, min, max));
+    private HostPort hostPort(Setting setting) {
+        return hostPort(required(setting));
     }
 
-    private HostPort hostPort(Setting setting, int minPort) {
-        return hostPort(required(setting), minPort);
-    }
-
-    private static HostPort hostPort(Value value, int minPort) {
+    private static HostPort hostPort(Value value) {
+        int minPort = ((Declaration.Kind.Address) value.setting().declaration().kind()).minPort();
         HostPort parsed;
         try {
             parsed = HostPort.parse(value.text());
@@ -254,22 +221,24 @@ final class SettingsResolver {
 
     /** Given, or by object store: every flush is an object, and on S3 each costs a PUT. */
     private int flushIntervalMs(String objectsUrl) {
-        Optional<Value> given = lookup(Setting.FLUSH_INTERVAL_MS);
-        if (given.isEmpty()) {
-            return objectsUrl.startsWith("s3:") ? Setting.Defaults.FLUSH_INTERVAL_MS_S3
-                    : Setting.Defaults.FLUSH_INTERVAL_MS_FILE;
-        }
-        return (int) integer(given.get(), 1, FLUSH_INTERVAL_MS_MAX);
+        return (int) integer(byObjectStore(Setting.FLUSH_INTERVAL_MS, objectsUrl));
     }
 
     /** Given, or by object store: on S3 a flush sealed by size costs a PUT as well. */
     private long flushMaxBytes(String objectsUrl) {
-        Optional<Value> given = lookup(Setting.FLUSH_MAX_BYTES);
-        if (given.isEmpty()) {
-            return objectsUrl.startsWith("s3:") ? Setting.Defaults.FLUSH_MAX_BYTES_S3
-                    : Setting.Defaults.FLUSH_MAX_BYTES_FILE;
-        }
-        return integer(given.get(), 1024, FLUSH_MAX_BYTES_MAX);
+        return integer(byObjectStore(Setting.FLUSH_MAX_BYTES, objectsUrl));
+    }
+
+    /** Given, or by object store: on S3 each flush sealed early would be one more PUT. */
+    private boolean flushWhenProducersWait(String objectsUrl) {
+        return bool(byObjectStore(Setting.FLUSH_WHEN_PRODUCERS_WAIT, objectsUrl));
+    }
+
+    /** The given value, or the default of {@code objectsUrl}'s kind of object store. */
+    private Value byObjectStore(Setting setting, String objectsUrl) {
+        Declaration.Default.ByObjectStore defaults = (Declaration.Default.ByObjectStore) setting.declaration()
+                .defaultValue();
+        return lookup(setting).orElseGet(() -> new Value(setting, defaults.forObjects(objectsUrl), "default"));
     }
 
     /** A broker id, or {@value Setting.Defaults#NODE_ID}: the metadata store allocates a free one at start. */
@@ -279,14 +248,20 @@ final class SettingsResolver {
             return NodeIds.ALLOCATED;
         }
         try {
-            return (int) integer(value, 0, Integer.MAX_VALUE);
+            return (int) integer(value);
         } catch (InvalidSettingException e) {
             throw value.invalid("expected an integer from 0 to " + Integer.MAX_VALUE + ", or " + Setting.Defaults.NODE_ID);
         }
     }
 
-    private long integer(Setting setting, long min, long max) {
-        return integer(required(setting), min, max);
+    private long integer(Setting setting) {
+        return integer(required(setting));
+    }
+
+    /** An integer within the setting's limits. */
+    private static long integer(Value value) {
+        Declaration.Kind.Int kind = (Declaration.Kind.Int) value.setting().declaration().kind();
+        return integer(value, kind.min(), kind.max());
     }
 
     private static long integer(Value value, long min, long max) {
@@ -300,12 +275,6 @@ final class SettingsResolver {
             throw value.invalid("expected an integer from " + min + " to " + max);
         }
         return parsed;
-    }
-
-    /** Given, or by object store: on S3 each flush sealed early would be one more PUT. */
-    private boolean flushWhenProducersWait(String objectsUrl) {
-        Optional<Value> given = lookup(Setting.FLUSH_WHEN_PRODUCERS_WAIT);
-        return given.isPresent() ? bool(given.get()) : !objectsUrl.startsWith("s3:");
     }
 
     private boolean bool(Setting setting) {
@@ -322,10 +291,12 @@ final class SettingsResolver {
         throw value.invalid("expected true or false");
     }
 
-    private String clusterId(Setting setting) {
+    /** Text, matching the setting's pattern when it has one. */
+    private String text(Setting setting) {
         Value value = required(setting);
-        if (!CLUSTER_ID.matcher(value.text()).matches()) {
-            throw value.invalid("expected 1 to 128 letters, digits, '.', '_' or '-'");
+        Declaration.Kind.Text kind = (Declaration.Kind.Text) setting.declaration().kind();
+        if (kind.pattern() != null && !kind.pattern().matcher(value.text()).matches()) {
+            throw value.invalid(kind.expectation());
         }
         return value.text();
     }

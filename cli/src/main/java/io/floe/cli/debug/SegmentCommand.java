@@ -2,6 +2,7 @@ package io.floe.cli.debug;
 
 import io.floe.agent.batch.StoredBatch;
 import io.floe.cli.agent.Backends;
+import io.floe.cli.agent.S3Flags;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
@@ -60,8 +61,10 @@ final class SegmentCommand implements Callable<Integer> {
             description = "Object store to read KEY from: file:DIR or s3://BUCKET/PREFIX.")
     private String objectsUrl;
 
-    @Mixin
-    private S3Flags s3;
+    private final S3Flags s3 = new S3Flags();
+
+    @Mixin(name = "s3")
+    private CommandSpec s3Options = s3.mixin();
 
     /** The bytes of the object to check, and its name for messages. */
     private record Segment(String name, ByteBuffer bytes) {}

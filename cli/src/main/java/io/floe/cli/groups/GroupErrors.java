@@ -15,7 +15,7 @@ final class GroupErrors {
 
     static String describe(Throwable error, String subject, GroupAdminOptions options) {
         if (error instanceof TimeoutException) {
-            return "no answer from " + options.bootstrap + " within " + options.timeoutMs
+            return "no answer from " + options.connection.bootstrap() + " within " + options.connection.timeoutMs()
                     + " ms (is an agent listening there?)";
         }
         if (error instanceof GroupIdNotFoundException) {
@@ -31,7 +31,7 @@ final class GroupErrors {
             return "a topic or partition does not exist: " + error.getMessage();
         }
         if (error instanceof UnsupportedVersionException) {
-            return options.bootstrap + " does not support this request: " + error.getMessage();
+            return options.connection.bootstrap() + " does not support this request: " + error.getMessage();
         }
         if (error instanceof KafkaException && error.getMessage() != null) {
             return subject + ": " + error.getMessage();

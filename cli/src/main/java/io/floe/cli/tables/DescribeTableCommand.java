@@ -86,7 +86,7 @@ final class DescribeTableCommand implements Callable<Integer> {
         if (http != null) {
             return http;
         }
-        String bootstrap = options.bootstrap.split(",")[0].trim();
+        String bootstrap = options.connection.bootstrap().split(",")[0].trim();
         int colon = bootstrap.lastIndexOf(':');
         String host = colon < 0 ? bootstrap : bootstrap.substring(0, colon);
         return host + ":" + DEFAULT_HTTP_PORT;
@@ -179,14 +179,14 @@ final class DescribeTableCommand implements Callable<Integer> {
             return Optional.empty();
         }
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap,
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.connection.bootstrap(),
                 ConsumerConfig.CLIENT_ID_CONFIG, "floe-cli",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(behind.keySet());
             behind.forEach(consumer::seek);
             Map<TopicPartition, Long> first = new HashMap<>();
-            Instant deadline = Instant.now().plusMillis(Math.min(options.timeoutMs, 5_000));
+            Instant deadline = Instant.now().plusMillis(Math.min(options.connection.timeoutMs(), 5_000));
             while (first.size() < behind.size() && Instant.now().isBefore(deadline)) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     TopicPartition partition = new TopicPartition(record.topic(), record.partition());

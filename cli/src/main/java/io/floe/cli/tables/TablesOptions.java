@@ -1,27 +1,22 @@
 package io.floe.cli.tables;
 
+import io.floe.cli.AdminConnection;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
 import picocli.CommandLine;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** The options every tables command shares, and running an action with an admin client. */
 final class TablesOptions {
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9092",
-            description = "Agent to connect to. Default: ${DEFAULT-VALUE}.")
-    String bootstrap;
-
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "30000",
-            description = "How long to wait for answers. Default: ${DEFAULT-VALUE}.")
-    int timeoutMs;
+    @Mixin
+    AdminConnection connection;
 
     /** A command's own refusal, reported as its message. */
     static final class CommandFailure extends RuntimeException {
@@ -39,15 +34,12 @@ final class TablesOptions {
 
     /** Runs {@code action}; a failure becomes one line on {@code err}, "floe tables COMMAND: ...", and exit code 1. */
     int run(String command, PrintWriter err, Action action) {
+        int timeoutMs = connection.timeoutMs();
         if (timeoutMs < 1) {
             err.println("floe tables " + command + ": invalid value '" + timeoutMs + "' for --timeout-ms");
             return CommandLine.ExitCode.USAGE;
         }
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.CLIENT_ID_CONFIG, "floe-cli",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs))) {
+        try (Admin admin = Admin.create(connection.adminConfig())) {
             action.run(admin);
             return CommandLine.ExitCode.OK;
         } catch (ExecutionException e) {
@@ -77,7 +69,7 @@ final class TablesOptions {
             return error.getMessage();
         }
         if (error instanceof org.apache.kafka.common.errors.TimeoutException) {
-            return "no answer from " + bootstrap + " within " + timeoutMs + " ms (is an agent running there?)";
+            return "no answer from " + connection.bootstrap() + " within " + connection.timeoutMs() + " ms (is an agent running there?)";
         }
         String text = error.getMessage();
         return text == null ? error.getClass().getSimpleName() : text;

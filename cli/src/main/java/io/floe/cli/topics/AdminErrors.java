@@ -13,7 +13,7 @@ final class AdminErrors {
 
     static String describe(Throwable error, String subject, AdminOptions options) {
         if (error instanceof TimeoutException) {
-            return "no answer from " + options.bootstrap + " within " + options.timeoutMs
+            return "no answer from " + options.connection.bootstrap() + " within " + options.connection.timeoutMs()
                     + " ms (is an agent listening there?)";
         }
         if (error instanceof TopicExistsException) {
@@ -23,7 +23,7 @@ final class AdminErrors {
             return subject + " does not exist";
         }
         if (error instanceof UnsupportedVersionException) {
-            return options.bootstrap + " does not support this request: " + message(error, "unsupported");
+            return options.connection.bootstrap() + " does not support this request: " + message(error, "unsupported");
         }
         if (error instanceof KafkaException && error.getMessage() != null) {
             return subject + ": " + error.getMessage();

@@ -1,12 +1,11 @@
 package io.floe.cli.topics;
 
+import io.floe.cli.AdminConnection;
 import java.io.PrintWriter;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * The connection options every topic command shares, and the one place that opens an {@link Admin}
@@ -14,13 +13,8 @@ import picocli.CommandLine.Option;
  */
 final class AdminOptions {
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9092",
-            description = "Agent to connect to. Default: ${DEFAULT-VALUE}.")
-    String bootstrap;
-
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "30000",
-            description = "How long to wait for answers. Default: ${DEFAULT-VALUE}.")
-    int timeoutMs;
+    @Mixin
+    AdminConnection connection;
 
     /** What a command does with the client; its output goes to {@code out}. */
     @FunctionalInterface
@@ -35,12 +29,13 @@ final class AdminOptions {
      * @param subject what the command acts on, for messages: "topic 'orders'"
      */
     int run(String command, String subject, PrintWriter err, Action action) {
+        int timeoutMs = connection.timeoutMs();
         if (timeoutMs < 1) {
             err.println("floe topics " + command + ": invalid value '" + timeoutMs + "' for --timeout-ms:"
                     + " expected a positive integer");
             return CommandLine.ExitCode.USAGE;
         }
-        try (Admin admin = Admin.create(config())) {
+        try (Admin admin = Admin.create(connection.adminConfig())) {
             action.run(admin);
             return CommandLine.ExitCode.OK;
         } catch (ExecutionException e) {
@@ -54,13 +49,5 @@ final class AdminOptions {
             err.println("floe topics " + command + ": " + AdminErrors.describe(e, subject, this));
             return CommandLine.ExitCode.SOFTWARE;
         }
-    }
-
-    private Map<String, Object> config() {
-        return Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.CLIENT_ID_CONFIG, "floe-cli",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
     }
 }

@@ -90,7 +90,7 @@ class AgentCommandTest {
     void helpListsTheOptionsWithTheirDefaults() {
         String help = Floe.commandLine(Map.of()).getSubcommands().get("agent").getUsageMessage();
 
-        assertThat(help).contains("--listen=HOST:PORT", "Default: 127.0.0.1:9092", "--flush-interval-ms=N",
+        assertThat(help.replaceAll("\\s+", " ")).contains("--listen=HOST:PORT", "Default: 127.0.0.1:9092", "--flush-interval-ms=N",
                 "FLOE_FLUSH_INTERVAL_MS", "--config=FILE", "--node-id=N", "Default: allocated");
     }
 
@@ -99,8 +99,8 @@ class AgentCommandTest {
         String help = Floe.commandLine(Map.of()).getSubcommands().get("agent").getUsageMessage();
 
         assertThat(help).contains("--metadata=URL", "--objects=URL", "s3://BUCKET/PREFIX", "--s3-endpoint=URL", "--s3-region=REGION",
-                "--s3-path-style=true|false", "--s3-access-key-id=ID", "--s3-secret-access-key=SECRET",
-                "--maintenance=true|false", "--compaction-target-bytes=N", "--compaction-interval-ms=N",
+                "--s3-path-style[=true|false]", "--s3-access-key-id=ID", "--s3-secret-access-key=SECRET",
+                "--maintenance[=true|false]", "--compaction-target-bytes=N", "--compaction-interval-ms=N",
                 "--key-compaction-interval-ms=N", "--key-compaction-buffer-bytes=N", "--retention-check-interval-ms=N", "--object-delete-delay-ms=N", "--orphan-grace-ms=N",
                 "--producer-id-expiration-ms=N");
         assertThat(help.replaceAll("\\s+", " ")).contains("at least 300000", "Default: 600000",
@@ -120,6 +120,41 @@ class AgentCommandTest {
         assertThat(settings.s3().credentials()).hasValueSatisfying(c -> assertThat(c.secretAccessKey()).isEqualTo("s3cr3t"));
         assertThat(settings.maintenance()).isFalse();
         assertThat(settings.maintenanceConfig().compactionTargetBytes()).isEqualTo(4_194_304);
+    }
+
+    @Test
+    void aBooleanFlagAloneMeansTrue() {
+        assertThat(parse(Map.of(), "agent", "--s3-path-style").s3().pathStyleAccess()).isTrue();
+        AgentSettings settings = parse(Map.of(), "agent", "--maintenance", "--tableflow", "--s3-path-style");
+        assertThat(settings.maintenance()).isTrue();
+        assertThat(settings.tableflow()).isTrue();
+        assertThat(settings.s3().pathStyleAccess()).isTrue();
+        assertThat(parse(Map.of("FLOE_TABLEFLOW", "false"), "agent", "--tableflow", "--listen", "127.0.0.1:9093")
+                .tableflow()).as("the bare flag wins over the environment").isTrue();
+    }
+
+    @Test
+    void aBooleanFlagStillTakesAValue() {
+        assertThat(parse(Map.of(), "agent", "--s3-path-style", "true").s3().pathStyleAccess()).isTrue();
+        assertThat(parse(Map.of(), "agent", "--maintenance", "false").maintenance()).isFalse();
+        assertThat(parse(Map.of(), "agent", "--maintenance=false").maintenance()).isFalse();
+        assertThat(parse(Map.of(), "agent", "--tableflow", "FALSE", "--maintenance").tableflow()).isFalse();
+        assertThat(parse(Map.of(), "agent", "--s3-path-style=TRUE").s3().pathStyleAccess()).isTrue();
+    }
+
+    @Test
+    void aBooleanFlagWithAnotherWordFailsAsBefore() {
+        for (String[] args : new String[][] {{"agent", "--s3-path-style", "yes"}, {"agent", "--s3-path-style=yes"}}) {
+            StringWriter err = new StringWriter();
+            CommandLine floe = Floe.commandLine(Map.of());
+            floe.setErr(new PrintWriter(err));
+
+            int exitCode = floe.execute(args);
+
+            assertThat(exitCode).isEqualTo(2);
+            assertThat(err.toString()).isEqualTo("floe agent: invalid value 'yes' for --s3-path-style: expected true"
+                    + " or false" + System.lineSeparator());
+        }
     }
 
     @Test

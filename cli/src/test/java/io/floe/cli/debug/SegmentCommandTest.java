@@ -180,7 +180,13 @@ class SegmentCommandTest {
         err.getBuffer().setLength(0);
         assertThat(run("debug", "segment", "--objects", "s3://floe-data", "--s3-access-key-id", "id", "k"))
                 .isEqualTo(2);
-        assertThat(err.toString()).contains("--s3-access-key-id and --s3-secret-access-key go together");
+        assertThat(err.toString()).contains("--s3-access-key-id is set but --s3-secret-access-key is not");
+
+        err.getBuffer().setLength(0);
+        assertThat(run("debug", "segment", "--objects", "ftp://host/x", "--s3-path-style", "segments/x.seg"))
+                .isEqualTo(2);
+        assertThat(err.toString()).as("a bare boolean flag leaves the key to the parameter")
+                .contains("unknown object store scheme 'ftp'");
 
         assertThat(run("debug")).isEqualTo(2);
         assertThat(run("debug", "segment")).isEqualTo(2);
