@@ -3,7 +3,8 @@ package io.floe.simulation;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ReferenceMismatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  */
 final class Checker {
 
-    private final MetadataStore metadata;
+    private final LogReads metadata;
+    private final ObjectLifecycle lifecycle;
     private final LongSupplier logChanges;
     private final MemoryObjectStore objects;
     private final History history;
@@ -40,9 +42,10 @@ final class Checker {
     private long excusedBelowLogStart;
 
     /** {@code logChanges}: a count of the metadata store's calls that may have changed the log. */
-    Checker(MetadataStore metadata, LongSupplier logChanges, MemoryObjectStore objects, History history, List<TopicPartition> partitions,
-            Set<String> retentionTopics) {
+    Checker(LogReads metadata, ObjectLifecycle lifecycle, LongSupplier logChanges, MemoryObjectStore objects,
+            History history, List<TopicPartition> partitions, Set<String> retentionTopics) {
         this.metadata = metadata;
+        this.lifecycle = lifecycle;
         this.logChanges = logChanges;
         this.objects = objects;
         this.history = history;
@@ -113,7 +116,7 @@ final class Checker {
     void readLog() {
         logReads++;
         excusedBelowLogStart = 0;
-        for (ReferenceMismatch mismatch : metadata.referenceMismatches()) {
+        for (ReferenceMismatch mismatch : lifecycle.referenceMismatches()) {
             history.violation("RefCountsExact", mismatch.toString());
         }
         Map<String, History.Position> where = new HashMap<>();

@@ -123,7 +123,7 @@ public final class Simulation {
         producers.forEach(SimProducer::start);
         consumers.forEach(SimConsumer::start);
 
-        Checker checker = new Checker(metadata, logChanges, objects, history, partitions, Set.of("logs"));
+        Checker checker = new Checker(metadata, metadata, logChanges, objects, history, partitions, Set.of("logs"));
         TableChecker tables = tableflow == null ? null : new TableChecker(SimAgent.catalog(tableflow.catalogUrl(),
                 objects, tableflow.spool()), metadata, history, logs.name(), logs.partitionCount());
         Runnable afterEachStep = () -> {

@@ -43,7 +43,7 @@ final class Compactor {
         this.metadata = metadata;
         this.clock = clock;
         this.meters = meters;
-        this.compaction = new SegmentCompaction(config, metadata, objects, OWNER, clock, meters);
+        this.compaction = new SegmentCompaction(config, metadata, metadata, objects, OWNER, clock, meters);
         this.cleanup = new ObjectCleanup(config, metadata, objects, meters);
     }
 

@@ -63,7 +63,7 @@ final class InitProducerIdApi implements KafkaApi<InitProducerIdRequestData, Ini
         return CompletableFuture.supplyAsync(() -> new InitProducerIdResponseData()
                 .setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE.code())
-                .setProducerId(agent.metadata().allocateProducerId())
+                .setProducerId(agent.metadata().appends().allocateProducerId())
                 .setProducerEpoch((short) 0), blocking);
     }
 }
