@@ -5,9 +5,11 @@ import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
+import io.floe.core.metadata.ObjectCommit;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -35,10 +37,19 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
     /**
      * The shared store as the checker sees it: every call passes through, and {@code onMutation} runs
      * after each call that may have changed the log (not heartbeats, leases, holds or registrations), so
-     * the checker looks only when there is news.
+     * the checker looks only when there is news. {@code onCommit} sees every commit with its true
+     * outcome, before any fault of the committing process's view: where the store put each batch.
      */
-    static MetadataStore observed(MetadataStore store, Runnable onMutation) {
+    static MetadataStore observed(MetadataStore store, Runnable onMutation,
+            BiConsumer<ObjectCommit, CommitOutcome> onCommit) {
         return new ForwardingMetadataStore(store) {
+            @Override
+            public CommitOutcome commit(ObjectCommit commit) {
+                CommitOutcome outcome = super.commit(commit);
+                onCommit.accept(commit, outcome);
+                return outcome;
+            }
+
             @Override
             protected <T> T call(MetadataOperation operation, Supplier<T> call) {
                 try {
