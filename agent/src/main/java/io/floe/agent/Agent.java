@@ -14,7 +14,6 @@ import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.agent.metering.MeteredObjectStore;
 import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
-import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.NodeIdLease;
 import io.floe.core.object.ObjectStore;
 import io.micrometer.core.instrument.Gauge;
@@ -38,7 +37,7 @@ public final class Agent implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(Agent.class);
 
     private final AgentConfig config;
-    private final MetadataStore metadata;
+    private final AgentMetadata metadata;
     private final ObjectStore objects;
     private final MeterRegistry meters;
     private final Clock clock;
@@ -59,10 +58,10 @@ public final class Agent implements AutoCloseable {
     private final GroupCoordinator groups;
     private final Membership membership;
 
-    private Agent(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters, Clock clock,
+    private Agent(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters, Clock clock,
             GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
         // Before anything else: an agent refused its id must not have started anything.
-        NodeIdLease nodeId = NodeIds.obtain(metadata, config.nodeId(), config.agentId(), clock);
+        NodeIdLease nodeId = NodeIds.obtain(metadata.membership(), config.nodeId(), config.agentId(), clock);
         this.config = config.withIdentity(nodeId.nodeId(), config.agentId());
         this.metadata = metadata;
         this.objects = new MeteredObjectStore(objects, meters);
@@ -74,25 +73,26 @@ public final class Agent implements AutoCloseable {
                 new AgentNode(nodeId.nodeId(), config.advertisedHost(), config.advertisedPort()));
         TopicConfigs topicConfigs = new TopicConfigs(
                 Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
-        this.topics = new Topics(metadata, topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
+        this.topics = new Topics(metadata.topics(), topicConfigs, config.autoCreateTopics(),
+                config.defaultPartitions());
         this.cache = new ObjectCache(config.cacheBytesMax(), meters);
-        this.logs = new PartitionLogs(metadata);
+        this.logs = new PartitionLogs(metadata.reads(), metadata.embedded());
         Gauge.builder("floe.fetch.index.batches", logs, PartitionLogs::indexedBatches)
                 .description("Committed batches the in-memory indexes point at (fetches of them ask the store no rows)")
                 .register(meters);
         this.topics.onDeleted(logs::forgetTopic);
         this.fetch = new FetchService(this.config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
-        this.produce = new ProducePipeline(this.config, metadata, this.objects, cache, topics, clock, scheduler, concurrency, meters,
-                fetch::onCommitted);
-        this.offsets = new OffsetLookup(logs, metadata, this.objects, cache);
-        this.groups = GroupCoordinator.start(groupConfig, metadata, scheduler, clock, meters, concurrency,
-                config.agentId(), cluster::isCoordinatorOf);
+        this.produce = new ProducePipeline(this.config, metadata.appends(), this.objects, cache, topics, clock,
+                scheduler, concurrency, meters, fetch::onCommitted);
+        this.offsets = new OffsetLookup(logs, metadata.reads(), metadata.retention(), this.objects, cache);
+        this.groups = GroupCoordinator.start(groupConfig, metadata.offsets(), metadata.leases(), scheduler, clock,
+                meters, concurrency, config.agentId(), cluster::isCoordinatorOf);
         this.topics.onDeleted(groups::onTopicDeleted);
         housekeeping.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
                 TimeUnit.MILLISECONDS);
         // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.
-        this.membership = Membership.start(metadata, cluster, config.agentId(), nodeId, clock, housekeeping,
-                Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
+        this.membership = Membership.start(metadata.membership(), cluster, config.agentId(), nodeId, clock,
+                housekeeping, Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
     }
 
     /** Topics changed through other agents reach this one's cache within this long. */
@@ -107,27 +107,27 @@ public final class Agent implements AutoCloseable {
     }
 
     /** Assembles an agent on the given stores. The caller keeps ownership of the stores and the registry. */
-    public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
+    public static Agent start(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters,
             Clock clock) {
         return start(config, metadata, objects, meters, clock, GroupCoordinatorConfig.defaults());
     }
 
-    /** As {@link #start(AgentConfig, MetadataStore, ObjectStore, MeterRegistry, Clock)}, with group coordinator settings. */
-    public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
+    /** As {@link #start(AgentConfig, AgentMetadata, ObjectStore, MeterRegistry, Clock)}, with group coordinator settings. */
+    public static Agent start(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters,
             Clock clock, GroupCoordinatorConfig groupConfig) {
         return start(config, metadata, objects, meters, clock, groupConfig, Concurrency.threads());
     }
 
     /**
-     * As {@link #start(AgentConfig, MetadataStore, ObjectStore, MeterRegistry, Clock, GroupCoordinatorConfig)},
+     * As {@link #start(AgentConfig, AgentMetadata, ObjectStore, MeterRegistry, Clock, GroupCoordinatorConfig)},
      * with the agent's tasks run by {@code concurrency} (the deterministic simulation passes its own).
      */
-    public static Agent start(AgentConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters,
+    public static Agent start(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters,
             Clock clock, GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
         Agent agent = new Agent(config, metadata, objects, meters, clock, groupConfig, concurrency);
         LOGGER.info("Agent ready agentId={} nodeId={} advertised={}:{} metadata={} objects={}",
                 config.agentId(), agent.config().nodeId(), config.advertisedHost(), config.advertisedPort(),
-                metadata.describe(), objects.describe());
+                metadata.description(), objects.describe());
         return agent;
     }
 
@@ -169,7 +169,8 @@ public final class Agent implements AutoCloseable {
         return groups;
     }
 
-    public MetadataStore metadata() {
+    /** The metadata roles the agent was started on. */
+    public AgentMetadata metadata() {
         return metadata;
     }
 

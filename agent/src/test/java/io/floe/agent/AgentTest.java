@@ -86,7 +86,7 @@ class AgentTest {
     private Agent startAgent(MetadataStore metadataStore, ObjectStore store) {
         AgentConfig config = AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1024 * 1024);
         meters = new SimpleMeterRegistry();
-        return Agent.start(config, metadataStore, store, meters, Clock.systemUTC());
+        return Agent.start(config, AgentMetadata.of(metadataStore), store, meters, Clock.systemUTC());
     }
 
     @Test

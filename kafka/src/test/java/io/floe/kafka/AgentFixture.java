@@ -2,6 +2,7 @@ package io.floe.kafka;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectStore;
@@ -30,7 +31,7 @@ public final class AgentFixture implements AutoCloseable {
     private AgentFixture(Path dir, AgentConfig config) {
         this.metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
         this.objects = new LocalObjectStore(dir.resolve("objects"));
-        this.agent = Agent.start(config, metadata, objects, meters, Clock.systemUTC());
+        this.agent = Agent.start(config, AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
     }
 
     /** An agent alone, advertising 127.0.0.1:9092 (nothing listens there). */

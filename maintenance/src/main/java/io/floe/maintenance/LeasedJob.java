@@ -1,7 +1,7 @@
 package io.floe.maintenance;
 
 import io.floe.core.metadata.JobLease;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.Leases;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -23,7 +23,7 @@ final class LeasedJob implements Runnable {
 
     private final Job job;
     private final String owner;
-    private final MetadataStore metadata;
+    private final Leases metadata;
     private final Clock clock;
     private final Duration leaseTtl;
     private final Timer runs;
@@ -32,7 +32,7 @@ final class LeasedJob implements Runnable {
     private final MeterRegistry meters;
     private JobLease lease;
 
-    LeasedJob(Job job, String owner, MetadataStore metadata, Clock clock, Duration leaseTtl, MeterRegistry meters) {
+    LeasedJob(Job job, String owner, Leases metadata, Clock clock, Duration leaseTtl, MeterRegistry meters) {
         this.job = job;
         this.owner = owner;
         this.metadata = metadata;

@@ -2,7 +2,8 @@ package io.floe.maintenance;
 
 import io.floe.agent.Concurrency;
 import io.floe.agent.config.TopicConfigs;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.Leases;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.StorageStats;
 import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.cleanup.ObjectCleanup;
@@ -45,24 +46,28 @@ public final class Maintenance implements AutoCloseable {
     }
 
     /** Starts the jobs for the agent {@code agentId}; {@link #close()} stops them and gives their leases up. */
-    public static Maintenance start(MaintenanceConfig config, String agentId, MetadataStore metadata,
+    public static Maintenance start(MaintenanceConfig config, String agentId, MaintenanceMetadata metadata,
             ObjectStore objects, TopicConfigs topicConfigs, Clock clock, MeterRegistry meters) {
         return start(config, agentId, metadata, objects, topicConfigs, clock, meters, Concurrency.threads());
     }
 
-    /** As {@link #start(MaintenanceConfig, String, MetadataStore, ObjectStore, TopicConfigs, Clock, MeterRegistry)}, on {@code concurrency}'s schedulers. */
-    public static Maintenance start(MaintenanceConfig config, String agentId, MetadataStore metadata,
+    /** As {@link #start(MaintenanceConfig, String, MaintenanceMetadata, ObjectStore, TopicConfigs, Clock, MeterRegistry)}, on {@code concurrency}'s schedulers. */
+    public static Maintenance start(MaintenanceConfig config, String agentId, MaintenanceMetadata metadata,
             ObjectStore objects, TopicConfigs topicConfigs, Clock clock, MeterRegistry meters, Concurrency concurrency) {
-        LeasedJob compaction = new LeasedJob(new SegmentCompaction(config, metadata, objects, agentId, clock, meters),
-                agentId, metadata, clock, config.leaseTtl(), meters);
-        LeasedJob retention = new LeasedJob(new Retention(config, metadata, topicConfigs, meters),
-                agentId, metadata, clock, config.leaseTtl(), meters);
-        LeasedJob cleanup = new LeasedJob(new ObjectCleanup(config, metadata, objects, meters),
-                agentId, metadata, clock, config.leaseTtl(), meters);
-        LeasedJob producerExpiry = new LeasedJob(new ProducerStateExpiry(metadata, config.producerIdExpiration(), meters),
-                agentId, metadata, clock, config.leaseTtl(), meters);
+        Leases leases = metadata.leases();
+        LeasedJob compaction = new LeasedJob(new SegmentCompaction(config, metadata.appends(), metadata.objects(), objects,
+                agentId, clock, meters),
+                agentId, leases, clock, config.leaseTtl(), meters);
+        LeasedJob retention = new LeasedJob(new Retention(config, metadata.topics(), metadata.reads(),
+                metadata.retention(), topicConfigs, meters),
+                agentId, leases, clock, config.leaseTtl(), meters);
+        LeasedJob cleanup = new LeasedJob(new ObjectCleanup(config, metadata.objects(), objects, meters),
+                agentId, leases, clock, config.leaseTtl(), meters);
+        LeasedJob producerExpiry = new LeasedJob(new ProducerStateExpiry(metadata.retention(),
+                config.producerIdExpiration(), meters),
+                agentId, leases, clock, config.leaseTtl(), meters);
         LeasedJob keyCompaction = new LeasedJob(new KeyCompaction(config, metadata, objects, topicConfigs, agentId,
-                clock, meters), agentId, metadata, clock, config.leaseTtl(), meters);
+                clock, meters), agentId, leases, clock, config.leaseTtl(), meters);
         Maintenance maintenance = new Maintenance(concurrency.scheduler("floe-maintenance"),
                 concurrency.scheduler("floe-key-compaction"),
                 List.of(compaction, retention, cleanup, producerExpiry, keyCompaction));
@@ -72,7 +77,7 @@ public final class Maintenance implements AutoCloseable {
         maintenance.every(config.retentionInterval(), retention);
         maintenance.every(config.retentionInterval(), producerExpiry);
         maintenance.every(config.cleanupInterval(), cleanup);
-        maintenance.every(config.cleanupInterval(), () -> maintenance.refreshStats(metadata));
+        maintenance.every(config.cleanupInterval(), () -> maintenance.refreshStats(metadata.objects()));
         maintenance.registerGauges(meters);
         LOGGER.info("maintenance started agentId={} config={}", agentId, config);
         return maintenance;
@@ -82,7 +87,7 @@ public final class Maintenance implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(task, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void refreshStats(MetadataStore metadata) {
+    private void refreshStats(ObjectLifecycle metadata) {
         try {
             stats.set(metadata.storageStats());
         } catch (RuntimeException e) {

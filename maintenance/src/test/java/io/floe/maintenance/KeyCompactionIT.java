@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.agent.fetch.FetchQuery;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
@@ -89,7 +90,7 @@ class KeyCompactionIT {
         // No object cache: every read goes to the object store, so reads of rewritten and deleted objects
         // really happen.
         agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(2), 64 * 1024).withCacheBytesMax(0),
-                metadata, objects, meters, Clock.systemUTC());
+                AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
         config = MaintenanceConfig.DEFAULTS
                 .withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO)
                 .withCleanup(Duration.ofHours(1), Duration.ZERO, Duration.ZERO);
@@ -165,7 +166,7 @@ class KeyCompactionIT {
         TopicPartition tp = new TopicPartition("carried", 0);
         produceUpdates(topic, 4_000, 40);
         Map<TopicPartition, List<Seen>> before = readAll(topic);
-        new SegmentCompaction(config, metadata, objects, "test-agent", Clock.systemUTC(), meters).run(Instant.now());
+        new SegmentCompaction(config, metadata, metadata, objects, "test-agent", Clock.systemUTC(), meters).run(Instant.now());
         List<BatchCoordinate> rows = metadata.batches(tp, 0, 10_000);
         ObjectKey compacted = rows.get(rows.size() - 1).object();
         assertThat(rows).extracting(BatchCoordinate::object).as("one per-partition object").containsOnly(compacted);
@@ -211,7 +212,7 @@ class KeyCompactionIT {
         });
         // Inputs stay readable for the delete delay, as fetches planned before a swap need.
         MaintenanceConfig delayed = config.withCleanup(Duration.ofHours(1), Duration.ofHours(1), Duration.ZERO);
-        KeyCompaction keys = new KeyCompaction(delayed, metadata, objects, agent.topics().configs(), "test-agent",
+        KeyCompaction keys = new KeyCompaction(delayed, MaintenanceMetadata.of(metadata), objects, agent.topics().configs(), "test-agent",
                 Clock.systemUTC(), meters);
         assertThat(keys.run(Instant.now())).contains("cleaned=3");
         compacting.set(false);
@@ -257,7 +258,7 @@ class KeyCompactionIT {
     }
 
     private KeyCompaction keyCompaction() {
-        return new KeyCompaction(config, metadata, objects, agent.topics().configs(), "test-agent", Clock.systemUTC(),
+        return new KeyCompaction(config, MaintenanceMetadata.of(metadata), objects, agent.topics().configs(), "test-agent", Clock.systemUTC(),
                 meters);
     }
 

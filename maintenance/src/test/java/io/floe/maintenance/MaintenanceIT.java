@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.agent.fetch.FetchQuery;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
@@ -83,7 +84,7 @@ class MaintenanceIT {
         // No object cache: every read goes to the object store, so reads of compacted and deleted objects
         // really happen (the cache would serve their immutable bytes without asking).
         agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(2), 64 * 1024).withCacheBytesMax(0),
-                metadata, objects, meters, Clock.systemUTC());
+                AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
         config = MaintenanceConfig.DEFAULTS
                 .withCompaction(Duration.ofHours(1), TARGET_BYTES, TARGET_BYTES / 2, Duration.ZERO)
                 .withCleanup(Duration.ofHours(1), Duration.ZERO, Duration.ZERO);
@@ -128,7 +129,7 @@ class MaintenanceIT {
         // Inputs stay readable for the delete delay, as fetches planned before a swap need; the final
         // cleanup, an hour later, deletes them, and the agent's reads then find the moved batches.
         MaintenanceConfig delayed = config.withCleanup(Duration.ofHours(1), Duration.ofHours(1), Duration.ZERO);
-        SegmentCompaction compaction = new SegmentCompaction(delayed, metadata, objects, "test-agent",
+        SegmentCompaction compaction = new SegmentCompaction(delayed, metadata, metadata, objects, "test-agent",
                 Clock.systemUTC(), meters);
         ObjectCleanup cleanup = new ObjectCleanup(delayed, metadata, objects, meters);
         int rounds = 0;
@@ -163,7 +164,7 @@ class MaintenanceIT {
         produce(byTime, 300, 100, now);
         produce(bySize, 2000, 100, now);
 
-        new Retention(config, metadata, agent.topics().configs(), meters).run(Instant.ofEpochMilli(now));
+        new Retention(config, metadata, metadata, metadata, agent.topics().configs(), meters).run(Instant.ofEpochMilli(now));
         new ObjectCleanup(config, metadata, objects, meters).run(Instant.ofEpochMilli(now));
 
         TopicPartition time = new TopicPartition("by-time", 0);
@@ -244,7 +245,7 @@ class MaintenanceIT {
                     }
                 });
 
-        String summary = new SegmentCompaction(graceful, metadata, slow, "test-agent", clock, meters).run(start);
+        String summary = new SegmentCompaction(graceful, metadata, metadata, slow, "test-agent", clock, meters).run(start);
 
         assertThat(uploads.get()).as("outputs uploaded (%s)", summary).isEqualTo(2);
         assertThat(meters.get("floe.compaction.swaps").tag("outcome", "rejected").counter().count()).isZero();
@@ -277,7 +278,7 @@ class MaintenanceIT {
                 });
         Instant now = Instant.now().plusSeconds(1);
 
-        String summary = new SegmentCompaction(config, metadata, failingOnce, "test-agent", Clock.systemUTC(), meters)
+        String summary = new SegmentCompaction(config, metadata, metadata, failingOnce, "test-agent", Clock.systemUTC(), meters)
                 .run(now);
 
         assertThat(summary).contains("outputs=1", "failed=1");

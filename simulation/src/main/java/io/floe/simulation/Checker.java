@@ -3,7 +3,12 @@ package io.floe.simulation;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.BatchAppend;
+import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.ObjectCommit;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ReferenceMismatch;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +31,8 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  */
 final class Checker {
 
-    private final MetadataStore metadata;
+    private final LogReads metadata;
+    private final ObjectLifecycle lifecycle;
     private final LongSupplier logChanges;
     private final MemoryObjectStore objects;
     private final History history;
@@ -40,9 +46,10 @@ final class Checker {
     private long excusedBelowLogStart;
 
     /** {@code logChanges}: a count of the metadata store's calls that may have changed the log. */
-    Checker(MetadataStore metadata, LongSupplier logChanges, MemoryObjectStore objects, History history, List<TopicPartition> partitions,
-            Set<String> retentionTopics) {
+    Checker(LogReads metadata, ObjectLifecycle lifecycle, LongSupplier logChanges, MemoryObjectStore objects,
+            History history, List<TopicPartition> partitions, Set<String> retentionTopics) {
         this.metadata = metadata;
+        this.lifecycle = lifecycle;
         this.logChanges = logChanges;
         this.objects = objects;
         this.history = history;
@@ -109,11 +116,38 @@ final class Checker {
         return true;
     }
 
+    /**
+     * Sees a commit's true outcome at the moment it returns: each value appended is observed at its
+     * offset. Log reads run between steps, and a slow store call runs other tasks nested inside it
+     * (World#await), so a commit and the retention that removes it can both happen between two log reads;
+     * without this a value acknowledged as a duplicate there could not be placed (seed 404 once).
+     */
+    void committed(ObjectCommit commit, CommitOutcome outcome) {
+        if (!(outcome instanceof CommitOutcome.Committed committed) || !objects.contains(commit.object())) {
+            return; // nothing appended, or an upload the lossy store lost (the log reads report those rows)
+        }
+        for (int i = 0; i < commit.batches().size(); i++) {
+            if (committed.results().get(i) instanceof AppendResult.Appended appended) {
+                BatchAppend batch = commit.batches().get(i);
+                ByteBuffer bytes = objects.get(commit.object(), batch.range());
+                for (RecordBatch stored : MemoryRecords.readableRecords(bytes).batches()) {
+                    for (Record record : stored) {
+                        byte[] raw = new byte[record.valueSize()];
+                        record.value().get(raw);
+                        history.observed(new History.Position(batch.topicPartition(),
+                                appended.baseOffset() + (record.offset() - stored.baseOffset())),
+                                new String(raw, StandardCharsets.UTF_8), "commit");
+                    }
+                }
+            }
+        }
+    }
+
     /** Reads every partition's whole log from the objects and checks it against everything seen before. */
     void readLog() {
         logReads++;
         excusedBelowLogStart = 0;
-        for (ReferenceMismatch mismatch : metadata.referenceMismatches()) {
+        for (ReferenceMismatch mismatch : lifecycle.referenceMismatches()) {
             history.violation("RefCountsExact", mismatch.toString());
         }
         Map<String, History.Position> where = new HashMap<>();

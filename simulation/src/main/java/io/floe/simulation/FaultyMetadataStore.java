@@ -1,85 +1,83 @@
 package io.floe.simulation;
 
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.ForwardingMetadataStore;
+import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
+import io.floe.core.metadata.ObjectCommit;
+import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
- * One simulated process's view of the shared metadata store, with faults (see {@link Faults}). A
- * commit whose response is lost answers {@link CommitOutcome.Unknown}, as the SQL store does when the
- * connection breaks after the statement was sent; other calls throw a retriable
+ * One simulated process's view of the shared metadata store, with faults (see {@link Faults}), decided
+ * by each operation's kind: a write's response may be lost after it applied, a read's only matters
+ * before. A commit whose response is lost answers {@link CommitOutcome.Unknown}, as the SQL store does
+ * when the connection breaks after the statement was sent; other calls throw a retriable
  * {@link MetadataStoreException}.
  */
-final class FaultyMetadataStore {
+final class FaultyMetadataStore extends ForwardingMetadataStore {
 
-    /** The methods that only read. Everything else changes the store. */
-    private static final Set<String> READS = Set.of("topic", "topics", "offsets", "batches", "firstBatchAtOrAfter",
-            "batchWithMaxTimestamp", "producers", "partitionSizes", "committedOffsets", "offsetGroups",
-            "liveAgents", "smallObjects", "batchesIn", "retentionHolds", "dueDeletions", "unknownObjects",
-            "storageStats", "referenceMismatches");
-    private static final Set<String> LOCAL = Set.of("describe", "close", "toString", "hashCode", "equals");
+    /** The operations that can change what the checker looks at: markers, batch rows, objects' rows. */
+    private static final Set<MetadataOperation> LOG_CHANGES = EnumSet.of(MetadataOperation.COMMIT,
+            MetadataOperation.REWRITE, MetadataOperation.TRUNCATE_LOG, MetadataOperation.DELETE_RECORDS,
+            MetadataOperation.SCHEDULE_UNREFERENCED, MetadataOperation.FORGET_DELETIONS,
+            MetadataOperation.CREATE_TOPIC, MetadataOperation.DELETE_TOPIC, MetadataOperation.CREATE_PARTITIONS);
 
-    private FaultyMetadataStore() {}
+    private final StoreCalls calls;
 
-    /** Whether {@code method} of {@link MetadataStore} may change the store. */
-    static boolean mutates(Method method) {
-        return !READS.contains(method.getName()) && !LOCAL.contains(method.getName());
+    private FaultyMetadataStore(MetadataStore store, StoreCalls calls) {
+        super(store);
+        this.calls = calls;
     }
-
-    /** The calls that can change what the checker looks at: markers, batch rows, objects' rows. */
-    private static final Set<String> LOG_CHANGES = Set.of("commit", "rewrite", "truncateLog", "deleteRecords",
-            "scheduleUnreferenced", "forgetDeletions", "createTopic", "deleteTopic", "createPartitions");
 
     /**
      * The shared store as the checker sees it: every call passes through, and {@code onMutation} runs
      * after each call that may have changed the log (not heartbeats, leases, holds or registrations), so
-     * the checker looks only when there is news.
+     * the checker looks only when there is news. {@code onCommit} sees every commit with its true
+     * outcome, before any fault of the committing process's view: where the store put each batch.
      */
-    static MetadataStore observed(MetadataStore store, Runnable onMutation) {
-        return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
-                new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
-                    try {
-                        return invoke(store, method, args);
-                    } finally {
-                        if (LOG_CHANGES.contains(method.getName())) {
-                            onMutation.run();
-                        }
+    static MetadataStore observed(MetadataStore store, Runnable onMutation,
+            BiConsumer<ObjectCommit, CommitOutcome> onCommit) {
+        return new ForwardingMetadataStore(store) {
+            @Override
+            public CommitOutcome commit(ObjectCommit commit) {
+                CommitOutcome outcome = super.commit(commit);
+                onCommit.accept(commit, outcome);
+                return outcome;
+            }
+
+            @Override
+            protected <T> T call(MetadataOperation operation, Supplier<T> call) {
+                try {
+                    return call.get();
+                } finally {
+                    if (LOG_CHANGES.contains(operation)) {
+                        onMutation.run();
                     }
-                });
+                }
+            }
+        };
     }
 
     static MetadataStore wrap(MetadataStore store, StoreCalls calls) {
-        return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
-                new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
-                    if (LOCAL.contains(method.getName())) {
-                        return method.getName().equals("close") ? null : invoke(store, method, args);
-                    }
-                    boolean commit = method.getName().equals("commit");
-                    return calls.call(mutates(method), () -> invoke(store, method, args),
-                            () -> new MetadataStoreException("injected: " + method.getName() + " failed", true, null),
-                            commit ? () -> new CommitOutcome.Unknown(
-                                    new TimeoutException("injected: commit applied, response lost")) : null);
-                });
+        return new FaultyMetadataStore(store, calls);
     }
 
-    private static Object invoke(MetadataStore store, Method method, Object[] args) {
-        try {
-            return method.invoke(store, args);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
-        }
+    @Override
+    @SuppressWarnings("unchecked")
+    protected <T> T call(MetadataOperation operation, Supplier<T> call) {
+        Supplier<T> lostResponse = operation == MetadataOperation.COMMIT
+                ? () -> (T) new CommitOutcome.Unknown(new TimeoutException("injected: commit applied, response lost"))
+                : null;
+        return calls.call(operation.kind().mutates(), call,
+                () -> new MetadataStoreException("injected: " + operation + " failed", true, null), lostResponse);
     }
+
+    /** The process's view closes with it; the shared store stays open. */
+    @Override
+    public void close() {}
 }

@@ -2,13 +2,16 @@ package io.floe.simulation;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.Maintenance;
 import io.floe.maintenance.MaintenanceConfig;
+import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.tableflow.Tableflow;
 import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.TableflowMetadata;
 import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
@@ -60,16 +63,16 @@ final class SimAgent {
                 .withCacheBytesMax(world.random().nextBoolean() ? 0 : 1 << 20)
                 .withAutoCreateTopics(false);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Agent agent = Agent.start(config, faultyMetadata, faultyObjects, meters, world.clock(),
+        Agent agent = Agent.start(config, AgentMetadata.of(faultyMetadata), faultyObjects, meters, world.clock(),
                 GroupCoordinatorConfig.defaults(), concurrency);
-        Maintenance.start(maintenanceConfig, agentId, faultyMetadata, faultyObjects, agent.topics().configs(),
-                world.clock(), meters, concurrency);
+        Maintenance.start(maintenanceConfig, agentId, MaintenanceMetadata.of(faultyMetadata), faultyObjects,
+                agent.topics().configs(), world.clock(), meters, concurrency);
         TableCatalog tables = null;
         if (tableflow != null) {
             tables = catalog(tableflow.catalogUrl(), faultyObjects, tableflow.spool());
             Tableflow.start(TableflowConfig.defaults(tableflow.spool()).withPollInterval(Duration.ofMillis(500))
-                    .withLeaseTtl(Duration.ofSeconds(10)), agentId, faultyMetadata, faultyObjects, tables, world.clock(),
-                    meters, concurrency);
+                    .withLeaseTtl(Duration.ofSeconds(10)), agentId, TableflowMetadata.of(faultyMetadata), faultyObjects, tables,
+                    world.clock(), meters, concurrency);
         }
         return new SimAgent(node, agent, tables);
     }

@@ -2,7 +2,9 @@ package io.floe.simulation;
 
 import io.floe.agent.config.TopicConfigs;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.MaintenanceConfig;
@@ -19,6 +21,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -62,10 +66,13 @@ public final class Simulation {
         World world = new World(seed);
         try (SqlMetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), world.clock())) {
             AtomicLong logChanges = new AtomicLong();
+            // The checker, made later, sees every commit's true outcome (see Checker#committed).
+            AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits = new AtomicReference<>((c, o) -> {});
             SimAgent.TableflowSetup tableflow = world.chance(TABLEFLOW_SHARE) ? new SimAgent.TableflowSetup(
                     "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), dir.resolve("spool")) : null;
-            return run(world, FaultyMetadataStore.observed(store, logChanges::incrementAndGet), logChanges::get,
-                    tableflow, control);
+            return run(world, FaultyMetadataStore.observed(store, logChanges::incrementAndGet,
+                    (commit, outcome) -> commits.get().accept(commit, outcome)), logChanges::get, commits, tableflow,
+                    control);
         } catch (World.Runaway runaway) {
             return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(),
                     List.of(), Map.of("Progress", List.of(runaway.getMessage())));
@@ -75,7 +82,8 @@ public final class Simulation {
     }
 
     private static SimulationResult run(World world, MetadataStore metadata, LongSupplier logChanges,
-            SimAgent.TableflowSetup tableflow, Control control) {
+            AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits, SimAgent.TableflowSetup tableflow,
+            Control control) {
         MemoryObjectStore objects = new MemoryObjectStore(world.clock());
         if (control == Control.LOSSY_OBJECT_STORE) {
             objects.losePuts(world.random(), 0.05);
@@ -123,7 +131,8 @@ public final class Simulation {
         producers.forEach(SimProducer::start);
         consumers.forEach(SimConsumer::start);
 
-        Checker checker = new Checker(metadata, logChanges, objects, history, partitions, Set.of("logs"));
+        Checker checker = new Checker(metadata, metadata, logChanges, objects, history, partitions, Set.of("logs"));
+        commits.set(checker::committed);
         TableChecker tables = tableflow == null ? null : new TableChecker(SimAgent.catalog(tableflow.catalogUrl(),
                 objects, tableflow.spool()), metadata, history, logs.name(), logs.partitionCount());
         Runnable afterEachStep = () -> {

@@ -2,7 +2,7 @@ package io.floe.simulation;
 
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogReads;
 import io.floe.tableflow.rows.RawValueDecoder;
 import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.table.TableCatalog;
@@ -28,13 +28,13 @@ import org.apache.iceberg.io.CloseableIterable;
 final class TableChecker implements AutoCloseable {
 
     private final TableCatalog catalog;
-    private final MetadataStore metadata;
+    private final LogReads metadata;
     private final History history;
     private final String topic;
     private final int partitions;
     private long rowsChecked;
 
-    TableChecker(TableCatalog catalog, MetadataStore metadata, History history, String topic, int partitions) {
+    TableChecker(TableCatalog catalog, LogReads metadata, History history, String topic, int partitions) {
         this.catalog = catalog;
         this.metadata = metadata;
         this.history = history;

@@ -2,7 +2,6 @@ package io.floe.tableflow;
 
 import io.floe.agent.Concurrency;
 import io.floe.agent.config.InvalidConfigException;
-import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
@@ -38,16 +37,16 @@ public final class Tableflow implements AutoCloseable {
     }
 
     /** Starts materializing tables on agent {@code agentId}; {@link #close()} stops and gives the leases up. */
-    public static Tableflow start(TableflowConfig config, String agentId, MetadataStore metadata, ObjectStore objects,
-            TableCatalog catalog, Clock clock, MeterRegistry meters) {
+    public static Tableflow start(TableflowConfig config, String agentId, TableflowMetadata metadata,
+            ObjectStore objects, TableCatalog catalog, Clock clock, MeterRegistry meters) {
         return start(config, agentId, metadata, objects, catalog, clock, meters, Concurrency.threads());
     }
 
-    /** As {@link #start(TableflowConfig, String, MetadataStore, ObjectStore, TableCatalog, Clock, MeterRegistry)}, on {@code concurrency}'s scheduler. */
-    public static Tableflow start(TableflowConfig config, String agentId, MetadataStore metadata, ObjectStore objects,
-            TableCatalog catalog, Clock clock, MeterRegistry meters, Concurrency concurrency) {
-        TableJobs jobs = new TableJobs(config, agentId, metadata, new CommittedLog(metadata, objects), catalog, clock,
-                meters);
+    /** As {@link #start(TableflowConfig, String, TableflowMetadata, ObjectStore, TableCatalog, Clock, MeterRegistry)}, on {@code concurrency}'s scheduler. */
+    public static Tableflow start(TableflowConfig config, String agentId, TableflowMetadata metadata,
+            ObjectStore objects, TableCatalog catalog, Clock clock, MeterRegistry meters, Concurrency concurrency) {
+        TableJobs jobs = new TableJobs(config, agentId, metadata, new CommittedLog(metadata.reads(), objects), catalog,
+                clock, meters);
         ScheduledExecutorService scheduler = concurrency.scheduler("floe-tableflow");
         long interval = config.pollInterval().toMillis();
         scheduler.scheduleWithFixedDelay(jobs::poll, interval, interval, TimeUnit.MILLISECONDS);

@@ -54,7 +54,7 @@ final class JsonRounds {
     JsonRounds(TableflowHarness floe, Path spool, long maxBytesPerRound) {
         this.floe = floe;
         jobs = new TableJobs(TableflowConfig.defaults(spool).withMaxBytesPerRound(maxBytesPerRound), "agent-1",
-                floe.metadata, new CommittedLog(floe.metadata, floe.objects), floe.tables, clock, floe.meters);
+                TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock, floe.meters);
         topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, Map.of("floe.tableflow.enabled", "true",
                 "floe.tableflow.format", "json", "floe.tableflow.schema", SCHEMA,
                 "floe.tableflow.commit.interval.ms", "1")), false);

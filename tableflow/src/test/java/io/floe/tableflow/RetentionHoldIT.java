@@ -2,7 +2,9 @@ package io.floe.tableflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
@@ -11,14 +13,13 @@ import io.floe.maintenance.retention.Retention;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.compress.Compression;
@@ -50,9 +51,9 @@ class RetentionHoldIT {
     void start() {
         floe = new TableflowHarness(dataDir);
         // Driven by hand, one poll at a time: the test decides when the table reads.
-        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool")), "agent-1", floe.metadata,
+        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool")), "agent-1", TableflowMetadata.of(floe.metadata),
                 new CommittedLog(floe.metadata, floe.objects), floe.tables, Clock.systemUTC(), floe.meters);
-        retention = new Retention(MaintenanceConfig.DEFAULTS, floe.metadata, floe.agent.topics().configs(), floe.meters);
+        retention = new Retention(MaintenanceConfig.DEFAULTS, floe.metadata, floe.metadata, floe.metadata, floe.agent.topics().configs(), floe.meters);
     }
 
     @AfterEach
@@ -101,20 +102,16 @@ class RetentionHoldIT {
         }
         TopicPartition tp = new TopicPartition(TOPIC, 0);
         AtomicBoolean removed = new AtomicBoolean();
-        MetadataStore racing = (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
-                new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
-                    boolean firstRead = method.getName().equals("batches") && tp.equals(args[0])
-                            && removed.compareAndSet(false, true);
-                    if (firstRead) {
-                        floe.metadata.deleteRecords(tp, 30);
-                    }
-                    try {
-                        return method.invoke(floe.metadata, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool-racing")), "agent-1", racing,
+        MetadataStore racing = new ForwardingMetadataStore(floe.metadata) {
+            @Override
+            public List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, int maxBatches) {
+                if (tp.equals(topicPartition) && removed.compareAndSet(false, true)) {
+                    floe.metadata.deleteRecords(tp, 30);
+                }
+                return super.batches(topicPartition, fromOffset, maxBatches);
+            }
+        };
+        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool-racing")), "agent-1", TableflowMetadata.of(racing),
                 new CommittedLog(racing, floe.objects), floe.tables, Clock.systemUTC(), floe.meters);
 
         pollUntilMaterialized(50);

@@ -62,9 +62,9 @@ class TableStallIT {
         floe = new TableflowHarness(dataDir);
         meters = floe.meters;
         jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool")).withStallTimeout(STALL_TIMEOUT),
-                "agent-1", floe.metadata, new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
+                "agent-1", TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
                 floe.meters);
-        retention = new Retention(MaintenanceConfig.DEFAULTS, floe.metadata, floe.agent.topics().configs(), floe.meters);
+        retention = new Retention(MaintenanceConfig.DEFAULTS, floe.metadata, floe.metadata, floe.metadata, floe.agent.topics().configs(), floe.meters);
         topic = floe.agent.topics().create(new NewTopic(TOPIC, 1, configs(INTEGER_N)), false);
     }
 
@@ -106,7 +106,7 @@ class TableStallIT {
         if (resumedByAnotherAgent) {
             meters = new SimpleMeterRegistry();
             jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
-                    "agent-2", floe.metadata, new CommittedLog(floe.metadata, floe.objects), floe.tables, clock, meters);
+                    "agent-2", TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock, meters);
             clock.step(TableflowConfig.DEFAULT_LEASE_TTL); // agent-1's lease runs out
         }
         pollUntilMaterialized(25);
@@ -141,7 +141,7 @@ class TableStallIT {
         floe.agent.topics().setConfigs(TOPIC, configs(INTEGER_N));
         produce(10, 5, System.currentTimeMillis());
         jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
-                "agent-2", floe.metadata, new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
+                "agent-2", TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
                 new SimpleMeterRegistry());
         clock.step(TableflowConfig.DEFAULT_LEASE_TTL); // agent-1's lease runs out
         pollUntilMaterialized(15);

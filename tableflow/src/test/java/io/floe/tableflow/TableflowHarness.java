@@ -2,6 +2,7 @@ package io.floe.tableflow;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
@@ -71,7 +72,7 @@ final class TableflowHarness implements AutoCloseable {
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         int port = freePort();
         agent = Agent.start(AgentConfig.defaults().withAdvertised("127.0.0.1", port)
-                .withFlush(Duration.ofMillis(5), 1 << 20), metadata, objects, meters, Clock.systemUTC());
+                .withFlush(Duration.ofMillis(5), 1 << 20), AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
         agent.topics().configs().addCheck(Tableflow::validate);
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
         ObjectLocations locations = new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
@@ -83,7 +84,7 @@ final class TableflowHarness implements AutoCloseable {
 
     TableflowHarness startTableflow(Path spool) {
         tableflow = Tableflow.start(TableflowConfig.defaults(spool).withPollInterval(Duration.ofMillis(50)),
-                "agent-1", metadata, objects, tables, Clock.systemUTC(), meters);
+                "agent-1", TableflowMetadata.of(metadata), objects, tables, Clock.systemUTC(), meters);
         return this;
     }
 

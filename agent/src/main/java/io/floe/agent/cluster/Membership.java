@@ -1,7 +1,7 @@
 package io.floe.agent.cluster;
 
 import io.floe.core.metadata.AgentRegistration;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.AgentMembership;
 import io.floe.core.metadata.NodeIdClaim;
 import io.floe.core.metadata.NodeIdLease;
 import io.micrometer.core.instrument.Counter;
@@ -41,7 +41,7 @@ public final class Membership implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(Membership.class);
 
-    private final MetadataStore metadata;
+    private final AgentMembership metadata;
     private final Cluster cluster;
     private final String agentId;
     private final Clock clock;
@@ -51,7 +51,7 @@ public final class Membership implements AutoCloseable {
     private volatile NodeIdLease nodeId;
     private ScheduledFuture<?> beating;
 
-    private Membership(MetadataStore metadata, Cluster cluster, String agentId, NodeIdLease nodeId, Clock clock,
+    private Membership(AgentMembership metadata, Cluster cluster, String agentId, NodeIdLease nodeId, Clock clock,
             Duration timeout, MeterRegistry meters) {
         this.metadata = metadata;
         this.cluster = cluster;
@@ -69,7 +69,7 @@ public final class Membership implements AutoCloseable {
      * Registers this agent, which holds {@code nodeId} (the id {@code cluster.self()} shows), and
      * heartbeats on {@code scheduler} from then on.
      */
-    public static Membership start(MetadataStore metadata, Cluster cluster, String agentId, NodeIdLease nodeId,
+    public static Membership start(AgentMembership metadata, Cluster cluster, String agentId, NodeIdLease nodeId,
             Clock clock, ScheduledExecutorService scheduler, Duration interval, Duration timeout, MeterRegistry meters) {
         if (nodeId.nodeId() != cluster.self().nodeId() || !nodeId.agentId().equals(agentId)) {
             throw new IllegalArgumentException("agent " + agentId + " shows node id " + cluster.self().nodeId()

@@ -1,6 +1,6 @@
 package io.floe.agent.cluster;
 
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.AgentMembership;
 import io.floe.core.metadata.NodeIdClaim;
 import io.floe.core.metadata.NodeIdLease;
 import java.time.Clock;
@@ -31,7 +31,7 @@ public final class NodeIds {
      *
      * @throws NodeIdHeldException when the given id is held by another agent's running lease
      */
-    public static NodeIdLease obtain(MetadataStore metadata, int nodeId, String agentId, Clock clock) {
+    public static NodeIdLease obtain(AgentMembership metadata, int nodeId, String agentId, Clock clock) {
         if (nodeId == ALLOCATED) {
             NodeIdLease lease = metadata.allocateNodeId(agentId, clock.instant(), LEASE_TTL);
             LOGGER.info("Allocated node id agentId={} nodeId={} epoch={}", agentId, lease.nodeId(), lease.epoch());

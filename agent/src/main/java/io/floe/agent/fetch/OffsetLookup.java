@@ -5,7 +5,8 @@ import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.LogRetention;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.UnknownTopicException;
 import java.nio.ByteBuffer;
@@ -24,13 +25,16 @@ import org.apache.kafka.common.utils.internals.CloseableIterator;
 public final class OffsetLookup {
 
     private final PartitionLogs logs;
-    private final MetadataStore metadata;
+    private final LogReads metadata;
+    private final LogRetention retention;
     private final ObjectStore objects;
     private final ObjectCache cache;
 
-    public OffsetLookup(PartitionLogs logs, MetadataStore metadata, ObjectStore objects, ObjectCache cache) {
+    public OffsetLookup(PartitionLogs logs, LogReads metadata, LogRetention retention, ObjectStore objects,
+            ObjectCache cache) {
         this.logs = logs;
         this.metadata = metadata;
+        this.retention = retention;
         this.objects = objects;
         this.cache = cache;
     }
@@ -57,7 +61,7 @@ public final class OffsetLookup {
      * @throws io.floe.core.metadata.OffsetOutOfRangeException when the offset is negative or past the high watermark
      */
     public long deleteRecords(TopicPartition topicPartition, long beforeOffset) throws UnknownTopicException {
-        long logStart = metadata.deleteRecords(topicPartition, beforeOffset);
+        long logStart = retention.deleteRecords(topicPartition, beforeOffset);
         logs.onLogStartMoved(topicPartition, logStart);
         return logStart;
     }

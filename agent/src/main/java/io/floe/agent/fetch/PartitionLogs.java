@@ -5,6 +5,7 @@ import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.BatchesQuery;
+import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.UnknownTopicException;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * view's index go to the store.
  *
  * <p>An index is only good while the batches it points at stay where they were committed. Before a
- * fetch serves from an index it reads the store's {@link MetadataStore#logRewrites() log rewrites}
+ * fetch serves from an index it reads the store's {@link io.floe.core.metadata.LogReads#logRewrites() log rewrites}
  * counter (one small read); once that moved (a compaction, key compaction, retention, deleted records
  * or a deleted topic, on any agent) every view is dropped and reloads on its next use.
  */
@@ -39,7 +40,8 @@ public final class PartitionLogs {
     private static final int STORE_PAGE_BATCHES_FIRST = 64;
     private static final int STORE_PAGE_BATCHES_MAX = 1000;
 
-    private final MetadataStore store;
+    private final LogReads store;
+    private final boolean embeddedStore;
     private final int indexBatchesTotal;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     /**
@@ -50,13 +52,15 @@ public final class PartitionLogs {
     /** The store's log rewrites counter when the views were last known good; guarded by {@code this}. */
     private long logRewritesSeen;
 
-    public PartitionLogs(MetadataStore store) {
-        this(store, INDEX_BATCHES_TOTAL);
+    /** {@code embeddedStore}: whether the store is embedded in this process ({@link MetadataStore#embedded()}). */
+    public PartitionLogs(LogReads store, boolean embeddedStore) {
+        this(store, embeddedStore, INDEX_BATCHES_TOTAL);
     }
 
     /** Reads the store's log rewrites counter: no view exists yet, so none can be stale. */
-    PartitionLogs(MetadataStore store, int indexBatchesTotal) {
+    PartitionLogs(LogReads store, boolean embeddedStore, int indexBatchesTotal) {
         this.store = store;
+        this.embeddedStore = embeddedStore;
         this.indexBatchesTotal = indexBatchesTotal;
         this.logRewritesSeen = store.logRewrites();
     }
@@ -81,7 +85,7 @@ public final class PartitionLogs {
 
     /** Whether the metadata store is embedded in this process (see {@link MetadataStore#embedded()}). */
     boolean embeddedStore() {
-        return store.embedded();
+        return embeddedStore;
     }
 
     /**

@@ -5,7 +5,8 @@ import io.floe.agent.group.consumer.ConsumerGroup;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CoordinatorLease;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ConsumerOffsets;
+import io.floe.core.metadata.Leases;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -53,7 +54,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(GroupCoordinator.class);
 
     private final GroupCoordinatorConfig config;
-    private final MetadataStore store;
+    private final ConsumerOffsets store;
     private final GroupRegistry groups;
     private final ConsumerGroups consumerGroups;
     private final JoinHandler joins;
@@ -67,8 +68,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private ScheduledFuture<?> retentionSchedule;
     private ExecutorService retentionThread;
 
-    GroupCoordinator(GroupCoordinatorConfig config, MetadataStore store, TimerService timers, Clock clock,
-            MeterRegistry meters, Supplier<UUID> memberIds, String owner, Predicate<String> routedHere,
+    GroupCoordinator(GroupCoordinatorConfig config, ConsumerOffsets store, Leases leases, TimerService timers,
+            Clock clock, MeterRegistry meters, Supplier<UUID> memberIds, String owner, Predicate<String> routedHere,
             Executor leaseWork) {
         this.config = config;
         this.store = store;
@@ -80,7 +81,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new OffsetOperations(config, store, clock, members, metrics);
         this.consumerGroups = new ConsumerGroups(config, timers, clock, metrics, memberIds);
         this.groups = new GroupRegistry(consumerGroups, timers, clock);
-        this.leases = new GroupLeases(store, owner, clock, timers, leaseWork, routedHere, this::forget,
+        this.leases = new GroupLeases(leases, owner, clock, timers, leaseWork, routedHere, this::forget,
                 this::longestSession);
     }
 
@@ -88,12 +89,12 @@ public final class GroupCoordinator implements AutoCloseable {
      * A coordinator whose timeouts run on {@code scheduler} and that sweeps expired offsets every
      * {@link GroupCoordinatorConfig#offsetsRetentionCheckInterval()}.
      */
-    public static GroupCoordinator start(GroupCoordinatorConfig config, MetadataStore store,
+    public static GroupCoordinator start(GroupCoordinatorConfig config, ConsumerOffsets store, Leases leases,
             ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters, Concurrency concurrency,
             String agentId, Predicate<String> routedHere) {
         ExecutorService leaseThread = concurrency.pool("floe-group-leases", 1);
-        GroupCoordinator coordinator = new GroupCoordinator(config, store, TimerService.on(scheduler), clock, meters,
-                UUID::randomUUID, agentId, routedHere, leaseThread);
+        GroupCoordinator coordinator = new GroupCoordinator(config, store, leases, TimerService.on(scheduler), clock,
+                meters, UUID::randomUUID, agentId, routedHere, leaseThread);
         coordinator.leaseThread = leaseThread;
         coordinator.retentionThread = concurrency.pool("floe-group-retention", 1);
         long intervalMs = config.offsetsRetentionCheckInterval().toMillis();

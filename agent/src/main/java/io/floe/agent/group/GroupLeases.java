@@ -1,7 +1,7 @@
 package io.floe.agent.group;
 
 import io.floe.core.metadata.CoordinatorLease;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.Leases;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +47,7 @@ final class GroupLeases {
     /** A lease held, how long it is trusted, when a generation may start, and when it was last used. */
     private record Held(CoordinatorLease lease, Instant validUntil, Instant generationsFrom, Instant usedAt) {}
 
-    private final MetadataStore store;
+    private final Leases store;
     private final String owner;
     private final Clock clock;
     private final TimerService timers;
@@ -64,7 +64,7 @@ final class GroupLeases {
     private volatile TimerService.Timeout renewal;
     private volatile boolean closed;
 
-    GroupLeases(MetadataStore store, String owner, Clock clock, TimerService timers, Executor storeWork,
+    GroupLeases(Leases store, String owner, Clock clock, TimerService timers, Executor storeWork,
             Predicate<String> routedHere, Function<String, Duration> forget, Function<String, Duration> sessionTimeout) {
         this.store = store;
         this.owner = owner;

@@ -3,7 +3,7 @@ package io.floe.agent.group;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CoordinatorLease;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ConsumerOffsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -28,12 +28,12 @@ final class OffsetOperations {
     static final String CONSUMER_PROTOCOL_TYPE = "consumer";
 
     private final GroupCoordinatorConfig config;
-    private final MetadataStore store;
+    private final ConsumerOffsets store;
     private final Clock clock;
     private final MemberRequests memberRequests;
     private final GroupMetrics metrics;
 
-    OffsetOperations(GroupCoordinatorConfig config, MetadataStore store, Clock clock, MemberRequests memberRequests,
+    OffsetOperations(GroupCoordinatorConfig config, ConsumerOffsets store, Clock clock, MemberRequests memberRequests,
             GroupMetrics metrics) {
         this.config = config;
         this.store = store;

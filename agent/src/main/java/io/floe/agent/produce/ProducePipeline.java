@@ -8,7 +8,7 @@ import io.floe.agent.topic.Topics;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogAppends;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.Topic;
@@ -74,7 +74,7 @@ public final class ProducePipeline implements AutoCloseable {
     private CompletableFuture<Void> commitChain = CompletableFuture.completedFuture(null);
     private final WaitingProducers producers = new WaitingProducers();
 
-    public ProducePipeline(AgentConfig config, MetadataStore metadata, ObjectStore objects, ObjectCache cache,
+    public ProducePipeline(AgentConfig config, LogAppends metadata, ObjectStore objects, ObjectCache cache,
             Topics topics, Clock clock, ScheduledExecutorService scheduler, Concurrency concurrency,
             MeterRegistry meters, Consumer<CommittedObject> onCommitted) {
         this.config = config;

@@ -1,7 +1,7 @@
 package io.floe.agent.produce;
 
 import io.floe.core.object.ObjectKeys;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogAppends;
 import io.floe.core.object.ObjectKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +26,7 @@ final class RegisteredKeys {
     private static final Logger LOGGER = LoggerFactory.getLogger(RegisteredKeys.class);
 
     private final ObjectKeys keys;
-    private final MetadataStore metadata;
+    private final LogAppends metadata;
     private final String agentId;
     private final Clock clock;
     private final Executor executor;
@@ -35,7 +35,7 @@ final class RegisteredKeys {
     private final ConcurrentLinkedDeque<Reserved> ready = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean refilling = new AtomicBoolean();
 
-    RegisteredKeys(ObjectKeys keys, MetadataStore metadata, String agentId, Clock clock, Executor executor,
+    RegisteredKeys(ObjectKeys keys, LogAppends metadata, String agentId, Clock clock, Executor executor,
             int reserve, Duration maxAge) {
         this.keys = keys;
         this.metadata = metadata;

@@ -7,7 +7,7 @@ import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchAppend;
 import io.floe.core.metadata.CommitOutcome;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogAppends;
 import io.floe.core.metadata.ObjectCommit;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,12 +26,12 @@ final class SegmentCommit {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(SegmentCommit.class);
 
-    private final MetadataStore metadata;
+    private final LogAppends metadata;
     private final Consumer<CommittedObject> onCommitted;
     private final ProduceMetrics metrics;
     private final Concurrency concurrency;
 
-    SegmentCommit(MetadataStore metadata, Consumer<CommittedObject> onCommitted, ProduceMetrics metrics,
+    SegmentCommit(LogAppends metadata, Consumer<CommittedObject> onCommitted, ProduceMetrics metrics,
             Concurrency concurrency) {
         this.metadata = metadata;
         this.onCommitted = onCommitted;

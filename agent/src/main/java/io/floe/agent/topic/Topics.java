@@ -2,7 +2,7 @@ package io.floe.agent.topic;
 
 import io.floe.agent.config.InvalidConfigException;
 import io.floe.agent.config.TopicConfigs;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.TopicMetadata;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
@@ -31,7 +31,7 @@ public final class Topics {
     private static final Pattern LEGAL_NAME = Pattern.compile("[a-zA-Z0-9._-]+");
     private static final int MAX_NAME_LENGTH = 249;
 
-    private final MetadataStore store;
+    private final TopicMetadata store;
     private final TopicConfigs configs;
     private final boolean autoCreate;
     private final int defaultPartitions;
@@ -40,7 +40,7 @@ public final class Topics {
     private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
     private final Object configChanges = new Object();
 
-    public Topics(MetadataStore store, TopicConfigs configs, boolean autoCreate, int defaultPartitions) {
+    public Topics(TopicMetadata store, TopicConfigs configs, boolean autoCreate, int defaultPartitions) {
         this.store = store;
         this.configs = configs;
         this.autoCreate = autoCreate;

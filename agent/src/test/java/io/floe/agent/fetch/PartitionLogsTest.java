@@ -7,12 +7,12 @@ import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.testkit.metadata.ProduceFixture;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +48,7 @@ class PartitionLogsTest {
 
     @Test
     void aCommitToAPartitionWithoutAViewBeginsOneThatIndexesItsBatches() {
-        PartitionLogs logs = new PartitionLogs(store);
+        PartitionLogs logs = new PartitionLogs(store, store.embedded());
         commitAndTell(logs, 0, 3);
 
         PartitionLog view = logs.log(P0);
@@ -60,7 +60,7 @@ class PartitionLogsTest {
 
     @Test
     void viewsAreDroppedBeforeAFetchServesFromThemOnceTheStoreMovedBatches() {
-        PartitionLogs logs = new PartitionLogs(store);
+        PartitionLogs logs = new PartitionLogs(store, store.embedded());
         commitAndTell(logs, 0, 3);
         List<PartitionQuery> fetch = List.of(new PartitionQuery(P0, 0, 1 << 20));
         logs.checkRewrites(fetch);
@@ -77,7 +77,7 @@ class PartitionLogsTest {
 
     @Test
     void aFetchThatReadsNoIndexedBatchesDoesNotAskTheStore() {
-        PartitionLogs logs = new PartitionLogs(store);
+        PartitionLogs logs = new PartitionLogs(store, store.embedded());
         commitAndTell(logs, 0, 2);
         store.deleteRecords(P0, 5);
 
@@ -89,7 +89,7 @@ class PartitionLogsTest {
 
     @Test
     void indexesShareOneBudgetAndKeepTheirNewestBatches() {
-        PartitionLogs logs = new PartitionLogs(store, 64);
+        PartitionLogs logs = new PartitionLogs(store, store.embedded(), 64);
         commitAndTell(logs, 0, 100);
         assertThat(logs.log(P0).offsets().highWatermark()).isEqualTo(1000);
         assertThat(logs.indexedBatches()).as("one view gets the whole budget").isEqualTo(64);
@@ -111,16 +111,18 @@ class PartitionLogsTest {
         AtomicBoolean first = new AtomicBoolean(true);
         // While the first load of P0's markers is in flight, a commit whose outcome this agent never learned
         // lands and its view of P0 is dropped, as SegmentCommit's unknown outcome does.
-        MetadataStore racing = (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
-                new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
-                    Object result = method.invoke(store, args);
-                    if (method.getName().equals("offsets") && first.getAndSet(false)) {
-                        produce.commit(produce.batch(topic, 0, 10));
-                        views.get().forget(P0);
-                    }
-                    return result;
-                });
-        PartitionLogs logs = new PartitionLogs(racing);
+        MetadataStore racing = new ForwardingMetadataStore(store) {
+            @Override
+            public LogOffsets offsets(TopicPartition topicPartition) {
+                LogOffsets result = super.offsets(topicPartition);
+                if (first.getAndSet(false)) {
+                    produce.commit(produce.batch(topic, 0, 10));
+                    views.get().forget(P0);
+                }
+                return result;
+            }
+        };
+        PartitionLogs logs = new PartitionLogs(racing, racing.embedded());
         views.set(logs);
 
         assertThat(logs.offsets(P0)).as("this call serves the markers it read").isEqualTo(new LogOffsets(0, 0));

@@ -63,7 +63,7 @@ final class CoordinatorFixture implements AutoCloseable {
         AtomicLong ids = new AtomicLong();
         this.ownsStore = store == null;
         this.store = store != null ? store : SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), timers.clock());
-        this.coordinator = new GroupCoordinator(config, this.store, timers, timers.clock(), meters,
+        this.coordinator = new GroupCoordinator(config, this.store, this.store, timers, timers.clock(), meters,
                 () -> new UUID(0, ids.incrementAndGet()), owner, routedHere, Runnable::run);
         this.owner = owner;
     }

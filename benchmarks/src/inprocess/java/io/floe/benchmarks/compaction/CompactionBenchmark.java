@@ -2,6 +2,7 @@ package io.floe.benchmarks.compaction;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectStore;
@@ -89,7 +90,7 @@ public final class CompactionBenchmark {
                 .withCacheBytesMax(0);
         try (MetadataStore metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
                 ObjectStore objects = new LocalObjectStore(dir.resolve("objects"));
-                Agent agent = Agent.start(agentConfig, metadata, objects, meters, clock)) {
+                Agent agent = Agent.start(agentConfig, AgentMetadata.of(metadata), objects, meters, clock)) {
             Topic topic = agent.topics().create(new NewTopic(TOPIC, options.partitions(), Map.of()), false);
             Ingest ingest = new Ingest(agent, topic, options, clock);
             Compactor compactor = new Compactor(config, metadata, objects, clock, meters);

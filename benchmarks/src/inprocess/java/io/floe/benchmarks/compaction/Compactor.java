@@ -1,6 +1,7 @@
 package io.floe.benchmarks.compaction;
 
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.maintenance.cleanup.ObjectCleanup;
@@ -25,7 +26,7 @@ final class Compactor {
     private static final int ROUNDS_MAX = 1_000;
 
     private final MaintenanceConfig config;
-    private final MetadataStore metadata;
+    private final ObjectLifecycle metadata;
     private final Clock clock;
     private final MeterRegistry meters;
     private final SegmentCompaction compaction;
@@ -43,7 +44,7 @@ final class Compactor {
         this.metadata = metadata;
         this.clock = clock;
         this.meters = meters;
-        this.compaction = new SegmentCompaction(config, metadata, objects, OWNER, clock, meters);
+        this.compaction = new SegmentCompaction(config, metadata, metadata, objects, OWNER, clock, meters);
         this.cleanup = new ObjectCleanup(config, metadata, objects, meters);
     }
 

@@ -2,6 +2,7 @@ package io.floe.benchmarks.tableflow;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
@@ -11,6 +12,7 @@ import io.floe.core.topic.Topic;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.tableflow.Tableflow;
 import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.TableflowMetadata;
 import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
@@ -72,7 +74,7 @@ public final class TableflowBenchmark {
         Path dir = Files.createTempDirectory("floe-tableflow-bench");
         try (MetadataStore metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
                 ObjectStore objects = new LocalObjectStore(dir.resolve("objects"))) {
-            Agent agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(20), 8 << 20), metadata,
+            Agent agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(20), 8 << 20), AgentMetadata.of(metadata),
                     objects, new SimpleMeterRegistry(), Clock.systemUTC());
             ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
             TableCatalog tables = new TableCatalog(IcebergCatalogs.jdbc(
@@ -80,7 +82,7 @@ public final class TableflowBenchmark {
                     locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool"))),
                     "floe");
             try (Tableflow tableflow = Tableflow.start(TableflowConfig.defaults(dir.resolve("spool"))
-                            .withPollInterval(Duration.ofMillis(10)), "bench", metadata, objects, tables,
+                            .withPollInterval(Duration.ofMillis(10)), "bench", TableflowMetadata.of(metadata), objects, tables,
                     Clock.systemUTC(), new SimpleMeterRegistry())) {
                 double mbPerSecond = throughput(agent, metadata, tables, records, partitions);
                 lag(agent, metadata, tables, commitIntervalMs, lagSeconds, mbPerSecond * rateFraction);

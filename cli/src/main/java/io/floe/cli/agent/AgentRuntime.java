@@ -1,11 +1,13 @@
 package io.floe.cli.agent;
 
 import io.floe.agent.Agent;
+import io.floe.agent.AgentMetadata;
 import io.floe.agent.cluster.NodeIdHeldException;
 import io.floe.agent.cluster.NodeIds;
 import io.floe.cli.http.HealthAndMetrics;
 import io.floe.cli.http.HttpEndpoint;
 import io.floe.cli.http.RouteTable;
+import io.floe.core.metadata.AgentMembership;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.NodeIdClaim;
 import io.floe.core.metadata.NodeIdLease;
@@ -13,7 +15,9 @@ import io.floe.core.object.ObjectStore;
 import io.floe.kafka.KafkaServer;
 import io.floe.kafka.KafkaServerConfig;
 import io.floe.maintenance.Maintenance;
+import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.tableflow.Tableflow;
+import io.floe.tableflow.TableflowMetadata;
 import io.floe.tableflow.rest.RestCatalogHandler;
 import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
@@ -95,12 +99,13 @@ final class AgentRuntime implements AutoCloseable {
                     lease -> { });
         }
         Agent agent = stages.start("agent",
-                () -> Agent.start(settings.agentConfig(agentId), metadata, objects, registry, clock),
+                () -> Agent.start(settings.agentConfig(agentId), AgentMetadata.of(metadata), objects, registry, clock),
                 Agent::close);
         if (settings.maintenance()) {
             // The agent's metered store: the jobs' requests count in floe_objectstore_* with the data path's.
-            stages.start("maintenance", () -> Maintenance.start(settings.maintenanceConfig(), agentId, metadata,
-                    agent.objects(), agent.topics().configs(), clock, registry), Maintenance::close);
+            stages.start("maintenance", () -> Maintenance.start(settings.maintenanceConfig(), agentId,
+                    MaintenanceMetadata.of(metadata), agent.objects(), agent.topics().configs(), clock, registry),
+                    Maintenance::close);
         } else {
             LOGGER.info("Maintenance jobs are off: this agent runs no compaction, retention or cleanup");
         }
@@ -111,8 +116,8 @@ final class AgentRuntime implements AutoCloseable {
             agent.topics().configs().addChangeCheck(new SchemaChange(tables));
             stages.start("Iceberg REST catalog at " + ICEBERG_PATH,
                     () -> TableflowSetup.serveRestCatalog(icebergRest, settings, tables), RestCatalogHandler::stop);
-            stages.start("tableflow", () -> Tableflow.start(TableflowSetup.config(settings), agentId, metadata,
-                    agent.objects(), tables, clock, registry), Tableflow::close);
+            stages.start("tableflow", () -> Tableflow.start(TableflowSetup.config(settings), agentId,
+                    TableflowMetadata.of(metadata), agent.objects(), tables, clock, registry), Tableflow::close);
         } else {
             LOGGER.info("Tableflow is off: this agent materializes no tables");
             agent.topics().configs().addChangeCheck(new SchemaChange(null));
@@ -141,7 +146,7 @@ final class AgentRuntime implements AutoCloseable {
      * lease is not renewed any more. A lease renewed meanwhile belongs to a live agent, so the start
      * fails with a line naming it.
      */
-    private static NodeIdLease awaitNodeId(MetadataStore metadata, int nodeId, String agentId, Clock clock) {
+    private static NodeIdLease awaitNodeId(AgentMembership metadata, int nodeId, String agentId, Clock clock) {
         NodeIdClaim claim = metadata.claimNodeId(nodeId, agentId, clock.instant(), NodeIds.LEASE_TTL);
         if (claim instanceof NodeIdClaim.Held held) {
             Duration wait = Duration.between(clock.instant(), held.holder().expiresAt()).plus(NODE_ID_WAIT_MARGIN);

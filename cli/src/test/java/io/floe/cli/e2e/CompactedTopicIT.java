@@ -10,6 +10,7 @@ import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.MaintenanceConfig;
+import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.maintenance.cleanup.ObjectCleanup;
 import io.floe.maintenance.keys.KeyCompaction;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -124,9 +125,9 @@ class CompactedTopicIT {
                         .get())
                         .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRecordException.class);
             }
-            new ObjectCleanup(config(), floe.agent().metadata(), floe.agent().objects(), new SimpleMeterRegistry())
+            new ObjectCleanup(config(), floe.metadata(), floe.agent().objects(), new SimpleMeterRegistry())
                     .run(Instant.now().plus(Duration.ofDays(1)));
-            assertStorageConsistent(floe.agent().metadata(), floe.agent().objects());
+            assertStorageConsistent(floe.metadata(), floe.agent().objects());
         }
     }
 
@@ -157,7 +158,7 @@ class CompactedTopicIT {
     }
 
     private static KeyCompaction keyCompaction(InProcessFloe floe) {
-        return new KeyCompaction(config(), floe.agent().metadata(), floe.agent().objects(),
+        return new KeyCompaction(config(), MaintenanceMetadata.of(floe.metadata()), floe.agent().objects(),
                 floe.agent().topics().configs(), "test-agent", Clock.systemUTC(), new SimpleMeterRegistry());
     }
 

@@ -2,6 +2,7 @@ package io.floe.cli.e2e;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectStore;
@@ -31,7 +32,7 @@ final class InProcessFloe implements AutoCloseable {
         AgentConfig config = AgentConfig.defaults()
                 .withAdvertised("127.0.0.1", port)
                 .withFlush(flushInterval, 8L * 1024 * 1024);
-        agent = Agent.start(config, metadata, objects, new SimpleMeterRegistry(), Clock.systemUTC());
+        agent = Agent.start(config, AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(), Clock.systemUTC());
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
     }
 
@@ -54,6 +55,11 @@ final class InProcessFloe implements AutoCloseable {
 
     Agent agent() {
         return agent;
+    }
+
+    /** The whole metadata store the agent runs on (as decorated). */
+    MetadataStore metadata() {
+        return metadata;
     }
 
     static int freePort() {

@@ -3,6 +3,7 @@ package io.floe.cli.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.maintenance.MaintenanceConfig;
+import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.maintenance.keys.KeyCompaction;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -123,7 +124,7 @@ class StreamsWordCountIT {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             MaintenanceConfig config = MaintenanceConfig.DEFAULTS
                     .withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO);
-            new KeyCompaction(config, floe.agent().metadata(), floe.agent().objects(), floe.agent().topics().configs(),
+            new KeyCompaction(config, MaintenanceMetadata.of(floe.metadata()), floe.agent().objects(), floe.agent().topics().configs(),
                     "test-agent", Clock.systemUTC(), meters).run(Instant.now());
             assertThat(meters.counter("floe.key.compaction.records.removed").count())
                     .as("superseded counts removed from the changelog").isPositive();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.cli.Floe;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
@@ -70,7 +71,7 @@ class GroupsCommandTest {
         metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         agent = Agent.start(AgentConfig.defaults().withAdvertised("127.0.0.1", port)
-                .withFlush(Duration.ofMillis(5), 1024 * 1024), metadata, objects, new SimpleMeterRegistry(),
+                .withFlush(Duration.ofMillis(5), 1024 * 1024), AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(),
                 Clock.systemUTC());
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
         agent.topics().create(new NewTopic("orders", 2, Map.of()), false);

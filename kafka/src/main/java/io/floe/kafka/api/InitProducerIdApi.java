@@ -44,7 +44,7 @@ final class InitProducerIdApi implements KafkaApi<InitProducerIdRequestData, Ini
         return CompletableFuture.completedFuture(new InitProducerIdResponseData()
                 .setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE.code())
-                .setProducerId(agent.metadata().allocateProducerId())
+                .setProducerId(agent.metadata().appends().allocateProducerId())
                 .setProducerEpoch((short) 0));
     }
 }

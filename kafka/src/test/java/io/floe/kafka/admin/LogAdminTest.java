@@ -137,7 +137,7 @@ class LogAdminTest {
         assertThat(dir.totalBytes()).isEmpty();
         ReplicaInfo written = dir.replicaInfos().get(EVENTS);
         assertThat(written.size()).isPositive()
-                .isEqualTo(fixture.agent().metadata().partitionSizes("events").get(0));
+                .isEqualTo(fixture.agent().metadata().reads().partitionSizes("events").get(0));
         assertThat(written.offsetLag()).isZero();
         assertThat(dir.replicaInfos().get(new TopicPartition("events", 1)).size()).isZero();
 

@@ -78,7 +78,7 @@ class LogStartTest {
     void aViewBehindTheStoreIsReloaded() {
         assertThat(fixture.agent().offsets().offsets(partition)).isEqualTo(LogOffsets.EMPTY);
         // Another agent's commits: the store has them, this agent's view does not.
-        ProduceFixture otherAgent = new ProduceFixture(fixture.agent().metadata());
+        ProduceFixture otherAgent = new ProduceFixture(fixture.agent().metadata().appends());
         otherAgent.commit(otherAgent.batch(topic, 0, 10), otherAgent.batch(topic, 0, 10));
 
         assertThat(fixture.agent().offsets().deleteRecords(partition, 15)).isEqualTo(15);

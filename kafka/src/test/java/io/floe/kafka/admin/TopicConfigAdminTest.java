@@ -63,7 +63,7 @@ class TopicConfigAdminTest {
         ConfigEntry retention = describe(ORDERS, "retention.ms");
         assertThat(retention.value()).isEqualTo("1000");
         assertThat(retention.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
-        assertThat(fixture.agent().metadata().topic("orders").orElseThrow().configs())
+        assertThat(fixture.agent().metadata().topics().topic("orders").orElseThrow().configs())
                 .containsOnly(Map.entry("retention.ms", "1000"), Map.entry("floe.note", "kept"));
 
         alter(ORDERS, new AlterConfigOp(new ConfigEntry("retention.ms", null), AlterConfigOp.OpType.DELETE));
@@ -71,7 +71,7 @@ class TopicConfigAdminTest {
         ConfigEntry reset = describe(ORDERS, "retention.ms");
         assertThat(reset.value()).isEqualTo("604800000");
         assertThat(reset.source()).isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
-        assertThat(fixture.agent().metadata().topic("orders").orElseThrow().configs())
+        assertThat(fixture.agent().metadata().topics().topic("orders").orElseThrow().configs())
                 .containsOnly(Map.entry("floe.note", "kept"));
     }
 
@@ -121,7 +121,7 @@ class TopicConfigAdminTest {
         assertThatThrownBy(() -> alter(new ConfigResource(ConfigResource.Type.TOPIC, "missing"), set("retention.ms", "1")))
                 .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
 
-        assertThat(fixture.agent().metadata().topic("orders").orElseThrow().configs()).isEmpty();
+        assertThat(fixture.agent().metadata().topics().topic("orders").orElseThrow().configs()).isEmpty();
     }
 
     @Test

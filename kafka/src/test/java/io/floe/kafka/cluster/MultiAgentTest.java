@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.agent.cluster.AgentNode;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
@@ -238,7 +239,7 @@ class MultiAgentTest {
             LocalObjectStore objects = new LocalObjectStore(objectsDir);
             AgentConfig config = AgentConfig.defaults().withIdentity(nodeId, "agent-" + nodeId)
                     .withAdvertised("127.0.0.1", port).withFlush(Duration.ofMillis(5), 1024 * 1024);
-            Agent agent = Agent.start(config, metadata, objects, new SimpleMeterRegistry(), Clock.systemUTC());
+            Agent agent = Agent.start(config, AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(), Clock.systemUTC());
             KafkaServer server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
             return new Running(metadata, objects, agent, server);
         }

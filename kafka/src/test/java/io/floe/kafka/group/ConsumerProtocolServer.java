@@ -2,6 +2,7 @@ package io.floe.kafka.group;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.agent.group.ConsumerGroupConfig;
 import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.core.metadata.MetadataStore;
@@ -46,7 +47,7 @@ final class ConsumerProtocolServer implements AutoCloseable {
                 .withConsumerGroups(ConsumerGroupConfig.defaults().withTimeouts(SESSION_TIMEOUT, HEARTBEAT_INTERVAL));
         AgentConfig config = AgentConfig.defaults().withAdvertised("127.0.0.1", port)
                 .withFlush(Duration.ofMillis(5), 1024 * 1024).withDefaultPartitions(3);
-        agent = Agent.start(config, metadata, objects, meters, Clock.systemUTC(), groups);
+        agent = Agent.start(config, AgentMetadata.of(metadata), objects, meters, Clock.systemUTC(), groups);
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
     }
 

@@ -2,6 +2,7 @@ package io.floe.kafka.group;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.agent.Threads;
 import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.core.metadata.MetadataStore;
@@ -58,7 +59,7 @@ final class GroupServer implements AutoCloseable {
         objects = new LocalObjectStore(dir.resolve("objects"));
         AgentConfig config = AgentConfig.defaults().withAdvertised("127.0.0.1", port)
                 .withFlush(Duration.ofMillis(5), 1024 * 1024).withDefaultPartitions(3);
-        agent = Agent.start(config, metadata, objects, meters, Clock.systemUTC(), GROUP_CONFIG);
+        agent = Agent.start(config, AgentMetadata.of(metadata), objects, meters, Clock.systemUTC(), GROUP_CONFIG);
         blocking = Executors.newFixedThreadPool(8, Threads.daemon("test-blocking"));
         listener = Listener.bind("127.0.0.1", port, KafkaServerConfig.DEFAULT_MAX_FRAME_BYTES,
                 KafkaServerConfig.DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION,

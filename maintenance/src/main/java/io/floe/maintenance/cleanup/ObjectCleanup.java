@@ -1,6 +1,6 @@
 package io.floe.maintenance.cleanup;
 
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ObjectDeletion;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
@@ -39,7 +39,7 @@ public final class ObjectCleanup implements Job {
     private static final Logger LOGGER = LoggerFactory.getLogger(ObjectCleanup.class);
 
     private final MaintenanceConfig config;
-    private final MetadataStore metadata;
+    private final ObjectLifecycle metadata;
     private final ObjectStore objects;
     private final Counter scheduled;
     private final Counter deleted;
@@ -47,7 +47,7 @@ public final class ObjectCleanup implements Job {
     private final Counter deleteFailures;
     private int rounds;
 
-    public ObjectCleanup(MaintenanceConfig config, MetadataStore metadata, ObjectStore objects, MeterRegistry meters) {
+    public ObjectCleanup(MaintenanceConfig config, ObjectLifecycle metadata, ObjectStore objects, MeterRegistry meters) {
         this.config = config;
         this.metadata = metadata;
         this.objects = objects;

@@ -2,7 +2,8 @@ package io.floe.maintenance.compaction;
 
 import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogAppends;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ObjectRewrite;
 import io.floe.core.metadata.RewriteOutcome;
 import io.floe.core.metadata.StoredObject;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * One compaction round: picks the oldest small objects (up to the run's byte budget), reads them
  * whole, and for each partition writes its batches, in offset order, into new objects of at most the
  * target size; each output is registered before its upload and swapped in by one conditional
- * transaction ({@link MetadataStore#rewrite}). Inputs whose batches have all moved are scheduled for
+ * transaction ({@link ObjectLifecycle#rewrite}). Inputs whose batches have all moved are scheduled for
  * deletion after the delete delay by that same transaction; a swap that finds the rows changed
  * applies nothing, and the sweep later removes its output.
  *
@@ -45,7 +46,8 @@ public final class SegmentCompaction implements Job {
     private static final int CANDIDATES_MAX = 10_000;
 
     private final MaintenanceConfig config;
-    private final MetadataStore metadata;
+    private final ObjectLifecycle metadata;
+    private final LogAppends appends;
     private final ObjectStore objects;
     private final ObjectKeys keys;
     private final String owner;
@@ -58,10 +60,12 @@ public final class SegmentCompaction implements Job {
     private final Counter released;
     private final Counter failures;
 
-    public SegmentCompaction(MaintenanceConfig config, MetadataStore metadata, ObjectStore objects, String owner,
+    public SegmentCompaction(MaintenanceConfig config, LogAppends appends, ObjectLifecycle metadata, ObjectStore objects,
+            String owner,
             Clock clock, MeterRegistry meters) {
         this.config = config;
         this.metadata = metadata;
+        this.appends = appends;
         this.objects = objects;
         this.owner = owner;
         this.clock = clock;
@@ -165,7 +169,7 @@ public final class SegmentCompaction implements Job {
         ObjectKey output = keys.next();
         // Registered at its creation, not at the round's start: the sweep expires a registration older
         // than the orphan grace, and a long round's later outputs would otherwise go before their swap.
-        metadata.registerUpload(output, owner, clock.instant());
+        appends.registerUpload(output, owner, clock.instant());
         int size = object.remaining();
         objects.put(output, object);
         bytesWritten.increment(size);

@@ -4,7 +4,9 @@ import io.floe.agent.config.TopicConfigs;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.TopicMetadata;
+import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
@@ -59,21 +61,23 @@ public final class KeyCompaction implements Job {
     private record Candidate(Topic topic, int partition, LogOffsets offsets, DirtySection dirty, double dirtyRatio) {}
 
     private final MaintenanceConfig config;
-    private final MetadataStore metadata;
+    private final TopicMetadata topics;
+    private final LogReads metadata;
     private final TopicConfigs topicConfigs;
     private final KeyCompactionMeters meters;
     private final PartitionPass.Context context;
     private final Map<PartitionId, Checkpoint> checkpoints = new HashMap<>();
     private KeyOffsetMap map;
 
-    public KeyCompaction(MaintenanceConfig config, MetadataStore metadata, ObjectStore objects,
+    public KeyCompaction(MaintenanceConfig config, MaintenanceMetadata metadata, ObjectStore objects,
             TopicConfigs topicConfigs, String owner, Clock clock, MeterRegistry meters) {
         this.config = config;
-        this.metadata = metadata;
+        this.topics = metadata.topics();
+        this.metadata = metadata.reads();
         this.topicConfigs = topicConfigs;
         this.meters = new KeyCompactionMeters(meters);
-        this.context = new PartitionPass.Context(metadata, objects, new ObjectKeys(clock, owner + "-keys"), owner,
-                clock, config.compactionTargetBytes(), config.objectDeleteDelay(), this.meters);
+        this.context = new PartitionPass.Context(metadata.reads(), metadata.appends(), metadata.objects(),
+                objects, new ObjectKeys(clock, owner + "-keys"), owner, clock, config.compactionTargetBytes(), config.objectDeleteDelay(), this.meters);
     }
 
     @Override
@@ -115,7 +119,7 @@ public final class KeyCompaction implements Job {
     private List<Candidate> scan(Instant now, Map<PartitionId, Long> lags) {
         List<Candidate> due = new ArrayList<>();
         Set<PartitionId> seen = new HashSet<>();
-        for (Topic topic : metadata.topics()) {
+        for (Topic topic : topics.topics()) {
             if (!topicConfigs.compacted(topic)) {
                 continue;
             }

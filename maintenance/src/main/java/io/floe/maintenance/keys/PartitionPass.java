@@ -3,7 +3,9 @@ package io.floe.maintenance.keys;
 import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogAppends;
+import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ObjectRewrite;
 import io.floe.core.metadata.RewriteOutcome;
 import io.floe.core.object.ByteRange;
@@ -41,7 +43,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the batches just past the end that share an object with a moved run go along unchanged, so
  *       that object does not stay behind holding them alone;</li>
  *   <li>each output, when it reaches the target size, is registered, uploaded and swapped in with
- *       the removals gathered so far by one {@link MetadataStore#rewrite} (compare-and-swap on every
+ *       the removals gathered so far by one {@link ObjectLifecycle#rewrite} (compare-and-swap on every
  *       row it changes).</li>
  * </ol>
  * Offsets never change: filtering keeps each batch's first and last offset. The pass is complete when
@@ -61,7 +63,9 @@ final class PartitionPass {
 
     private final Topic topic;
     private final TopicPartition tp;
-    private final MetadataStore metadata;
+    private final LogReads metadata;
+    private final LogAppends appends;
+    private final ObjectLifecycle lifecycle;
     private final ObjectStore objects;
     private final ObjectKeys keys;
     private final String owner;
@@ -87,7 +91,9 @@ final class PartitionPass {
             long deleteRetentionMs) {
         this.topic = topic;
         this.tp = new TopicPartition(topic.name(), partition);
-        this.metadata = context.metadata();
+        this.metadata = context.reads();
+        this.appends = context.appends();
+        this.lifecycle = context.lifecycle();
         this.objects = context.objects();
         this.keys = context.keys();
         this.owner = context.owner();
@@ -102,7 +108,7 @@ final class PartitionPass {
     }
 
     /** What every pass of one job shares. */
-    record Context(MetadataStore metadata, ObjectStore objects, ObjectKeys keys, String owner, Clock clock,
+    record Context(LogReads reads, LogAppends appends, ObjectLifecycle lifecycle, ObjectStore objects, ObjectKeys keys, String owner, Clock clock,
             long targetBytes, Duration deleteDelay, KeyCompactionMeters meters) {}
 
     /** Cleans the batches from {@code logStart} up to {@code dirty.end()}. */
@@ -250,7 +256,7 @@ final class PartitionPass {
             }
             expected = batch.range().end();
         }
-        return metadata.batchesIn(List.of(run.get(0).object())).size() == run.size();
+        return lifecycle.batchesIn(List.of(run.get(0).object())).size() == run.size();
     }
 
     private void keep(Pending pending) {
@@ -268,7 +274,7 @@ final class PartitionPass {
             return;
         }
         ObjectRewrite rewrite = chunk.isEmpty() ? ObjectRewrite.removing(removals) : upload();
-        RewriteOutcome outcome = metadata.rewrite(rewrite, deleteAfter);
+        RewriteOutcome outcome = lifecycle.rewrite(rewrite, deleteAfter);
         if (outcome instanceof RewriteOutcome.Rewritten done) {
             meters.rewritten.increment();
             meters.released.increment(done.released().size());
@@ -310,7 +316,7 @@ final class PartitionPass {
         ObjectKey output = keys.next();
         // Registered at its creation, not at the round's start: the sweep expires a registration older
         // than the orphan grace, and a long pass's later outputs would otherwise go before their swap.
-        metadata.registerUpload(output, owner, clock.instant());
+        appends.registerUpload(output, owner, clock.instant());
         int size = object.remaining();
         objects.put(output, object);
         meters.bytesWritten.increment(size);

@@ -1,6 +1,6 @@
 package io.floe.maintenance.producers;
 
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogRetention;
 import io.floe.maintenance.Job;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,11 +18,11 @@ public final class ProducerStateExpiry implements Job {
 
     public static final String NAME = "producer-expiry";
 
-    private final MetadataStore metadata;
+    private final LogRetention metadata;
     private final Duration expiration;
     private final Counter expired;
 
-    public ProducerStateExpiry(MetadataStore metadata, Duration expiration, MeterRegistry meters) {
+    public ProducerStateExpiry(LogRetention metadata, Duration expiration, MeterRegistry meters) {
         this.metadata = metadata;
         this.expiration = expiration;
         this.expired = Counter.builder("floe.producers.expired")

@@ -4,7 +4,9 @@ import io.floe.agent.config.TopicConfigs;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.LogRetention;
+import io.floe.core.metadata.TopicMetadata;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.UnknownTopicException;
 import io.floe.maintenance.Job;
@@ -35,16 +37,21 @@ public final class Retention implements Job {
     private static final int PAGE_BATCHES = 1000;
 
     private final MaintenanceConfig config;
-    private final MetadataStore metadata;
+    private final TopicMetadata topics;
+    private final LogReads metadata;
+    private final LogRetention retention;
     private final TopicConfigs topicConfigs;
     private final Counter recordsRemoved;
     private final Counter holds;
     private final Counter failures;
     private int heldBack;
 
-    public Retention(MaintenanceConfig config, MetadataStore metadata, TopicConfigs topicConfigs, MeterRegistry meters) {
+    public Retention(MaintenanceConfig config, TopicMetadata topics, LogReads metadata, LogRetention retention,
+            TopicConfigs topicConfigs, MeterRegistry meters) {
         this.config = config;
+        this.topics = topics;
         this.metadata = metadata;
+        this.retention = retention;
         this.topicConfigs = topicConfigs;
         this.recordsRemoved = Counter.builder("floe.retention.records.removed")
                 .description("Records below a log start that retention or DeleteRecords moved").register(meters);
@@ -67,7 +74,7 @@ public final class Retention implements Job {
         int moved = 0;
         heldBack = 0;
         int failed = 0;
-        for (Topic topic : metadata.topics()) {
+        for (Topic topic : topics.topics()) {
             Map<Integer, Long> sizes = null;
             for (int partition = 0; partition < topic.partitionCount(); partition++) {
                 TopicPartition tp = new TopicPartition(topic.name(), partition);
@@ -81,7 +88,7 @@ public final class Retention implements Job {
                     // Also at the current log start: it removes the rows DeleteRecords left below it. The store
                     // caps the truncation at the lowest retention hold, read under the partition's lock: a
                     // hold read here first could be older than one a table writes meanwhile.
-                    long after = metadata.truncateLog(tp, target, now.plus(config.objectDeleteDelay()));
+                    long after = retention.truncateLog(tp, target, now.plus(config.objectDeleteDelay()));
                     if (after < target) {
                         heldBack++;
                     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.agent.config.TopicConfigs;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.topic.NewTopic;
@@ -13,8 +14,6 @@ import io.floe.maintenance.MaintenanceConfig;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.testkit.metadata.ProduceFixture;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,7 +62,7 @@ class RetentionTest {
      */
     @Test
     void aPartitionThatFailsIsCountedAndTheRoundGoesOnWithTheOthers() {
-        Retention retention = new Retention(MaintenanceConfig.DEFAULTS, failingOn(store, BROKEN),
+        Retention retention = new Retention(MaintenanceConfig.DEFAULTS, failingOn(store, BROKEN), failingOn(store, BROKEN), failingOn(store, BROKEN),
                 new TopicConfigs(Map.of()), meters);
 
         String summary = retention.run(NOW);
@@ -78,7 +77,7 @@ class RetentionTest {
     @Test
     void theHoldTheStoreEnforcesIsCountedAsHeldBack() {
         store.holdRetention("tableflow", "b", Map.of(0, 2L));
-        Retention retention = new Retention(MaintenanceConfig.DEFAULTS, store, new TopicConfigs(Map.of()), meters);
+        Retention retention = new Retention(MaintenanceConfig.DEFAULTS, store, store, store, new TopicConfigs(Map.of()), meters);
 
         String summary = retention.run(NOW);
 
@@ -90,17 +89,15 @@ class RetentionTest {
 
     /** The store, except that truncating {@code broken} fails as a constraint violation would. */
     private static MetadataStore failingOn(MetadataStore store, TopicPartition broken) {
-        return (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
-                new Class<?>[] {MetadataStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("truncateLog") && broken.equals(args[0])) {
-                        throw new MetadataStoreException("injected: foreign key violation truncating " + broken,
-                                false, null);
-                    }
-                    try {
-                        return method.invoke(store, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return new ForwardingMetadataStore(store) {
+            @Override
+            public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
+                if (broken.equals(topicPartition)) {
+                    throw new MetadataStoreException("injected: foreign key violation truncating " + broken,
+                            false, null);
+                }
+                return super.truncateLog(topicPartition, newLogStart, deleteAfter);
+            }
+        };
     }
 }

@@ -3,7 +3,7 @@ package io.floe.tableflow.source;
 import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogReads;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectStore;
 import java.nio.ByteBuffer;
@@ -27,10 +27,10 @@ public final class CommittedLog {
     /** Batch rows asked of the metadata store at a time. */
     private static final int BATCHES_PER_QUERY = 500;
 
-    private final MetadataStore metadata;
+    private final LogReads metadata;
     private final ObjectStore objects;
 
-    public CommittedLog(MetadataStore metadata, ObjectStore objects) {
+    public CommittedLog(LogReads metadata, ObjectStore objects) {
         this.metadata = metadata;
         this.objects = objects;
     }

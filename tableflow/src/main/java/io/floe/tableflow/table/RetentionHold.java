@@ -1,6 +1,6 @@
 package io.floe.tableflow.table;
 
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogRetention;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -19,12 +19,12 @@ final class RetentionHold {
     static final String HOLDER = "tableflow";
     private static final Logger LOGGER = LoggerFactory.getLogger(RetentionHold.class);
 
-    private final MetadataStore metadata;
+    private final LogRetention metadata;
     private final String topic;
     private Map<Integer, Long> held = Map.of();
     private boolean released;
 
-    RetentionHold(MetadataStore metadata, String topic) {
+    RetentionHold(LogRetention metadata, String topic) {
         this.metadata = metadata;
         this.topic = topic;
     }

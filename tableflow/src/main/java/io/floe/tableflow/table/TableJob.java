@@ -2,7 +2,8 @@ package io.floe.tableflow.table;
 
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.LogRetention;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.rows.RowException;
@@ -54,7 +55,7 @@ final class TableJob {
 
     private final String topicName;
     private final TableCatalog catalog;
-    private final MetadataStore metadata;
+    private final LogReads metadata;
     private final CommittedLog log;
     private final Clock clock;
     private final TableMetrics metrics;
@@ -64,7 +65,7 @@ final class TableJob {
     private String decoderSchema;
     private ValueDecoder decoder;
 
-    TableJob(String topicName, TableCatalog catalog, MetadataStore metadata, CommittedLog log, Clock clock,
+    TableJob(String topicName, TableCatalog catalog, LogReads metadata, LogRetention retention, CommittedLog log, Clock clock,
             TableMetrics metrics, long maxBytesPerRound) {
         this.topicName = topicName;
         this.catalog = catalog;
@@ -73,7 +74,7 @@ final class TableJob {
         this.clock = clock;
         this.metrics = metrics;
         this.maxBytesPerRound = maxBytesPerRound;
-        this.hold = new RetentionHold(metadata, topicName);
+        this.hold = new RetentionHold(retention, topicName);
     }
 
     /** What a round did. */

@@ -1,9 +1,9 @@
 package io.floe.tableflow.table;
 
 import io.floe.core.metadata.JobLease;
-import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.TableflowMetadata;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.maintenance.TableMaintenance;
@@ -27,7 +27,7 @@ public final class TableJobs {
 
     private final TableflowConfig config;
     private final String agentId;
-    private final MetadataStore metadata;
+    private final TableflowMetadata metadata;
     private final CommittedLog log;
     private final TableCatalog catalog;
     private final Clock clock;
@@ -40,7 +40,7 @@ public final class TableJobs {
     private static final int HOLD_SWEEP_POLLS = 60;
     private long polls;
 
-    public TableJobs(TableflowConfig config, String agentId, MetadataStore metadata, CommittedLog log,
+    public TableJobs(TableflowConfig config, String agentId, TableflowMetadata metadata, CommittedLog log,
             TableCatalog catalog, Clock clock, MeterRegistry meters) {
         this.config = config;
         this.agentId = agentId;
@@ -76,7 +76,7 @@ public final class TableJobs {
         try {
             Set<String> enabled = new HashSet<>();
             boolean sweepHolds = polls++ % HOLD_SWEEP_POLLS == 0;
-            for (Topic topic : metadata.topics()) {
+            for (Topic topic : metadata.topics().topics()) {
                 settings(topic).filter(TableSettings::enabled).ifPresent(settings -> {
                     enabled.add(topic.name());
                     runIfDue(topic, settings);
@@ -104,7 +104,7 @@ public final class TableJobs {
         Instant now = clock.instant();
         Scheduled scheduled = jobs.computeIfAbsent(topic.name(), name -> {
             TableMetrics metrics = new TableMetrics(meters, name);
-            return new Scheduled(new TableJob(name, catalog, metadata, log, clock, metrics, config.maxBytesPerRound()),
+            return new Scheduled(new TableJob(name, catalog, metadata.reads(), metadata.retention(), log, clock, metrics, config.maxBytesPerRound()),
                     metrics, new TableMaintenance(meters, name, config.maxBytesPerRound()),
                     new StallWatch(name, config.stallTimeout(), metrics), now);
         });
@@ -116,7 +116,7 @@ public final class TableJobs {
         if (!due && !renew) {
             return;
         }
-        Optional<JobLease> lease = metadata.acquireLease("tableflow/" + topic.name(), agentId, now, config.leaseTtl());
+        Optional<JobLease> lease = metadata.leases().acquireLease("tableflow/" + topic.name(), agentId, now, config.leaseTtl());
         if (lease.isEmpty()) {
             if (scheduled.lease != null) {
                 LOGGER.info("lost table lease topic={} owner={}", topic.name(), agentId);
@@ -177,7 +177,7 @@ public final class TableJobs {
         }
         // The round may have outlived the lease: a stall is the lease holder's to declare, and another agent
         // that took the table over (and may be advancing it) must keep its hold.
-        Optional<JobLease> still = metadata.acquireLease("tableflow/" + topic.name(), agentId, clock.instant(),
+        Optional<JobLease> still = metadata.leases().acquireLease("tableflow/" + topic.name(), agentId, clock.instant(),
                 config.leaseTtl());
         if (heldByAnotherSince(scheduled.lease, still)) {
             LOGGER.info("table lease topic={} owner={} was another agent's during a failed round; not declaring a"
@@ -240,7 +240,7 @@ public final class TableJobs {
     /** A table that is off (or whose topic is gone) holds retention back no more. */
     private void releaseRetention(String topic) {
         try {
-            metadata.releaseRetention(RetentionHold.HOLDER, topic);
+            metadata.retention().releaseRetention(RetentionHold.HOLDER, topic);
         } catch (RuntimeException e) {
             LOGGER.warn("cannot release the retention hold of topic={}: {}", topic, e.toString());
         }
@@ -254,7 +254,7 @@ public final class TableJobs {
     private void release(Scheduled scheduled) {
         if (scheduled.lease != null) {
             try {
-                metadata.releaseLease(scheduled.lease);
+                metadata.leases().releaseLease(scheduled.lease);
             } catch (RuntimeException e) {
                 LOGGER.debug("cannot release a table lease: {}", e.toString());
             }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
+import io.floe.agent.AgentMetadata;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.topic.NewTopic;
@@ -70,7 +71,7 @@ class DeadLetterRaceTest {
     void open() {
         metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
         objects = new LocalObjectStore(dir.resolve("objects"));
-        agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1 << 20), metadata, objects,
+        agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1 << 20), AgentMetadata.of(metadata), objects,
                 new SimpleMeterRegistry(), Clock.systemUTC());
     }
 
@@ -117,7 +118,7 @@ class DeadLetterRaceTest {
 
     private TableJob job(TableCatalog tables) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        return new TableJob(TOPIC, tables, metadata, new CommittedLog(metadata, objects), Clock.systemUTC(),
+        return new TableJob(TOPIC, tables, metadata, metadata, new CommittedLog(metadata, objects), Clock.systemUTC(),
                 new TableMetrics(meters, TOPIC), 256L << 20);
     }
 

@@ -2,10 +2,11 @@ package io.floe.testkit.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.floe.core.group.CommittedOffset;
-import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AgentMembership;
 import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.CoordinatorLease;
+import io.floe.core.metadata.JobLease;
+import io.floe.core.metadata.Leases;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.NodeIdClaim;
 import io.floe.core.metadata.NodeIdLease;
@@ -26,30 +27,85 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fencing part of the {@link MetadataStore} contract (DESIGN §8): agents' node ids held under
- * leases, and consumer groups' coordinator leases whose epoch every offset commit checks. Extend it
- * next to each implementation.
+ * The contract of the roles {@link AgentMembership} and {@link Leases} (DESIGN §8): agents' heartbeats
+ * and node ids held under leases, jobs' leases, and consumer groups' coordinator leases (whose epoch
+ * every fenced offset commit checks, in {@link MetadataStoreContract}). Extend it next to each
+ * implementation; every method of those roles must be called by some test here (see {@link RoleContract}).
  */
-public abstract class CoordinationContract {
+public abstract class CoordinationContract extends RoleContract {
 
     private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
     private static final Duration TTL = Duration.ofSeconds(6);
+    private static final Duration JOB_TTL = Duration.ofSeconds(30);
     private static final Duration SESSION = Duration.ofSeconds(10);
     private static final String GROUP = "order-readers";
-    private static final TopicPartition PARTITION = new TopicPartition("orders", 0);
 
+    private MetadataStore unrecorded;
     private MetadataStore store;
 
     protected abstract MetadataStore createStore();
 
+    @Override
+    protected List<Class<?>> roles() {
+        return List.of(AgentMembership.class, Leases.class);
+    }
+
     @BeforeEach
     final void openStore() {
-        store = createStore();
+        unrecorded = createStore();
+        store = recorded(unrecorded);
     }
 
     @AfterEach
     final void closeStore() {
-        store.close();
+        unrecorded.close();
+    }
+
+    // ----- membership
+
+    @Test
+    void heartbeatsRegisterAgentsAndReplaceTheirEntries() {
+        Instant start = Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
+        AgentRegistration a = new AgentRegistration("agent-a", 1, "10.0.0.1", 9092, "rack-1", start);
+        AgentRegistration b = new AgentRegistration("agent-b", 2, "10.0.0.2", 9093, null, start.plusMillis(5));
+        store.heartbeatAgent(b);
+        store.heartbeatAgent(a);
+
+        assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(a, b);
+
+        AgentRegistration moved = new AgentRegistration("agent-a", 3, "10.0.0.9", 19092, null, start.plusSeconds(10));
+        store.heartbeatAgent(moved);
+
+        assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(moved, b);
+        assertThat(moved.heartbeatAt()).isEqualTo(Instant.ofEpochMilli(1_700_000_010_123L));
+    }
+
+    @Test
+    void liveAgentsAreThoseWithAHeartbeatAfterTheCutoff() {
+        Instant start = Instant.ofEpochMilli(1_700_000_000_000L);
+        assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
+        AgentRegistration early = new AgentRegistration("agent-early", 4, "early.example", 9092, null, start);
+        AgentRegistration late = new AgentRegistration("agent-late", 5, "late.example", 9092, "b", start.plusSeconds(10));
+        store.heartbeatAgent(early);
+        store.heartbeatAgent(late);
+
+        assertThat(store.liveAgents(start.minusMillis(1))).containsExactly(early, late);
+        assertThat(store.liveAgents(start)).containsExactly(late);
+        assertThat(store.liveAgents(start.plusSeconds(10))).isEmpty();
+    }
+
+    @Test
+    void removedAgentsAreNoLongerLiveUntilTheirNextHeartbeat() {
+        AgentRegistration agent = new AgentRegistration("agent-a", 6, "10.0.0.1", 9092, null,
+                Instant.ofEpochMilli(1_700_000_000_000L));
+        store.heartbeatAgent(agent);
+
+        assertThat(store.removeAgent("agent-a")).isTrue();
+        assertThat(store.removeAgent("agent-a")).isFalse();
+        assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
+
+        store.heartbeatAgent(agent);
+        assertThat(store.liveAgents(Instant.EPOCH)).containsExactly(agent);
     }
 
     // ----- node ids
@@ -226,39 +282,33 @@ public abstract class CoordinationContract {
         assertThat(taken.priorMembersUntil()).isEqualTo(NOW.plusSeconds(1).plus(SESSION));
     }
 
-    @Test
-    void anOffsetCommitAtAStaleCoordinatorEpochIsRejectedAndStoresNothing() {
-        CoordinatorLease stale = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
-        assertThat(store.commitOffsets(stale, Map.of(PARTITION, offset(100)))).isTrue();
-        CoordinatorLease current = store.acquireCoordinator(GROUP, "agent-b", stale.expiresAt().plusMillis(1), TTL,
-                SESSION).orElseThrow();
-        assertThat(store.commitOffsets(current, Map.of(PARTITION, offset(120)))).isTrue();
-
-        boolean committed = store.commitOffsets(stale, Map.of(PARTITION, offset(90)));
-
-        assertThat(committed).isFalse();
-        assertThat(store.committedOffsets(GROUP)).containsExactly(Map.entry(PARTITION, offset(120)));
-    }
+    // ----- job leases
 
     @Test
-    void anOffsetCommitFromAnotherOwnerOrWithoutAnyLeaseIsRejected() {
-        CoordinatorLease held = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
-        CoordinatorLease impostor = new CoordinatorLease(GROUP, "agent-b", held.epoch(), held.expiresAt(),
-                Instant.EPOCH);
-        CoordinatorLease unknownGroup = new CoordinatorLease("other-group", "agent-a", 1, held.expiresAt(),
-                Instant.EPOCH);
+    void aLeaseHasOneHolderUntilItExpiresOrIsReleased() {
+        Optional<JobLease> first = store.acquireLease("compaction", "agent-a", NOW, JOB_TTL);
+        assertThat(first).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(1));
 
-        assertThat(store.commitOffsets(impostor, Map.of(PARTITION, offset(5)))).isFalse();
-        assertThat(store.commitOffsets(unknownGroup, Map.of(PARTITION, offset(5)))).isFalse();
-        assertThat(store.committedOffsets(GROUP)).isEmpty();
-        assertThat(store.committedOffsets("other-group")).isEmpty();
+        assertThat(store.acquireLease("compaction", "agent-b", NOW.plusSeconds(29), JOB_TTL)).isEmpty();
+        assertThat(store.acquireLease("retention", "agent-b", NOW, JOB_TTL)).isPresent();
+        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(10), JOB_TTL))
+                .hasValueSatisfying(renewed -> {
+                    assertThat(renewed.epoch()).isEqualTo(1);
+                    assertThat(renewed.expiresAt()).isEqualTo(NOW.plusSeconds(40));
+                });
+
+        Optional<JobLease> takenOver = store.acquireLease("compaction", "agent-b", NOW.plusSeconds(40), JOB_TTL);
+        assertThat(takenOver).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(2));
+
+        store.releaseLease(first.get()); // stale: epoch 1 no longer holds it
+        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), JOB_TTL)).isEmpty();
+        store.releaseLease(takenOver.get());
+        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), JOB_TTL))
+                .hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(3));
     }
 
     private static AgentRegistration registration(String agentId, int nodeId, Instant at) {
         return new AgentRegistration(agentId, nodeId, "127.0.0.1", 9092, null, at);
     }
 
-    private static CommittedOffset offset(long offset) {
-        return new CommittedOffset(offset, CommittedOffset.NO_LEADER_EPOCH, "", NOW.toEpochMilli());
-    }
 }

@@ -2,16 +2,21 @@ package io.floe.testkit.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.AppendError;
+import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.CommitOutcome;
-import io.floe.core.metadata.JobLease;
+import io.floe.core.metadata.LogRetention;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectDeletion;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ObjectRewrite;
 import io.floe.core.metadata.RewriteOutcome;
+import io.floe.core.metadata.StoredObject;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
@@ -22,7 +27,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,57 +35,98 @@ import org.junit.jupiter.api.Test;
  * The maintenance part of the {@link MetadataStore} contract (DESIGN §5): leases, compaction's
  * compare-and-swap, log truncation and the deletion schedule. Extend it next to each implementation.
  */
-public abstract class MaintenanceContract {
+public abstract class MaintenanceContract extends RoleContract {
+
+    private static AppendResult appended(long baseOffset) {
+        return new AppendResult.Appended(baseOffset, 0);
+    }
+
+    private static void assertFailed(AppendResult result, AppendError error) {
+        assertThat(result).isInstanceOfSatisfying(AppendResult.Failed.class,
+                failed -> assertThat(failed.error()).as(failed.message()).isEqualTo(error));
+    }
 
     private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
-    private static final Duration TTL = Duration.ofSeconds(30);
+    private static final long PRODUCER = 4242;
 
+    private MetadataStore unrecorded;
     private MetadataStore store;
     private ProduceFixture produce;
     private Topic topic;
 
     protected abstract MetadataStore createStore();
 
+    @Override
+    protected List<Class<?>> roles() {
+        return List.of(LogRetention.class, ObjectLifecycle.class);
+    }
+
     @BeforeEach
     final void openStore() {
-        store = createStore();
+        unrecorded = createStore();
+        store = recorded(unrecorded);
         produce = new ProduceFixture(store);
         topic = store.createTopic(new NewTopic("events", 2, Map.of()));
     }
 
-    /** Whatever a test did, every object's reference count is its number of batch rows. */
+    /** Whatever a test did, every object's reference count is its number of batch rows (the audit's contract). */
     @AfterEach
     final void closeStore() {
         try {
             assertThat(store.referenceMismatches()).as("objects whose count is not their number of rows").isEmpty();
         } finally {
-            store.close();
+            unrecorded.close();
         }
     }
 
-    // ----- leases
+    // ----- producer state expiry
 
     @Test
-    void aLeaseHasOneHolderUntilItExpiresOrIsReleased() {
-        Optional<JobLease> first = store.acquireLease("compaction", "agent-a", NOW, TTL);
-        assertThat(first).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(1));
+    void idleProducersAreForgottenAndMustStartAgainAtSequenceZero() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10), produce.idempotent(topic, 1, PRODUCER, 0, 0, 5),
+                produce.idempotent(topic, 0, 7, 0, 0, 1));
 
-        assertThat(store.acquireLease("compaction", "agent-b", NOW.plusSeconds(29), TTL)).isEmpty();
-        assertThat(store.acquireLease("retention", "agent-b", NOW, TTL)).isPresent();
-        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(10), TTL))
-                .hasValueSatisfying(renewed -> {
-                    assertThat(renewed.epoch()).isEqualTo(1);
-                    assertThat(renewed.expiresAt()).isEqualTo(NOW.plusSeconds(40));
-                });
+        assertThat(store.expireProducers(Instant.EPOCH)).isZero();
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)))
+                .containsExactly(new AppendResult.Duplicate(0, 0));
 
-        Optional<JobLease> takenOver = store.acquireLease("compaction", "agent-b", NOW.plusSeconds(40), TTL);
-        assertThat(takenOver).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(2));
+        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isEqualTo(3);
+        assertThat(store.producers(new TopicPartition("orders", 0))).isEmpty();
+        assertThat(store.producers(new TopicPartition("orders", 1))).isEmpty();
+        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isZero();
+        // Its state gone, the producer's next batch is out of order (never a duplicate) until it bumps its epoch.
+        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 1)).get(0),
+                AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 1))).containsExactly(appended(11));
+    }
 
-        store.releaseLease(first.get()); // stale: epoch 1 no longer holds it
-        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), TTL)).isEmpty();
-        store.releaseLease(takenOver.get());
-        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), TTL))
-                .hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(3));
+    // ----- compaction's inputs
+
+    @Test
+    void smallObjectsAreTheCommittedOnesBelowTheSizeAndBatchesInListTheirRowsByObjectAndPosition() {
+        ObjectKey twoBatches = produce.registerUpload();
+        produce.commit(twoBatches, produce.batch(topic, 0, 5), produce.batch(topic, 1, 5));
+        ObjectKey oneBatch = produce.registerUpload();
+        produce.commit(oneBatch, produce.batch(topic, 0, 5));
+        produce.registerUpload(); // registered, never committed: no input
+        Instant registered = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP);
+        Instant after = registered.plusMillis(1);
+
+        assertThat(store.smallObjects(Long.MAX_VALUE, after, 10))
+                .extracting(StoredObject::key, StoredObject::sizeBytes, StoredObject::refCount)
+                .containsExactly(tuple(twoBatches, 2L * ProduceFixture.BATCH_BYTES, 2),
+                        tuple(oneBatch, (long) ProduceFixture.BATCH_BYTES, 1));
+        assertThat(store.smallObjects(2L * ProduceFixture.BATCH_BYTES, after, 10)).extracting(StoredObject::key)
+                .as("only objects below the size").containsExactly(oneBatch);
+        assertThat(store.smallObjects(Long.MAX_VALUE, after, 1)).extracting(StoredObject::key)
+                .containsExactly(twoBatches);
+        assertThat(store.smallObjects(Long.MAX_VALUE, registered, 10)).as("registered before, strictly").isEmpty();
+
+        List<BatchCoordinate> rows = store.batchesIn(List.of(oneBatch, twoBatches));
+        assertThat(rows).extracting(BatchCoordinate::object).containsExactly(twoBatches, twoBatches, oneBatch);
+        assertThat(rows.get(0).range().position()).isLessThan(rows.get(1).range().position());
+        assertThat(store.batchesIn(List.of(new ObjectKey("segments/00/unknown.seg")))).isEmpty();
     }
 
     // ----- retention holds

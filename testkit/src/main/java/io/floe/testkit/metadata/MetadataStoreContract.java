@@ -9,15 +9,19 @@ import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ActiveProducer;
-import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchAppend;
 import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.ConsumerOffsets;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.InvalidPartitionsException;
+import io.floe.core.metadata.LogAppends;
+import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.OffsetOutOfRangeException;
+import io.floe.core.metadata.TopicMetadata;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
@@ -43,14 +47,22 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@link MetadataStore} contract, run against every implementation: extend it next to the
- * implementation and return a fresh, empty store from {@link #createStore()}.
+ * The contract of the roles {@link TopicMetadata}, {@link LogAppends}, {@link LogReads} and
+ * {@link ConsumerOffsets}, run against every implementation: extend it next to the implementation and
+ * return a fresh, empty store from {@link #createStore()}. Every method of those roles must be called by
+ * some test here (see {@link RoleContract}).
  */
-public abstract class MetadataStoreContract {
+public abstract class MetadataStoreContract extends RoleContract {
 
     private static final long TIMEOUT_SECONDS = 60;
     private static final long PRODUCER = 4242;
+    private static final Instant LEASE_NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Duration LEASE_TTL = Duration.ofSeconds(6);
+    private static final Duration LEASE_SESSION = Duration.ofSeconds(10);
+    private static final String FENCED_GROUP = "order-readers";
+    private static final TopicPartition FENCED_PARTITION = new TopicPartition("orders", 0);
 
+    private MetadataStore unrecorded;
     private MetadataStore store;
     private ProduceFixture produce;
 
@@ -62,21 +74,27 @@ public abstract class MetadataStoreContract {
         return store;
     }
 
+    @Override
+    protected List<Class<?>> roles() {
+        return List.of(TopicMetadata.class, LogAppends.class, LogReads.class, ConsumerOffsets.class);
+    }
+
     @BeforeEach
     final void openStore() {
-        store = createStore();
+        unrecorded = createStore();
+        store = recorded(unrecorded);
         produce = new ProduceFixture(store);
     }
 
     /** Whatever a test did, every object's reference count is its number of batch rows. */
     @AfterEach
     final void closeStore() {
-        if (store != null) {
+        if (unrecorded != null) {
             try {
-                assertThat(store.referenceMismatches()).as("objects whose count is not their number of rows")
+                assertThat(unrecorded.referenceMismatches()).as("objects whose count is not their number of rows")
                         .isEmpty();
             } finally {
-                store.close();
+                unrecorded.close();
             }
         }
     }
@@ -238,6 +256,22 @@ public abstract class MetadataStoreContract {
         assertThat(answers.get(0)).extracting(BatchCoordinate::baseOffset).containsExactly(2L);
         assertThat(answers.get(1)).extracting(BatchCoordinate::baseOffset).containsExactly(0L);
         assertThat(store.batches(List.of())).isEmpty();
+    }
+
+    @Test
+    void registerUploadsRegistersEveryKeyInOneCallForItsCommit() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        ObjectKey first = new ObjectKey("segments/0a/bulk-1.seg");
+        ObjectKey second = new ObjectKey("segments/0b/bulk-2.seg");
+        Instant at = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP);
+        store.registerUploads(List.of(first, second), "agent-bulk", at);
+        store.registerUploads(List.of(), "agent-bulk", at);
+
+        assertThat(produce.commit(second, produce.batch(topic, 0, 3))).isInstanceOf(CommitOutcome.Committed.class);
+        assertThat(produce.commit(first, produce.batch(topic, 0, 2))).isInstanceOf(CommitOutcome.Committed.class);
+        assertThat(produce.commit(new ObjectKey("segments/0c/bulk-3.seg"), produce.batch(topic, 0, 1)))
+                .isInstanceOf(CommitOutcome.Rejected.class);
+        assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(new LogOffsets(0, 5));
     }
 
     @Test
@@ -447,26 +481,6 @@ public abstract class MetadataStoreContract {
     }
 
     @Test
-    void idleProducersAreForgottenAndMustStartAgainAtSequenceZero() {
-        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
-        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10), produce.idempotent(topic, 1, PRODUCER, 0, 0, 5),
-                produce.idempotent(topic, 0, 7, 0, 0, 1));
-
-        assertThat(store.expireProducers(Instant.EPOCH)).isZero();
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)))
-                .containsExactly(new AppendResult.Duplicate(0, 0));
-
-        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isEqualTo(3);
-        assertThat(store.producers(new TopicPartition("orders", 0))).isEmpty();
-        assertThat(store.producers(new TopicPartition("orders", 1))).isEmpty();
-        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isZero();
-        // Its state gone, the producer's next batch is out of order (never a duplicate) until it bumps its epoch.
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 1)).get(0),
-                AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 1))).containsExactly(appended(11));
-    }
-
-    @Test
     void batchesWithoutAProducerIdAreNeverDuplicates() {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
         BatchAppend batch = produce.batch(topic, 0, 2);
@@ -494,6 +508,21 @@ public abstract class MetadataStoreContract {
         assertThat(store.batches(partition, 0, 0)).isEmpty();
         assertThat(store.batches(new TopicPartition("missing", 0), 0, 10)).isEmpty();
         assertThat(store.batches(new TopicPartition("orders", 1), 0, 10)).isEmpty();
+    }
+
+    @Test
+    void logRewritesGrowWhenBatchesMoveOrGoButNotWhenTheyAreAppended() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        long start = store.logRewrites();
+        produce.commit(produce.batch(topic, 0, 5), produce.batch(topic, 0, 5));
+        assertThat(store.logRewrites()).as("after appends").isEqualTo(start);
+
+        store.deleteRecords(new TopicPartition("orders", 0), 5);
+        long afterLogStartMoved = store.logRewrites();
+        store.deleteTopic("orders");
+
+        assertThat(afterLogStartMoved).isGreaterThan(start);
+        assertThat(store.logRewrites()).isGreaterThan(afterLogStartMoved);
     }
 
     @Test
@@ -684,6 +713,34 @@ public abstract class MetadataStoreContract {
     // ----- producer ids and concurrency
 
     @Test
+    void anOffsetCommitAtAStaleCoordinatorEpochIsRejectedAndStoresNothing() {
+        CoordinatorLease stale = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION).orElseThrow();
+        assertThat(store.commitOffsets(stale, Map.of(FENCED_PARTITION, fencedOffset(100)))).isTrue();
+        CoordinatorLease current = store.acquireCoordinator(FENCED_GROUP, "agent-b", stale.expiresAt().plusMillis(1), LEASE_TTL,
+                LEASE_SESSION).orElseThrow();
+        assertThat(store.commitOffsets(current, Map.of(FENCED_PARTITION, fencedOffset(120)))).isTrue();
+
+        boolean committed = store.commitOffsets(stale, Map.of(FENCED_PARTITION, fencedOffset(90)));
+
+        assertThat(committed).isFalse();
+        assertThat(store.committedOffsets(FENCED_GROUP)).containsExactly(Map.entry(FENCED_PARTITION, fencedOffset(120)));
+    }
+
+    @Test
+    void anOffsetCommitFromAnotherOwnerOrWithoutAnyLeaseIsRejected() {
+        CoordinatorLease held = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION).orElseThrow();
+        CoordinatorLease impostor = new CoordinatorLease(FENCED_GROUP, "agent-b", held.epoch(), held.expiresAt(),
+                Instant.EPOCH);
+        CoordinatorLease unknownGroup = new CoordinatorLease("other-group", "agent-a", 1, held.expiresAt(),
+                Instant.EPOCH);
+
+        assertThat(store.commitOffsets(impostor, Map.of(FENCED_PARTITION, fencedOffset(5)))).isFalse();
+        assertThat(store.commitOffsets(unknownGroup, Map.of(FENCED_PARTITION, fencedOffset(5)))).isFalse();
+        assertThat(store.committedOffsets(FENCED_GROUP)).isEmpty();
+        assertThat(store.committedOffsets("other-group")).isEmpty();
+    }
+
+    @Test
     void producerIdsAreUniqueAcrossThreads() throws Exception {
         int threads = 4;
         int perThread = 300;
@@ -739,54 +796,11 @@ public abstract class MetadataStoreContract {
         assertThat(results.stream().mapToLong(List::size).sum()).isEqualTo(batchCount);
     }
 
-    // ----- membership
-
-    @Test
-    void heartbeatsRegisterAgentsAndReplaceTheirEntries() {
-        Instant start = Instant.ofEpochSecond(1_700_000_000L, 123_456_789);
-        AgentRegistration a = new AgentRegistration("agent-a", 1, "10.0.0.1", 9092, "rack-1", start);
-        AgentRegistration b = new AgentRegistration("agent-b", 2, "10.0.0.2", 9093, null, start.plusMillis(5));
-        store.heartbeatAgent(b);
-        store.heartbeatAgent(a);
-
-        assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(a, b);
-
-        AgentRegistration moved = new AgentRegistration("agent-a", 3, "10.0.0.9", 19092, null, start.plusSeconds(10));
-        store.heartbeatAgent(moved);
-
-        assertThat(store.liveAgents(start.minusSeconds(1))).containsExactly(moved, b);
-        assertThat(moved.heartbeatAt()).isEqualTo(Instant.ofEpochMilli(1_700_000_010_123L));
-    }
-
-    @Test
-    void liveAgentsAreThoseWithAHeartbeatAfterTheCutoff() {
-        Instant start = Instant.ofEpochMilli(1_700_000_000_000L);
-        assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
-        AgentRegistration early = new AgentRegistration("agent-early", 4, "early.example", 9092, null, start);
-        AgentRegistration late = new AgentRegistration("agent-late", 5, "late.example", 9092, "b", start.plusSeconds(10));
-        store.heartbeatAgent(early);
-        store.heartbeatAgent(late);
-
-        assertThat(store.liveAgents(start.minusMillis(1))).containsExactly(early, late);
-        assertThat(store.liveAgents(start)).containsExactly(late);
-        assertThat(store.liveAgents(start.plusSeconds(10))).isEmpty();
-    }
-
-    @Test
-    void removedAgentsAreNoLongerLiveUntilTheirNextHeartbeat() {
-        AgentRegistration agent = new AgentRegistration("agent-a", 6, "10.0.0.1", 9092, null,
-                Instant.ofEpochMilli(1_700_000_000_000L));
-        store.heartbeatAgent(agent);
-
-        assertThat(store.removeAgent("agent-a")).isTrue();
-        assertThat(store.removeAgent("agent-a")).isFalse();
-        assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
-
-        store.heartbeatAgent(agent);
-        assertThat(store.liveAgents(Instant.EPOCH)).containsExactly(agent);
-    }
-
     // ----- helpers
+
+    private static CommittedOffset fencedOffset(long offset) {
+        return new CommittedOffset(offset, CommittedOffset.NO_LEADER_EPOCH, "", LEASE_NOW.toEpochMilli());
+    }
 
     private static CommittedOffset offsetAt(long offset, long commitTimestampMs) {
         return new CommittedOffset(offset, CommittedOffset.NO_LEADER_EPOCH, "", commitTimestampMs);

@@ -6,7 +6,7 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchAppend;
 import io.floe.core.metadata.CommitOutcome;
-import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.LogAppends;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.metadata.ProducerState;
 import io.floe.core.object.ByteRange;
@@ -27,13 +27,13 @@ public final class ProduceFixture {
     public static final int BATCH_BYTES = 100;
     public static final long DEFAULT_TIMESTAMP = 1_700_000_000_000L;
 
-    private final MetadataStore store;
+    private final LogAppends store;
     /** Keeps object keys of fixtures on the same store (a store reopened, say) apart. */
     private final String keyPrefix = UUID.randomUUID().toString().substring(0, 8);
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong positions = new AtomicLong();
 
-    public ProduceFixture(MetadataStore store) {
+    public ProduceFixture(LogAppends store) {
         this.store = store;
     }
 

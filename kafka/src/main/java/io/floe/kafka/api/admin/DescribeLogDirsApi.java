@@ -78,7 +78,7 @@ final class DescribeLogDirsApi implements KafkaApi<DescribeLogDirsRequestData, D
         }
         Map<Integer, Long> sizes;
         try {
-            sizes = agent.metadata().partitionSizes(name);
+            sizes = agent.metadata().reads().partitionSizes(name);
         } catch (UnknownTopicException deleted) {
             return Optional.empty();
         }

@@ -64,7 +64,7 @@ final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestDat
             if (!topic.hasPartition(partition)) {
                 throw new UnknownTopicException(name + "-" + partition);
             }
-            List<ActiveProducer> producers = agent.metadata().producers(new TopicPartition(name, partition));
+            List<ActiveProducer> producers = agent.metadata().reads().producers(new TopicPartition(name, partition));
             return response.setErrorCode(Errors.NONE.code()).setActiveProducers(producers.stream()
                     .map(DescribeProducersApi::toState).toList());
         } catch (RuntimeException e) {

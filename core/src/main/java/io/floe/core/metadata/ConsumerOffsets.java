@@ -1,0 +1,54 @@
+package io.floe.core.metadata;
+
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The metadata role of consumer groups' committed offsets. Follows the
+ * {@linkplain io.floe.core.metadata package contract}; each method's kind is its {@link MetadataOperation}.
+ */
+public interface ConsumerOffsets {
+
+    /**
+     * Stores {@code offsets} for {@code groupId} in one transaction, each replacing the group's earlier
+     * commit for its partition. Topics are not checked: the caller validates them first. Offsets
+     * outlive the topic's deletion only until {@link #deleteTopicOffsets} runs. Idempotent.
+     */
+    void commitOffsets(String groupId, Map<TopicPartition, CommittedOffset> offsets);
+
+    /**
+     * {@link #commitOffsets(String, Map)} fenced by the coordinator lease ({@link Leases#acquireCoordinator}):
+     * in one transaction, stores the offsets only while the group's lease is still held by
+     * {@code coordinator.owner()} at {@code coordinator.epoch()}. Returns false, and stores nothing, when
+     * it is not. Fenced: after a lost answer the offsets may be stored.
+     */
+    boolean commitOffsets(CoordinatorLease coordinator, Map<TopicPartition, CommittedOffset> offsets);
+
+    /** Every offset {@code groupId} committed, by partition; empty when it has none. */
+    Map<TopicPartition, CommittedOffset> committedOffsets(String groupId);
+
+    /** Deletes the group's offsets of {@code partitions}; returns how many existed. Idempotent. */
+    int deleteOffsets(String groupId, Collection<TopicPartition> partitions);
+
+    /** Deletes every offset of {@code groupId}; returns how many existed. Idempotent. */
+    int deleteGroupOffsets(String groupId);
+
+    /**
+     * Deletes every group's offsets of {@code topic}, as when the topic is deleted; returns how many
+     * existed. Idempotent.
+     */
+    int deleteTopicOffsets(String topic);
+
+    /**
+     * Deletes the offsets of {@code groupId} committed before {@code committedBefore} (retention);
+     * returns how many. Idempotent.
+     */
+    int expireOffsets(String groupId, Instant committedBefore);
+
+    /** The ids of all groups with at least one committed offset, sorted. */
+    List<String> offsetGroups();
+}

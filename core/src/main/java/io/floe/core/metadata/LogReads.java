@@ -1,0 +1,66 @@
+package io.floe.core.metadata;
+
+import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.topic.UnknownTopicException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The metadata role of the read path: partitions' markers, the batch index, producer state and log
+ * sizes. Every method is a read. Follows the {@linkplain io.floe.core.metadata package contract}.
+ */
+public interface LogReads {
+
+    /** The partition's markers; {@link UnknownTopicException} when the topic does not exist. */
+    LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException;
+
+    /**
+     * Up to {@code maxBatches} committed batches of the partition whose {@code lastOffset >= fromOffset}
+     * and that are still above the log start, in offset order.
+     */
+    List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, int maxBatches);
+
+    /**
+     * {@link #batches(TopicPartition, long, int)} for several partitions, in one read where the store
+     * can (a fetch plans all its partitions with one round trip): the answers in the queries' order.
+     * A partition of a topic that does not exist has no batches.
+     */
+    List<List<BatchCoordinate>> batches(List<BatchesQuery> queries);
+
+    /** The first batch (lowest offset) whose max timestamp is {@code >= timestamp}. */
+    Optional<BatchCoordinate> firstBatchAtOrAfter(TopicPartition topicPartition, long timestamp);
+
+    /** The batch holding the partition's largest timestamp (the earliest such batch on ties). */
+    Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition);
+
+    /**
+     * A number that grows, within the same transaction, whenever committed batches move or disappear
+     * other than by being appended to: a {@link ObjectLifecycle#rewrite rewrite} (compaction, key
+     * compaction), a log start that moves ({@link LogRetention#truncateLog},
+     * {@link LogRetention#deleteRecords}), a topic deleted. An agent that indexes batches in memory
+     * reads it before it serves from that index: while it has not changed, every batch the agent
+     * indexed is still where it was. Writes through this store show at once; a store shared with other
+     * processes may answer from a read up to 100 ms old for theirs.
+     */
+    long logRewrites();
+
+    /**
+     * The bytes of the batches at or above the log start of each partition of {@code topic} (a batch
+     * reaching across the log start counts whole), by partition index: what the partition's log
+     * occupies in objects.
+     *
+     * @throws UnknownTopicException when the topic does not exist
+     */
+    Map<Integer, Long> partitionSizes(String topic) throws UnknownTopicException;
+
+    /**
+     * The idempotent producers with state on the partition, by producer id (every producer that
+     * appended to it and was not expired by {@link LogRetention#expireProducers}).
+     *
+     * @throws UnknownTopicException when the topic or partition does not exist
+     */
+    List<ActiveProducer> producers(TopicPartition topicPartition) throws UnknownTopicException;
+}

@@ -1,0 +1,111 @@
+package io.floe.core.metadata;
+
+import static io.floe.core.metadata.OperationKind.FENCED_WRITE;
+import static io.floe.core.metadata.OperationKind.IDEMPOTENT_WRITE;
+import static io.floe.core.metadata.OperationKind.READ;
+
+/**
+ * One constant per method of the metadata roles: the role that declares it, its name for logs and its
+ * {@link OperationKind}. {@link ForwardingMetadataStore} passes each call through its hook with the
+ * constant, so decorators decide by kind, never by a method's name; a method added to a role does not
+ * compile in the forwarding store until its constant is declared here. Overloads have a constant each.
+ */
+public enum MetadataOperation {
+
+    // TopicMetadata
+    CREATE_TOPIC(TopicMetadata.class, "createTopic", FENCED_WRITE),
+    DELETE_TOPIC(TopicMetadata.class, "deleteTopic", FENCED_WRITE),
+    CREATE_PARTITIONS(TopicMetadata.class, "createPartitions", FENCED_WRITE),
+    SET_TOPIC_CONFIGS(TopicMetadata.class, "setTopicConfigs", IDEMPOTENT_WRITE),
+    TOPIC(TopicMetadata.class, "topic", READ),
+    TOPICS(TopicMetadata.class, "topics", READ),
+
+    // LogAppends
+    ALLOCATE_PRODUCER_ID(LogAppends.class, "allocateProducerId", IDEMPOTENT_WRITE),
+    REGISTER_UPLOAD(LogAppends.class, "registerUpload", FENCED_WRITE),
+    REGISTER_UPLOADS(LogAppends.class, "registerUploads", FENCED_WRITE),
+    COMMIT(LogAppends.class, "commit", FENCED_WRITE),
+
+    // LogReads
+    OFFSETS(LogReads.class, "offsets", READ),
+    BATCHES(LogReads.class, "batches", READ),
+    BATCHES_OF_QUERIES(LogReads.class, "batches", READ),
+    FIRST_BATCH_AT_OR_AFTER(LogReads.class, "firstBatchAtOrAfter", READ),
+    BATCH_WITH_MAX_TIMESTAMP(LogReads.class, "batchWithMaxTimestamp", READ),
+    LOG_REWRITES(LogReads.class, "logRewrites", READ),
+    PARTITION_SIZES(LogReads.class, "partitionSizes", READ),
+    PRODUCERS(LogReads.class, "producers", READ),
+
+    // LogRetention
+    DELETE_RECORDS(LogRetention.class, "deleteRecords", IDEMPOTENT_WRITE),
+    TRUNCATE_LOG(LogRetention.class, "truncateLog", IDEMPOTENT_WRITE),
+    HOLD_RETENTION(LogRetention.class, "holdRetention", IDEMPOTENT_WRITE),
+    RELEASE_RETENTION(LogRetention.class, "releaseRetention", IDEMPOTENT_WRITE),
+    RETENTION_HOLDS(LogRetention.class, "retentionHolds", READ),
+    EXPIRE_PRODUCERS(LogRetention.class, "expireProducers", IDEMPOTENT_WRITE),
+
+    // ConsumerOffsets
+    COMMIT_OFFSETS(ConsumerOffsets.class, "commitOffsets", IDEMPOTENT_WRITE),
+    COMMIT_OFFSETS_FENCED(ConsumerOffsets.class, "commitOffsets", FENCED_WRITE),
+    COMMITTED_OFFSETS(ConsumerOffsets.class, "committedOffsets", READ),
+    DELETE_OFFSETS(ConsumerOffsets.class, "deleteOffsets", IDEMPOTENT_WRITE),
+    DELETE_GROUP_OFFSETS(ConsumerOffsets.class, "deleteGroupOffsets", IDEMPOTENT_WRITE),
+    DELETE_TOPIC_OFFSETS(ConsumerOffsets.class, "deleteTopicOffsets", IDEMPOTENT_WRITE),
+    EXPIRE_OFFSETS(ConsumerOffsets.class, "expireOffsets", IDEMPOTENT_WRITE),
+    OFFSET_GROUPS(ConsumerOffsets.class, "offsetGroups", READ),
+
+    // AgentMembership
+    HEARTBEAT_AGENT(AgentMembership.class, "heartbeatAgent", IDEMPOTENT_WRITE),
+    HEARTBEAT_AGENT_RENEWING(AgentMembership.class, "heartbeatAgent", IDEMPOTENT_WRITE),
+    LIVE_AGENTS(AgentMembership.class, "liveAgents", READ),
+    REMOVE_AGENT(AgentMembership.class, "removeAgent", IDEMPOTENT_WRITE),
+    ALLOCATE_NODE_ID(AgentMembership.class, "allocateNodeId", IDEMPOTENT_WRITE),
+    CLAIM_NODE_ID(AgentMembership.class, "claimNodeId", IDEMPOTENT_WRITE),
+    RELEASE_NODE_ID(AgentMembership.class, "releaseNodeId", IDEMPOTENT_WRITE),
+
+    // Leases
+    ACQUIRE_LEASE(Leases.class, "acquireLease", IDEMPOTENT_WRITE),
+    RELEASE_LEASE(Leases.class, "releaseLease", IDEMPOTENT_WRITE),
+    ACQUIRE_COORDINATOR(Leases.class, "acquireCoordinator", IDEMPOTENT_WRITE),
+    RELEASE_COORDINATOR(Leases.class, "releaseCoordinator", IDEMPOTENT_WRITE),
+
+    // ObjectLifecycle
+    SMALL_OBJECTS(ObjectLifecycle.class, "smallObjects", READ),
+    BATCHES_IN(ObjectLifecycle.class, "batchesIn", READ),
+    REWRITE(ObjectLifecycle.class, "rewrite", FENCED_WRITE),
+    SCHEDULE_UNREFERENCED(ObjectLifecycle.class, "scheduleUnreferenced", IDEMPOTENT_WRITE),
+    DUE_DELETIONS(ObjectLifecycle.class, "dueDeletions", READ),
+    FORGET_DELETIONS(ObjectLifecycle.class, "forgetDeletions", IDEMPOTENT_WRITE),
+    UNKNOWN_OBJECTS(ObjectLifecycle.class, "unknownObjects", READ),
+    STORAGE_STATS(ObjectLifecycle.class, "storageStats", READ),
+    REFERENCE_MISMATCHES(ObjectLifecycle.class, "referenceMismatches", READ);
+
+    private final Class<?> role;
+    private final String method;
+    private final OperationKind kind;
+
+    MetadataOperation(Class<?> role, String method, OperationKind kind) {
+        this.role = role;
+        this.method = method;
+        this.kind = kind;
+    }
+
+    /** The role interface that declares the method. */
+    public Class<?> role() {
+        return role;
+    }
+
+    /** The method's name, for logs (overloads share it). */
+    public String method() {
+        return method;
+    }
+
+    public OperationKind kind() {
+        return kind;
+    }
+
+    @Override
+    public String toString() {
+        return method;
+    }
+}
