@@ -88,7 +88,7 @@ class PostgresConcurrentCommitIT {
             tasks.add(() -> produce(store, topic, new Random(seed)));
         }
 
-        List<ThreadLog> logs = PostgresMetadataStoreIT.runTogether(tasks);
+        List<ThreadLog> logs = PostgresTesting.runTogether(tasks);
 
         assertThat(logs).as("retries answered with another offset (seed %d)", SEED)
                 .allSatisfy(log -> assertThat(log.wrongRetries()).isEmpty());
@@ -129,7 +129,7 @@ class PostgresConcurrentCommitIT {
             return List.of();
         });
 
-        List<List<AppendResult>> results = PostgresMetadataStoreIT.runTogether(tasks);
+        List<List<AppendResult>> results = PostgresTesting.runTogether(tasks);
 
         for (List<AppendResult> perStore : results.subList(0, STORES)) {
             for (int i = 0; i < perStore.size(); i++) {
@@ -169,7 +169,7 @@ class PostgresConcurrentCommitIT {
             });
         }
 
-        List<Long> ids = PostgresMetadataStoreIT.runTogether(tasks).stream().flatMap(List::stream).toList();
+        List<Long> ids = PostgresTesting.runTogether(tasks).stream().flatMap(List::stream).toList();
 
         assertThat(ids).doesNotHaveDuplicates().hasSize(STORES * THREADS_PER_STORE * 150);
         assertThat(stores.get(0).topics()).hasSize(STORES * THREADS_PER_STORE);

@@ -167,7 +167,7 @@ class PostgresReferenceCountIT {
                 return found;
             });
             try {
-                PostgresMetadataStoreIT.runTogether(writers);
+                PostgresTesting.runTogether(writers);
             } finally {
                 running.set(false);
             }

@@ -1,6 +1,7 @@
 /**
  * The contract test suite of the metadata-store seam: every {@link io.floe.core.metadata.MetadataStore}
- * implementation runs {@link io.floe.testkit.metadata.MetadataStoreContract} from a concrete test
+ * implementation runs the contract suite of each role ({@link io.floe.testkit.metadata.TopicMetadataContract} and
+ * the others, on {@link io.floe.testkit.metadata.RoleContract}) from concrete tests
  * next to it. {@link io.floe.testkit.metadata.ProduceFixture} builds the uploads and batches those
  * tests commit.
  */

@@ -1,17 +1,12 @@
 package io.floe.testkit.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.AppendError;
-import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.CommitOutcome;
-import io.floe.core.metadata.LogRetention;
-import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectDeletion;
 import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ObjectRewrite;
@@ -21,87 +16,35 @@ import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
-import io.floe.core.topic.UnknownTopicException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The maintenance part of the {@link MetadataStore} contract (DESIGN §5): leases, compaction's
- * compare-and-swap, log truncation and the deletion schedule. Extend it next to each implementation.
+ * The contract of {@link ObjectLifecycle} (DESIGN §5): compaction's inputs and compare-and-swap
+ * rewrites, the sweep of unreferenced objects, the deletion schedule, storage stats and the reference
+ * audit. Extend it next to each implementation; every method of the role must be called by some test
+ * here (see {@link RoleContract}; {@code referenceMismatches} is called after every test).
  */
-public abstract class MaintenanceContract extends RoleContract {
-
-    private static AppendResult appended(long baseOffset) {
-        return new AppendResult.Appended(baseOffset, 0);
-    }
-
-    private static void assertFailed(AppendResult result, AppendError error) {
-        assertThat(result).isInstanceOfSatisfying(AppendResult.Failed.class,
-                failed -> assertThat(failed.error()).as(failed.message()).isEqualTo(error));
-    }
+public abstract class ObjectLifecycleContract extends RoleContract {
 
     private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
-    private static final long PRODUCER = 4242;
 
-    private MetadataStore unrecorded;
-    private MetadataStore store;
-    private ProduceFixture produce;
+    /** A topic of two partitions some tests commit to, made before each test. */
     private Topic topic;
 
-    protected abstract MetadataStore createStore();
-
-    @Override
-    protected List<Class<?>> roles() {
-        return List.of(LogRetention.class, ObjectLifecycle.class);
-    }
-
     @BeforeEach
-    final void openStore() {
-        unrecorded = createStore();
-        store = recorded(unrecorded);
-        produce = new ProduceFixture(store);
+    final void createEventsTopic() {
         topic = store.createTopic(new NewTopic("events", 2, Map.of()));
     }
 
-    /** Whatever a test did, every object's reference count is its number of batch rows (the audit's contract). */
-    @AfterEach
-    final void closeStore() {
-        try {
-            assertThat(store.referenceMismatches()).as("objects whose count is not their number of rows").isEmpty();
-        } finally {
-            unrecorded.close();
-        }
+    @Override
+    protected final Class<?> role() {
+        return ObjectLifecycle.class;
     }
-
-    // ----- producer state expiry
-
-    @Test
-    void idleProducersAreForgottenAndMustStartAgainAtSequenceZero() {
-        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
-        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10), produce.idempotent(topic, 1, PRODUCER, 0, 0, 5),
-                produce.idempotent(topic, 0, 7, 0, 0, 1));
-
-        assertThat(store.expireProducers(Instant.EPOCH)).isZero();
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)))
-                .containsExactly(new AppendResult.Duplicate(0, 0));
-
-        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isEqualTo(3);
-        assertThat(store.producers(new TopicPartition("orders", 0))).isEmpty();
-        assertThat(store.producers(new TopicPartition("orders", 1))).isEmpty();
-        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isZero();
-        // Its state gone, the producer's next batch is out of order (never a duplicate) until it bumps its epoch.
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 1)).get(0),
-                AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 1))).containsExactly(appended(11));
-    }
-
-    // ----- compaction's inputs
 
     @Test
     void smallObjectsAreTheCommittedOnesBelowTheSizeAndBatchesInListTheirRowsByObjectAndPosition() {
@@ -128,31 +71,6 @@ public abstract class MaintenanceContract extends RoleContract {
         assertThat(rows.get(0).range().position()).isLessThan(rows.get(1).range().position());
         assertThat(store.batchesIn(List.of(new ObjectKey("segments/00/unknown.seg")))).isEmpty();
     }
-
-    // ----- retention holds
-
-    @Test
-    void retentionHoldsAreReplacedPerHolderTheLowestWinsAndTheyGoWithTheirTopic() {
-        assertThat(store.retentionHolds("events")).isEmpty();
-        store.holdRetention("tableflow", "events", Map.of(0, 10L, 1, 20L));
-        store.holdRetention("audit", "events", Map.of(0, 5L));
-        assertThat(store.retentionHolds("events")).isEqualTo(Map.of(0, 5L, 1, 20L));
-
-        store.holdRetention("audit", "events", Map.of(0, 15L));
-        store.holdRetention("tableflow", "events", Map.of(1, 25L));
-        assertThat(store.retentionHolds("events")).isEqualTo(Map.of(0, 10L, 1, 25L));
-
-        store.releaseRetention("tableflow", "events");
-        assertThat(store.retentionHolds("events")).isEqualTo(Map.of(0, 15L));
-        assertThatThrownBy(() -> store.holdRetention("tableflow", "missing", Map.of(0, 1L)))
-                .isInstanceOf(UnknownTopicException.class);
-
-        store.deleteTopic("events");
-        store.createTopic(new NewTopic("events", 2, Map.of()));
-        assertThat(store.retentionHolds("events")).isEmpty();
-    }
-
-    // ----- compaction's swap
 
     @Test
     void aRewriteMovesBatchesAndSchedulesInputsThatLostTheirLastBatch() {
@@ -215,30 +133,6 @@ public abstract class MaintenanceContract extends RoleContract {
     }
 
     @Test
-    void logRewritesGrowWhenCommittedBatchesMoveOrGoAndOnlyThen() {
-        long initial = store.logRewrites();
-        committed(produce.batch(topic, 0, 5));
-        committed(produce.batch(topic, 0, 5));
-        store.deleteRecords(tp(0), 0);
-        store.truncateLog(tp(0), 0, NOW);
-        assertThat(store.logRewrites()).as("appends and moves of the log start that move nothing").isEqualTo(initial);
-
-        List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
-        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW)).isInstanceOf(RewriteOutcome.Rewritten.class);
-        assertThat(store.logRewrites()).as("after a rewrite").isEqualTo(initial + 1);
-        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW)).isInstanceOf(RewriteOutcome.Rejected.class);
-        assertThat(store.logRewrites()).as("a rejected rewrite").isEqualTo(initial + 1);
-        store.truncateLog(tp(0), 5, NOW);
-        assertThat(store.logRewrites()).as("after a truncation").isEqualTo(initial + 2);
-        store.deleteRecords(tp(0), 7);
-        assertThat(store.logRewrites()).as("after deleted records").isEqualTo(initial + 3);
-        store.deleteTopic(topic.name());
-        assertThat(store.logRewrites()).as("after a deleted topic").isEqualTo(initial + 4);
-    }
-
-    // ----- key compaction's swap
-
-    @Test
     void aRewriteMayShrinkBatchesAndRemoveOthersLeavingOffsetGaps() {
         ObjectKey first = committed(produce.batch(topic, 0, 5), produce.batch(topic, 0, 5));
         ObjectKey second = committed(produce.batch(topic, 0, 5), produce.batch(topic, 1, 3));
@@ -299,57 +193,6 @@ public abstract class MaintenanceContract extends RoleContract {
         assertThat(moved).extracting(BatchCoordinate::object).containsExactly(plan.get(0).object(), compacted);
     }
 
-    // ----- retention
-
-    @Test
-    void truncationMovesTheLogStartForwardOnlyAndReleasesWholeBatchesBelowIt() {
-        ObjectKey first = committed(produce.batch(topic, 0, 5));
-        ObjectKey second = committed(produce.batch(topic, 0, 5), produce.batch(topic, 1, 3));
-
-        assertThat(store.truncateLog(tp(0), 7, NOW)).isEqualTo(7);
-        assertThat(store.offsets(tp(0))).isEqualTo(new LogOffsets(7, 10));
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(5L);
-        assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key).containsExactly(first);
-
-        assertThat(store.truncateLog(tp(0), 3, NOW)).as("never backwards").isEqualTo(7);
-        assertThat(store.truncateLog(tp(0), 99, NOW)).as("never past the high watermark").isEqualTo(10);
-        assertThat(store.batches(tp(0), 0, 100)).isEmpty();
-        assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key)
-                .as("the second object still holds partition 1's batch").containsExactly(first);
-        assertThat(store.partitionSizes(topic.name())).containsExactly(Map.entry(0, 0L),
-                Map.entry(1, (long) ProduceFixture.BATCH_BYTES));
-        assertThat(store.unknownObjects(List.of(second))).isEmpty();
-    }
-
-    /**
-     * Retention plans from holds it read earlier; a table may write its hold (and read the log start)
-     * after that read. The truncation must then still stop at the hold: the store enforces the lowest
-     * hold inside the truncation, under the partition's lock, not only the planner.
-     */
-    @Test
-    void aHoldWrittenAfterRetentionPlannedStillCapsTheTruncation() {
-        committed(produce.batch(topic, 0, 4));
-        committed(produce.batch(topic, 0, 4));
-        committed(produce.batch(topic, 0, 4));
-        assertThat(store.retentionHolds(topic.name())).as("what retention planned from").isEmpty();
-        store.holdRetention("tableflow", topic.name(), Map.of(0, 4L));
-
-        assertThat(store.truncateLog(tp(0), 12, NOW)).isEqualTo(4);
-        assertThat(store.offsets(tp(0))).isEqualTo(new LogOffsets(4, 12));
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(4L, 8L);
-
-        store.holdRetention("audit", topic.name(), Map.of(0, 6L));
-        assertThat(store.truncateLog(tp(0), 12, NOW)).as("the lowest hold caps").isEqualTo(4);
-        store.releaseRetention("tableflow", topic.name());
-        assertThat(store.truncateLog(tp(0), 12, NOW)).isEqualTo(6);
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(4L, 8L);
-        assertThat(store.deleteRecords(tp(0), 10)).as("DeleteRecords ignores holds").isEqualTo(10);
-        assertThat(store.truncateLog(tp(0), 12, NOW)).as("never backwards, below a hold too").isEqualTo(10);
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(8L);
-    }
-
-    // ----- cleanup
-
     @Test
     void theSweepExpiresOldRegistrationsSoTheirCommitIsRejected() {
         ObjectKey old = produce.registerUpload();
@@ -396,22 +239,6 @@ public abstract class MaintenanceContract extends RoleContract {
         assertThat(store.storageStats().committedBytes()).isEqualTo(ProduceFixture.BATCH_BYTES);
         assertThat(store.storageStats().registeredObjects()).isEqualTo(1);
         assertThat(store.storageStats().pendingDeletions()).isZero();
-    }
-
-    private ObjectKey committed(io.floe.core.metadata.BatchAppend... batches) {
-        ObjectKey key = produce.registerUpload();
-        assertThat(produce.commit(key, batches)).isInstanceOf(CommitOutcome.Committed.class);
-        return key;
-    }
-
-    private static ObjectRewrite rewriteInto(ObjectKey output, List<BatchCoordinate> batches) {
-        List<ObjectRewrite.Move> moves = new ArrayList<>();
-        long position = 0;
-        for (BatchCoordinate batch : batches) {
-            moves.add(new ObjectRewrite.Move(batch, new ByteRange(position, batch.range().length())));
-            position += batch.range().length();
-        }
-        return new ObjectRewrite(output, position, moves);
     }
 
     private TopicPartition tp(int partition) {

@@ -1,0 +1,148 @@
+package io.floe.testkit.metadata;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ConsumerOffsets;
+import io.floe.core.metadata.CoordinatorLease;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link ConsumerOffsets}: consumer groups' committed offsets, replaced per partition,
+ * deleted and expired, and fenced by the coordinator lease's epoch. Extend it next to each
+ * implementation; every method of the role must be called by some test here (see {@link RoleContract}).
+ */
+public abstract class ConsumerOffsetsContract extends RoleContract {
+
+    private static final Instant LEASE_NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Duration LEASE_TTL = Duration.ofSeconds(6);
+    private static final Duration LEASE_SESSION = Duration.ofSeconds(10);
+    private static final String FENCED_GROUP = "order-readers";
+    private static final TopicPartition FENCED_PARTITION = new TopicPartition("orders", 0);
+
+    @Override
+    protected final Class<?> role() {
+        return ConsumerOffsets.class;
+    }
+
+    @Test
+    void committedOffsetsAreReadBackAndReplacedPerPartition() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition orders1 = new TopicPartition("orders", 1);
+        TopicPartition payments0 = new TopicPartition("payments", 0);
+        CommittedOffset first = new CommittedOffset(10, 3, "checkpoint \u00e9", 1_000);
+        store.commitOffsets("billing", Map.of(orders0, first, orders1, new CommittedOffset(5, -1, "", 1_000)));
+        store.commitOffsets("audit", Map.of(orders0, new CommittedOffset(99, 0, "", 1_500)));
+
+        CommittedOffset replaced = new CommittedOffset(20, 4, "", 2_000);
+        store.commitOffsets("billing", Map.of(orders1, replaced, payments0, new CommittedOffset(0, -1, "m", 2_000)));
+
+        assertThat(store.committedOffsets("billing")).containsExactly(
+                Map.entry(orders0, first), Map.entry(orders1, replaced),
+                Map.entry(payments0, new CommittedOffset(0, -1, "m", 2_000)));
+        assertThat(store.committedOffsets("audit")).containsExactly(Map.entry(orders0, new CommittedOffset(99, 0, "", 1_500)));
+        assertThat(store.committedOffsets("missing")).isEmpty();
+        assertThat(store.offsetGroups()).containsExactly("audit", "billing");
+    }
+
+    @Test
+    void committingNoOffsetsCreatesNoGroup() {
+        store.commitOffsets("idle", Map.of());
+
+        assertThat(store.offsetGroups()).isEmpty();
+    }
+
+    @Test
+    void deleteOffsetsRemovesOnlyTheNamedPartitionsOfTheGroup() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition orders1 = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(orders0, offsetAt(1, 0), orders1, offsetAt(2, 0)));
+        store.commitOffsets("audit", Map.of(orders0, offsetAt(3, 0)));
+
+        assertThat(store.deleteOffsets("billing", List.of(orders0, new TopicPartition("orders", 7)))).isEqualTo(1);
+
+        assertThat(store.committedOffsets("billing")).containsOnlyKeys(orders1);
+        assertThat(store.committedOffsets("audit")).containsOnlyKeys(orders0);
+        assertThat(store.deleteOffsets("billing", List.of())).isZero();
+    }
+
+    @Test
+    void deleteGroupOffsetsForgetsTheGroup() {
+        store.commitOffsets("billing", Map.of(new TopicPartition("orders", 0), offsetAt(1, 0),
+                new TopicPartition("orders", 1), offsetAt(1, 0)));
+        store.commitOffsets("audit", Map.of(new TopicPartition("orders", 0), offsetAt(1, 0)));
+
+        assertThat(store.deleteGroupOffsets("billing")).isEqualTo(2);
+
+        assertThat(store.committedOffsets("billing")).isEmpty();
+        assertThat(store.offsetGroups()).containsExactly("audit");
+        assertThat(store.deleteGroupOffsets("billing")).isZero();
+    }
+
+    @Test
+    void deleteTopicOffsetsClearsTheTopicInEveryGroup() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition payments0 = new TopicPartition("payments", 0);
+        store.commitOffsets("billing", Map.of(orders0, offsetAt(1, 0), payments0, offsetAt(1, 0)));
+        store.commitOffsets("audit", Map.of(orders0, offsetAt(1, 0)));
+
+        assertThat(store.deleteTopicOffsets("orders")).isEqualTo(2);
+
+        assertThat(store.committedOffsets("billing")).containsOnlyKeys(payments0);
+        assertThat(store.offsetGroups()).containsExactly("billing");
+    }
+
+    @Test
+    void expireOffsetsDeletesOnlyCommitsOlderThanTheCutoff() {
+        TopicPartition old = new TopicPartition("orders", 0);
+        TopicPartition recent = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(old, offsetAt(1, 1_000), recent, offsetAt(2, 5_000)));
+        store.commitOffsets("audit", Map.of(old, offsetAt(1, 1_000)));
+
+        assertThat(store.expireOffsets("billing", Instant.ofEpochMilli(5_000))).isEqualTo(1);
+
+        assertThat(store.committedOffsets("billing")).containsOnlyKeys(recent);
+        assertThat(store.committedOffsets("audit")).containsOnlyKeys(old);
+    }
+
+    @Test
+    void anOffsetCommitAtAStaleCoordinatorEpochIsRejectedAndStoresNothing() {
+        CoordinatorLease stale = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION).orElseThrow();
+        assertThat(store.commitOffsets(stale, Map.of(FENCED_PARTITION, fencedOffset(100)))).isTrue();
+        CoordinatorLease current = store.acquireCoordinator(FENCED_GROUP, "agent-b", stale.expiresAt().plusMillis(1), LEASE_TTL,
+                LEASE_SESSION).orElseThrow();
+        assertThat(store.commitOffsets(current, Map.of(FENCED_PARTITION, fencedOffset(120)))).isTrue();
+
+        boolean committed = store.commitOffsets(stale, Map.of(FENCED_PARTITION, fencedOffset(90)));
+
+        assertThat(committed).isFalse();
+        assertThat(store.committedOffsets(FENCED_GROUP)).containsExactly(Map.entry(FENCED_PARTITION, fencedOffset(120)));
+    }
+
+    @Test
+    void anOffsetCommitFromAnotherOwnerOrWithoutAnyLeaseIsRejected() {
+        CoordinatorLease held = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION).orElseThrow();
+        CoordinatorLease impostor = new CoordinatorLease(FENCED_GROUP, "agent-b", held.epoch(), held.expiresAt(),
+                Instant.EPOCH);
+        CoordinatorLease unknownGroup = new CoordinatorLease("other-group", "agent-a", 1, held.expiresAt(),
+                Instant.EPOCH);
+
+        assertThat(store.commitOffsets(impostor, Map.of(FENCED_PARTITION, fencedOffset(5)))).isFalse();
+        assertThat(store.commitOffsets(unknownGroup, Map.of(FENCED_PARTITION, fencedOffset(5)))).isFalse();
+        assertThat(store.committedOffsets(FENCED_GROUP)).isEmpty();
+        assertThat(store.committedOffsets("other-group")).isEmpty();
+    }
+
+    private static CommittedOffset fencedOffset(long offset) {
+        return new CommittedOffset(offset, CommittedOffset.NO_LEADER_EPOCH, "", LEASE_NOW.toEpochMilli());
+    }
+
+    private static CommittedOffset offsetAt(long offset, long commitTimestampMs) {
+        return new CommittedOffset(offset, CommittedOffset.NO_LEADER_EPOCH, "", commitTimestampMs);
+    }
+}
