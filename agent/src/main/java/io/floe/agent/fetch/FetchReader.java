@@ -1,6 +1,5 @@
 package io.floe.agent.fetch;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
@@ -9,9 +8,10 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectKey;
-import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectNotFoundException;
+import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectStoreException;
+import io.floe.core.record.StoredBatch;
 import io.floe.core.topic.UnknownTopicException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,12 +1,12 @@
 package io.floe.agent.fetch;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.StoredBatch;
 import io.floe.core.topic.UnknownTopicException;
 import java.nio.ByteBuffer;
 import java.util.Optional;

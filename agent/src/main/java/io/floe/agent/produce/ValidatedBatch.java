@@ -1,7 +1,7 @@
 package io.floe.agent.produce;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.metadata.ProducerState;
+import io.floe.core.record.StoredBatch;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.record.TimestampType;
 

@@ -2,8 +2,8 @@ package io.floe.kafka.group;
 
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
-import io.floe.agent.Threads;
 import io.floe.agent.group.GroupCoordinatorConfig;
+import io.floe.core.concurrency.Threads;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectStore;

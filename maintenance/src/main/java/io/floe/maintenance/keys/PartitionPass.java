@@ -1,6 +1,5 @@
 package io.floe.maintenance.keys;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
@@ -10,6 +9,7 @@ import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.StoredBatch;
 import io.floe.core.segment.SegmentWriter;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.keys.DirtyScan.DirtySection;

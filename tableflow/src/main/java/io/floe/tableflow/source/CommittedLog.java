@@ -1,11 +1,11 @@
 package io.floe.tableflow.source;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.StoredBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.floe.agent.batch;
+package io.floe.core.record;
 
 import java.nio.ByteBuffer;
 import java.util.Iterator;
