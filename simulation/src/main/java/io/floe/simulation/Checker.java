@@ -5,6 +5,8 @@ import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ReferenceMismatch;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -13,9 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * Checks the invariants of spec/README.md on the shared stores themselves (not through any agent):
@@ -126,9 +125,9 @@ final class Checker {
                     continue; // reported by afterStep
                 }
                 ByteBuffer bytes = objects.get(row.object(), row.range());
-                for (RecordBatch batch : MemoryRecords.readableRecords(bytes).batches()) {
+                for (StoredBatch batch : StoredBatch.all(bytes)) {
                     batch.ensureValid();
-                    for (Record record : batch) {
+                    for (StoredRecord record : batch.records()) {
                         long offset = row.baseOffset() + (record.offset() - batch.baseOffset());
                         if (offset < markers.get(tp).logStartOffset()) {
                             continue;

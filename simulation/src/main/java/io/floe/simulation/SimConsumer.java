@@ -5,13 +5,12 @@ import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * A consumer of one partition reading it in order through the real fetch path of whichever agent is
@@ -118,9 +117,8 @@ final class SimConsumer {
             return;
         }
         PartitionResult.Data data = (PartitionResult.Data) partition;
-        MemoryRecords records = MemoryRecords.readableRecords(data.contiguous());
-        for (RecordBatch batch : records.batches()) {
-            for (Record record : batch) {
+        for (StoredBatch batch : StoredBatch.all(data.contiguous())) {
+            for (StoredRecord record : batch.records()) {
                 if (record.offset() < position) {
                     continue;
                 }
