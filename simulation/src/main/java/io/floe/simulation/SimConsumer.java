@@ -70,23 +70,30 @@ final class SimConsumer {
             return;
         }
         long mine = ++attempt;
+        // Half the fetches may be answered with file ranges, as the network layer's always are.
         FetchQuery query = new FetchQuery(List.of(new PartitionQuery(topicPartition, position, 64 * 1024)),
-                Duration.ofMillis(world.between(0, 500)), 1, 64 * 1024);
-        agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
+                Duration.ofMillis(world.between(0, 500)), 1, 64 * 1024, world.random().nextBoolean());
+        agent.listener().execute(() -> agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
             if (agent.alive()) {
                 client.execute(() -> answered(mine, result, agent));
+            } else if (result != null) {
+                result.release();
             }
-        });
+        }));
         client.schedule(() -> answered(mine, null, agent), REQUEST_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
     }
 
     private void answered(long which, FetchResult result, SimAgent agent) {
         if (which != attempt) {
+            if (result != null) {
+                result.release();
+            }
             return; // a late answer of an attempt already given up, or a timeout of one already answered
         }
         attempt++;
         if (result != null) {
             read(result.partitions().get(0), agent);
+            result.release();
         }
         next(world.between(1_000_000L, 50_000_000L));
     }
