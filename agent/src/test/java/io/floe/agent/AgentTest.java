@@ -16,6 +16,7 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectRewrite;
 import io.floe.core.metadata.RewriteOutcome;
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.LocalFiles;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectInfo;
@@ -429,13 +430,22 @@ class AgentTest {
         }
 
         @Override
-        public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
-            return files ? local.getFileRange(key, range) : Optional.empty();
-        }
+        public Optional<LocalFiles> localFiles() {
+            if (!files) {
+                return Optional.empty();
+            }
+            LocalFiles localFiles = local.localFiles().orElseThrow();
+            return Optional.of(new LocalFiles() {
+                @Override
+                public ObjectFileRange getFileRange(ObjectKey key, ByteRange range) {
+                    return localFiles.getFileRange(key, range);
+                }
 
-        @Override
-        public boolean keepsLocalFiles() {
-            return files;
+                @Override
+                public void writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
+                    throw new UnsupportedOperationException("no assigned offsets in " + describe());
+                }
+            });
         }
 
         @Override

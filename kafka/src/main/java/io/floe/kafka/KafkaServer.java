@@ -1,7 +1,7 @@
 package io.floe.kafka;
 
 import io.floe.agent.Agent;
-import io.floe.agent.Threads;
+import io.floe.core.concurrency.Threads;
 import io.floe.kafka.api.ApiRegistry;
 import io.floe.kafka.network.Listener;
 import io.floe.kafka.network.NetworkMetrics;

@@ -1,5 +1,6 @@
 package io.floe.maintenance;
 
+import io.floe.core.lease.LeaseLoop;
 import io.floe.core.metadata.JobLease;
 import io.floe.core.metadata.Leases;
 import io.micrometer.core.instrument.Counter;
@@ -8,14 +9,13 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link Job} when this agent holds (or can take) its lease. The lease only keeps agents from
- * doing the same work twice; the job's transactions are what keep data safe, so a run that outlives
- * its lease does no harm.
+ * Runs a {@link Job} in its {@link LeaseLoop}, when this agent holds (or can take) its lease, with the
+ * job's metrics. The lease only keeps agents from doing the same work twice; the job's transactions
+ * are what keep data safe, so a run that outlives its lease does no harm.
  */
 final class LeasedJob implements Runnable {
 
@@ -23,21 +23,40 @@ final class LeasedJob implements Runnable {
 
     private final Job job;
     private final String owner;
-    private final Leases metadata;
     private final Clock clock;
-    private final Duration leaseTtl;
+    private final LeaseLoop loop;
     private final Timer runs;
     private final Counter failures;
     private final Counter skipped;
     private final MeterRegistry meters;
-    private JobLease lease;
+    private final LeaseLoop.Rounds rounds = new LeaseLoop.Rounds() {
+        @Override
+        public void run(Instant now) {
+            Timer.Sample running = Timer.start(meters);
+            String summary = job.run(now);
+            running.stop(runs);
+            if (!summary.isEmpty()) {
+                LOGGER.info("job run job={} {}", job.name(), summary);
+            }
+        }
+
+        @Override
+        public void taken(JobLease lease, boolean othersHeldSince) {
+            LOGGER.info("took job lease job={} owner={} epoch={}", job.name(), owner, lease.epoch());
+        }
+
+        @Override
+        public void notHeld(boolean wasHeld) {
+            skipped.increment();
+        }
+    };
 
     LeasedJob(Job job, String owner, Leases metadata, Clock clock, Duration leaseTtl, MeterRegistry meters) {
         this.job = job;
         this.owner = owner;
-        this.metadata = metadata;
         this.clock = clock;
-        this.leaseTtl = leaseTtl;
+        // Every scheduled round is due, so the lease is asked for each time: it is never renewed in between.
+        this.loop = new LeaseLoop(job.name(), owner, metadata, leaseTtl, leaseTtl);
         this.meters = meters;
         this.runs = Timer.builder("floe.maintenance.runs").tag("job", job.name())
                 .description("Runs of a background job on this agent").register(meters);
@@ -51,23 +70,7 @@ final class LeasedJob implements Runnable {
     @Override
     public synchronized void run() {
         try {
-            Instant now = clock.instant();
-            Optional<JobLease> held = metadata.acquireLease(job.name(), owner, now, leaseTtl);
-            if (held.isEmpty()) {
-                skipped.increment();
-                lease = null;
-                return;
-            }
-            if (lease == null || lease.epoch() != held.get().epoch()) {
-                LOGGER.info("took job lease job={} owner={} epoch={}", job.name(), owner, held.get().epoch());
-            }
-            lease = held.get();
-            Timer.Sample running = Timer.start(meters);
-            String summary = job.run(now);
-            running.stop(runs);
-            if (!summary.isEmpty()) {
-                LOGGER.info("job run job={} {}", job.name(), summary);
-            }
+            loop.turn(clock.instant(), true, rounds);
         } catch (RuntimeException e) {
             failures.increment();
             LOGGER.warn("job run failed job={} owner={}: {}", job.name(), owner, e.toString(), e);
@@ -76,13 +79,6 @@ final class LeasedJob implements Runnable {
 
     /** Gives the lease up so another agent can take the job at once. */
     synchronized void release() {
-        if (lease != null) {
-            try {
-                metadata.releaseLease(lease);
-            } catch (RuntimeException e) {
-                LOGGER.debug("could not release lease job={}: {}", job.name(), e.toString());
-            }
-            lease = null;
-        }
+        loop.release();
     }
 }

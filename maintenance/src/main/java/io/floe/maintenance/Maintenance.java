@@ -1,7 +1,7 @@
 package io.floe.maintenance;
 
-import io.floe.agent.Concurrency;
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.concurrency.Concurrency;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.metadata.Leases;
 import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.StorageStats;

@@ -10,6 +10,8 @@ import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ReferenceMismatch;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -18,9 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * Checks the invariants of spec/README.md on the shared stores themselves (not through any agent):
@@ -130,8 +129,8 @@ final class Checker {
             if (committed.results().get(i) instanceof AppendResult.Appended appended) {
                 BatchAppend batch = commit.batches().get(i);
                 ByteBuffer bytes = objects.get(commit.object(), batch.range());
-                for (RecordBatch stored : MemoryRecords.readableRecords(bytes).batches()) {
-                    for (Record record : stored) {
+                for (StoredBatch stored : StoredBatch.all(bytes)) {
+                    for (StoredRecord record : stored.records()) {
                         byte[] raw = new byte[record.valueSize()];
                         record.value().get(raw);
                         history.observed(new History.Position(batch.topicPartition(),
@@ -160,9 +159,9 @@ final class Checker {
                     continue; // reported by afterStep
                 }
                 ByteBuffer bytes = objects.get(row.object(), row.range());
-                for (RecordBatch batch : MemoryRecords.readableRecords(bytes).batches()) {
+                for (StoredBatch batch : StoredBatch.all(bytes)) {
                     batch.ensureValid();
-                    for (Record record : batch) {
+                    for (StoredRecord record : batch.records()) {
                         long offset = row.baseOffset() + (record.offset() - batch.baseOffset());
                         if (offset < markers.get(tp).logStartOffset()) {
                             continue;

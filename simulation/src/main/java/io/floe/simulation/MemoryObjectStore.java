@@ -1,7 +1,9 @@
 package io.floe.simulation;
 
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.LocalFiles;
 import io.floe.core.object.ObjectAlreadyExistsException;
+import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectNotFoundException;
@@ -12,10 +14,15 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
-/** The object store of a simulation run: in memory, create-only, keeping the ObjectStore contract. */
-final class MemoryObjectStore implements ObjectStore {
+/**
+ * The object store of a simulation run: in memory, create-only, keeping the ObjectStore contract. It
+ * has {@link LocalFiles} as the default {@code file:} store does, so a run takes the same paths: file
+ * ranges sent as they are, base offsets written into objects after a commit.
+ */
+final class MemoryObjectStore implements ObjectStore, LocalFiles {
 
     private record Stored(byte[] bytes, long modifiedMillis) {}
 
@@ -57,6 +64,37 @@ final class MemoryObjectStore implements ObjectStore {
     @Override
     public synchronized ByteBuffer get(ObjectKey key) {
         return ByteBuffer.wrap(bytes(key).clone());
+    }
+
+    @Override
+    public Optional<LocalFiles> localFiles() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public synchronized ObjectFileRange getFileRange(ObjectKey key, ByteRange range) {
+        return ObjectFileRange.inMemory(key, describe(), ByteBuffer.wrap(bytes(key)), range);
+    }
+
+    /**
+     * Into the stored bytes, as into a file (ranges handed out see them). Not counted as a mutation:
+     * readers patch the same offsets in anyway.
+     */
+    @Override
+    public synchronized void writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
+        if (positions.length != offsets.length) {
+            throw new IllegalArgumentException(positions.length + " positions for " + offsets.length + " offsets");
+        }
+        ByteBuffer object = ByteBuffer.wrap(bytes(key));
+        for (long position : positions) {
+            if (position < 0 || position + Long.BYTES > object.limit()) {
+                throw new ObjectStoreException("base offset at " + position + " of object " + key + " in "
+                        + describe() + " is past its end: the object has " + object.limit() + " bytes", false);
+            }
+        }
+        for (int i = 0; i < positions.length; i++) {
+            object.putLong((int) positions[i], offsets[i]);
+        }
     }
 
     private byte[] bytes(ObjectKey key) {

@@ -37,11 +37,13 @@ final class SimAgent {
     private final Node node;
     private final Agent agent;
     private final TableCatalog tables;
+    private final SimExecutor listener;
 
-    private SimAgent(Node node, Agent agent, TableCatalog tables) {
+    private SimAgent(Node node, Agent agent, TableCatalog tables, SimExecutor listener) {
         this.node = node;
         this.agent = agent;
         this.tables = tables;
+        this.listener = listener;
     }
 
     /**
@@ -74,7 +76,7 @@ final class SimAgent {
                     .withLeaseTtl(Duration.ofSeconds(10)), agentId, TableflowMetadata.of(faultyMetadata), faultyObjects, tables,
                     world.clock(), meters, concurrency);
         }
-        return new SimAgent(node, agent, tables);
+        return new SimAgent(node, agent, tables, new SimExecutor(world, node, "listener", 1));
     }
 
     /** Iceberg's JDBC catalog in the run's metadata database, its files in {@code objects}. */
@@ -98,6 +100,14 @@ final class SimAgent {
 
     Agent agent() {
         return agent;
+    }
+
+    /**
+     * The agent's network thread, where requests arrive: a fetch it can answer from memory and local
+     * files is answered right there, store calls (and their faults) included, so it must be the agent's.
+     */
+    SimExecutor listener() {
+        return listener;
     }
 
     boolean alive() {

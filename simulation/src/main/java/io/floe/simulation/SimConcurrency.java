@@ -1,6 +1,6 @@
 package io.floe.simulation;
 
-import io.floe.agent.Concurrency;
+import io.floe.core.concurrency.Concurrency;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 

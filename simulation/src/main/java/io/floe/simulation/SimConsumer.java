@@ -5,13 +5,12 @@ import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * A consumer of one partition reading it in order through the real fetch path of whichever agent is
@@ -71,23 +70,30 @@ final class SimConsumer {
             return;
         }
         long mine = ++attempt;
+        // Half the fetches may be answered with file ranges, as the network layer's always are.
         FetchQuery query = new FetchQuery(List.of(new PartitionQuery(topicPartition, position, 64 * 1024)),
-                Duration.ofMillis(world.between(0, 500)), 1, 64 * 1024);
-        agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
+                Duration.ofMillis(world.between(0, 500)), 1, 64 * 1024, world.random().nextBoolean());
+        agent.listener().execute(() -> agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
             if (agent.alive()) {
                 client.execute(() -> answered(mine, result, agent));
+            } else if (result != null) {
+                result.release();
             }
-        });
+        }));
         client.schedule(() -> answered(mine, null, agent), REQUEST_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
     }
 
     private void answered(long which, FetchResult result, SimAgent agent) {
         if (which != attempt) {
+            if (result != null) {
+                result.release();
+            }
             return; // a late answer of an attempt already given up, or a timeout of one already answered
         }
         attempt++;
         if (result != null) {
             read(result.partitions().get(0), agent);
+            result.release();
         }
         next(world.between(1_000_000L, 50_000_000L));
     }
@@ -118,9 +124,8 @@ final class SimConsumer {
             return;
         }
         PartitionResult.Data data = (PartitionResult.Data) partition;
-        MemoryRecords records = MemoryRecords.readableRecords(data.contiguous());
-        for (RecordBatch batch : records.batches()) {
-            for (Record record : batch) {
+        for (StoredBatch batch : StoredBatch.all(data.contiguous())) {
+            for (StoredRecord record : batch.records()) {
                 if (record.offset() < position) {
                     continue;
                 }

@@ -3,6 +3,7 @@ package io.floe.simulation;
 import io.floe.agent.produce.InvalidBatchException;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.record.NewBatch;
 import io.floe.core.topic.Topic;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
  * An idempotent producer as the Java client behaves (acks=all, up to five batches in flight per
@@ -113,17 +111,16 @@ final class SimProducer {
         PartitionState state = partitions.get(tp);
         int count = 1 + world.random().nextInt(4);
         List<String> values = new ArrayList<>(count);
-        SimpleRecord[] records = new SimpleRecord[count];
+        List<NewBatch.Entry> records = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             String value = "p" + id + "-" + nextValue++;
             values.add(value);
             history.sent(value);
-            records[i] = new SimpleRecord(world.clock().millis(), ("k" + world.random().nextInt(50)).getBytes(StandardCharsets.UTF_8),
-                    value.getBytes(StandardCharsets.UTF_8));
+            records.add(new NewBatch.Entry(world.clock().millis(),
+                    ("k" + world.random().nextInt(50)).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
         }
-        ByteBuffer bytes = producerId < 0 ? MemoryRecords.withRecords(Compression.NONE, records).buffer()
-                : MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) 0, state.nextSequence,
-                        records).buffer();
+        ByteBuffer bytes = producerId < 0 ? NewBatch.of(records)
+                : NewBatch.idempotent(producerId, (short) 0, state.nextSequence, records);
         state.unanswered.addLast(new Batch(tp, state.nextSequence, values, bytes));
         state.nextSequence += count;
         batchesMade++;

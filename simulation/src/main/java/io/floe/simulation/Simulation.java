@@ -1,6 +1,6 @@
 package io.floe.simulation;
 
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;

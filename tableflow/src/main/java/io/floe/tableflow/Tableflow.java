@@ -1,7 +1,7 @@
 package io.floe.tableflow;
 
-import io.floe.agent.Concurrency;
-import io.floe.agent.config.InvalidConfigException;
+import io.floe.core.concurrency.Concurrency;
+import io.floe.core.config.InvalidConfigException;
 import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;

@@ -1,17 +1,18 @@
 package io.floe.agent.fetch;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.LocalFiles;
 import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectKey;
-import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectNotFoundException;
+import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectStoreException;
+import io.floe.core.record.StoredBatch;
 import io.floe.core.topic.UnknownTopicException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,7 +23,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +57,8 @@ final class FetchReader {
     private final ObjectStore objects;
     private final OffsetsInFiles offsetsInFiles;
     private final ObjectCache cache;
-    /** Whether the store keeps objects as local files that fetches for the network may send from. */
-    private final boolean localFiles;
+    /** The store's local files that fetches for the network may send from; null when it keeps none. */
+    private final LocalFiles files;
     private final Counter bytesFromCache;
     private final Counter bytesFromStore;
     private final Counter bytesFromFiles;
@@ -73,7 +73,7 @@ final class FetchReader {
         this.objects = objects;
         this.offsetsInFiles = offsetsInFiles;
         this.cache = cache;
-        this.localFiles = objects.keepsLocalFiles();
+        this.files = objects.localFiles().orElse(null);
         this.bytesFromCache = Counter.builder("floe.fetch.read.bytes").tag("source", "cache").register(meters);
         this.bytesFromStore = Counter.builder("floe.fetch.read.bytes").tag("source", "object-store").register(meters);
         // Sent from the local object store's files without being read (sendfile): never cached, never copied.
@@ -97,7 +97,7 @@ final class FetchReader {
      * reads only memory and local files, as Kafka serves its log segments.
      */
     boolean readsLocallyOnly(FetchQuery query) {
-        if (!localFiles || !logs.embeddedStore()) {
+        if (files == null || !logs.embeddedStore()) {
             return false;
         }
         for (PartitionQuery partition : query.partitions()) {
@@ -169,7 +169,7 @@ final class FetchReader {
         Set<ObjectKey> missing = new HashSet<>();
         List<ObjectFileRange> opened = new ArrayList<>();
         try {
-            boolean fromFiles = query.fromFiles() && localFiles;
+            boolean fromFiles = query.fromFiles() && files != null;
             wanted.forEach((key, runs) -> load(key, runs, fromFiles, loaded, opened, failures, missing));
             List<PartitionResult> results = new ArrayList<>(plan.size());
             for (Planned planned : plan) {
@@ -294,7 +294,8 @@ final class FetchReader {
             if (fromFiles) {
                 boolean offsetsInFile = offsetsInFiles.contains(key);
                 List<Run> sendable = missing.stream().filter(run -> offsetsInFile || worthSendingFromFile(run)).toList();
-                if (!sendable.isEmpty() && openFiles(key, sendable, offsetsInFile, loaded, opened)) {
+                if (!sendable.isEmpty()) {
+                    openFiles(key, sendable, offsetsInFile, loaded, opened);
                     toRead = missing.stream().filter(run -> !loaded.containsKey(run)).toList();
                 }
             }
@@ -317,23 +318,19 @@ final class FetchReader {
         return run.range().length() / run.batches().size() >= FILE_MIN_AVERAGE_BATCH_BYTES;
     }
 
-    /** Opens the runs' merged ranges of the object's file; false (nothing opened) when the store keeps no files. */
-    private boolean openFiles(ObjectKey key, List<Run> runs, boolean offsetsInFile, Map<Run, Loaded> loaded,
+    /** Opens the runs' merged ranges of the object's file. */
+    private void openFiles(ObjectKey key, List<Run> runs, boolean offsetsInFile, Map<Run, Loaded> loaded,
             List<ObjectFileRange> opened) {
         for (ByteRange merged : merge(ranges(runs))) {
-            Optional<ObjectFileRange> file = objects.getFileRange(key, merged);
-            if (file.isEmpty()) {
-                return false;
-            }
-            opened.add(file.get());
+            ObjectFileRange file = files.getFileRange(key, merged);
+            opened.add(file);
             bytesFromFiles.increment(merged.length());
             for (Run run : runs) {
                 if (within(run.range(), merged)) {
-                    loaded.put(run, new Loaded.FromFile(file.get(), offsetsInFile));
+                    loaded.put(run, new Loaded.FromFile(file, offsetsInFile));
                 }
             }
         }
-        return true;
     }
 
     /** Reads the runs' merged ranges from the store, checks their batches' CRCs and caches them. */

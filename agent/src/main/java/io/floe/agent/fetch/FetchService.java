@@ -1,10 +1,10 @@
 package io.floe.agent.fetch;
 
 import io.floe.agent.AgentConfig;
-import io.floe.agent.Concurrency;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.agent.cluster.Cluster;
 import io.floe.agent.produce.CommittedObject;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectStore;
 import io.micrometer.core.instrument.Counter;

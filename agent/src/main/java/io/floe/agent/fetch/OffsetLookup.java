@@ -1,6 +1,5 @@
 package io.floe.agent.fetch;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.agent.cache.ObjectCache;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
@@ -8,14 +7,13 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.LogRetention;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.RecordIterator;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import io.floe.core.topic.UnknownTopicException;
 import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.function.Predicate;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.utils.internals.BufferSupplier;
-import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 /**
  * ListOffsets' questions: the markers, the first offset at or after a timestamp, the offset of the
@@ -73,15 +71,15 @@ public final class OffsetLookup {
                 .flatMap(batch -> firstRecord(batch, record -> record.timestamp() == batch.maxTimestamp()));
     }
 
-    private Optional<TimestampedOffset> firstRecord(BatchCoordinate coordinate, Predicate<Record> matches) {
+    private Optional<TimestampedOffset> firstRecord(BatchCoordinate coordinate, Predicate<StoredRecord> matches) {
         ByteBuffer bytes = cache.get(coordinate.object(), coordinate.range())
                 .orElseGet(() -> objects.get(coordinate.object(), coordinate.range()));
         ByteBuffer copy = ByteBuffer.allocate(bytes.remaining()).put(bytes.duplicate()).flip();
         copy.putLong(0, coordinate.baseOffset());
-        MutableRecordBatch batch = StoredBatch.of(copy);
-        try (CloseableIterator<Record> records = batch.skipKeyValueIterator(BufferSupplier.NO_CACHING)) {
+        StoredBatch batch = StoredBatch.of(copy);
+        try (RecordIterator records = batch.recordsWithoutKeysOrValues()) {
             while (records.hasNext()) {
-                Record record = records.next();
+                StoredRecord record = records.next();
                 if (matches.test(record)) {
                     return Optional.of(new TimestampedOffset(record.offset(), record.timestamp()));
                 }

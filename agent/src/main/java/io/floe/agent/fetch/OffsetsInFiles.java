@@ -2,6 +2,7 @@ package io.floe.agent.fetch;
 
 import io.floe.agent.produce.CommittedObject;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.object.LocalFiles;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
 import java.util.Collections;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The objects of this agent's commits whose local files hold every batch's assigned base offset,
- * written right after the commit ({@link ObjectStore#writeBaseOffsets}): a fetch sends a run of
+ * written right after the commit ({@link LocalFiles#writeBaseOffsets}): a fetch sends a run of
  * their batches from the file as it is, in one piece, as Kafka sends its log segments, instead of
  * each batch's offset from memory and the rest of it from the file. Only commits whose every batch
  * was appended with a known offset qualify (no unknown outcome, no duplicate). Bounded: the oldest
@@ -26,8 +27,8 @@ final class OffsetsInFiles {
     /** About 200 GB of recent objects at the default flush size; 100 bytes of heap each. */
     static final int OBJECTS_MAX = 65_536;
 
-    private final ObjectStore objects;
-    private final boolean localFiles;
+    /** The store's local files; null when it keeps none, and nothing is ever written. */
+    private final LocalFiles files;
     private final Set<ObjectKey> written = Collections.newSetFromMap(Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, false) {
                 @Override
@@ -37,14 +38,13 @@ final class OffsetsInFiles {
             }));
 
     OffsetsInFiles(ObjectStore objects) {
-        this.objects = objects;
-        this.localFiles = objects.keepsLocalFiles();
+        this.files = objects.localFiles().orElse(null);
     }
 
     /** Writes the offsets of {@code committed} into its object's file, when every batch of it is known. */
     void write(CommittedObject committed) {
         List<CommittedObject.Appended> appended = committed.appended();
-        if (!localFiles || appended.isEmpty() || !committed.stalePartitions().isEmpty()) {
+        if (files == null || appended.isEmpty() || !committed.stalePartitions().isEmpty()) {
             return;
         }
         ObjectKey key = appended.get(0).batch().object();
@@ -59,9 +59,8 @@ final class OffsetsInFiles {
             offsets[i] = batch.baseOffset();
         }
         try {
-            if (objects.writeBaseOffsets(key, positions, offsets)) {
-                written.add(key);
-            }
+            files.writeBaseOffsets(key, positions, offsets);
+            written.add(key);
         } catch (RuntimeException e) {
             // Fetches then send each batch's offset from memory, as for any other object.
             LOGGER.debug("cannot write base offsets into object={}: {}", key, e.toString());

@@ -1,7 +1,7 @@
 package io.floe.agent.group;
 
-import io.floe.agent.Concurrency;
 import io.floe.agent.group.consumer.ConsumerGroup;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CoordinatorLease;

@@ -1,6 +1,7 @@
 package io.floe.agent.metering;
 
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.LocalFiles;
 import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
@@ -30,6 +31,7 @@ public final class MeteredObjectStore implements ObjectStore {
     private final Map<Kind, Timer> latency = new EnumMap<>(Kind.class);
     private final Map<Kind, Counter> bytes = new EnumMap<>(Kind.class);
     private final Map<Kind, Counter> failures = new EnumMap<>(Kind.class);
+    private final Optional<LocalFiles> files;
 
     public MeteredObjectStore(ObjectStore delegate, MeterRegistry meters) {
         this.delegate = delegate;
@@ -43,6 +45,7 @@ public final class MeteredObjectStore implements ObjectStore {
             failures.put(kind, Counter.builder("floe.objectstore.failures").tag("kind", tag)
                     .description("Object-store requests that failed").register(meters));
         }
+        this.files = delegate.localFiles().map(MeteredFiles::new);
     }
 
     @Override
@@ -69,29 +72,34 @@ public final class MeteredObjectStore implements ObjectStore {
         return data;
     }
 
-    /**
-     * A GET like the others: the bytes of the range leave the store, only without passing through the
-     * agent. A store without local files makes no request, and none is counted.
-     */
+    /** The delegate's local files, metered. A store without them makes no such request, and none is counted. */
     @Override
-    public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
-        if (!delegate.keepsLocalFiles()) {
-            return Optional.empty();
+    public Optional<LocalFiles> localFiles() {
+        return files;
+    }
+
+    /** The delegate's local files, with file ranges counted as the GETs they are. */
+    private final class MeteredFiles implements LocalFiles {
+
+        private final LocalFiles local;
+
+        MeteredFiles(LocalFiles local) {
+            this.local = local;
         }
-        Optional<ObjectFileRange> fileRange = measure(Kind.GET, () -> delegate.getFileRange(key, range));
-        fileRange.ifPresent(opened -> bytes.get(Kind.GET).increment(range.length()));
-        return fileRange;
-    }
 
-    @Override
-    public boolean keepsLocalFiles() {
-        return delegate.keepsLocalFiles();
-    }
+        /** A GET like the others: the bytes of the range leave the store, only without passing through the agent. */
+        @Override
+        public ObjectFileRange getFileRange(ObjectKey key, ByteRange range) {
+            ObjectFileRange fileRange = measure(Kind.GET, () -> local.getFileRange(key, range));
+            bytes.get(Kind.GET).increment(range.length());
+            return fileRange;
+        }
 
-    /** A write to a local file, no object-store request: not metered. */
-    @Override
-    public boolean writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
-        return delegate.writeBaseOffsets(key, positions, offsets);
+        /** A write to a local file, no object-store request: not metered. */
+        @Override
+        public void writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
+            local.writeBaseOffsets(key, positions, offsets);
+        }
     }
 
     @Override

@@ -3,15 +3,11 @@ package io.floe.agent.produce;
 import io.floe.agent.produce.InvalidBatchException.Reason;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ProducerState;
+import io.floe.core.record.RecordIterator;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
-import java.util.Iterator;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.utils.internals.BufferSupplier;
-import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 /**
  * Checks what a producer sent for one partition before it may reach storage: exactly one magic v2
@@ -35,8 +31,8 @@ final class BatchValidator {
             throw new InvalidBatchException(Reason.MESSAGE_TOO_LARGE, "batch of " + size
                     + " bytes exceeds max.message.bytes " + maxMessageBytes + " for " + topicPartition);
         }
-        MutableRecordBatch batch = singleBatch(topicPartition, records);
-        if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
+        StoredBatch batch = singleBatch(topicPartition, records);
+        if (batch.magic() != StoredBatch.MAGIC_V2) {
             throw new InvalidBatchException(Reason.INVALID_RECORD, "record batch magic " + batch.magic()
                     + " is not supported (only v2) for " + topicPartition);
         }
@@ -56,14 +52,13 @@ final class BatchValidator {
         return new ValidatedBatch(records.slice(), recordCount, batch.maxTimestamp(), producer);
     }
 
-    private static MutableRecordBatch singleBatch(TopicPartition topicPartition, ByteBuffer records) {
+    private static StoredBatch singleBatch(TopicPartition topicPartition, ByteBuffer records) {
         try {
-            Iterator<MutableRecordBatch> batches = MemoryRecords.readableRecords(records.duplicate()).batches().iterator();
-            if (!batches.hasNext()) {
+            StoredBatch batch = StoredBatch.firstOrNull(records);
+            if (batch == null) {
                 throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, "no complete record batch in "
                         + records.remaining() + " bytes for " + topicPartition);
             }
-            MutableRecordBatch batch = batches.next();
             if (batch.sizeInBytes() != records.remaining()) {
                 throw new InvalidBatchException(Reason.INVALID_RECORD, "produce requests must hold exactly one record "
                         + "batch per partition; got " + records.remaining() + " bytes of which the first batch is "
@@ -75,7 +70,7 @@ final class BatchValidator {
         }
     }
 
-    private static int checkRecords(TopicPartition topicPartition, MutableRecordBatch batch, boolean keysRequired) {
+    private static int checkRecords(TopicPartition topicPartition, StoredBatch batch, boolean keysRequired) {
         Integer declared = batch.countOrNull();
         long lastOffsetDelta = batch.lastOffset() - batch.baseOffset();
         if (declared == null || declared < 1 || lastOffsetDelta != declared - 1) {
@@ -83,9 +78,9 @@ final class BatchValidator {
                     + " does not match last offset delta " + lastOffsetDelta + " for " + topicPartition);
         }
         int seen = 0;
-        try (CloseableIterator<Record> records = batch.skipKeyValueIterator(BufferSupplier.NO_CACHING)) {
+        try (RecordIterator records = batch.recordsWithoutKeysOrValues()) {
             while (records.hasNext()) {
-                Record record = records.next();
+                StoredRecord record = records.next();
                 if (record.offset() - batch.baseOffset() != seen) {
                     throw new InvalidBatchException(Reason.INVALID_RECORD, "record " + seen + " has offset delta "
                             + (record.offset() - batch.baseOffset()) + " for " + topicPartition);

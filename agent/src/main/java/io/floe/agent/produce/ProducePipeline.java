@@ -1,10 +1,10 @@
 package io.floe.agent.produce;
 
 import io.floe.agent.AgentConfig;
-import io.floe.agent.Concurrency;
 import io.floe.agent.cache.ObjectCache;
-import io.floe.agent.config.TopicConfigs;
 import io.floe.agent.topic.Topics;
+import io.floe.core.concurrency.Concurrency;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;

@@ -1,6 +1,6 @@
 package io.floe.agent.produce;
 
-import io.floe.agent.Concurrency;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;

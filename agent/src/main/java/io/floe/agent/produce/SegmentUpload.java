@@ -36,7 +36,7 @@ final class SegmentUpload {
         this.keys = keys;
         this.objects = objects;
         this.cache = cache;
-        this.localBuffers = objects.keepsLocalFiles() ? new ConcurrentLinkedQueue<>() : null;
+        this.localBuffers = objects.localFiles().isPresent() ? new ConcurrentLinkedQueue<>() : null;
     }
 
     UploadedObject upload(Flush flush) {

@@ -1,9 +1,8 @@
 package io.floe.agent.produce;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.metadata.ProducerState;
+import io.floe.core.record.StoredBatch;
 import java.nio.ByteBuffer;
-import org.apache.kafka.common.record.TimestampType;
 
 /** A batch that passed validation: its bytes (exactly as sent) and the facts the commit needs. */
 record ValidatedBatch(ByteBuffer bytes, int recordCount, long maxTimestamp, ProducerState producer) {
@@ -14,7 +13,7 @@ record ValidatedBatch(ByteBuffer bytes, int recordCount, long maxTimestamp, Prod
      * does; records keep their create times, which readers ignore for such batches.
      */
     ValidatedBatch stampedAt(long logAppendTimeMs) {
-        StoredBatch.of(bytes).setMaxTimestamp(TimestampType.LOG_APPEND_TIME, logAppendTimeMs);
+        StoredBatch.of(bytes).stampLogAppendTime(logAppendTimeMs);
         return new ValidatedBatch(bytes, recordCount, logAppendTimeMs, producer);
     }
 }

@@ -1,7 +1,7 @@
 package io.floe.agent.topic;
 
-import io.floe.agent.config.InvalidConfigException;
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.InvalidConfigException;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.metadata.TopicMetadata;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;

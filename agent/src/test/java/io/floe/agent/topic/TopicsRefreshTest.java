@@ -2,7 +2,7 @@ package io.floe.agent.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;

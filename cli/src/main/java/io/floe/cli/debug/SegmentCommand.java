@@ -1,12 +1,12 @@
 package io.floe.cli.debug;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.cli.agent.Backends;
 import io.floe.cli.agent.S3Flags;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectStoreException;
+import io.floe.core.record.StoredBatch;
 import io.floe.core.segment.SegmentBatch;
 import io.floe.core.segment.SegmentFooter;
 import io.floe.core.segment.SegmentFormatException;
@@ -22,13 +22,13 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code floe debug segment}: verifies a segment's footer with {@link SegmentReader}, then prints

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Temporary files of puts interrupted by a crash stay in {@code .tmp}; nothing
  * reads them.
  */
-public final class LocalObjectStore implements ObjectStore {
+public final class LocalObjectStore implements ObjectStore, LocalFiles {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(LocalObjectStore.class);
     private static final String TEMP_DIRECTORY = ".tmp";
@@ -120,12 +120,12 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     @Override
-    public boolean keepsLocalFiles() {
-        return true;
+    public Optional<LocalFiles> localFiles() {
+        return Optional.of(this);
     }
 
     @Override
-    public Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+    public ObjectFileRange getFileRange(ObjectKey key, ByteRange range) {
         Objects.requireNonNull(range, "range");
         OpenObjectFile file;
         try {
@@ -136,7 +136,7 @@ public final class LocalObjectStore implements ObjectStore {
         }
         try {
             checkWithin(key, range, file.size());
-            return Optional.of(new ObjectFileRange(key, describe(), file, range));
+            return new ObjectFileRange(key, describe(), file, range);
         } catch (RuntimeException e) {
             file.release();
             throw e;
@@ -144,7 +144,7 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     @Override
-    public boolean writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
+    public void writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
         if (positions.length != offsets.length) {
             throw new IllegalArgumentException(positions.length + " positions for " + offsets.length + " offsets");
         }
@@ -163,7 +163,6 @@ public final class LocalObjectStore implements ObjectStore {
                     channel.write(field, positions[i] + field.position());
                 }
             }
-            return true;
         } catch (NoSuchFileException e) {
             throw new ObjectNotFoundException(key);
         } catch (IOException e) {

@@ -6,9 +6,10 @@ import java.nio.channels.WritableByteChannel;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A byte range of an object that a local store keeps as a file, held open for reading: the network
- * can send its bytes straight from the page cache ({@code sendfile}) without the agent reading them.
- * The file stays readable while the range is held, even if the object is deleted meanwhile.
+ * A byte range of an object that a store keeps on this machine ({@link LocalFiles}), as a file or (the
+ * simulation's store) in memory, held open for reading: the network can send its bytes straight from
+ * the page cache ({@code sendfile}) without the agent reading them. The file stays readable while the
+ * range is held, even if the object is deleted meanwhile.
  *
  * <p>Reference counted: whoever opens the range holds one reference, each holder that keeps it
  * takes one more ({@link #retain()}), and the last {@link #release()} gives the file back to the
@@ -19,16 +20,31 @@ public final class ObjectFileRange {
 
     private final ObjectKey key;
     private final String store;
-    private final OpenObjectFile file;
+    private final HeldObject file;
     private final ByteRange range;
     private final AtomicInteger references = new AtomicInteger(1);
 
     /** Takes over one reference of {@code file}, given back when this range is released for good. */
-    ObjectFileRange(ObjectKey key, String store, OpenObjectFile file, ByteRange range) {
+    ObjectFileRange(ObjectKey key, String store, HeldObject file, ByteRange range) {
         this.key = key;
         this.store = store;
         this.file = file;
         this.range = range;
+    }
+
+    /**
+     * {@code range} of an object a store keeps in memory on this machine ({@code object}, the whole of
+     * it, shared: base offsets later written into it show through), for stores with
+     * {@link LocalFiles} but no files, such as the simulation's.
+     *
+     * @throws ObjectStoreException when the range lies past the object's end
+     */
+    public static ObjectFileRange inMemory(ObjectKey key, String store, ByteBuffer object, ByteRange range) {
+        if (range.end() > object.limit()) {
+            throw new ObjectStoreException("range " + range + " is past the end of object " + key + " in " + store
+                    + ": the object has " + object.limit() + " bytes", false);
+        }
+        return new ObjectFileRange(key, store, new HeldBytes(object), range);
     }
 
     public ObjectKey key() {
@@ -46,23 +62,13 @@ public final class ObjectFileRange {
      */
     public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
         checkWithin(position, count);
-        long sent = file.channel().transferTo(position, count, target);
-        if (sent == 0 && count > 0 && file.channel().size() < position + count) {
-            // Nothing would ever be sent: fail instead of having the caller retry for good.
-            throw new IOException("object " + key + " has " + file.channel().size() + " bytes, " + (position + count)
-                    + " expected: it was changed outside the store");
-        }
-        return sent;
+        return file.transferTo(key, position, count, target);
     }
 
     /** Reads {@code length} bytes from object position {@code position} into a new heap buffer. */
     public ByteBuffer read(long position, int length) {
         checkWithin(position, length);
-        try {
-            return LocalObjectStore.readIntoHeap(key, store, file.channel(), position, length);
-        } catch (IOException e) {
-            throw new ObjectStoreException("reading object " + key + " in " + store + " failed: " + e, true, e);
-        }
+        return file.read(key, store, position, length);
     }
 
     /** Takes one more reference; fails once the range was released for good. */

@@ -41,36 +41,13 @@ public interface ObjectStore extends AutoCloseable {
     ByteBuffer get(ObjectKey key);
 
     /**
-     * {@code range} of the object as a file on this machine, held open for the network to send
-     * without reading it ({@code sendfile}), or empty when the store keeps no local files (then read
-     * with {@link #get(ObjectKey, ByteRange)}). The same request as that {@code get}, with the same
-     * errors; the caller releases the returned range. Its bytes are not checked by anyone on the way:
-     * Kafka clients check batch CRCs themselves.
+     * The store's {@link LocalFiles} capability, or empty when it keeps no objects on this machine
+     * (then everything is read with {@link #get(ObjectKey, ByteRange)}). The same answer every time:
+     * callers ask once, when they are wired. A decorator answers with its delegate's capability,
+     * wrapped as it needs, or deliberately empty.
      */
-    default Optional<ObjectFileRange> getFileRange(ObjectKey key, ByteRange range) {
+    default Optional<LocalFiles> localFiles() {
         return Optional.empty();
-    }
-
-    /**
-     * Whether the store keeps its objects as files on this machine ({@link #getFileRange} answers):
-     * the operating system's page cache then holds freshly written objects, and an agent need not
-     * keep copies of them in memory.
-     */
-    default boolean keepsLocalFiles() {
-        return false;
-    }
-
-    /**
-     * Writes assigned base offsets into the local file of an object (each {@code offsets[i]} as the
-     * 8 bytes at {@code positions[i]}, where a stored batch starts): the batch's {@code baseOffset}
-     * field, which lies outside its CRC and which every reader patches in from the batch's coordinate
-     * anyway. Afterwards runs of those batches can be sent from the file as they are. The object
-     * stays valid by every check; its other bytes never change. Not forced to disk: after a crash
-     * the file may hold the producer's offsets or the assigned ones. Returns false, writing nothing,
-     * when the store keeps no local files.
-     */
-    default boolean writeBaseOffsets(ObjectKey key, long[] positions, long[] offsets) {
-        return false;
     }
 
     /** Objects whose keys start with {@code prefix}, in key order. */

@@ -1,10 +1,10 @@
 package io.floe.kafka.api;
 
 import io.floe.agent.AgentConfig;
-import io.floe.agent.config.ConfigEntry;
-import io.floe.agent.config.ConfigSource;
-import io.floe.agent.config.ConfigType;
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.ConfigEntry;
+import io.floe.core.config.ConfigSource;
+import io.floe.core.config.ConfigType;
+import io.floe.core.config.TopicConfigs;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.floe.kafka.api;
 
-import io.floe.agent.config.ConfigEntry;
-import io.floe.agent.config.ConfigSource;
-import io.floe.agent.config.ConfigType;
+import io.floe.core.config.ConfigEntry;
+import io.floe.core.config.ConfigSource;
+import io.floe.core.config.ConfigType;
 import java.util.List;
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicConfigs;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;

@@ -1,10 +1,10 @@
 package io.floe.kafka.api;
 
 import io.floe.agent.Agent;
-import io.floe.agent.config.ConfigEntry;
-import io.floe.agent.config.ConfigSource;
-import io.floe.agent.config.TopicConfigs;
 import io.floe.agent.topic.Topics;
+import io.floe.core.config.ConfigEntry;
+import io.floe.core.config.ConfigSource;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.UnknownTopicException;
 import io.floe.kafka.error.KafkaErrors;
@@ -20,12 +20,13 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
-import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
+import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
 

@@ -1,7 +1,7 @@
 package io.floe.kafka.error;
 
-import io.floe.agent.config.InvalidConfigException;
 import io.floe.agent.produce.InvalidBatchException;
+import io.floe.core.config.InvalidConfigException;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.object.ObjectStoreException;
 import io.floe.core.topic.UnknownTopicException;

@@ -1,6 +1,5 @@
 package io.floe.maintenance.compaction;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.metadata.LogAppends;
 import io.floe.core.metadata.ObjectLifecycle;
@@ -11,6 +10,7 @@ import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.StoredBatch;
 import io.floe.core.segment.SegmentBatch;
 import io.floe.core.segment.SegmentReader;
 import io.floe.core.segment.SegmentWriter;

@@ -1,9 +1,9 @@
 package io.floe.maintenance.keys;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.StoredBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

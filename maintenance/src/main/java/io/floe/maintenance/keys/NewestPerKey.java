@@ -1,18 +1,15 @@
 package io.floe.maintenance.keys;
 
+import io.floe.core.record.BatchFilter;
+import io.floe.core.record.DecompressionBuffers;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
 import java.util.OptionalLong;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.MemoryRecords.FilterResult;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.record.internal.Records;
-import org.apache.kafka.common.utils.internals.BufferSupplier;
 
 /**
- * Kafka's cleaner rule for one batch at a time, applied by Kafka's own {@link MemoryRecords#filterTo}
- * (which keeps the batch's base offset and last offset, re-encodes what it keeps in the batch's
+ * Kafka's cleaner rule for one batch at a time, applied by Kafka's own {@code MemoryRecords.filterTo}
+ * through {@link BatchFilter} (which keeps the batch's base offset and last offset, re-encodes what it keeps in the batch's
  * compression and recomputes the CRC). A record stays when it is the newest of its key in the map (or
  * its key is not in the map) and either has a value or is a tombstone whose delete horizon has not
  * passed. A tombstone's horizon is stamped into its batch the first time a cleaning keeps it, at
@@ -21,10 +18,10 @@ import org.apache.kafka.common.utils.internals.BufferSupplier;
  * does on a compacted topic; batches left empty are removed (Floe keeps producer state in the
  * metadata store, not in the log's last batches). Not thread-safe.
  */
-final class NewestPerKey extends MemoryRecords.RecordFilter {
+final class NewestPerKey extends BatchFilter {
 
     private final KeyOffsetMap newest;
-    private final BufferSupplier decompression = BufferSupplier.create();
+    private final DecompressionBuffers decompression = DecompressionBuffers.reused();
     private long tombstoneHorizonMs = Long.MAX_VALUE;
 
     NewestPerKey(KeyOffsetMap newest, long nowMs, long deleteRetentionMs) {
@@ -45,7 +42,7 @@ final class NewestPerKey extends MemoryRecords.RecordFilter {
         }
 
         /** Rewritten with fewer records, or with its tombstones' delete horizon stamped in. */
-        record Rewritten(ByteBuffer bytes, MutableRecordBatch batch, int recordsRemoved) implements Outcome {}
+        record Rewritten(ByteBuffer bytes, StoredBatch batch, int recordsRemoved) implements Outcome {}
 
         /** No record left. */
         record Removed(int recordsRemoved) implements Outcome {}
@@ -53,19 +50,16 @@ final class NewestPerKey extends MemoryRecords.RecordFilter {
 
     /** Filters one batch, whose bytes carry its assigned base offset (so record offsets are the log's). */
     Outcome filter(ByteBuffer batchBytes) {
-        MemoryRecords records = MemoryRecords.readableRecords(batchBytes.duplicate());
-        FilterResult result = records.filterTo(this, ByteBuffer.allocate(batchBytes.remaining()), decompression,
-                Records.SOFT_MAX_ARRAY_LENGTH);
-        int removed = result.messagesRead() - result.messagesRetained();
-        if (result.messagesRetained() == 0) {
+        Filtered result = apply(batchBytes, decompression);
+        int removed = result.recordsRead() - result.recordsRetained();
+        if (result.recordsRetained() == 0) {
             return new Outcome.Removed(removed);
         }
-        ByteBuffer out = result.outputBuffer().flip();
+        ByteBuffer out = result.bytes();
         if (out.equals(batchBytes)) {
             return new Outcome.Unchanged();
         }
-        return new Outcome.Rewritten(out, MemoryRecords.readableRecords(out.duplicate()).batches().iterator().next(),
-                removed);
+        return new Outcome.Rewritten(out, StoredBatch.of(out), removed);
     }
 
     /** The earliest delete horizon of a tombstone this filter kept, or {@link Long#MAX_VALUE}. */
@@ -74,12 +68,7 @@ final class NewestPerKey extends MemoryRecords.RecordFilter {
     }
 
     @Override
-    protected BatchRetentionResult checkBatchRetention(RecordBatch batch) {
-        return new BatchRetentionResult(BatchRetention.DELETE_EMPTY, false);
-    }
-
-    @Override
-    protected boolean shouldRetainRecord(RecordBatch batch, Record record) {
+    protected boolean retain(StoredBatch batch, StoredRecord record) {
         if (batch.isControlBatch()) {
             return true;
         }
@@ -91,10 +80,10 @@ final class NewestPerKey extends MemoryRecords.RecordFilter {
         }
         // As Kafka's cleaner: a tombstone seen for the first time stays (filterTo stamps its horizon).
         OptionalLong stamped = batch.deleteHorizonMs();
-        if (stamped.isPresent() && currentTime >= stamped.getAsLong()) {
+        if (stamped.isPresent() && nowMs() >= stamped.getAsLong()) {
             return false;
         }
-        tombstoneHorizonMs = Math.min(tombstoneHorizonMs, stamped.orElse(currentTime + deleteRetentionMs));
+        tombstoneHorizonMs = Math.min(tombstoneHorizonMs, stamped.orElse(nowMs() + deleteRetentionMs()));
         return true;
     }
 }

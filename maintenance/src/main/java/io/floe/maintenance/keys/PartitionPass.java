@@ -1,6 +1,5 @@
 package io.floe.maintenance.keys;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.LogAppends;
@@ -12,6 +11,10 @@ import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.DecompressionBuffers;
+import io.floe.core.record.RecordIterator;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import io.floe.core.segment.SegmentWriter;
 import io.floe.core.topic.Topic;
 import io.floe.maintenance.keys.DirtyScan.DirtySection;
@@ -24,10 +27,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.utils.internals.BufferSupplier;
-import org.apache.kafka.common.utils.internals.CloseableIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +55,7 @@ final class PartitionPass {
     private static final int REMOVALS_PER_SWAP_MAX = 1000;
 
     /** A batch that keeps records, waiting for its output. */
-    private record Pending(BatchCoordinate from, ByteBuffer bytes, MutableRecordBatch batch) {}
+    private record Pending(BatchCoordinate from, ByteBuffer bytes, StoredBatch batch) {}
 
     /** What a pass did. */
     record Result(boolean complete, long tombstoneHorizonMs, long recordsRemoved, int swaps) {}
@@ -76,7 +75,7 @@ final class PartitionPass {
     private final Instant deleteAfter;
     private final long targetBytes;
     private final KeyCompactionMeters meters;
-    private final BufferSupplier decompression = BufferSupplier.create();
+    private final DecompressionBuffers decompression = DecompressionBuffers.reused();
     private final List<Pending> chunk = new ArrayList<>();
     private final List<BatchCoordinate> removals = new ArrayList<>();
     private final Set<ObjectKey> movedFrom = new HashSet<>();
@@ -124,7 +123,7 @@ final class PartitionPass {
         for (List<BatchCoordinate> run : runsByObject(dirty)) {
             List<ByteBuffer> bytes = BatchReads.read(objects, run, this::read);
             for (ByteBuffer batchBytes : bytes) {
-                MutableRecordBatch batch = StoredBatch.of(batchBytes);
+                StoredBatch batch = StoredBatch.of(batchBytes);
                 if (batch.isControlBatch()) {
                     continue;
                 }
@@ -132,9 +131,9 @@ final class PartitionPass {
                     throw new IllegalStateException("key map of " + newest.capacity() + " keys cannot take the batch"
                             + " at offset " + batch.baseOffset() + " of " + tp + "; the dirty scan should have stopped");
                 }
-                try (CloseableIterator<Record> records = batch.streamingIterator(decompression)) {
+                try (RecordIterator records = batch.streamRecords(decompression)) {
                     while (records.hasNext()) {
-                        Record record = records.next();
+                        StoredRecord record = records.next();
                         if (record.hasKey()) {
                             newest.put(record.key(), record.offset());
                         }
@@ -306,7 +305,7 @@ final class PartitionPass {
         SegmentWriter writer = new SegmentWriter();
         List<ObjectRewrite.Move> moves = new ArrayList<>(chunk.size());
         for (Pending pending : chunk) {
-            MutableRecordBatch batch = pending.batch();
+            StoredBatch batch = pending.batch();
             Integer count = batch.countOrNull();
             ByteRange to = writer.append(topic.id(), tp.partition(), count == null ? 0 : count, batch.producerId(),
                     batch.producerEpoch(), batch.baseSequence(), batch.maxTimestamp(), pending.bytes());

@@ -1,6 +1,6 @@
 package io.floe.maintenance.retention;
 
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;

@@ -32,7 +32,7 @@ class NewestPerKeyTest {
 
         assertThat(outcome).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class, rewritten -> {
             assertThat(rewritten.recordsRemoved()).isEqualTo(2);
-            MutableRecordBatch kept = rewritten.batch();
+            MutableRecordBatch kept = kafkaBatch(rewritten);
             assertThat(kept.isValid()).isTrue();
             assertThat(kept.compressionType()).isEqualTo(type);
             assertThat(kept.baseOffset()).isEqualTo(100);
@@ -68,7 +68,7 @@ class NewestPerKeyTest {
         NewestPerKey.Outcome outcome = new NewestPerKey(map(), NOW, DELETE_RETENTION_MS).filter(batch);
 
         assertThat(outcome).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class,
-                rewritten -> assertThat(values(rewritten.batch())).containsExactly("0=a:1"));
+                rewritten -> assertThat(values(kafkaBatch(rewritten))).containsExactly("0=a:1"));
     }
 
     @Test
@@ -80,8 +80,8 @@ class NewestPerKeyTest {
 
         assertThat(stamped).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class, rewritten -> {
             assertThat(rewritten.recordsRemoved()).isZero();
-            assertThat(rewritten.batch().deleteHorizonMs()).hasValue(NOW + DELETE_RETENTION_MS);
-            assertThat(timestamps(rewritten.batch())).as("record timestamps survive the new base timestamp")
+            assertThat(kafkaBatch(rewritten).deleteHorizonMs()).hasValue(NOW + DELETE_RETENTION_MS);
+            assertThat(timestamps(kafkaBatch(rewritten))).as("record timestamps survive the new base timestamp")
                     .containsExactly(NOW, NOW - 5);
         });
         assertThat(first.tombstoneHorizonMs()).isEqualTo(NOW + DELETE_RETENTION_MS);
@@ -93,7 +93,7 @@ class NewestPerKeyTest {
 
         NewestPerKey after = new NewestPerKey(map(), NOW + DELETE_RETENTION_MS, DELETE_RETENTION_MS);
         assertThat(after.filter(stampedBytes)).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class,
-                rewritten -> assertThat(values(rewritten.batch())).containsExactly("0=a:1"));
+                rewritten -> assertThat(values(kafkaBatch(rewritten))).containsExactly("0=a:1"));
         assertThat(after.tombstoneHorizonMs()).isEqualTo(Long.MAX_VALUE);
     }
 
@@ -111,8 +111,8 @@ class NewestPerKeyTest {
         NewestPerKey.Outcome outcome = new NewestPerKey(map("b", 9), NOW, DELETE_RETENTION_MS).filter(batch);
 
         assertThat(outcome).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class, rewritten -> {
-            assertThat(values(rewritten.batch())).containsExactly("1=c:1");
-            assertThat(rewritten.batch().deleteHorizonMs()).isEmpty();
+            assertThat(values(kafkaBatch(rewritten))).containsExactly("1=c:1");
+            assertThat(kafkaBatch(rewritten).deleteHorizonMs()).isEmpty();
         });
     }
 
@@ -130,6 +130,11 @@ class NewestPerKeyTest {
             map.put(ByteBuffer.wrap(bytes((String) keysAndOffsets[i])), ((Number) keysAndOffsets[i + 1]).longValue());
         }
         return map;
+    }
+
+    /** The rewritten batch as kafka-clients reads it, to check its header as Kafka would. */
+    private static MutableRecordBatch kafkaBatch(NewestPerKey.Outcome.Rewritten rewritten) {
+        return MemoryRecords.readableRecords(rewritten.bytes().duplicate()).batches().iterator().next();
     }
 
     private static List<String> values(MutableRecordBatch batch) {

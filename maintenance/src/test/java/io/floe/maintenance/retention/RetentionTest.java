@@ -2,7 +2,7 @@ package io.floe.maintenance.retention;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ForwardingMetadataStore;

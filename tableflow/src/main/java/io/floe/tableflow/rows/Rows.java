@@ -1,5 +1,6 @@
 package io.floe.tableflow.rows;
 
+import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -14,7 +15,6 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.record.internal.Record;
 
 /**
  * The table's row layout: Kafka's metadata columns first ({@code kafka_partition}, {@code kafka_offset},
@@ -70,7 +70,7 @@ public final class Rows {
     }
 
     /** {@code record} of {@code partition} as a row of {@code schema}, its value columns from {@code values}. */
-    public static GenericRecord row(Schema schema, int partition, Record record, Map<String, Object> values)
+    public static GenericRecord row(Schema schema, int partition, StoredRecord record, Map<String, Object> values)
             throws RowException {
         GenericRecord row = metadataRow(schema, partition, record);
         IcebergValues.fill(row, schema.asStruct(), values);
@@ -78,14 +78,14 @@ public final class Rows {
     }
 
     /** {@code record} of {@code partition} as a row of the dead-letter table, with the reason it did not fit. */
-    public static GenericRecord deadLetter(Schema schema, int partition, Record record, String reason) {
+    public static GenericRecord deadLetter(Schema schema, int partition, StoredRecord record, String reason) {
         GenericRecord row = metadataRow(schema, partition, record);
         row.setField(DEAD_VALUE, record.hasValue() ? RawValueDecoder.copy(record.value()) : null);
         row.setField(DEAD_REASON, reason);
         return row;
     }
 
-    private static GenericRecord metadataRow(Schema schema, int partition, Record record) {
+    private static GenericRecord metadataRow(Schema schema, int partition, StoredRecord record) {
         GenericRecord row = GenericRecord.create(schema);
         row.setField(PARTITION, partition);
         row.setField(OFFSET, record.offset());

@@ -1,17 +1,15 @@
 package io.floe.tableflow.source;
 
-import io.floe.agent.batch.StoredBatch;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.LogReads;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.StoredBatch;
+import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +36,7 @@ public final class CommittedLog {
     /** Receives records in offset order. */
     @FunctionalInterface
     public interface RecordSink {
-        void accept(Record record);
+        void accept(StoredRecord record);
     }
 
     /**
@@ -122,11 +120,11 @@ public final class CommittedLog {
     }
 
     private static void deliver(ByteBuffer batchBytes, long from, RecordSink sink) {
-        for (MutableRecordBatch batch : MemoryRecords.readableRecords(batchBytes).batches()) {
+        for (StoredBatch batch : StoredBatch.all(batchBytes)) {
             if (batch.isControlBatch()) {
                 continue;
             }
-            for (Record record : batch) {
+            for (StoredRecord record : batch.records()) {
                 if (record.offset() >= from) {
                     sink.accept(record);
                 }

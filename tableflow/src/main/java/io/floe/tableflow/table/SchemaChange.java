@@ -1,6 +1,6 @@
 package io.floe.tableflow.table;
 
-import io.floe.agent.config.InvalidConfigException;
+import io.floe.core.config.InvalidConfigException;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;

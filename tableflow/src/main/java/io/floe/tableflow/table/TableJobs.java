@@ -1,5 +1,6 @@
 package io.floe.tableflow.table;
 
+import io.floe.core.lease.LeaseLoop;
 import io.floe.core.metadata.JobLease;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.TableflowConfig;
@@ -51,22 +52,23 @@ public final class TableJobs {
         this.meters = meters;
     }
 
-    /** One table job with when it runs next and the lease it holds. */
+    /** One table job with when it runs next and the loop of its lease. */
     private static final class Scheduled {
         final TableJob job;
         final TableMetrics metrics;
         final TableMaintenance maintenance;
         final StallWatch stall;
+        final LeaseLoop lease;
         Instant nextRun = Instant.MIN;
         Instant caughtUpAt;
-        JobLease lease;
-        Instant leaseTakenAt = Instant.MIN;
 
-        Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, StallWatch stall, Instant now) {
+        Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, StallWatch stall, LeaseLoop lease,
+                Instant now) {
             this.job = job;
             this.metrics = metrics;
             this.maintenance = maintenance;
             this.stall = stall;
+            this.lease = lease;
             this.caughtUpAt = now;
         }
     }
@@ -106,39 +108,43 @@ public final class TableJobs {
             TableMetrics metrics = new TableMetrics(meters, name);
             return new Scheduled(new TableJob(name, catalog, metadata.reads(), metadata.retention(), log, clock, metrics, config.maxBytesPerRound()),
                     metrics, new TableMaintenance(meters, name, config.maxBytesPerRound()),
-                    new StallWatch(name, config.stallTimeout(), metrics), now);
+                    new StallWatch(name, config.stallTimeout(), metrics),
+                    new LeaseLoop("tableflow/" + name, agentId, metadata.leases(), config.leaseTtl(),
+                            config.leaseTtl().dividedBy(3)), now);
         });
         scheduled.metrics.behindFor(now.toEpochMilli() - scheduled.caughtUpAt.toEpochMilli());
         boolean due = !now.isBefore(scheduled.nextRun);
         // A held lease is renewed a few times per TTL even between rounds, so the table stays here; a
         // lease that is not held is asked for only when a round is due.
-        boolean renew = scheduled.lease != null && now.isAfter(scheduled.leaseTakenAt.plus(config.leaseTtl().dividedBy(3)));
-        if (!due && !renew) {
-            return;
-        }
-        Optional<JobLease> lease = metadata.leases().acquireLease("tableflow/" + topic.name(), agentId, now, config.leaseTtl());
-        if (lease.isEmpty()) {
-            if (scheduled.lease != null) {
-                LOGGER.info("lost table lease topic={} owner={}", topic.name(), agentId);
+        scheduled.lease.turn(now, due, new LeaseLoop.Rounds() {
+            @Override
+            public void run(Instant at) {
+                round(topic, settings, scheduled, at);
             }
-            scheduled.stall.reset();
-            scheduled.lease = null;
-            scheduled.nextRun = now.plus(config.leaseTtl().dividedBy(3));
-            return;
-        }
-        if (scheduled.lease == null || scheduled.lease.epoch() != lease.get().epoch()) {
-            LOGGER.info("took table lease topic={} owner={} epoch={}", topic.name(), agentId, lease.get().epoch());
-            if (heldByAnotherSince(scheduled.lease, lease)) {
-                // Another agent ran (and may have advanced) the table meanwhile: this agent's earlier run of
-                // failures no longer says the table cannot advance.
+
+            @Override
+            public void taken(JobLease lease, boolean othersHeldSince) {
+                LOGGER.info("took table lease topic={} owner={} epoch={}", topic.name(), agentId, lease.epoch());
+                if (othersHeldSince) {
+                    // Another agent ran (and may have advanced) the table meanwhile: this agent's earlier run of
+                    // failures no longer says the table cannot advance.
+                    scheduled.stall.reset();
+                }
+            }
+
+            @Override
+            public void notHeld(boolean wasHeld) {
+                if (wasHeld) {
+                    LOGGER.info("lost table lease topic={} owner={}", topic.name(), agentId);
+                }
                 scheduled.stall.reset();
+                scheduled.nextRun = now.plus(config.leaseTtl().dividedBy(3));
             }
-        }
-        scheduled.lease = lease.get();
-        scheduled.leaseTakenAt = now;
-        if (!due) {
-            return;
-        }
+        });
+    }
+
+    /** One round of the table's job, under its lease, and what follows from its outcome. */
+    private void round(Topic topic, TableSettings settings, Scheduled scheduled, Instant now) {
         try {
             TableJob.Outcome outcome = scheduled.job.run(topic, settings);
             if (scheduled.stall.succeeded()) {
@@ -177,16 +183,12 @@ public final class TableJobs {
         }
         // The round may have outlived the lease: a stall is the lease holder's to declare, and another agent
         // that took the table over (and may be advancing it) must keep its hold.
-        Optional<JobLease> still = metadata.leases().acquireLease("tableflow/" + topic.name(), agentId, clock.instant(),
-                config.leaseTtl());
-        if (heldByAnotherSince(scheduled.lease, still)) {
+        if (scheduled.lease.othersHeldSince(clock.instant())) {
             LOGGER.info("table lease topic={} owner={} was another agent's during a failed round; not declaring a"
                     + " stall", topic.name(), agentId);
             scheduled.stall.reset();
-            scheduled.lease = still.orElse(null);
             return;
         }
-        scheduled.lease = still.get();
         if (change == StallWatch.Change.STALLED) {
             catalog.markStalled(topic.name(), scheduled.stall.description(failure));
         }
@@ -195,15 +197,6 @@ public final class TableJobs {
         } catch (RuntimeException e) {
             LOGGER.warn("cannot release the retention hold of stalled topic={}: {}", topic.name(), e.toString());
         }
-    }
-
-    /**
-     * Whether another agent held the table's lease since {@code before}: it holds it now, or took it and
-     * let it go (this agent's own retake of a lapsed lease moves the epoch by one, another holder's by
-     * one more).
-     */
-    private static boolean heldByAnotherSince(JobLease before, Optional<JobLease> now) {
-        return now.isEmpty() || before != null && now.get().epoch() > before.epoch() + 1;
     }
 
     /**
@@ -252,13 +245,6 @@ public final class TableJobs {
     }
 
     private void release(Scheduled scheduled) {
-        if (scheduled.lease != null) {
-            try {
-                metadata.leases().releaseLease(scheduled.lease);
-            } catch (RuntimeException e) {
-                LOGGER.debug("cannot release a table lease: {}", e.toString());
-            }
-            scheduled.lease = null;
-        }
+        scheduled.lease.release();
     }
 }

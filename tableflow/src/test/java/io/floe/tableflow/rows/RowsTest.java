@@ -3,7 +3,7 @@ package io.floe.tableflow.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.agent.config.InvalidConfigException;
+import io.floe.core.config.InvalidConfigException;
 import io.floe.tableflow.Tableflow;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.floe.agent.config.InvalidConfigException;
+import io.floe.core.config.InvalidConfigException;
 import io.floe.core.topic.Topic;
 import java.util.Map;
 import java.util.UUID;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import io.floe.core.object.ByteRange;
+import io.floe.core.object.LocalFiles;
 import io.floe.core.object.ObjectAlreadyExistsException;
 import io.floe.core.object.ObjectFileRange;
 import io.floe.core.object.ObjectInfo;
@@ -172,13 +173,13 @@ public abstract class ObjectStoreContract {
         store.put(key, ByteBuffer.wrap(content));
         ByteRange range = new ByteRange(1_000, 50_000);
 
-        Optional<ObjectFileRange> opened = store.getFileRange(key, range);
+        Optional<LocalFiles> files = store.localFiles();
 
-        assertThat(opened.isPresent()).isEqualTo(store.keepsLocalFiles());
-        if (opened.isEmpty()) {
+        assertThat(store.localFiles()).as("the same answer every time").isEqualTo(files);
+        if (files.isEmpty()) {
             return;
         }
-        ObjectFileRange file = opened.get();
+        ObjectFileRange file = files.get().getFileRange(key, range);
         try {
             assertContent(file.read(2_000, 10_000), Arrays.copyOfRange(content, 2_000, 12_000));
             ByteArrayOutputStream sent = new ByteArrayOutputStream();
@@ -193,9 +194,9 @@ public abstract class ObjectStoreContract {
             file.release();
         }
         assertThatThrownBy(file::retain).as("the last release closed it").isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> store.getFileRange(new ObjectKey("segments/ab/missing.seg"), range))
+        assertThatThrownBy(() -> files.get().getFileRange(new ObjectKey("segments/ab/missing.seg"), range))
                 .isInstanceOf(ObjectNotFoundException.class);
-        assertThatThrownBy(() -> store.getFileRange(key, new ByteRange(99_999, 2)))
+        assertThatThrownBy(() -> files.get().getFileRange(key, new ByteRange(99_999, 2)))
                 .isInstanceOf(ObjectStoreException.class).isNotInstanceOf(ObjectNotFoundException.class);
     }
 
@@ -203,21 +204,23 @@ public abstract class ObjectStoreContract {
     public void fileRangesOfADeletedObjectStayReadableAndAKeyPutAgainServesItsNewContent() throws Exception {
         ObjectKey key = new ObjectKey("segments/ab/0006.seg");
         store.put(key, ByteBuffer.wrap(content(1, 1_000)));
-        Optional<ObjectFileRange> held = store.getFileRange(key, new ByteRange(0, 1_000));
-        if (held.isEmpty()) {
+        Optional<LocalFiles> files = store.localFiles();
+        if (files.isEmpty()) {
             return; // no files in this store
         }
-        store.getFileRange(key, new ByteRange(0, 10)).orElseThrow().release();
+        ObjectFileRange held = files.get().getFileRange(key, new ByteRange(0, 1_000));
+        files.get().getFileRange(key, new ByteRange(0, 10)).release();
 
         store.delete(key);
         try {
-            assertContent(held.get().read(0, 1_000), content(1, 1_000));
+            assertContent(held.read(0, 1_000), content(1, 1_000));
         } finally {
-            held.get().release();
+            held.release();
         }
-        assertThatThrownBy(() -> store.getFileRange(key, new ByteRange(0, 10))).isInstanceOf(ObjectNotFoundException.class);
+        assertThatThrownBy(() -> files.get().getFileRange(key, new ByteRange(0, 10)))
+                .isInstanceOf(ObjectNotFoundException.class);
         store.put(key, ByteBuffer.wrap(content(2, 2_000)));
-        ObjectFileRange again = store.getFileRange(key, new ByteRange(0, 2_000)).orElseThrow();
+        ObjectFileRange again = files.get().getFileRange(key, new ByteRange(0, 2_000));
         try {
             assertContent(again.read(0, 2_000), content(2, 2_000));
         } finally {
@@ -231,22 +234,22 @@ public abstract class ObjectStoreContract {
         byte[] content = content(3, 1_000);
         store.put(key, ByteBuffer.wrap(content));
 
-        boolean written = store.writeBaseOffsets(key, new long[] {0, 500}, new long[] {42, 1L << 40});
-
-        assertThat(written).isEqualTo(store.keepsLocalFiles());
-        ByteBuffer now = store.get(key);
-        if (!written) {
-            assertContent(now, content);
-            return;
+        Optional<LocalFiles> files = store.localFiles();
+        if (files.isEmpty()) {
+            return; // nothing to write into
         }
+
+        files.get().writeBaseOffsets(key, new long[] {0, 500}, new long[] {42, 1L << 40});
+
+        ByteBuffer now = store.get(key);
         assertThat(now.getLong(0)).isEqualTo(42);
         assertThat(now.getLong(500)).isEqualTo(1L << 40);
         byte[] expected = content.clone();
         ByteBuffer.wrap(expected).putLong(0, 42).putLong(500, 1L << 40);
         assertContent(now, expected);
-        assertThatThrownBy(() -> store.writeBaseOffsets(key, new long[] {995}, new long[] {1}))
+        assertThatThrownBy(() -> files.get().writeBaseOffsets(key, new long[] {995}, new long[] {1}))
                 .isInstanceOf(ObjectStoreException.class).isNotInstanceOf(ObjectNotFoundException.class);
-        assertThatThrownBy(() -> store.writeBaseOffsets(new ObjectKey("segments/ab/missing.seg"), new long[] {0},
+        assertThatThrownBy(() -> files.get().writeBaseOffsets(new ObjectKey("segments/ab/missing.seg"), new long[] {0},
                 new long[] {1})).isInstanceOf(ObjectNotFoundException.class);
     }
 

@@ -1,7 +1,7 @@
 package io.floe.kafka.api.admin;
 
 import io.floe.agent.Agent;
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.topic.Topic;
@@ -13,12 +13,14 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.kafka.common.message.DeleteRecordsRequestData;
+import java.util.concurrent.Executor;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic;
-import org.apache.kafka.common.message.DeleteRecordsResponseData;
+import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
+import org.apache.kafka.common.message.DeleteRecordsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DeleteRecordsResponse;
 

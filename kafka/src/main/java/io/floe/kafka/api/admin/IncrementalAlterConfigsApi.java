@@ -1,6 +1,6 @@
 package io.floe.kafka.api.admin;
 
-import io.floe.agent.config.TopicConfigs;
+import io.floe.core.config.TopicConfigs;
 import io.floe.core.topic.Topic;
 import io.floe.kafka.api.KafkaApi;
 import io.floe.kafka.api.RequestContext;
@@ -16,11 +16,12 @@ import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
-import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterableConfig;
-import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
+import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
+import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
 import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;

@@ -1,4 +1,4 @@
-package io.floe.agent.config;
+package io.floe.core.config;
 
 /** A config name or value that Floe does not accept; the message says which and why. */
 public final class InvalidConfigException extends RuntimeException {

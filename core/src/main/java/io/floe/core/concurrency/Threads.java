@@ -1,4 +1,4 @@
-package io.floe.agent;
+package io.floe.core.concurrency;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;

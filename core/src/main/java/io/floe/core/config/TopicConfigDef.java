@@ -1,4 +1,4 @@
-package io.floe.agent.config;
+package io.floe.core.config;
 
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.floe.agent;
+package io.floe.core.concurrency;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

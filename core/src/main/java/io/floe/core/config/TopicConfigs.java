@@ -1,4 +1,4 @@
-package io.floe.agent.config;
+package io.floe.core.config;
 
 import io.floe.core.topic.Topic;
 import java.util.ArrayList;

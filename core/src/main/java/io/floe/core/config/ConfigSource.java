@@ -1,4 +1,4 @@
-package io.floe.agent.config;
+package io.floe.core.config;
 
 /** Where a config value comes from, as Kafka reports it. */
 public enum ConfigSource {

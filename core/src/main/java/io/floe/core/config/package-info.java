@@ -1,2 +1,2 @@
 /** Topic and agent configs as Kafka clients see them: names, defaults, types, sources, validation. */
-package io.floe.agent.config;
+package io.floe.core.config;
