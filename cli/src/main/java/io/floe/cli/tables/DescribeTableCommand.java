@@ -1,7 +1,8 @@
 package io.floe.cli.tables;
 
 import io.floe.cli.groups.Table;
-import io.floe.tableflow.table.TableCatalog;
+import io.floe.tableflow.rest.RemoteTable;
+import io.floe.tableflow.rest.RemoteTables;
 import io.floe.tableflow.table.Watermark;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -11,11 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.RESTException;
-import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -66,17 +62,13 @@ final class DescribeTableCommand implements Callable<Integer> {
     public Integer call() {
         String uri = "http://" + httpEndpoint() + "/iceberg";
         return options.run("describe", spec.commandLine().getErr(), admin -> {
-            try (RESTCatalog catalog = new RESTCatalog()) {
-                catalog.initialize("floe", Map.of("uri", uri));
+            try (RemoteTables catalog = new RemoteTables(uri)) {
                 describe(admin, catalog);
-            } catch (RESTException e) {
-                // Iceberg's client says only "Error occurred while processing GET request".
+            } catch (RemoteTables.UnreachableCatalogException e) {
                 throw new TablesOptions.CommandFailure("cannot reach the agent's Iceberg REST catalog at " + uri
                         + (http == null ? " (the --bootstrap host and the default HTTP port " + DEFAULT_HTTP_PORT + ")"
-                                : "") + ": " + rootMessage(e) + "; give the agent's HTTP endpoint, its --http-listen,"
+                                : "") + ": " + e.getMessage() + "; give the agent's HTTP endpoint, its --http-listen,"
                         + " with --http HOST:PORT");
-            } catch (java.io.IOException e) {
-                throw new TablesOptions.CommandFailure("cannot close the catalog client: " + e.getMessage());
             }
         });
     }
@@ -92,43 +84,26 @@ final class DescribeTableCommand implements Callable<Integer> {
         return host + ":" + DEFAULT_HTTP_PORT;
     }
 
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getClass().getSimpleName() + ": "
-                + root.getMessage();
-    }
-
-    private void describe(Admin admin, RESTCatalog catalog) throws ExecutionException, InterruptedException {
+    private void describe(Admin admin, RemoteTables catalog) throws ExecutionException, InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        org.apache.iceberg.Table table = load(catalog, TableIdentifier.of(namespace, topic))
+        RemoteTable table = catalog.describe(namespace, topic)
                 .orElseThrow(() -> new TablesOptions.CommandFailure("topic '" + topic + "' has no table " + namespace
                         + "." + topic + " yet (is Tableflow enabled for it? floe tables list)"));
-        Snapshot current = table.currentSnapshot();
-        int snapshots = 0;
-        for (Snapshot ignored : table.snapshots()) {
-            snapshots++;
-        }
         out.println("Table: " + namespace + "." + topic);
         out.println("Location: " + table.location());
-        out.println("Partitioning: " + (table.spec().isUnpartitioned() ? "none" : table.spec().fields()));
-        out.println("Snapshots: " + snapshots);
-        if (current == null) {
+        out.println("Partitioning: " + table.partitioning());
+        out.println("Snapshots: " + table.snapshots());
+        if (table.current().isEmpty()) {
             out.println("Current snapshot: none (nothing materialized yet)");
         } else {
-            Instant at = Instant.ofEpochMilli(current.timestampMillis());
-            out.println("Current snapshot: " + current.snapshotId() + ", committed " + at + " ("
+            RemoteTable.CurrentSnapshot current = table.current().get();
+            Instant at = current.committedAt();
+            out.println("Current snapshot: " + current.id() + ", committed " + at + " ("
                     + Duration.between(at, Instant.now()).toSeconds() + " s ago)");
-            out.println("Data files: " + current.summary().getOrDefault("total-data-files", "?")
-                    + ", rows: " + current.summary().getOrDefault("total-records", "?")
-                    + ", bytes: " + current.summary().getOrDefault("total-files-size", "?"));
+            out.println("Data files: " + current.dataFiles() + ", rows: " + current.rows() + ", bytes: "
+                    + current.bytes());
         }
-        String stalled = table.properties().get(TableCatalog.STALLED_PROPERTY);
-        if (stalled != null) {
-            out.println("Stalled: " + stalled);
-        }
+        table.stalled().ifPresent(stalled -> out.println("Stalled: " + stalled));
 
         TopicDescription description = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic);
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -139,7 +114,7 @@ final class DescribeTableCommand implements Callable<Integer> {
         });
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = admin.listOffsets(earliest).all().get();
-        Optional<Watermark> watermark = Watermark.of(table);
+        Optional<Watermark> watermark = table.watermark();
         Table partitions = new Table("PARTITION", "MATERIALIZED-UP-TO", "END-OFFSET", "LAG", "REMOVED-UNREAD");
         long totalLag = 0;
         long totalRemoved = 0;
@@ -166,11 +141,8 @@ final class DescribeTableCommand implements Callable<Integer> {
         if (totalRemoved > 0) {
             out.println("Removed before the table read them: " + totalRemoved + " records (the table skips them)");
         }
-        Optional<org.apache.iceberg.Table> deadLetters = load(catalog,
-                TableIdentifier.of(namespace + "_dead_letters", topic));
-        out.println("Dead letters: " + deadLetters.map(dead -> dead.currentSnapshot() == null ? "0"
-                : dead.currentSnapshot().summary().getOrDefault("total-records", "?") + " (table "
-                        + namespace + "_dead_letters." + topic + ")").orElse("0"));
+        out.println("Dead letters: " + table.deadLetterRows()
+                .map(rows -> rows + " (table " + namespace + "_dead_letters." + topic + ")").orElse("0"));
     }
 
     /** The timestamp of the oldest record not in the table: the first record at each partition's watermark. */
@@ -195,14 +167,6 @@ final class DescribeTableCommand implements Callable<Integer> {
                 }
             }
             return first.values().stream().min(Long::compare).map(Instant::ofEpochMilli);
-        }
-    }
-
-    private static Optional<org.apache.iceberg.Table> load(RESTCatalog catalog, TableIdentifier identifier) {
-        try {
-            return Optional.of(catalog.loadTable(identifier));
-        } catch (NoSuchTableException e) {
-            return Optional.empty();
         }
     }
 }

@@ -113,7 +113,7 @@ public final class GroupReader {
                 pollOnce();
             }
         } finally {
-            consumer.close(CLOSE_TIMEOUT);
+            consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(CLOSE_TIMEOUT));
         }
     }
 

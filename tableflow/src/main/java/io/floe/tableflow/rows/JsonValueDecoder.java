@@ -11,7 +11,6 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.types.Types;
@@ -147,9 +146,7 @@ public final class JsonValueDecoder implements ValueDecoder {
                         return new JsonField(Kind.JSON_TEXT, List.of(), Map.of(), List.of(), null);
                     }
                     Map<String, JsonField> properties = new java.util.LinkedHashMap<>();
-                    Iterator<Map.Entry<String, JsonNode>> fields = props.fields();
-                    while (fields.hasNext()) {
-                        Map.Entry<String, JsonNode> field = fields.next();
+                    for (Map.Entry<String, JsonNode> field : props.properties()) {
                         properties.put(field.getKey(), parse(path + "." + field.getKey(), field.getValue(), false));
                     }
                     List<String> required = new ArrayList<>();

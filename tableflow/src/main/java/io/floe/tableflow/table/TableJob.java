@@ -291,7 +291,7 @@ final class TableJob {
         }
 
         void abort() {
-            for (FanoutDataWriter<Record> writer : new FanoutDataWriter[] {data, dead}) {
+            for (FanoutDataWriter<Record> writer : java.util.Arrays.asList(data, dead)) {
                 if (writer == null) {
                     continue;
                 }

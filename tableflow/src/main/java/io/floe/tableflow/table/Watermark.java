@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -86,9 +85,7 @@ public record Watermark(UUID topicId, SortedMap<Integer, Long> nextOffsets) {
         try {
             JsonNode root = MAPPER.readTree(json);
             TreeMap<Integer, Long> next = new TreeMap<>();
-            Iterator<Map.Entry<String, JsonNode>> fields = root.path("next").fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> field = fields.next();
+            for (Map.Entry<String, JsonNode> field : root.path("next").properties()) {
                 next.put(Integer.parseInt(field.getKey()), field.getValue().asLong());
             }
             return new Watermark(UUID.fromString(root.path("topicId").asText()), next);

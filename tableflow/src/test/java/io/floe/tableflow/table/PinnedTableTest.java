@@ -53,6 +53,7 @@ class PinnedTableTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // Snapshot#addedDataFiles: the shortest way to list one snapshot's files
     void aStaleUnpinnedAppendIsRebasedByIcebergWhichIsWhyTableflowPins() {
         Table stale = catalog.loadTable(ID);
         catalog.loadTable(ID).newAppend().appendFile(file(stale, "a")).commit();
