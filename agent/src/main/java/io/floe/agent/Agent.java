@@ -65,7 +65,7 @@ public final class Agent implements AutoCloseable {
         NodeIdLease nodeId = NodeIds.obtain(metadata.membership(), config.nodeId(), config.agentId(), clock);
         this.config = config.withIdentity(nodeId.nodeId(), config.agentId());
         this.metadata = metadata;
-        this.objects = new MeteredObjectStore(objects, meters);
+        this.objects = new MeteredObjectStore(objects, meters, concurrency::nanoTime);
         this.meters = meters;
         this.clock = clock;
         this.scheduler = concurrency.scheduler("floe-scheduler");

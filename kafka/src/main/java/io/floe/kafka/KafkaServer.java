@@ -1,12 +1,12 @@
 package io.floe.kafka;
 
+import io.floe.core.concurrency.Concurrency;
 import io.floe.agent.Agent;
 import io.floe.core.concurrency.Threads;
 import io.floe.kafka.api.ApiRegistry;
 import io.floe.kafka.network.Listener;
 import io.floe.kafka.network.NetworkMetrics;
 import java.time.Duration;
-import java.util.SplittableRandom;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +49,7 @@ public final class KafkaServer implements AutoCloseable {
         blocking.allowCoreThreadTimeOut(true);
         BoundPort bound = new BoundPort();
         ApiRegistry registry = ApiRegistry.standard(agent,
-                () -> "PLAINTEXT://" + config.bindHost() + ":" + bound.port, new SplittableRandom());
+                () -> "PLAINTEXT://" + config.bindHost() + ":" + bound.port, Concurrency.threads().random());
         try {
             Listener listener = Listener.bind(config.bindHost(), config.port(), config.maxFrameBytes(),
                     config.maxInFlightPerConnection(), registry, blocking, new NetworkMetrics(agent.meters()));

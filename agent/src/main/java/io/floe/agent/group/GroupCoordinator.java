@@ -94,7 +94,7 @@ public final class GroupCoordinator implements AutoCloseable {
             String agentId, Predicate<String> routedHere) {
         ExecutorService leaseThread = concurrency.pool("floe-group-leases", 1);
         GroupCoordinator coordinator = new GroupCoordinator(config, store, leases, TimerService.on(scheduler), clock,
-                meters, UUID::randomUUID, agentId, routedHere, leaseThread);
+                meters, concurrency::randomUuid, agentId, routedHere, leaseThread);
         coordinator.leaseThread = leaseThread;
         coordinator.retentionThread = concurrency.pool("floe-group-retention", 1);
         long intervalMs = config.offsetsRetentionCheckInterval().toMillis();

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -28,13 +29,15 @@ public final class MeteredObjectStore implements ObjectStore {
     public enum Kind { PUT, GET, DELETE, LIST }
 
     private final ObjectStore delegate;
+    private final LongSupplier nanoTime;
     private final Map<Kind, Timer> latency = new EnumMap<>(Kind.class);
     private final Map<Kind, Counter> bytes = new EnumMap<>(Kind.class);
     private final Map<Kind, Counter> failures = new EnumMap<>(Kind.class);
     private final Optional<LocalFiles> files;
 
-    public MeteredObjectStore(ObjectStore delegate, MeterRegistry meters) {
+    public MeteredObjectStore(ObjectStore delegate, MeterRegistry meters, LongSupplier nanoTime) {
         this.delegate = delegate;
+        this.nanoTime = nanoTime;
         for (Kind kind : Kind.values()) {
             String tag = kind.name();
             latency.put(kind, Timer.builder("floe.objectstore.requests").tag("kind", tag)
@@ -126,14 +129,14 @@ public final class MeteredObjectStore implements ObjectStore {
     }
 
     private <T> T measure(Kind kind, Supplier<T> request) {
-        long started = System.nanoTime();
+        long started = nanoTime.getAsLong();
         try {
             return request.get();
         } catch (ObjectStoreException e) {
             failures.get(kind).increment();
             throw e;
         } finally {
-            latency.get(kind).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            latency.get(kind).record(nanoTime.getAsLong() - started, TimeUnit.NANOSECONDS);
         }
     }
 }

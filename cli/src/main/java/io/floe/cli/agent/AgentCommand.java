@@ -1,5 +1,6 @@
 package io.floe.cli.agent;
 
+import io.floe.core.concurrency.Concurrency;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -9,12 +10,12 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code floe agent}: runs one agent until SIGTERM or SIGINT, then shuts it down in order and exits
@@ -68,7 +69,7 @@ public final class AgentCommand implements Callable<Integer> {
         }
         AgentRuntime runtime;
         try {
-            runtime = AgentRuntime.start(settings, Clock.systemUTC());
+            runtime = AgentRuntime.start(settings, Concurrency.threads().clock());
         } catch (AgentStartException e) {
             err.println("floe agent: " + e.getMessage());
             return CommandLine.ExitCode.SOFTWARE;

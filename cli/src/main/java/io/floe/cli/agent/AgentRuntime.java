@@ -7,6 +7,7 @@ import io.floe.agent.cluster.NodeIds;
 import io.floe.cli.http.HealthAndMetrics;
 import io.floe.cli.http.HttpEndpoint;
 import io.floe.cli.http.RouteTable;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.metadata.AgentMembership;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.NodeIdClaim;
@@ -268,6 +269,6 @@ final class AgentRuntime implements AutoCloseable {
      * no part of it: the id is allocated under this name.
      */
     private static String agentId() {
-        return "agent-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        return "agent-" + ProcessHandle.current().pid() + "-" + Concurrency.threads().randomUuid().toString().substring(0, 8);
     }
 }

@@ -2,6 +2,7 @@ package io.floe.cli.debug;
 
 import io.floe.cli.agent.Backends;
 import io.floe.cli.agent.S3Flags;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
@@ -163,7 +164,7 @@ final class SegmentCommand implements Callable<Integer> {
 
     private Segment readObject() {
         ObjectKey key = new ObjectKey(target);
-        try (ObjectStore store = Backends.existingObjectStore(objectsUrl, s3.options(), Clock.systemUTC())) {
+        try (ObjectStore store = Backends.existingObjectStore(objectsUrl, s3.options(), Concurrency.threads().clock())) {
             try {
                 return new Segment(key + " in " + store.describe(), store.get(key));
             } catch (ObjectNotFoundException e) {

@@ -3,6 +3,7 @@ package io.floe.cli.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.floe.core.concurrency.Concurrency;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -10,10 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +48,7 @@ public final class HttpEndpoint implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
-        ExecutorService executor = Executors.newFixedThreadPool(THREADS, threads());
+        ExecutorService executor = Concurrency.threads().pool("floe-http", THREADS);
         server.setExecutor(executor);
         server.createContext("/", new Dispatcher(routes));
         server.start();
@@ -71,15 +69,6 @@ public final class HttpEndpoint implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static ThreadFactory threads() {
-        AtomicInteger counter = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "floe-http-" + counter.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** Sends each request to its exact route, else its mount, else answers 404. */

@@ -1,6 +1,7 @@
 package io.floe.cli.storage;
 
 import io.floe.cli.agent.Backends;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.StorageStats;
@@ -8,11 +9,11 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code floe storage stats}: opens the metadata store, prints its {@link StorageStats} and closes
@@ -42,7 +43,7 @@ final class StatsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         StorageStats stats;
         String store;
-        try (MetadataStore metadata = Backends.existingMetadataStore(metadataUrl, Clock.systemUTC())) {
+        try (MetadataStore metadata = Backends.existingMetadataStore(metadataUrl, Concurrency.threads().clock())) {
             store = metadata.describe();
             stats = metadata.storageStats();
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,7 @@
 package io.floe.cli.tables;
 
 import io.floe.cli.groups.Table;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.tableflow.rest.RemoteTable;
 import io.floe.tableflow.rest.RemoteTables;
 import io.floe.tableflow.table.Watermark;
@@ -19,8 +20,8 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,7 +100,7 @@ final class DescribeTableCommand implements Callable<Integer> {
             RemoteTable.CurrentSnapshot current = table.current().get();
             Instant at = current.committedAt();
             out.println("Current snapshot: " + current.id() + ", committed " + at + " ("
-                    + Duration.between(at, Instant.now()).toSeconds() + " s ago)");
+                    + Duration.between(at, Concurrency.threads().clock().instant()).toSeconds() + " s ago)");
             out.println("Data files: " + current.dataFiles() + ", rows: " + current.rows() + ", bytes: "
                     + current.bytes());
         }
@@ -135,7 +136,7 @@ final class DescribeTableCommand implements Callable<Integer> {
         }
         partitions.print(out);
         out.println("Lag: " + totalLag + " records" + oldestMissing(behind)
-                .map(at -> ", the oldest not in the table is " + Duration.between(at, Instant.now()).toSeconds()
+                .map(at -> ", the oldest not in the table is " + Duration.between(at, Concurrency.threads().clock().instant()).toSeconds()
                         + " s old")
                 .orElse(""));
         if (totalRemoved > 0) {
@@ -158,8 +159,8 @@ final class DescribeTableCommand implements Callable<Integer> {
             consumer.assign(behind.keySet());
             behind.forEach(consumer::seek);
             Map<TopicPartition, Long> first = new HashMap<>();
-            Instant deadline = Instant.now().plusMillis(Math.min(options.connection.timeoutMs(), 5_000));
-            while (first.size() < behind.size() && Instant.now().isBefore(deadline)) {
+            Instant deadline = Concurrency.threads().clock().instant().plusMillis(Math.min(options.connection.timeoutMs(), 5_000));
+            while (first.size() < behind.size() && Concurrency.threads().clock().instant().isBefore(deadline)) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
                     first.putIfAbsent(partition, record.timestamp());

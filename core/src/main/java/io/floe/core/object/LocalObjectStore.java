@@ -18,9 +18,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +56,12 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
 
     private final Path root;
     private final Path tempDirectory;
+    /** Temporary files' names: unique to this process (its pid and start time) and this store. */
+    private static final String PROCESS = ProcessHandle.current().pid() + "-"
+            + ProcessHandle.current().info().startInstant().map(at -> Long.toString(at.toEpochMilli())).orElse("0");
+    private static final AtomicLong STORES = new AtomicLong();
+    private final String tempPrefix = PROCESS + "-" + STORES.incrementAndGet() + "-";
+    private final AtomicLong temps = new AtomicLong();
     private final boolean hardLinks;
     /** Directories known to exist with their entry forced into the parent: no need to sync again. */
     private final Set<Path> durableDirectories = ConcurrentHashMap.newKeySet();
@@ -91,7 +97,7 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             throw alreadyExists(key, target);
         }
-        Path temp = tempDirectory.resolve(UUID.randomUUID() + ".put");
+        Path temp = tempDirectory.resolve(tempPrefix + temps.incrementAndGet() + ".put");
         try {
             writeDurably(temp, content.duplicate());
             ensureDurableDirectory(key, target.getParent());
@@ -384,8 +390,9 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
 
     /** Decides once whether this file system supports hard links, by linking a throwaway file. */
     private static boolean probeHardLinks(Path tempDirectory) throws IOException {
-        Path probe = Files.createFile(tempDirectory.resolve(UUID.randomUUID() + ".probe"));
-        Path link = tempDirectory.resolve(UUID.randomUUID() + ".probe-link");
+        String name = PROCESS + "-" + STORES.incrementAndGet();
+        Path probe = Files.createFile(tempDirectory.resolve(name + ".probe"));
+        Path link = tempDirectory.resolve(name + ".probe-link");
         try {
             Files.createLink(link, probe);
             return true;

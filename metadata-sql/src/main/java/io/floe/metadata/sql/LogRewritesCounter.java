@@ -1,5 +1,6 @@
 package io.floe.metadata.sql;
 
+import io.floe.core.concurrency.Concurrency;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -33,7 +34,7 @@ final class LogRewritesCounter {
     private final AtomicReference<Known> known = new AtomicReference<>(new Known(UNKNOWN, 0));
 
     LogRewritesCounter(Database database) {
-        this(database, System::nanoTime);
+        this(database, Concurrency.threads()::nanoTime);
     }
 
     LogRewritesCounter(Database database, LongSupplier nanoTime) {

@@ -1,5 +1,6 @@
 package io.floe.metadata.sql;
 
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogOffsets;
@@ -89,7 +90,7 @@ public final class SqlMetadataStore implements MetadataStore {
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
     public static SqlMetadataStore openSqlite(Path dbFile) {
-        return openSqlite(dbFile, Clock.systemUTC());
+        return openSqlite(dbFile, Concurrency.threads().clock());
     }
 
     /**

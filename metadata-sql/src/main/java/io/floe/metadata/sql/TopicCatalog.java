@@ -1,5 +1,6 @@
 package io.floe.metadata.sql;
 
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.metadata.InvalidPartitionsException;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
@@ -42,7 +43,7 @@ final class TopicCatalog {
         if (find(connection, request.name(), "").isPresent()) {
             throw new TopicExistsException(request.name());
         }
-        Topic topic = new Topic(request.name(), UUID.randomUUID(), request.partitionCount(), request.configs());
+        Topic topic = new Topic(request.name(), Concurrency.threads().randomUuid(), request.partitionCount(), request.configs());
         try (PreparedStatement insert = connection.prepareStatement(
                 "INSERT INTO topics (id, name, partition_count, created_at) VALUES (?, ?, ?, ?)")) {
             insert.setString(1, topic.id().toString());

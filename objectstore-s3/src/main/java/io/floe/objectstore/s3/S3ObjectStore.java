@@ -1,5 +1,6 @@
 package io.floe.objectstore.s3;
 
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectAlreadyExistsException;
 import io.floe.core.object.ObjectInfo;
@@ -80,7 +81,7 @@ public final class S3ObjectStore implements ObjectStore {
      *     (retriable)
      */
     public static S3ObjectStore open(S3ObjectStoreConfig config) {
-        return open(config, UUID::randomUUID, LIST_PAGE_SIZE_MAX);
+        return open(config, Concurrency.threads()::randomUuid, LIST_PAGE_SIZE_MAX);
     }
 
     /**

@@ -1,8 +1,9 @@
 package io.floe.tableflow.catalog;
 
+import io.floe.core.concurrency.Concurrency;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.io.FileIO;
@@ -28,6 +29,12 @@ public final class IcebergCatalogs {
      * {@code user} and {@code password} may be null (SQLite).
      */
     public static Catalog jdbc(String jdbcUrl, String user, String password, String warehouse, FileIO io) {
+        return jdbc(jdbcUrl, user, password, warehouse, io, Concurrency.threads());
+    }
+
+    /** As {@link #jdbc(String, String, String, String, FileIO)}, waiting between set-up attempts on {@code concurrency}. */
+    public static Catalog jdbc(String jdbcUrl, String user, String password, String warehouse, FileIO io,
+            Concurrency concurrency) {
         Map<String, String> properties = new HashMap<>();
         properties.put(CatalogProperties.URI, jdbcUrl);
         properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
@@ -56,15 +63,16 @@ public final class IcebergCatalogs {
                 closeQuietly(catalog);
                 LOGGER.info("Iceberg catalog set-up attempt {} of {} failed (another agent may be creating its"
                         + " tables): {}", attempt, INIT_ATTEMPTS, e.getMessage());
-                pause(attempt);
+                pause(attempt, concurrency);
             }
         }
         throw last;
     }
 
-    private static void pause(int attempt) {
+    private static void pause(int attempt, Concurrency concurrency) {
         try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(100, 300) * attempt);
+            // Jittered, so agents that collided do not collide again.
+            concurrency.sleep(Duration.ofMillis(concurrency.random().nextLong(100, 300) * attempt));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while setting up the Iceberg catalog", e);
