@@ -49,6 +49,7 @@ public final class Agent implements AutoCloseable {
      * thread, so a heartbeat's commit never delays a flush's seal behind it.
      */
     private final ScheduledExecutorService housekeeping;
+
     private final Cluster cluster;
     private final Topics topics;
     private final PartitionLogs logs;
@@ -59,8 +60,14 @@ public final class Agent implements AutoCloseable {
     private final GroupCoordinator groups;
     private final Membership membership;
 
-    private Agent(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters, Clock clock,
-            GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
+    private Agent(
+            AgentConfig config,
+            AgentMetadata metadata,
+            ObjectStore objects,
+            MeterRegistry meters,
+            Clock clock,
+            GroupCoordinatorConfig groupConfig,
+            Concurrency concurrency) {
         // Before anything else: an agent refused its id must not have started anything.
         NodeIdLease nodeId = NodeIds.obtain(metadata.membership(), config.nodeId(), config.agentId(), clock);
         this.config = config.withIdentity(nodeId.nodeId(), config.agentId());
@@ -70,12 +77,12 @@ public final class Agent implements AutoCloseable {
         this.clock = clock;
         this.scheduler = concurrency.scheduler("floe-scheduler");
         this.housekeeping = concurrency.scheduler("floe-housekeeping");
-        this.cluster = new Cluster(config.clusterId(),
-                new AgentNode(nodeId.nodeId(), config.advertisedHost(), config.advertisedPort()));
-        TopicConfigs topicConfigs = new TopicConfigs(
-                Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
-        this.topics = new Topics(metadata.topics(), topicConfigs, config.autoCreateTopics(),
-                config.defaultPartitions());
+        this.cluster = new Cluster(
+                config.clusterId(), new AgentNode(nodeId.nodeId(), config.advertisedHost(), config.advertisedPort()));
+        TopicConfigs topicConfigs =
+                new TopicConfigs(Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
+        this.topics =
+                new Topics(metadata.topics(), topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
         this.cache = new ObjectCache(config.cacheBytesMax(), meters);
         this.logs = new PartitionLogs(metadata.reads(), metadata.embedded());
         Gauge.builder("floe.fetch.index.batches", logs, PartitionLogs::indexedBatches)
@@ -83,17 +90,42 @@ public final class Agent implements AutoCloseable {
                 .register(meters);
         this.topics.onDeleted(logs::forgetTopic);
         this.fetch = new FetchService(this.config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
-        this.produce = new ProducePipeline(this.config, metadata.appends(), this.objects, cache, topics, clock,
-                scheduler, concurrency, meters, fetch::onCommitted);
+        this.produce = new ProducePipeline(
+                this.config,
+                metadata.appends(),
+                this.objects,
+                cache,
+                topics,
+                clock,
+                scheduler,
+                concurrency,
+                meters,
+                fetch::onCommitted);
         this.offsets = new OffsetLookup(logs, metadata.reads(), metadata.retention(), this.objects, cache);
-        this.groups = GroupCoordinator.start(groupConfig, metadata.offsets(), metadata.leases(), scheduler, clock,
-                meters, concurrency, config.agentId(), cluster::isCoordinatorOf);
+        this.groups = GroupCoordinator.start(
+                groupConfig,
+                metadata.offsets(),
+                metadata.leases(),
+                scheduler,
+                clock,
+                meters,
+                concurrency,
+                config.agentId(),
+                cluster::isCoordinatorOf);
         this.topics.onDeleted(groups::onTopicDeleted);
-        housekeeping.scheduleWithFixedDelay(this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(),
-                TimeUnit.MILLISECONDS);
+        housekeeping.scheduleWithFixedDelay(
+                this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.
-        this.membership = Membership.start(metadata.membership(), cluster, config.agentId(), nodeId, clock,
-                housekeeping, Membership.HEARTBEAT_INTERVAL, Membership.HEARTBEAT_TIMEOUT, meters);
+        this.membership = Membership.start(
+                metadata.membership(),
+                cluster,
+                config.agentId(),
+                nodeId,
+                clock,
+                housekeeping,
+                Membership.HEARTBEAT_INTERVAL,
+                Membership.HEARTBEAT_TIMEOUT,
+                meters);
     }
 
     /** Topics changed through other agents reach this one's cache within this long. */
@@ -108,14 +140,19 @@ public final class Agent implements AutoCloseable {
     }
 
     /** Assembles an agent on the given stores. The caller keeps ownership of the stores and the registry. */
-    public static Agent start(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters,
-            Clock clock) {
+    public static Agent start(
+            AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters, Clock clock) {
         return start(config, metadata, objects, meters, clock, GroupCoordinatorConfig.defaults());
     }
 
     /** As {@link #start(AgentConfig, AgentMetadata, ObjectStore, MeterRegistry, Clock)}, with group coordinator settings. */
-    public static Agent start(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters,
-            Clock clock, GroupCoordinatorConfig groupConfig) {
+    public static Agent start(
+            AgentConfig config,
+            AgentMetadata metadata,
+            ObjectStore objects,
+            MeterRegistry meters,
+            Clock clock,
+            GroupCoordinatorConfig groupConfig) {
         return start(config, metadata, objects, meters, clock, groupConfig, Concurrency.threads());
     }
 
@@ -123,12 +160,23 @@ public final class Agent implements AutoCloseable {
      * As {@link #start(AgentConfig, AgentMetadata, ObjectStore, MeterRegistry, Clock, GroupCoordinatorConfig)},
      * with the agent's tasks run by {@code concurrency} (the deterministic simulation passes its own).
      */
-    public static Agent start(AgentConfig config, AgentMetadata metadata, ObjectStore objects, MeterRegistry meters,
-            Clock clock, GroupCoordinatorConfig groupConfig, Concurrency concurrency) {
+    public static Agent start(
+            AgentConfig config,
+            AgentMetadata metadata,
+            ObjectStore objects,
+            MeterRegistry meters,
+            Clock clock,
+            GroupCoordinatorConfig groupConfig,
+            Concurrency concurrency) {
         Agent agent = new Agent(config, metadata, objects, meters, clock, groupConfig, concurrency);
-        LOGGER.info("Agent ready agentId={} nodeId={} advertised={}:{} metadata={} objects={}",
-                config.agentId(), agent.config().nodeId(), config.advertisedHost(), config.advertisedPort(),
-                metadata.description(), objects.describe());
+        LOGGER.info(
+                "Agent ready agentId={} nodeId={} advertised={}:{} metadata={} objects={}",
+                config.agentId(),
+                agent.config().nodeId(),
+                config.advertisedHost(),
+                config.advertisedPort(),
+                metadata.description(),
+                objects.describe());
         return agent;
     }
 

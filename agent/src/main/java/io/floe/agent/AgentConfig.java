@@ -50,10 +50,13 @@ public record AgentConfig(
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(flushInterval, "flushInterval");
         Objects.requireNonNull(fetchMaxWait, "fetchMaxWait");
-        require(nodeId >= 0 || nodeId == NodeIds.ALLOCATED, "nodeId must be >= 0 or allocated (" + NodeIds.ALLOCATED
-                + "), got " + nodeId);
+        require(
+                nodeId >= 0 || nodeId == NodeIds.ALLOCATED,
+                "nodeId must be >= 0 or allocated (" + NodeIds.ALLOCATED + "), got " + nodeId);
         require(advertisedPort > 0 && advertisedPort < 65536, "advertised port out of range: " + advertisedPort);
-        require(!flushInterval.isNegative() && !flushInterval.isZero(), "flush interval must be > 0, got " + flushInterval);
+        require(
+                !flushInterval.isNegative() && !flushInterval.isZero(),
+                "flush interval must be > 0, got " + flushInterval);
         require(flushMaxBytes >= 1024, "flush max bytes must be >= 1024, got " + flushMaxBytes);
         require(flushesInFlightMax >= 1, "flushes in flight must be >= 1, got " + flushesInFlightMax);
         require(cacheBytesMax >= 0, "cache bytes must be >= 0, got " + cacheBytesMax);
@@ -88,45 +91,129 @@ public record AgentConfig(
      * a cluster may hold one node id, and agent names must be unique.
      */
     public AgentConfig withIdentity(int node, String agent) {
-        return new AgentConfig(node, agent, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, defaultPartitions,
-                maxMessageBytes, fetchMaxWait);
+        return new AgentConfig(
+                node,
+                agent,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
+                fetchMaxWait);
     }
 
     public AgentConfig withAdvertised(String host, int port) {
-        return new AgentConfig(nodeId, agentId, clusterId, host, port, flushInterval, flushMaxBytes,
-                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, defaultPartitions,
-                maxMessageBytes, fetchMaxWait);
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                host,
+                port,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
+                fetchMaxWait);
     }
 
     public AgentConfig withFlush(Duration interval, long maxBytes) {
-        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, interval, maxBytes,
-                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, defaultPartitions,
-                maxMessageBytes, fetchMaxWait);
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                interval,
+                maxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
+                fetchMaxWait);
     }
 
     public AgentConfig withFlushWhenProducersWait(boolean enabled) {
-        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, enabled, cacheBytesMax, autoCreateTopics, defaultPartitions, maxMessageBytes,
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                enabled,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
                 fetchMaxWait);
     }
 
     public AgentConfig withCacheBytesMax(long bytes) {
-        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, flushWhenProducersWait, bytes, autoCreateTopics, defaultPartitions,
-                maxMessageBytes, fetchMaxWait);
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                bytes,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
+                fetchMaxWait);
     }
 
     public AgentConfig withAutoCreateTopics(boolean enabled) {
-        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, enabled, defaultPartitions,
-                maxMessageBytes, fetchMaxWait);
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                enabled,
+                defaultPartitions,
+                maxMessageBytes,
+                fetchMaxWait);
     }
 
     public AgentConfig withDefaultPartitions(int partitions) {
-        return new AgentConfig(nodeId, agentId, clusterId, advertisedHost, advertisedPort, flushInterval, flushMaxBytes,
-                flushesInFlightMax, flushWhenProducersWait, cacheBytesMax, autoCreateTopics, partitions,
-                maxMessageBytes, fetchMaxWait);
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                partitions,
+                maxMessageBytes,
+                fetchMaxWait);
     }
 
     private static void require(boolean condition, String message) {

@@ -15,8 +15,16 @@ import java.util.Objects;
  * object lifecycle, which is maintenance's. {@code description} names the store in logs;
  * {@code embedded} is {@link MetadataStore#embedded()}.
  */
-public record AgentMetadata(TopicMetadata topics, LogAppends appends, LogReads reads, LogRetention retention,
-        ConsumerOffsets offsets, AgentMembership membership, Leases leases, String description, boolean embedded) {
+public record AgentMetadata(
+        TopicMetadata topics,
+        LogAppends appends,
+        LogReads reads,
+        LogRetention retention,
+        ConsumerOffsets offsets,
+        AgentMembership membership,
+        Leases leases,
+        String description,
+        boolean embedded) {
 
     public AgentMetadata {
         Objects.requireNonNull(topics, "topics");

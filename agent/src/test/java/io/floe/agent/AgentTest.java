@@ -100,11 +100,14 @@ class AgentTest {
                 append(topic, 1, batch(100, 2)).join(),
                 append(topic, 0, batch(10, 5)).join());
 
-        assertThat(results).extracting(r -> ((AppendResult.Appended) r).baseOffset()).containsExactly(0L, 5L, 0L, 10L);
+        assertThat(results)
+                .extracting(r -> ((AppendResult.Appended) r).baseOffset())
+                .containsExactly(0L, 5L, 0L, 10L);
         List<Record> records = records(fetchNow(new TopicPartition("orders", 0), 0));
         assertThat(records).extracting(Record::offset).containsExactlyElementsOf(range(0, 15));
         assertThat(records).extracting(r -> utf8(r.value())).containsExactlyElementsOf(values(0, 15));
-        assertThat(agent.offsets().offsets(new TopicPartition("orders", 1)).highWatermark()).isEqualTo(2);
+        assertThat(agent.offsets().offsets(new TopicPartition("orders", 1)).highWatermark())
+                .isEqualTo(2);
     }
 
     @Test
@@ -121,8 +124,8 @@ class AgentTest {
     void longPollWakesUpWhenACommitArrives() {
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
         TopicPartition tp = new TopicPartition("t", 0);
-        CompletableFuture<FetchResult> waiting = agent.fetch().fetch(
-                new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMinutes(5), 1, 1 << 20));
+        CompletableFuture<FetchResult> waiting = agent.fetch()
+                .fetch(new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMinutes(5), 1, 1 << 20));
         assertThat(waiting).isNotDone();
 
         append(topic, 0, batch(0, 3)).join();
@@ -135,8 +138,9 @@ class AgentTest {
         agent.topics().create(new NewTopic("t", 1, Map.of()), false);
         TopicPartition tp = new TopicPartition("t", 0);
 
-        FetchResult result = agent.fetch().fetch(
-                new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMillis(20), 1, 1 << 20)).join();
+        FetchResult result = agent.fetch()
+                .fetch(new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMillis(20), 1, 1 << 20))
+                .join();
 
         assertThat(records(result.partitions().get(0))).isEmpty();
     }
@@ -147,10 +151,14 @@ class AgentTest {
 
         PartitionResult result = fetchNow(new TopicPartition("t", 0), 1);
 
-        assertThat(result).isInstanceOfSatisfying(PartitionResult.Error.class,
-                e -> assertThat(e.error()).isEqualTo(FetchError.OFFSET_OUT_OF_RANGE));
-        assertThat(fetchNow(new TopicPartition("nope", 0), 0)).isInstanceOfSatisfying(PartitionResult.Error.class,
-                e -> assertThat(e.error()).isEqualTo(FetchError.UNKNOWN_TOPIC_OR_PARTITION));
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        PartitionResult.Error.class,
+                        e -> assertThat(e.error()).isEqualTo(FetchError.OFFSET_OUT_OF_RANGE));
+        assertThat(fetchNow(new TopicPartition("nope", 0), 0))
+                .isInstanceOfSatisfying(
+                        PartitionResult.Error.class,
+                        e -> assertThat(e.error()).isEqualTo(FetchError.UNKNOWN_TOPIC_OR_PARTITION));
     }
 
     @Test
@@ -178,8 +186,10 @@ class AgentTest {
         AppendResult failed = append(topic, 0, batch(0, 3)).get(30, TimeUnit.SECONDS);
         AppendResult next = append(topic, 0, batch(3, 2)).get(30, TimeUnit.SECONDS);
 
-        assertThat(failed).isInstanceOfSatisfying(AppendResult.Failed.class,
-                f -> assertThat(f.message()).contains("injected: an Error while committing"));
+        assertThat(failed)
+                .isInstanceOfSatisfying(
+                        AppendResult.Failed.class,
+                        f -> assertThat(f.message()).contains("injected: an Error while committing"));
         assertThat(next).isEqualTo(new AppendResult.Appended(0, 0));
     }
 
@@ -193,11 +203,14 @@ class AgentTest {
             // Stored through the first agent, whose answer the producer never got (the agent died, say).
             assertThat(append(topic, 0, batch.duplicate()).join()).isInstanceOf(AppendResult.Appended.class);
 
-            AppendResult retry = other.produce().append(topic, 0, batch.duplicate()).join();
+            AppendResult retry =
+                    other.produce().append(topic, 0, batch.duplicate()).join();
 
             assertThat(retry).isInstanceOf(AppendResult.Duplicate.class);
             // The other agent commits nothing to the partition, yet must show what the retry was answered with.
-            assertThat(records(fetchNow(other, tp, 0))).extracting(Record::offset).containsExactly(0L, 1L, 2L);
+            assertThat(records(fetchNow(other, tp, 0)))
+                    .extracting(Record::offset)
+                    .containsExactly(0L, 1L, 2L);
         }
     }
 
@@ -233,8 +246,10 @@ class AgentTest {
         objects.put(moved, objects.get(stored.object(), stored.range()));
         metadata.registerUpload(moved, "compaction", Instant.now());
         ByteRange to = new ByteRange(0, stored.range().length());
-        assertThat(metadata.rewrite(new ObjectRewrite(moved, to.length(), List.of(new ObjectRewrite.Move(stored, to))),
-                Instant.now())).isInstanceOf(RewriteOutcome.Rewritten.class);
+        assertThat(metadata.rewrite(
+                        new ObjectRewrite(moved, to.length(), List.of(new ObjectRewrite.Move(stored, to))),
+                        Instant.now()))
+                .isInstanceOf(RewriteOutcome.Rewritten.class);
         objects.delete(stored.object());
         counterUnreadable.set(true);
 
@@ -255,13 +270,17 @@ class AgentTest {
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
         try {
             hold.set(true);
-            assertThat(held.await(30, TimeUnit.SECONDS)).as("a heartbeat waits on the store").isTrue();
+            assertThat(held.await(30, TimeUnit.SECONDS))
+                    .as("a heartbeat waits on the store")
+                    .isTrue();
 
             // No connection waits on this append, so only the flush interval's timer seals its flush.
             AppendResult result = append(topic, 0, batch(0, 5)).get(30, TimeUnit.SECONDS);
 
             assertThat(result).isInstanceOf(AppendResult.Appended.class);
-            assertThat(release.getCount()).as("answered while the heartbeat still waited").isOne();
+            assertThat(release.getCount())
+                    .as("answered while the heartbeat still waited")
+                    .isOne();
         } finally {
             release.countDown();
         }
@@ -272,7 +291,8 @@ class AgentTest {
         Topic topic = agent.topics().create(new NewTopic("t", 1, Map.of()), false);
         TopicPartition tp = new TopicPartition("t", 0);
         append(topic, 0, batch(0, 5)).join();
-        FetchQuery query = new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMinutes(5), 1, 1 << 20);
+        FetchQuery query =
+                new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ofMinutes(5), 1, 1 << 20);
 
         CompletableFuture<FetchResult> indexed = agent.fetch().fetch(query);
 
@@ -282,7 +302,8 @@ class AgentTest {
 
         agent.close();
         agent = startAgent(); // its view starts at the end: offset 0 lies below its index, in the store
-        assertThat(records(agent.fetch().fetch(query).join().partitions().get(0))).hasSize(5);
+        assertThat(records(agent.fetch().fetch(query).join().partitions().get(0)))
+                .hasSize(5);
         assertThat(meters.counter("floe.fetch.inline").count()).isZero();
     }
 
@@ -322,14 +343,21 @@ class AgentTest {
 
         agent.close();
         agent = startAgent(remote(objects)); // an empty cache
-        // A fetch for the network may send from files, but this store has none: it reads, and no file request is counted.
-        FetchQuery network = new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true);
-        assertThat(records(agent.fetch().fetch(network).join().partitions().get(0))).hasSize(6);
+        // A fetch for the network may send from files, but this store has none: it reads, and no file request is
+        // counted.
+        FetchQuery network =
+                new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true);
+        assertThat(records(agent.fetch().fetch(network).join().partitions().get(0)))
+                .hasSize(6);
         assertThat(records(fetchNow(tp, 0))).hasSize(6);
 
         assertThat(fetchReads("object-store")).isEqualTo(2);
         assertThat(fetchReads("cache")).isEqualTo(2);
-        assertThat(meters.get("floe.objectstore.requests").tag("kind", "GET").timer().count()).isEqualTo(2);
+        assertThat(meters.get("floe.objectstore.requests")
+                        .tag("kind", "GET")
+                        .timer()
+                        .count())
+                .isEqualTo(2);
     }
 
     @Test
@@ -342,7 +370,8 @@ class AgentTest {
         assertThat(records(fetchNow(tp, 0))).hasSize(6);
         assertThat(records(fetchNow(tp, 0))).hasSize(6);
 
-        // No copy in the agent's cache from the upload: the first fetch reads the files, the second the ranges it cached.
+        // No copy in the agent's cache from the upload: the first fetch reads the files, the second the ranges it
+        // cached.
         assertThat(fetchReads("object-store")).isEqualTo(2);
         assertThat(fetchReads("cache")).isEqualTo(2);
     }
@@ -357,11 +386,15 @@ class AgentTest {
         PartitionResult.Data data = networkFetch(tp);
 
         // Each commit wrote its batches' offsets into its object's file: one piece per run (one per object here).
-        assertThat(data.chunks()).hasSize(2).allSatisfy(chunk -> assertThat(chunk).isInstanceOf(RecordChunk.InFile.class));
+        assertThat(data.chunks())
+                .hasSize(2)
+                .allSatisfy(chunk -> assertThat(chunk).isInstanceOf(RecordChunk.InFile.class));
         assertThat(records(data)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
         RecordChunk.InFile second = (RecordChunk.InFile) data.chunks().get(1);
-        assertThat(objects.get(second.file().key(), new ByteRange(second.position(), Long.BYTES)).getLong(0))
-                .as("the big batch's base offset in its file").isEqualTo(3);
+        assertThat(objects.get(second.file().key(), new ByteRange(second.position(), Long.BYTES))
+                        .getLong(0))
+                .as("the big batch's base offset in its file")
+                .isEqualTo(3);
         data.release();
     }
 
@@ -378,19 +411,27 @@ class AgentTest {
 
         assertThat(data.chunks()).hasSize(3);
         assertThat(data.chunks().get(0)).isInstanceOf(RecordChunk.InMemory.class);
-        assertThat(data.chunks().get(1)).isInstanceOfSatisfying(RecordChunk.InMemory.class,
-                offset -> assertThat(offset.bytes().getLong(0)).isEqualTo(3));
+        assertThat(data.chunks().get(1))
+                .isInstanceOfSatisfying(
+                        RecordChunk.InMemory.class,
+                        offset -> assertThat(offset.bytes().getLong(0)).isEqualTo(3));
         assertThat(data.chunks().get(2)).isInstanceOf(RecordChunk.InFile.class);
         assertThat(records(data)).extracting(Record::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
         data.release();
         assertThat(fetchReads("object-store")).isEqualTo(2);
-        assertThat(meters.get("floe.fetch.read.bytes").tag("source", "object-file").counter().count())
+        assertThat(meters.get("floe.fetch.read.bytes")
+                        .tag("source", "object-file")
+                        .counter()
+                        .count())
                 .isEqualTo(((RecordChunk.InFile) data.chunks().get(2)).length() + Long.BYTES);
     }
 
     private PartitionResult.Data networkFetch(TopicPartition tp) {
-        return (PartitionResult.Data) agent.fetch().fetch(new FetchQuery(
-                List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true)).join().partitions().get(0);
+        return (PartitionResult.Data) agent.fetch()
+                .fetch(new FetchQuery(List.of(new PartitionQuery(tp, 0, 1 << 20)), Duration.ZERO, 0, 1 << 20, true))
+                .join()
+                .partitions()
+                .get(0);
     }
 
     /** A batch of four 10 kB records, big enough to be sent from the file even in two pieces. */
@@ -492,14 +533,18 @@ class AgentTest {
     }
 
     private static PartitionResult fetchNow(Agent agent, TopicPartition tp, long offset) {
-        return agent.fetch().fetch(new FetchQuery(List.of(new PartitionQuery(tp, offset, 1 << 20)), Duration.ZERO, 0,
-                1 << 20)).join().partitions().get(0);
+        return agent.fetch()
+                .fetch(new FetchQuery(List.of(new PartitionQuery(tp, offset, 1 << 20)), Duration.ZERO, 0, 1 << 20))
+                .join()
+                .partitions()
+                .get(0);
     }
 
     private static List<Record> records(PartitionResult result) {
         assertThat(result).isInstanceOf(PartitionResult.Data.class);
         List<Record> records = new ArrayList<>();
-        for (RecordBatch batch : MemoryRecords.readableRecords(((PartitionResult.Data) result).contiguous()).batches()) {
+        for (RecordBatch batch : MemoryRecords.readableRecords(((PartitionResult.Data) result).contiguous())
+                .batches()) {
             assertThat(batch.isValid()).isTrue();
             batch.forEach(records::add);
         }
@@ -507,18 +552,22 @@ class AgentTest {
     }
 
     private static ByteBuffer batch(int first, int count) {
-        return MemoryRecords.withRecords(Compression.NONE, simpleRecords(first, count)).buffer();
+        return MemoryRecords.withRecords(Compression.NONE, simpleRecords(first, count))
+                .buffer();
     }
 
     private static ByteBuffer idempotentBatch(long producerId, int sequence, int count) {
-        return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) 0, sequence,
-                simpleRecords(sequence, count)).buffer();
+        return MemoryRecords.withIdempotentRecords(
+                        Compression.NONE, producerId, (short) 0, sequence, simpleRecords(sequence, count))
+                .buffer();
     }
 
     private static SimpleRecord[] simpleRecords(int first, int count) {
         SimpleRecord[] records = new SimpleRecord[count];
         for (int i = 0; i < count; i++) {
-            records[i] = new SimpleRecord(1_000L + first + i, ("k" + (first + i)).getBytes(StandardCharsets.UTF_8),
+            records[i] = new SimpleRecord(
+                    1_000L + first + i,
+                    ("k" + (first + i)).getBytes(StandardCharsets.UTF_8),
                     ("v" + (first + i)).getBytes(StandardCharsets.UTF_8));
         }
         return records;

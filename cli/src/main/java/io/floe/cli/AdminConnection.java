@@ -10,11 +10,17 @@ import picocli.CommandLine.Option;
  */
 public final class AdminConnection {
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9092",
+    @Option(
+            names = "--bootstrap",
+            paramLabel = "HOST:PORT",
+            defaultValue = "127.0.0.1:9092",
             description = "Agent to connect to. Default: ${DEFAULT-VALUE}.")
     private String bootstrap;
 
-    @Option(names = "--timeout-ms", paramLabel = "N", defaultValue = "30000",
+    @Option(
+            names = "--timeout-ms",
+            paramLabel = "N",
+            defaultValue = "30000",
             description = "How long to wait for answers. Default: ${DEFAULT-VALUE}.")
     private int timeoutMs;
 

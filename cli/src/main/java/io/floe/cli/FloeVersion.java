@@ -14,8 +14,7 @@ public final class FloeVersion implements IVersionProvider {
     @Override
     public String[] getVersion() {
         return new String[] {
-            "floe " + version(),
-            "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"
+            "floe " + version(), "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"
         };
     }
 

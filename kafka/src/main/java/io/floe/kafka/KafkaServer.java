@@ -1,7 +1,7 @@
 package io.floe.kafka;
 
-import io.floe.core.concurrency.Concurrency;
 import io.floe.agent.Agent;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.concurrency.Threads;
 import io.floe.kafka.api.ApiRegistry;
 import io.floe.kafka.network.Listener;
@@ -43,19 +43,35 @@ public final class KafkaServer implements AutoCloseable {
 
     /** Binds the listener and starts serving {@code agent}; throws if the address cannot be bound. */
     public static KafkaServer start(KafkaServerConfig config, Agent agent) {
-        ThreadPoolExecutor blocking = new ThreadPoolExecutor(config.blockingThreads(), config.blockingThreads(),
-                60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(config.blockingQueueCapacity()),
+        ThreadPoolExecutor blocking = new ThreadPoolExecutor(
+                config.blockingThreads(),
+                config.blockingThreads(),
+                60,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(config.blockingQueueCapacity()),
                 Threads.daemon("floe-kafka-blocking"));
         blocking.allowCoreThreadTimeOut(true);
         BoundPort bound = new BoundPort();
-        ApiRegistry registry = ApiRegistry.standard(agent,
-                () -> "PLAINTEXT://" + config.bindHost() + ":" + bound.port, Concurrency.threads().random());
+        ApiRegistry registry = ApiRegistry.standard(
+                agent,
+                () -> "PLAINTEXT://" + config.bindHost() + ":" + bound.port,
+                Concurrency.threads().random());
         try {
-            Listener listener = Listener.bind(config.bindHost(), config.port(), config.maxFrameBytes(),
-                    config.maxInFlightPerConnection(), registry, blocking, new NetworkMetrics(agent.meters()));
+            Listener listener = Listener.bind(
+                    config.bindHost(),
+                    config.port(),
+                    config.maxFrameBytes(),
+                    config.maxInFlightPerConnection(),
+                    registry,
+                    blocking,
+                    new NetworkMetrics(agent.meters()));
             bound.port = listener.address().getPort();
-            LOGGER.info("Kafka server started host={} port={} nodeId={} advertised={}:{}", config.bindHost(),
-                    bound.port, agent.config().nodeId(), agent.config().advertisedHost(),
+            LOGGER.info(
+                    "Kafka server started host={} port={} nodeId={} advertised={}:{}",
+                    config.bindHost(),
+                    bound.port,
+                    agent.config().nodeId(),
+                    agent.config().advertisedHost(),
                     agent.config().advertisedPort());
             return new KafkaServer(config, blocking, listener);
         } catch (RuntimeException e) {

@@ -15,11 +15,12 @@ import java.util.Objects;
  *     producer ids); their queue holds at most {@code blockingThreads * }{@value #BLOCKING_QUEUE_PER_THREAD}
  *     tasks
  */
-public record KafkaServerConfig(String bindHost, int port, int maxFrameBytes, int maxInFlightPerConnection,
-        int blockingThreads) {
+public record KafkaServerConfig(
+        String bindHost, int port, int maxFrameBytes, int maxInFlightPerConnection, int blockingThreads) {
 
     /** Kafka's default {@code socket.request.max.bytes}: 100 MiB. */
     public static final int DEFAULT_MAX_FRAME_BYTES = 100 * 1024 * 1024;
+
     public static final int DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION = 100;
     public static final int DEFAULT_BLOCKING_THREADS = 8;
     /** Queued blocking tasks allowed per blocking thread before new ones are refused. */
@@ -29,15 +30,20 @@ public record KafkaServerConfig(String bindHost, int port, int maxFrameBytes, in
         Objects.requireNonNull(bindHost, "bindHost");
         require(port >= 0 && port < 65536, "port out of range: " + port);
         require(maxFrameBytes >= 1024, "max frame bytes must be >= 1024, got " + maxFrameBytes);
-        require(maxInFlightPerConnection >= 1, "max in-flight requests per connection must be >= 1, got "
-                + maxInFlightPerConnection);
+        require(
+                maxInFlightPerConnection >= 1,
+                "max in-flight requests per connection must be >= 1, got " + maxInFlightPerConnection);
         require(blockingThreads >= 1, "blocking threads must be >= 1, got " + blockingThreads);
     }
 
     /** 127.0.0.1:9092, 100 MiB frames, 100 requests in flight per connection, 8 blocking threads. */
     public static KafkaServerConfig defaults() {
-        return new KafkaServerConfig("127.0.0.1", 9092, DEFAULT_MAX_FRAME_BYTES,
-                DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION, DEFAULT_BLOCKING_THREADS);
+        return new KafkaServerConfig(
+                "127.0.0.1",
+                9092,
+                DEFAULT_MAX_FRAME_BYTES,
+                DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION,
+                DEFAULT_BLOCKING_THREADS);
     }
 
     public KafkaServerConfig withListener(String host, int newPort) {

@@ -64,7 +64,8 @@ class AdminClientTest {
 
         result.all().get();
         assertThat(result.numPartitions("orders").get()).isEqualTo(3);
-        assertThat(result.numPartitions("defaults").get()).isEqualTo(fixture.agent().config().defaultPartitions());
+        assertThat(result.numPartitions("defaults").get())
+                .isEqualTo(fixture.agent().config().defaultPartitions());
         assertThat(result.replicationFactor("orders").get()).isEqualTo(1);
         assertThat(result.topicId("orders").get()).isNotEqualTo(Uuid.ZERO_UUID);
         assertThat(result.config("orders").get().get("retention.ms").value()).isEqualTo("1000");
@@ -74,7 +75,8 @@ class AdminClientTest {
     @Test
     void validateOnlyCreatesNothing() throws Exception {
         admin.createTopics(List.of(new NewTopic("orders", 3, (short) 1)), new CreateTopicsOptions().validateOnly(true))
-                .all().get();
+                .all()
+                .get();
 
         assertThat(admin.listTopics().names().get()).isEmpty();
     }
@@ -83,12 +85,18 @@ class AdminClientTest {
     void refusesExistingTopicsBadNamesAndBadConfigs() throws Exception {
         admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1))).all().get();
 
-        assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1))).all().get())
+        assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1)))
+                        .all()
+                        .get())
                 .hasCauseInstanceOf(TopicExistsException.class);
-        assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("bad/name", 1, (short) 1))).all().get())
+        assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("bad/name", 1, (short) 1)))
+                        .all()
+                        .get())
                 .hasCauseInstanceOf(InvalidTopicException.class);
-        assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("configs", 1, (short) 1)
-                .configs(Map.of("retention.ms", "soon")))).all().get())
+        assertThatThrownBy(() -> admin.createTopics(
+                                List.of(new NewTopic("configs", 1, (short) 1).configs(Map.of("retention.ms", "soon"))))
+                        .all()
+                        .get())
                 .hasCauseInstanceOf(InvalidConfigurationException.class);
     }
 
@@ -96,7 +104,8 @@ class AdminClientTest {
     void describesTopicsWithThisAgentLeadingEveryPartition() throws Exception {
         admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all().get();
 
-        TopicDescription description = admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders");
+        TopicDescription description =
+                admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders");
 
         assertThat(description.partitions()).hasSize(2).allSatisfy(partition -> {
             assertThat(partition.leader().id()).isEqualTo(0);
@@ -104,52 +113,76 @@ class AdminClientTest {
             assertThat(partition.isr()).hasSize(1);
         });
         Uuid id = description.topicId();
-        assertThat(admin.describeTopics(TopicCollection.ofTopicIds(List.of(id))).allTopicIds().get().get(id).name())
+        assertThat(admin.describeTopics(TopicCollection.ofTopicIds(List.of(id)))
+                        .allTopicIds()
+                        .get()
+                        .get(id)
+                        .name())
                 .isEqualTo("orders");
     }
 
     @Test
     void describesTopicAndBrokerConfigs() throws Exception {
         admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1).configs(Map.of("retention.ms", "1000"))))
-                .all().get();
+                .all()
+                .get();
         ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "orders");
         ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "0");
 
-        Map<ConfigResource, Config> configs = admin.describeConfigs(List.of(topic, broker)).all().get();
+        Map<ConfigResource, Config> configs =
+                admin.describeConfigs(List.of(topic, broker)).all().get();
 
         ConfigEntry retention = configs.get(topic).get("retention.ms");
         assertThat(retention.value()).isEqualTo("1000");
         assertThat(retention.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
-        assertThat(configs.get(topic).get("cleanup.policy").source()).isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        assertThat(configs.get(topic).get("cleanup.policy").source())
+                .isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
         assertThat(configs.get(broker).get("node.id").value()).isEqualTo("0");
-        assertThat(configs.get(broker).get("advertised.listeners").value()).isEqualTo("PLAINTEXT://" + fixture.bootstrap());
+        assertThat(configs.get(broker).get("advertised.listeners").value())
+                .isEqualTo("PLAINTEXT://" + fixture.bootstrap());
         assertThat(configs.get(broker).get("num.partitions").source())
                 .isEqualTo(ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG);
         assertThatThrownBy(() -> admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "nope")))
-                .all().get()).hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
+                        .all()
+                        .get())
+                .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
     }
 
     @Test
     void addsPartitionsButNeverRemovesThem() throws Exception {
         admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1))).all().get();
 
-        admin.createPartitions(Map.of("orders", NewPartitions.increaseTo(5))).all().get();
+        admin.createPartitions(Map.of("orders", NewPartitions.increaseTo(5)))
+                .all()
+                .get();
 
-        assertThat(admin.describeTopics(List.of("orders")).allTopicNames().get().get("orders").partitions()).hasSize(5);
-        assertThatThrownBy(() -> admin.createPartitions(Map.of("orders", NewPartitions.increaseTo(3))).all().get())
+        assertThat(admin.describeTopics(List.of("orders"))
+                        .allTopicNames()
+                        .get()
+                        .get("orders")
+                        .partitions())
+                .hasSize(5);
+        assertThatThrownBy(() -> admin.createPartitions(Map.of("orders", NewPartitions.increaseTo(3)))
+                        .all()
+                        .get())
                 .hasCauseInstanceOf(InvalidPartitionsException.class);
-        assertThatThrownBy(() -> admin.createPartitions(Map.of("nope", NewPartitions.increaseTo(3))).all().get())
+        assertThatThrownBy(() -> admin.createPartitions(Map.of("nope", NewPartitions.increaseTo(3)))
+                        .all()
+                        .get())
                 .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
     }
 
     @Test
     void deletesTopicsByNameAndById() throws Exception {
-        CreateTopicsResult created = admin.createTopics(List.of(new NewTopic("orders", 1, (short) 1),
-                new NewTopic("payments", 1, (short) 1)));
+        CreateTopicsResult created = admin.createTopics(
+                List.of(new NewTopic("orders", 1, (short) 1), new NewTopic("payments", 1, (short) 1)));
         created.all().get();
 
         admin.deleteTopics(List.of("orders")).all().get();
-        admin.deleteTopics(TopicCollection.ofTopicIds(List.of(created.topicId("payments").get()))).all().get();
+        admin.deleteTopics(TopicCollection.ofTopicIds(
+                        List.of(created.topicId("payments").get())))
+                .all()
+                .get();
 
         assertThat(admin.listTopics().names().get()).isEmpty();
         assertThatThrownBy(() -> admin.deleteTopics(List.of("orders")).all().get())

@@ -53,7 +53,8 @@ public final class AgentFixture implements AutoCloseable {
         return withServer(dir, KafkaServerConfig.defaults(), adjust);
     }
 
-    private static AgentFixture withServer(Path dir, KafkaServerConfig serverConfig, UnaryOperator<AgentConfig> adjust) {
+    private static AgentFixture withServer(
+            Path dir, KafkaServerConfig serverConfig, UnaryOperator<AgentConfig> adjust) {
         int port = freePort();
         AgentFixture fixture = new AgentFixture(dir, adjust.apply(testConfig(port)));
         fixture.server = KafkaServer.start(serverConfig.withListener("127.0.0.1", port), fixture.agent);

@@ -59,39 +59,55 @@ class ApisWireTest {
     void metadataAutoCreatesValidUnknownTopicsOnlyWhenAllowed() {
         MetadataResponseData response = metadata(true, "orders", "fresh", "bad/name");
 
-        assertThat(response.topics()).extracting(MetadataResponseData.MetadataResponseTopic::errorCode)
+        assertThat(response.topics())
+                .extracting(MetadataResponseData.MetadataResponseTopic::errorCode)
                 .containsExactly(Errors.NONE.code(), Errors.NONE.code(), Errors.INVALID_TOPIC_EXCEPTION.code());
-        assertThat(response.topics().find("orders").partitions()).hasSize(2)
+        assertThat(response.topics().find("orders").partitions())
+                .hasSize(2)
                 .allSatisfy(partition -> assertThat(partition.leaderId()).isZero());
         assertThat(response.topics().find("fresh").topicId()).isNotEqualTo(Uuid.ZERO_UUID);
         assertThat(metadata(false, "other").topics().find("other").errorCode())
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-        assertThat(response.brokers()).singleElement()
-                .satisfies(broker -> assertThat(broker.port()).isEqualTo(fixture.server().port()));
+        assertThat(response.brokers())
+                .singleElement()
+                .satisfies(broker ->
+                        assertThat(broker.port()).isEqualTo(fixture.server().port()));
     }
 
     @Test
     void metadataByTopicId() {
         Uuid id = new Uuid(orders.id().getMostSignificantBits(), orders.id().getLeastSignificantBits());
         Uuid unknown = Uuid.randomUuid();
-        MetadataRequestData request = new MetadataRequestData().setTopics(List.of(
-                new MetadataRequestTopic().setTopicId(id), new MetadataRequestTopic().setTopicId(unknown)));
+        MetadataRequestData request = new MetadataRequestData()
+                .setTopics(List.of(
+                        new MetadataRequestTopic().setTopicId(id), new MetadataRequestTopic().setTopicId(unknown)));
 
-        MetadataResponseData response = (MetadataResponseData) client.call(ApiKeys.METADATA, (short) 12, 1, request)
-                .body();
+        MetadataResponseData response = (MetadataResponseData)
+                client.call(ApiKeys.METADATA, (short) 12, 1, request).body();
 
-        assertThat(response.topics()).extracting(MetadataResponseData.MetadataResponseTopic::name)
+        assertThat(response.topics())
+                .extracting(MetadataResponseData.MetadataResponseTopic::name)
                 .containsExactly("orders", null);
-        assertThat(response.topics()).extracting(MetadataResponseData.MetadataResponseTopic::errorCode)
+        assertThat(response.topics())
+                .extracting(MetadataResponseData.MetadataResponseTopic::errorCode)
                 .containsExactly(Errors.NONE.code(), Errors.UNKNOWN_TOPIC_ID.code());
     }
 
     @Test
     void listOffsetsFindsEarliestLatestAndByTimestamp() {
         long now = System.currentTimeMillis();
-        fixture.agent().produce().append(orders, 0, MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(now, "a".getBytes()), new SimpleRecord(now + 10, "b".getBytes()),
-                new SimpleRecord(now + 5, "c".getBytes())).buffer()).join();
+        fixture.agent()
+                .produce()
+                .append(
+                        orders,
+                        0,
+                        MemoryRecords.withRecords(
+                                        Compression.NONE,
+                                        new SimpleRecord(now, "a".getBytes()),
+                                        new SimpleRecord(now + 10, "b".getBytes()),
+                                        new SimpleRecord(now + 5, "c".getBytes()))
+                                .buffer())
+                .join();
 
         assertThat(listOffset(0, -2)).containsExactly(0L, -1L);
         assertThat(listOffset(0, -1)).containsExactly(3L, -1L);
@@ -118,67 +134,100 @@ class ApisWireTest {
 
     @Test
     void transactionalProduceIsRefused() {
-        ProduceRequestData request = KafkaServerWireTest.produce("orders", (short) -1).setTransactionalId("tx-1");
+        ProduceRequestData request =
+                KafkaServerWireTest.produce("orders", (short) -1).setTransactionalId("tx-1");
 
-        ProduceResponseData response = (ProduceResponseData) client.call(ApiKeys.PRODUCE, (short) 11, 1, request)
-                .body();
+        ProduceResponseData response = (ProduceResponseData)
+                client.call(ApiKeys.PRODUCE, (short) 11, 1, request).body();
 
-        assertThat(response.responses().iterator().next().partitionResponses().get(0).errorCode())
+        assertThat(response.responses()
+                        .iterator()
+                        .next()
+                        .partitionResponses()
+                        .get(0)
+                        .errorCode())
                 .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
     }
 
     @Test
     void describeConfigsRefusesOtherBrokersAndUnsupportedResources() {
-        DescribeConfigsRequestData request = new DescribeConfigsRequestData().setResources(List.of(
-                resource(8, ""), resource(4, "7"), resource(32, "group-1"), resource(2, "orders")));
+        DescribeConfigsRequestData request = new DescribeConfigsRequestData()
+                .setResources(
+                        List.of(resource(8, ""), resource(4, "7"), resource(32, "group-1"), resource(2, "orders")));
 
-        DescribeConfigsResponseData response = (DescribeConfigsResponseData) client.call(ApiKeys.DESCRIBE_CONFIGS,
-                (short) 4, 1, request).body();
+        DescribeConfigsResponseData response = (DescribeConfigsResponseData)
+                client.call(ApiKeys.DESCRIBE_CONFIGS, (short) 4, 1, request).body();
 
-        assertThat(response.results()).extracting(DescribeConfigsResponseData.DescribeConfigsResult::errorCode)
-                .containsExactly(Errors.NONE.code(), Errors.INVALID_REQUEST.code(), Errors.INVALID_REQUEST.code(),
+        assertThat(response.results())
+                .extracting(DescribeConfigsResponseData.DescribeConfigsResult::errorCode)
+                .containsExactly(
+                        Errors.NONE.code(),
+                        Errors.INVALID_REQUEST.code(),
+                        Errors.INVALID_REQUEST.code(),
                         Errors.NONE.code());
         assertThat(response.results().get(0).configs()).isEmpty();
-        assertThat(response.results().get(3).configs()).extracting(c -> c.name()).contains("retention.ms");
+        assertThat(response.results().get(3).configs())
+                .extracting(c -> c.name())
+                .contains("retention.ms");
     }
 
     @Test
     void describeClusterRefusesControllerEndpoints() {
-        DescribeClusterResponseData response = (DescribeClusterResponseData) client.call(ApiKeys.DESCRIBE_CLUSTER,
-                (short) 1, 1, new DescribeClusterRequestData().setEndpointType((byte) 2)).body();
+        DescribeClusterResponseData response = (DescribeClusterResponseData) client.call(
+                        ApiKeys.DESCRIBE_CLUSTER, (short) 1, 1, new DescribeClusterRequestData().setEndpointType((byte)
+                                        2))
+                .body();
 
         assertThat(response.errorCode()).isEqualTo(Errors.MISMATCHED_ENDPOINT_TYPE.code());
     }
 
     private MetadataResponseData metadata(boolean autoCreate, String... names) {
-        MetadataRequestData request = new MetadataRequestData().setAllowAutoTopicCreation(autoCreate)
-                .setTopics(java.util.Arrays.stream(names).map(name -> new MetadataRequestTopic().setName(name)).toList());
-        return (MetadataResponseData) client.call(ApiKeys.METADATA, (short) 12, 1, request).body();
+        MetadataRequestData request = new MetadataRequestData()
+                .setAllowAutoTopicCreation(autoCreate)
+                .setTopics(java.util.Arrays.stream(names)
+                        .map(name -> new MetadataRequestTopic().setName(name))
+                        .toList());
+        return (MetadataResponseData)
+                client.call(ApiKeys.METADATA, (short) 12, 1, request).body();
     }
 
     private List<Long> listOffset(int partition, long timestamp) {
         ListOffsetsResponseData.ListOffsetsPartitionResponse answer = listOffsets("orders", partition, timestamp)
-                .topics().get(0).partitions().get(0);
+                .topics()
+                .get(0)
+                .partitions()
+                .get(0);
         assertThat(answer.errorCode()).isZero();
         return List.of(answer.offset(), answer.timestamp());
     }
 
     private ListOffsetsResponseData listOffsets(String topic, int partition, long timestamp) {
-        ListOffsetsRequestData request = new ListOffsetsRequestData().setReplicaId(-1).setTopics(List.of(
-                new ListOffsetsRequestData.ListOffsetsTopic().setName(topic).setPartitions(List.of(
-                        new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(partition)
+        ListOffsetsRequestData request = new ListOffsetsRequestData()
+                .setReplicaId(-1)
+                .setTopics(List.of(new ListOffsetsRequestData.ListOffsetsTopic()
+                        .setName(topic)
+                        .setPartitions(List.of(new ListOffsetsRequestData.ListOffsetsPartition()
+                                .setPartitionIndex(partition)
                                 .setTimestamp(timestamp)))));
-        return (ListOffsetsResponseData) client.call(ApiKeys.LIST_OFFSETS, (short) 9, 1, request).body();
+        return (ListOffsetsResponseData)
+                client.call(ApiKeys.LIST_OFFSETS, (short) 9, 1, request).body();
     }
 
     private InitProducerIdResponseData initProducerId(String transactionalId) {
-        return (InitProducerIdResponseData) client.call(ApiKeys.INIT_PRODUCER_ID, (short) 5, 1,
-                new InitProducerIdRequestData().setTransactionalId(transactionalId).setTransactionTimeoutMs(60_000))
+        return (InitProducerIdResponseData) client.call(
+                        ApiKeys.INIT_PRODUCER_ID,
+                        (short) 5,
+                        1,
+                        new InitProducerIdRequestData()
+                                .setTransactionalId(transactionalId)
+                                .setTransactionTimeoutMs(60_000))
                 .body();
     }
 
     private static DescribeConfigsResource resource(int type, String name) {
-        return new DescribeConfigsResource().setResourceType((byte) type).setResourceName(name)
+        return new DescribeConfigsResource()
+                .setResourceType((byte) type)
+                .setResourceName(name)
                 .setConfigurationKeys(null);
     }
 }

@@ -92,38 +92,53 @@ class FetchSessionWireTest {
     @Test
     void sessionlessFetchAndUnknownTopicIds() {
         try (WireClient client = new WireClient(fixture.server().port())) {
-            FetchRequestData.FetchTopic unknown = new FetchRequestData.FetchTopic().setTopicId(Uuid.randomUuid())
-                    .setPartitions(List.of(new FetchRequestData.FetchPartition().setPartition(0)
+            FetchRequestData.FetchTopic unknown = new FetchRequestData.FetchTopic()
+                    .setTopicId(Uuid.randomUuid())
+                    .setPartitions(List.of(new FetchRequestData.FetchPartition()
+                            .setPartition(0)
                             .setPartitionMaxBytes(1024)));
-            FetchRequestData request = request(0, -1, List.of(partition(1, 0))).setTopics(List.of(
-                    new FetchRequestData.FetchTopic().setTopicId(topicId).setPartitions(List.of(partition(1, 0))),
-                    unknown));
+            FetchRequestData request = request(0, -1, List.of(partition(1, 0)))
+                    .setTopics(List.of(
+                            new FetchRequestData.FetchTopic()
+                                    .setTopicId(topicId)
+                                    .setPartitions(List.of(partition(1, 0))),
+                            unknown));
 
-            FetchResponseData response = (FetchResponseData) client.call(ApiKeys.FETCH, VERSION, 1, request).body();
+            FetchResponseData response = (FetchResponseData)
+                    client.call(ApiKeys.FETCH, VERSION, 1, request).body();
 
             assertThat(response.sessionId()).isZero();
             assertThat(response.responses()).hasSize(2);
-            assertThat(response.responses().get(0).partitions().get(0).errorCode()).isZero();
+            assertThat(response.responses().get(0).partitions().get(0).errorCode())
+                    .isZero();
             assertThat(response.responses().get(1).partitions().get(0).errorCode())
                     .isEqualTo(Errors.UNKNOWN_TOPIC_ID.code());
         }
     }
 
-    private FetchResponseData fetch(WireClient client, int sessionId, int epoch,
-            List<FetchRequestData.FetchPartition> partitions) {
+    private FetchResponseData fetch(
+            WireClient client, int sessionId, int epoch, List<FetchRequestData.FetchPartition> partitions) {
         return (FetchResponseData) client.call(ApiKeys.FETCH, VERSION, epoch, request(sessionId, epoch, partitions))
                 .body();
     }
 
     private FetchRequestData request(int sessionId, int epoch, List<FetchRequestData.FetchPartition> partitions) {
-        List<FetchRequestData.FetchTopic> topics = partitions.isEmpty() ? List.of()
+        List<FetchRequestData.FetchTopic> topics = partitions.isEmpty()
+                ? List.of()
                 : List.of(new FetchRequestData.FetchTopic().setTopicId(topicId).setPartitions(partitions));
-        return new FetchRequestData().setMaxWaitMs(20).setMinBytes(1).setMaxBytes(1 << 20).setSessionId(sessionId)
-                .setSessionEpoch(epoch).setTopics(topics);
+        return new FetchRequestData()
+                .setMaxWaitMs(20)
+                .setMinBytes(1)
+                .setMaxBytes(1 << 20)
+                .setSessionId(sessionId)
+                .setSessionEpoch(epoch)
+                .setTopics(topics);
     }
 
     private static FetchRequestData.FetchPartition partition(int partition, long offset) {
-        return new FetchRequestData.FetchPartition().setPartition(partition).setFetchOffset(offset)
+        return new FetchRequestData.FetchPartition()
+                .setPartition(partition)
+                .setFetchOffset(offset)
                 .setPartitionMaxBytes(1 << 20);
     }
 
@@ -132,6 +147,12 @@ class FetchSessionWireTest {
         for (int i = 0; i < records; i++) {
             batch[i] = new SimpleRecord(("value-" + i).getBytes());
         }
-        fixture.agent().produce().append(topic, 0, MemoryRecords.withRecords(Compression.NONE, batch).buffer()).join();
+        fixture.agent()
+                .produce()
+                .append(
+                        topic,
+                        0,
+                        MemoryRecords.withRecords(Compression.NONE, batch).buffer())
+                .join();
     }
 }

@@ -34,13 +34,16 @@ class FlushWhenProducersWaitTest {
     @Test
     void aProducerWaitingForEachAnswerIsFlushedWithoutWaitingForTheInterval() throws Exception {
         // An hour's interval: every send would wait for it if the waiting producer did not seal the flush.
-        try (AgentFixture floe = AgentFixture.withServer(dir, config -> config
-                .withFlush(Duration.ofHours(1), 8L << 20).withFlushWhenProducersWait(true))) {
+        try (AgentFixture floe = AgentFixture.withServer(
+                dir, config -> config.withFlush(Duration.ofHours(1), 8L << 20).withFlushWhenProducersWait(true))) {
             List<RecordMetadata> acks = sendOneAtATime(floe);
 
-            assertThat(acks).extracting(RecordMetadata::offset)
-                    .containsExactlyElementsOf(LongStream.range(0, SENDS).boxed().toList());
-            assertThat(seals(floe.meters(), "producers_waiting")).as("one flush per request, each sealed early")
+            assertThat(acks)
+                    .extracting(RecordMetadata::offset)
+                    .containsExactlyElementsOf(
+                            LongStream.range(0, SENDS).boxed().toList());
+            assertThat(seals(floe.meters(), "producers_waiting"))
+                    .as("one flush per request, each sealed early")
                     .isEqualTo(SENDS);
             assertThat(seals(floe.meters(), "interval")).isZero();
         }
@@ -48,8 +51,8 @@ class FlushWhenProducersWaitTest {
 
     @Test
     void switchedOffAFlushWaitsForItsInterval() throws Exception {
-        try (AgentFixture floe = AgentFixture.withServer(dir, config -> config
-                .withFlush(Duration.ofMillis(5), 8L << 20).withFlushWhenProducersWait(false))) {
+        try (AgentFixture floe = AgentFixture.withServer(
+                dir, config -> config.withFlush(Duration.ofMillis(5), 8L << 20).withFlushWhenProducersWait(false))) {
             List<RecordMetadata> acks = sendOneAtATime(floe);
 
             assertThat(acks).hasSize(SENDS);
@@ -66,13 +69,17 @@ class FlushWhenProducersWaitTest {
         List<RecordMetadata> acks = new ArrayList<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
             for (int i = 0; i < SENDS; i++) {
-                acks.add(producer.send(new ProducerRecord<>("waits", 0, "k", "v" + i)).get(30, TimeUnit.SECONDS));
+                acks.add(producer.send(new ProducerRecord<>("waits", 0, "k", "v" + i))
+                        .get(30, TimeUnit.SECONDS));
             }
         }
         return acks;
     }
 
     private static double seals(MeterRegistry meters, String reason) {
-        return meters.get("floe.produce.flush.seals").tag("reason", reason).counter().count();
+        return meters.get("floe.produce.flush.seals")
+                .tag("reason", reason)
+                .counter()
+                .count();
     }
 }

@@ -8,17 +8,17 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.DescribeAclsRequestData;
+import org.apache.kafka.common.message.DescribeAclsResponseData;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
-import org.apache.kafka.common.message.DescribeAclsRequestData;
-import org.apache.kafka.common.message.DescribeAclsResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
@@ -63,8 +63,13 @@ class KafkaServerWireTest {
     @Test
     void apiVersionsAdvertisesTheServedApis() {
         try (WireClient client = new WireClient(port)) {
-            ApiVersionsResponseData response = (ApiVersionsResponseData) client.call(ApiKeys.API_VERSIONS, (short) 3, 1,
-                    new ApiVersionsRequestData().setClientSoftwareName("wire-test").setClientSoftwareVersion("1.0"))
+            ApiVersionsResponseData response = (ApiVersionsResponseData) client.call(
+                            ApiKeys.API_VERSIONS,
+                            (short) 3,
+                            1,
+                            new ApiVersionsRequestData()
+                                    .setClientSoftwareName("wire-test")
+                                    .setClientSoftwareVersion("1.0"))
                     .body();
 
             assertThat(response.errorCode()).isZero();
@@ -72,12 +77,22 @@ class KafkaServerWireTest {
             assertThat(produce.minVersion()).isEqualTo((short) 3);
             assertThat(produce.maxVersion()).isEqualTo((short) 13);
             assertThat(response.apiKeys().find(ApiKeys.DESCRIBE_ACLS.id)).isNull();
-            assertThat(response.apiKeys()).hasSize(io.floe.kafka.api.ApiRegistry.standard(fixture.agent(),
-                    () -> "", new java.util.SplittableRandom(1)).servedVersions().size());
-            for (ApiKeys admin : List.of(ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
-                    ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_PRODUCERS, ApiKeys.OFFSET_FOR_LEADER_EPOCH,
-                    ApiKeys.DESCRIBE_LOG_DIRS, ApiKeys.LIST_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS)) {
-                ApiVersionsResponseData.ApiVersion advertised = response.apiKeys().find(admin.id);
+            assertThat(response.apiKeys())
+                    .hasSize(io.floe.kafka.api.ApiRegistry.standard(
+                                    fixture.agent(), () -> "", new java.util.SplittableRandom(1))
+                            .servedVersions()
+                            .size());
+            for (ApiKeys admin : List.of(
+                    ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                    ApiKeys.ALTER_CONFIGS,
+                    ApiKeys.DELETE_RECORDS,
+                    ApiKeys.DESCRIBE_PRODUCERS,
+                    ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                    ApiKeys.DESCRIBE_LOG_DIRS,
+                    ApiKeys.LIST_PARTITION_REASSIGNMENTS,
+                    ApiKeys.ELECT_LEADERS)) {
+                ApiVersionsResponseData.ApiVersion advertised =
+                        response.apiKeys().find(admin.id);
                 assertThat(advertised).as(admin.name).isNotNull();
                 assertThat(advertised.maxVersion()).as(admin.name).isEqualTo(admin.latestVersion());
             }
@@ -87,8 +102,13 @@ class KafkaServerWireTest {
     @Test
     void apiVersionsWithAnIllegalSoftwareNameIsInvalid() {
         try (WireClient client = new WireClient(port)) {
-            ApiVersionsResponseData response = (ApiVersionsResponseData) client.call(ApiKeys.API_VERSIONS, (short) 3, 1,
-                    new ApiVersionsRequestData().setClientSoftwareName("-bad name").setClientSoftwareVersion("1"))
+            ApiVersionsResponseData response = (ApiVersionsResponseData) client.call(
+                            ApiKeys.API_VERSIONS,
+                            (short) 3,
+                            1,
+                            new ApiVersionsRequestData()
+                                    .setClientSoftwareName("-bad name")
+                                    .setClientSoftwareVersion("1"))
                     .body();
 
             assertThat(response.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
@@ -98,8 +118,12 @@ class KafkaServerWireTest {
     @Test
     void unknownApiKeyGetsUnsupportedVersionAndTheConnectionStays() {
         try (WireClient client = new WireClient(port)) {
-            client.sendFrame(ByteBuffer.allocate(10).putShort((short) 9999).putShort((short) 0).putInt(4242)
-                    .putShort((short) -1).array());
+            client.sendFrame(ByteBuffer.allocate(10)
+                    .putShort((short) 9999)
+                    .putShort((short) 0)
+                    .putInt(4242)
+                    .putShort((short) -1)
+                    .array());
 
             ByteBuffer frame = client.receiveFrame();
             assertThat(frame.remaining()).isEqualTo(6);
@@ -107,14 +131,22 @@ class KafkaServerWireTest {
             assertThat(frame.getShort()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
             assertServes(client);
         }
-        assertThat(fixture.meters().counter("floe.kafka.bad.frames", "reason", "unknown_api").count()).isEqualTo(1);
+        assertThat(fixture.meters()
+                        .counter("floe.kafka.bad.frames", "reason", "unknown_api")
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
     void apiVersionsOfAnUnknownVersionIsAnsweredAtVersionZero() {
         try (WireClient client = new WireClient(port)) {
-            ByteBuffer header = ByteBuffer.allocate(11).putShort(ApiKeys.API_VERSIONS.id).putShort((short) 42)
-                    .putInt(7).putShort((short) 1).put((byte) 'x').flip();
+            ByteBuffer header = ByteBuffer.allocate(11)
+                    .putShort(ApiKeys.API_VERSIONS.id)
+                    .putShort((short) 42)
+                    .putInt(7)
+                    .putShort((short) 1)
+                    .put((byte) 'x')
+                    .flip();
             byte[] frame = new byte[header.remaining() + 3];
             header.get(frame, 0, header.remaining());
             client.sendFrame(frame);
@@ -131,7 +163,10 @@ class KafkaServerWireTest {
     @Test
     void servedApiAtAnUnservedVersionGetsItsOwnErrorResponse() {
         try (WireClient client = new WireClient(port)) {
-            DecodedResponse response = client.call(ApiKeys.INIT_PRODUCER_ID, (short) 6, 8,
+            DecodedResponse response = client.call(
+                    ApiKeys.INIT_PRODUCER_ID,
+                    (short) 6,
+                    8,
                     new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(1000));
 
             assertThat(response.correlationId()).isEqualTo(8);
@@ -144,9 +179,15 @@ class KafkaServerWireTest {
     @Test
     void apiFloeDoesNotServeGetsItsOwnErrorResponse() {
         try (WireClient client = new WireClient(port)) {
-            DecodedResponse response = client.call(ApiKeys.DESCRIBE_ACLS, (short) 3, 9,
-                    new DescribeAclsRequestData().setResourceTypeFilter((byte) 1).setPatternTypeFilter((byte) 1)
-                            .setOperation((byte) 1).setPermissionType((byte) 1));
+            DecodedResponse response = client.call(
+                    ApiKeys.DESCRIBE_ACLS,
+                    (short) 3,
+                    9,
+                    new DescribeAclsRequestData()
+                            .setResourceTypeFilter((byte) 1)
+                            .setPatternTypeFilter((byte) 1)
+                            .setOperation((byte) 1)
+                            .setPermissionType((byte) 1));
 
             DescribeAclsResponseData body = (DescribeAclsResponseData) response.body();
             assertThat(body.errorCode()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
@@ -156,20 +197,28 @@ class KafkaServerWireTest {
 
     @Test
     void malformedHeaderClosesOnlyThatConnection() {
-        try (WireClient good = new WireClient(port); WireClient bad = new WireClient(port)) {
+        try (WireClient good = new WireClient(port);
+                WireClient bad = new WireClient(port)) {
             bad.sendFrame(new byte[] {0, 3, 0});
 
             assertThat(bad.closedByServer()).isTrue();
             assertServes(good);
         }
-        assertThat(fixture.meters().counter("floe.kafka.bad.frames", "reason", "malformed_header").count()).isEqualTo(1);
+        assertThat(fixture.meters()
+                        .counter("floe.kafka.bad.frames", "reason", "malformed_header")
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
     void malformedBodyGetsInvalidRequestAndTheConnectionStays() {
         try (WireClient client = new WireClient(port)) {
-            ByteBuffer header = ByteBuffer.allocate(10).putShort(ApiKeys.DESCRIBE_CLUSTER.id).putShort((short) 1)
-                    .putInt(11).putShort((short) -1).flip();
+            ByteBuffer header = ByteBuffer.allocate(10)
+                    .putShort(ApiKeys.DESCRIBE_CLUSTER.id)
+                    .putShort((short) 1)
+                    .putInt(11)
+                    .putShort((short) -1)
+                    .flip();
             byte[] frame = new byte[header.remaining() + 1];
             header.get(frame, 0, header.remaining());
             frame[frame.length - 1] = 0; // the empty tagged fields of header v2, then no body at all
@@ -186,7 +235,8 @@ class KafkaServerWireTest {
 
     @Test
     void oversizedFrameIsAnsweredThenItsConnectionCloses() {
-        try (WireClient good = new WireClient(port); WireClient bad = new WireClient(port)) {
+        try (WireClient good = new WireClient(port);
+                WireClient bad = new WireClient(port)) {
             ByteBuffer header = ByteBuffer.wrap(requestHeaderBytes(ApiKeys.PRODUCE, (short) 9, 12));
             ByteBuffer frame = ByteBuffer.allocate(4 + 1024).putInt(1024 * 1024).put(header);
             bad.sendRaw(frame.array());
@@ -215,24 +265,39 @@ class KafkaServerWireTest {
             for (int i = 0; i < 60; i++) {
                 switch (i % 3) {
                     case 0 -> client.send(ApiKeys.METADATA, (short) 12, i, new MetadataRequestData().setTopics(null));
-                    case 1 -> client.send(ApiKeys.API_VERSIONS, (short) 3, i, new ApiVersionsRequestData()
-                            .setClientSoftwareName("wire-test").setClientSoftwareVersion("1"));
+                    case 1 ->
+                        client.send(
+                                ApiKeys.API_VERSIONS,
+                                (short) 3,
+                                i,
+                                new ApiVersionsRequestData()
+                                        .setClientSoftwareName("wire-test")
+                                        .setClientSoftwareVersion("1"));
                     default -> client.send(ApiKeys.DESCRIBE_CLUSTER, (short) 1, i, new DescribeClusterRequestData());
                 }
-                sent.add(List.of(ApiKeys.METADATA, ApiKeys.API_VERSIONS, ApiKeys.DESCRIBE_CLUSTER).get(i % 3));
+                sent.add(List.of(ApiKeys.METADATA, ApiKeys.API_VERSIONS, ApiKeys.DESCRIBE_CLUSTER)
+                        .get(i % 3));
             }
             for (int i = 0; i < 60; i++) {
-                short version = sent.get(i) == ApiKeys.METADATA ? (short) 12 : sent.get(i) == ApiKeys.API_VERSIONS
-                        ? (short) 3 : (short) 1;
+                short version = sent.get(i) == ApiKeys.METADATA
+                        ? (short) 12
+                        : sent.get(i) == ApiKeys.API_VERSIONS ? (short) 3 : (short) 1;
                 DecodedResponse response = client.receive(sent.get(i), version);
                 assertThat(response.correlationId()).isEqualTo(i);
                 if (sent.get(i) == ApiKeys.METADATA) {
-                    assertThat(((MetadataResponseData) response.body()).topics()).hasSize(1);
+                    assertThat(((MetadataResponseData) response.body()).topics())
+                            .hasSize(1);
                 }
             }
         }
-        assertThat(fixture.meters().counter("floe.kafka.requests", "api", "Metadata").count()).isEqualTo(20);
-        assertThat(fixture.meters().timer("floe.kafka.request.latency", "api", "Metadata").count()).isEqualTo(20);
+        assertThat(fixture.meters()
+                        .counter("floe.kafka.requests", "api", "Metadata")
+                        .count())
+                .isEqualTo(20);
+        assertThat(fixture.meters()
+                        .timer("floe.kafka.request.latency", "api", "Metadata")
+                        .count())
+                .isEqualTo(20);
     }
 
     @Test
@@ -240,8 +305,13 @@ class KafkaServerWireTest {
         fixture.agent().topics().create(new NewTopic("orders", 1, Map.of()), false);
         try (WireClient client = new WireClient(port)) {
             client.send(ApiKeys.PRODUCE, (short) 9, 1, produce("orders", (short) 0));
-            DecodedResponse response = client.call(ApiKeys.API_VERSIONS, (short) 3, 2, new ApiVersionsRequestData()
-                    .setClientSoftwareName("wire-test").setClientSoftwareVersion("1"));
+            DecodedResponse response = client.call(
+                    ApiKeys.API_VERSIONS,
+                    (short) 3,
+                    2,
+                    new ApiVersionsRequestData()
+                            .setClientSoftwareName("wire-test")
+                            .setClientSoftwareVersion("1"));
 
             assertThat(response.correlationId()).isEqualTo(2);
         }
@@ -254,12 +324,13 @@ class KafkaServerWireTest {
             ProduceRequestData request = produce("orders", (short) -1);
             request.topicData().iterator().next().partitionData().get(0).setIndex(5);
 
-            ProduceResponseData response = (ProduceResponseData) client.call(ApiKeys.PRODUCE, (short) 9, 3, request)
-                    .body();
+            ProduceResponseData response = (ProduceResponseData)
+                    client.call(ApiKeys.PRODUCE, (short) 9, 3, request).body();
 
-            assertThat(response.responses().iterator().next().partitionResponses()).singleElement()
-                    .satisfies(partition -> assertThat(partition.errorCode())
-                            .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
+            assertThat(response.responses().iterator().next().partitionResponses())
+                    .singleElement()
+                    .satisfies(partition ->
+                            assertThat(partition.errorCode()).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()));
         }
     }
 
@@ -267,10 +338,17 @@ class KafkaServerWireTest {
     void closeAnswersTheRequestsInFlightFirst() throws Exception {
         fixture.agent().topics().create(new NewTopic("orders", 1, Map.of()), false);
         try (WireClient client = new WireClient(port)) {
-            FetchRequestData longPoll = new FetchRequestData().setMaxWaitMs(1500).setMinBytes(1).setMaxBytes(1 << 20)
-                    .setSessionEpoch(-1).setTopics(List.of(new FetchRequestData.FetchTopic().setTopic("orders")
-                            .setPartitions(List.of(new FetchRequestData.FetchPartition().setPartition(0)
-                                    .setFetchOffset(0).setPartitionMaxBytes(1 << 20)))));
+            FetchRequestData longPoll = new FetchRequestData()
+                    .setMaxWaitMs(1500)
+                    .setMinBytes(1)
+                    .setMaxBytes(1 << 20)
+                    .setSessionEpoch(-1)
+                    .setTopics(List.of(new FetchRequestData.FetchTopic()
+                            .setTopic("orders")
+                            .setPartitions(List.of(new FetchRequestData.FetchPartition()
+                                    .setPartition(0)
+                                    .setFetchOffset(0)
+                                    .setPartitionMaxBytes(1 << 20)))));
             client.send(ApiKeys.FETCH, (short) 12, 21, longPoll);
             awaitParkedFetches(1);
             Thread closer = new Thread(fixture.server()::close);
@@ -295,7 +373,8 @@ class KafkaServerWireTest {
     }
 
     private static void assertServes(WireClient client) {
-        DecodedResponse response = client.call(ApiKeys.DESCRIBE_CLUSTER, (short) 1, 999, new DescribeClusterRequestData());
+        DecodedResponse response =
+                client.call(ApiKeys.DESCRIBE_CLUSTER, (short) 1, 999, new DescribeClusterRequestData());
         assertThat(response.correlationId()).isEqualTo(999);
         assertThat(((DescribeClusterResponseData) response.body()).brokers()).hasSize(1);
     }
@@ -309,10 +388,12 @@ class KafkaServerWireTest {
     }
 
     static ProduceRequestData produce(String topic, short acks) {
-        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(System.currentTimeMillis(), "k".getBytes(), "v".getBytes()));
+        MemoryRecords records = MemoryRecords.withRecords(
+                Compression.NONE, new SimpleRecord(System.currentTimeMillis(), "k".getBytes(), "v".getBytes()));
         ProduceRequestData.TopicProduceData topicData = new ProduceRequestData.TopicProduceData().setName(topic);
-        topicData.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(records));
+        topicData
+                .partitionData()
+                .add(new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(records));
         ProduceRequestData request = new ProduceRequestData().setAcks(acks).setTimeoutMs(30_000);
         request.topicData().add(topicData);
         return request;

@@ -39,7 +39,9 @@ class LogAppendTimeTest {
         try (AgentFixture floe = AgentFixture.withServer(dir)) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()))) {
                 admin.createTopics(List.of(new NewTopic("stamped", 1, (short) 1)
-                        .configs(Map.of("message.timestamp.type", "LogAppendTime")))).all().get(30, TimeUnit.SECONDS);
+                                .configs(Map.of("message.timestamp.type", "LogAppendTime"))))
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
             }
             long createTime = 1_000_000L;
             long before = System.currentTimeMillis();

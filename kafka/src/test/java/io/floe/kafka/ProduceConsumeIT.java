@@ -47,11 +47,14 @@ class ProduceConsumeIT {
     @Test
     void recordsProducedAreConsumedInOrderWithDenseOffsets() throws Exception {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap(),
-                ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap(),
+                        ProducerConfig.LINGER_MS_CONFIG, 5,
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = 0; i < 500; i++) {
                 sent.add(producer.send(new ProducerRecord<>("events", "key-" + i, "value-" + i)));
             }
@@ -66,7 +69,10 @@ class ProduceConsumeIT {
         List<ConsumerRecord<String, String>> received = consume(new TopicPartition("events", 0), 500);
 
         assertThat(received).extracting(ConsumerRecord::offset).containsExactlyElementsOf(offsets);
-        assertThat(received).extracting(ConsumerRecord::value).startsWith("value-0", "value-1").endsWith("value-499");
+        assertThat(received)
+                .extracting(ConsumerRecord::value)
+                .startsWith("value-0", "value-1")
+                .endsWith("value-499");
     }
 
     @Test
@@ -83,13 +89,16 @@ class ProduceConsumeIT {
             while (received.size() < 20 && System.currentTimeMillis() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(received::add);
                 if (produced < 20 && received.size() == produced) {
-                    producer.send(new ProducerRecord<>("tail", "next-" + produced)).get();
+                    producer.send(new ProducerRecord<>("tail", "next-" + produced))
+                            .get();
                     produced++;
                 }
             }
             assertThat(received).hasSize(20);
-            assertThat(received).extracting(ConsumerRecord::offset).containsExactlyElementsOf(
-                    java.util.stream.LongStream.range(0, 20).boxed().toList());
+            assertThat(received)
+                    .extracting(ConsumerRecord::offset)
+                    .containsExactlyElementsOf(
+                            java.util.stream.LongStream.range(0, 20).boxed().toList());
             // The consumer fetched through an incremental session without ever being told to start over.
             assertThat(fixture.meters().find("floe.kafka.errors").counters()).isEmpty();
         }
@@ -109,13 +118,26 @@ class ProduceConsumeIT {
     }
 
     private KafkaProducer<String, String> producer() {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap(),
-                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        fixture.bootstrap(),
+                        ProducerConfig.LINGER_MS_CONFIG,
+                        0),
+                new StringSerializer(),
+                new StringSerializer());
     }
 
     private KafkaConsumer<String, String> consumer() {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap(),
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100,
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100), new StringDeserializer(), new StringDeserializer());
+        return new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        fixture.bootstrap(),
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        100,
+                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                        100),
+                new StringDeserializer(),
+                new StringDeserializer());
     }
 }

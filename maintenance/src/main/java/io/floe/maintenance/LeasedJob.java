@@ -58,12 +58,18 @@ final class LeasedJob implements Runnable {
         // Every scheduled round is due, so the lease is asked for each time: it is never renewed in between.
         this.loop = new LeaseLoop(job.name(), owner, metadata, leaseTtl, leaseTtl);
         this.meters = meters;
-        this.runs = Timer.builder("floe.maintenance.runs").tag("job", job.name())
-                .description("Runs of a background job on this agent").register(meters);
-        this.failures = Counter.builder("floe.maintenance.failures").tag("job", job.name())
-                .description("Runs of a background job that failed").register(meters);
-        this.skipped = Counter.builder("floe.maintenance.skipped").tag("job", job.name())
-                .description("Rounds skipped because another agent holds the job's lease").register(meters);
+        this.runs = Timer.builder("floe.maintenance.runs")
+                .tag("job", job.name())
+                .description("Runs of a background job on this agent")
+                .register(meters);
+        this.failures = Counter.builder("floe.maintenance.failures")
+                .tag("job", job.name())
+                .description("Runs of a background job that failed")
+                .register(meters);
+        this.skipped = Counter.builder("floe.maintenance.skipped")
+                .tag("job", job.name())
+                .description("Rounds skipped because another agent holds the job's lease")
+                .register(meters);
     }
 
     /** One scheduled round; never throws, so the schedule goes on. */

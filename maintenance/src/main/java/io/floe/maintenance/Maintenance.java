@@ -39,40 +39,80 @@ public final class Maintenance implements AutoCloseable {
     private final List<LeasedJob> jobs;
     private final AtomicReference<StorageStats> stats = new AtomicReference<>(new StorageStats(0, 0, 0, 0));
 
-    private Maintenance(ScheduledExecutorService scheduler, ScheduledExecutorService keyScheduler, List<LeasedJob> jobs) {
+    private Maintenance(
+            ScheduledExecutorService scheduler, ScheduledExecutorService keyScheduler, List<LeasedJob> jobs) {
         this.scheduler = scheduler;
         this.keyScheduler = keyScheduler;
         this.jobs = jobs;
     }
 
     /** Starts the jobs for the agent {@code agentId}; {@link #close()} stops them and gives their leases up. */
-    public static Maintenance start(MaintenanceConfig config, String agentId, MaintenanceMetadata metadata,
-            ObjectStore objects, TopicConfigs topicConfigs, Clock clock, MeterRegistry meters) {
+    public static Maintenance start(
+            MaintenanceConfig config,
+            String agentId,
+            MaintenanceMetadata metadata,
+            ObjectStore objects,
+            TopicConfigs topicConfigs,
+            Clock clock,
+            MeterRegistry meters) {
         return start(config, agentId, metadata, objects, topicConfigs, clock, meters, Concurrency.threads());
     }
 
     /** As {@link #start(MaintenanceConfig, String, MaintenanceMetadata, ObjectStore, TopicConfigs, Clock, MeterRegistry)}, on {@code concurrency}'s schedulers. */
-    public static Maintenance start(MaintenanceConfig config, String agentId, MaintenanceMetadata metadata,
-            ObjectStore objects, TopicConfigs topicConfigs, Clock clock, MeterRegistry meters, Concurrency concurrency) {
+    public static Maintenance start(
+            MaintenanceConfig config,
+            String agentId,
+            MaintenanceMetadata metadata,
+            ObjectStore objects,
+            TopicConfigs topicConfigs,
+            Clock clock,
+            MeterRegistry meters,
+            Concurrency concurrency) {
         Leases leases = metadata.leases();
-        LeasedJob compaction = new LeasedJob(new SegmentCompaction(config, metadata.appends(), metadata.objects(), objects,
-                agentId, clock, meters),
-                agentId, leases, clock, config.leaseTtl(), meters);
-        LeasedJob retention = new LeasedJob(new Retention(config, metadata.topics(), metadata.reads(),
-                metadata.retention(), topicConfigs, meters),
-                agentId, leases, clock, config.leaseTtl(), meters);
-        LeasedJob cleanup = new LeasedJob(new ObjectCleanup(config, metadata.objects(), objects, meters),
-                agentId, leases, clock, config.leaseTtl(), meters);
-        LeasedJob producerExpiry = new LeasedJob(new ProducerStateExpiry(metadata.retention(),
-                config.producerIdExpiration(), meters),
-                agentId, leases, clock, config.leaseTtl(), meters);
-        LeasedJob keyCompaction = new LeasedJob(new KeyCompaction(config, metadata, objects, topicConfigs, agentId,
-                clock, meters), agentId, leases, clock, config.leaseTtl(), meters);
-        Maintenance maintenance = new Maintenance(concurrency.scheduler("floe-maintenance"),
+        LeasedJob compaction = new LeasedJob(
+                new SegmentCompaction(config, metadata.appends(), metadata.objects(), objects, agentId, clock, meters),
+                agentId,
+                leases,
+                clock,
+                config.leaseTtl(),
+                meters);
+        LeasedJob retention = new LeasedJob(
+                new Retention(config, metadata.topics(), metadata.reads(), metadata.retention(), topicConfigs, meters),
+                agentId,
+                leases,
+                clock,
+                config.leaseTtl(),
+                meters);
+        LeasedJob cleanup = new LeasedJob(
+                new ObjectCleanup(config, metadata.objects(), objects, meters),
+                agentId,
+                leases,
+                clock,
+                config.leaseTtl(),
+                meters);
+        LeasedJob producerExpiry = new LeasedJob(
+                new ProducerStateExpiry(metadata.retention(), config.producerIdExpiration(), meters),
+                agentId,
+                leases,
+                clock,
+                config.leaseTtl(),
+                meters);
+        LeasedJob keyCompaction = new LeasedJob(
+                new KeyCompaction(config, metadata, objects, topicConfigs, agentId, clock, meters),
+                agentId,
+                leases,
+                clock,
+                config.leaseTtl(),
+                meters);
+        Maintenance maintenance = new Maintenance(
+                concurrency.scheduler("floe-maintenance"),
                 concurrency.scheduler("floe-key-compaction"),
                 List.of(compaction, retention, cleanup, producerExpiry, keyCompaction));
-        maintenance.keyScheduler.scheduleWithFixedDelay(keyCompaction, config.keyCompactionInterval().toMillis(),
-                config.keyCompactionInterval().toMillis(), TimeUnit.MILLISECONDS);
+        maintenance.keyScheduler.scheduleWithFixedDelay(
+                keyCompaction,
+                config.keyCompactionInterval().toMillis(),
+                config.keyCompactionInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
         maintenance.every(config.compactionInterval(), compaction);
         maintenance.every(config.retentionInterval(), retention);
         maintenance.every(config.retentionInterval(), producerExpiry);
@@ -97,13 +137,18 @@ public final class Maintenance implements AutoCloseable {
 
     private void registerGauges(MeterRegistry meters) {
         Gauge.builder("floe.storage.objects", () -> stats.get().committedObjects())
-                .description("Committed objects in the object store").register(meters);
-        Gauge.builder("floe.storage.bytes", () -> stats.get().committedBytes()).baseUnit("bytes")
-                .description("Bytes of committed objects").register(meters);
+                .description("Committed objects in the object store")
+                .register(meters);
+        Gauge.builder("floe.storage.bytes", () -> stats.get().committedBytes())
+                .baseUnit("bytes")
+                .description("Bytes of committed objects")
+                .register(meters);
         Gauge.builder("floe.storage.objects.registered", () -> stats.get().registeredObjects())
-                .description("Uploads registered and not committed yet").register(meters);
+                .description("Uploads registered and not committed yet")
+                .register(meters);
         Gauge.builder("floe.storage.deletions.pending", () -> stats.get().pendingDeletions())
-                .description("Objects scheduled for deletion").register(meters);
+                .description("Objects scheduled for deletion")
+                .register(meters);
     }
 
     @Override

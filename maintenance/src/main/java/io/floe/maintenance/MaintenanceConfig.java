@@ -47,9 +47,19 @@ public record MaintenanceConfig(
     /** Kafka's default {@code producer.id.expiration.ms}: one day. */
     public static final Duration PRODUCER_ID_EXPIRATION = Duration.ofDays(1);
 
-    public static final MaintenanceConfig DEFAULTS = new MaintenanceConfig(Duration.ofSeconds(30), 64L << 20,
-            16L << 20, Duration.ofSeconds(30), 256L << 20, Duration.ofSeconds(30), 16 << 20, Duration.ofMinutes(1),
-            Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(10), Duration.ofMinutes(2),
+    public static final MaintenanceConfig DEFAULTS = new MaintenanceConfig(
+            Duration.ofSeconds(30),
+            64L << 20,
+            16L << 20,
+            Duration.ofSeconds(30),
+            256L << 20,
+            Duration.ofSeconds(30),
+            16 << 20,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(30),
+            Duration.ofMinutes(1),
+            Duration.ofMinutes(10),
+            Duration.ofMinutes(2),
             PRODUCER_ID_EXPIRATION);
 
     public MaintenanceConfig {
@@ -76,34 +86,90 @@ public record MaintenanceConfig(
         }
     }
 
-    public MaintenanceConfig withCompaction(Duration interval, long targetBytes, long smallObjectBytes, Duration minAge) {
-        return new MaintenanceConfig(interval, targetBytes, smallObjectBytes, minAge, compactionRunBytesMax,
-                keyCompactionInterval, keyCompactionBufferBytes, retentionInterval, cleanupInterval, objectDeleteDelay,
-                orphanGrace, leaseTtl, producerIdExpiration);
+    public MaintenanceConfig withCompaction(
+            Duration interval, long targetBytes, long smallObjectBytes, Duration minAge) {
+        return new MaintenanceConfig(
+                interval,
+                targetBytes,
+                smallObjectBytes,
+                minAge,
+                compactionRunBytesMax,
+                keyCompactionInterval,
+                keyCompactionBufferBytes,
+                retentionInterval,
+                cleanupInterval,
+                objectDeleteDelay,
+                orphanGrace,
+                leaseTtl,
+                producerIdExpiration);
     }
 
     public MaintenanceConfig withKeyCompaction(Duration interval, int bufferBytes) {
-        return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
-                compactionMinAge, compactionRunBytesMax, interval, bufferBytes, retentionInterval, cleanupInterval,
-                objectDeleteDelay, orphanGrace, leaseTtl, producerIdExpiration);
+        return new MaintenanceConfig(
+                compactionInterval,
+                compactionTargetBytes,
+                compactionSmallObjectBytes,
+                compactionMinAge,
+                compactionRunBytesMax,
+                interval,
+                bufferBytes,
+                retentionInterval,
+                cleanupInterval,
+                objectDeleteDelay,
+                orphanGrace,
+                leaseTtl,
+                producerIdExpiration);
     }
 
     public MaintenanceConfig withCleanup(Duration interval, Duration deleteDelay, Duration grace) {
-        return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
-                compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes,
-                retentionInterval, interval, deleteDelay, grace, leaseTtl, producerIdExpiration);
+        return new MaintenanceConfig(
+                compactionInterval,
+                compactionTargetBytes,
+                compactionSmallObjectBytes,
+                compactionMinAge,
+                compactionRunBytesMax,
+                keyCompactionInterval,
+                keyCompactionBufferBytes,
+                retentionInterval,
+                interval,
+                deleteDelay,
+                grace,
+                leaseTtl,
+                producerIdExpiration);
     }
 
     public MaintenanceConfig withRetentionInterval(Duration interval) {
-        return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
-                compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes, interval,
-                cleanupInterval, objectDeleteDelay, orphanGrace, leaseTtl, producerIdExpiration);
+        return new MaintenanceConfig(
+                compactionInterval,
+                compactionTargetBytes,
+                compactionSmallObjectBytes,
+                compactionMinAge,
+                compactionRunBytesMax,
+                keyCompactionInterval,
+                keyCompactionBufferBytes,
+                interval,
+                cleanupInterval,
+                objectDeleteDelay,
+                orphanGrace,
+                leaseTtl,
+                producerIdExpiration);
     }
 
     public MaintenanceConfig withProducerIdExpiration(Duration expiration) {
-        return new MaintenanceConfig(compactionInterval, compactionTargetBytes, compactionSmallObjectBytes,
-                compactionMinAge, compactionRunBytesMax, keyCompactionInterval, keyCompactionBufferBytes,
-                retentionInterval, cleanupInterval, objectDeleteDelay, orphanGrace, leaseTtl, expiration);
+        return new MaintenanceConfig(
+                compactionInterval,
+                compactionTargetBytes,
+                compactionSmallObjectBytes,
+                compactionMinAge,
+                compactionRunBytesMax,
+                keyCompactionInterval,
+                keyCompactionBufferBytes,
+                retentionInterval,
+                cleanupInterval,
+                objectDeleteDelay,
+                orphanGrace,
+                leaseTtl,
+                expiration);
     }
 
     private static void positive(String name, Duration value) {

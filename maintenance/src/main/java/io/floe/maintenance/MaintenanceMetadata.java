@@ -14,8 +14,13 @@ import java.util.Objects;
  * to read, registrations for their outputs, log starts to move, the objects' lifecycle, and the jobs'
  * leases.
  */
-public record MaintenanceMetadata(TopicMetadata topics, LogReads reads, LogAppends appends, LogRetention retention,
-        ObjectLifecycle objects, Leases leases) {
+public record MaintenanceMetadata(
+        TopicMetadata topics,
+        LogReads reads,
+        LogAppends appends,
+        LogRetention retention,
+        ObjectLifecycle objects,
+        Leases leases) {
 
     public MaintenanceMetadata {
         Objects.requireNonNull(topics, "topics");

@@ -89,8 +89,14 @@ class KeyCompactionIT {
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         // No object cache: every read goes to the object store, so reads of rewritten and deleted objects
         // really happen.
-        agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(2), 64 * 1024).withCacheBytesMax(0),
-                AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
+        agent = Agent.start(
+                AgentConfig.defaults()
+                        .withFlush(Duration.ofMillis(2), 64 * 1024)
+                        .withCacheBytesMax(0),
+                AgentMetadata.of(metadata),
+                objects,
+                meters,
+                Clock.systemUTC());
         config = MaintenanceConfig.DEFAULTS
                 .withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO)
                 .withCleanup(Duration.ofHours(1), Duration.ZERO, Duration.ZERO);
@@ -99,7 +105,8 @@ class KeyCompactionIT {
     @AfterEach
     void stop() {
         try {
-            new ObjectCleanup(config, metadata, objects, meters).run(Instant.now().plus(Duration.ofDays(1)));
+            new ObjectCleanup(config, metadata, objects, meters)
+                    .run(Instant.now().plus(Duration.ofDays(1)));
             assertStorageConsistent();
         } finally {
             agent.close();
@@ -123,12 +130,17 @@ class KeyCompactionIT {
         assertThat(compacted).isEqualTo(newestPerKey(original, true));
         assertThat(markers(topic)).as("log start and high watermark never move").isEqualTo(markers);
         assertThat(compacted.values().stream().flatMap(List::stream).filter(seen -> seen.value() == null))
-                .as("tombstones kept until delete.retention.ms after their first cleaning").isNotEmpty();
-        assertThat(meters.counter("floe.key.compaction.records.removed").count()).isPositive();
+                .as("tombstones kept until delete.retention.ms after their first cleaning")
+                .isNotEmpty();
+        assertThat(meters.counter("floe.key.compaction.records.removed").count())
+                .isPositive();
         assertThat(meters.counter("floe.key.compaction.bytes.written").count()).isPositive();
-        assertThat(meters.counter("floe.key.compaction.batches.removed").count()).isPositive();
+        assertThat(meters.counter("floe.key.compaction.batches.removed").count())
+                .isPositive();
 
-        assertThat(keys.run(first.plusSeconds(1))).as("nothing dirty, no tombstone due").isEmpty();
+        assertThat(keys.run(first.plusSeconds(1)))
+                .as("nothing dirty, no tombstone due")
+                .isEmpty();
         assertThat(keys.run(first.plusMillis(DELETE_RETENTION_MS - 1))).isEmpty();
         assertThat(keys.run(first.plusMillis(DELETE_RETENTION_MS))).contains("cleaned=2");
 
@@ -166,19 +178,28 @@ class KeyCompactionIT {
         TopicPartition tp = new TopicPartition("carried", 0);
         produceUpdates(topic, 4_000, 40);
         Map<TopicPartition, List<Seen>> before = readAll(topic);
-        new SegmentCompaction(config, metadata, metadata, objects, "test-agent", Clock.systemUTC(), meters).run(Instant.now());
+        new SegmentCompaction(config, metadata, metadata, objects, "test-agent", Clock.systemUTC(), meters)
+                .run(Instant.now());
         List<BatchCoordinate> rows = metadata.batches(tp, 0, 10_000);
         ObjectKey compacted = rows.get(rows.size() - 1).object();
-        assertThat(rows).extracting(BatchCoordinate::object).as("one per-partition object").containsOnly(compacted);
+        assertThat(rows)
+                .extracting(BatchCoordinate::object)
+                .as("one per-partition object")
+                .containsOnly(compacted);
 
         assertThat(keyCompaction().run(Instant.now())).contains("cleaned=1");
 
-        assertThat(metadata.batchesIn(List.of(compacted))).as("the log's last batch moved along, unchanged").isEmpty();
-        assertThat(metadata.dueDeletions(Instant.now().plusSeconds(1), 100)).extracting(d -> d.key())
+        assertThat(metadata.batchesIn(List.of(compacted)))
+                .as("the log's last batch moved along, unchanged")
+                .isEmpty();
+        assertThat(metadata.dueDeletions(Instant.now().plusSeconds(1), 100))
+                .extracting(d -> d.key())
                 .contains(compacted);
         assertThat(readAll(topic)).isEqualTo(newestPerKey(before, true));
         List<BatchCoordinate> after = metadata.batches(tp, 0, 10_000);
-        assertThat(after.get(after.size() - 1)).usingRecursiveComparison().ignoringFields("object", "range.position")
+        assertThat(after.get(after.size() - 1))
+                .usingRecursiveComparison()
+                .ignoringFields("object", "range.position")
                 .isEqualTo(rows.get(rows.size() - 1));
     }
 
@@ -202,8 +223,7 @@ class KeyCompactionIT {
             while (compacting.get() || passes == 0) {
                 Map<TopicPartition, List<Seen>> seen = readAll(topic);
                 seen.forEach((tp, records) -> {
-                    assertThat(byOffset.get(tp)).as("records read from %s", tp)
-                            .containsAllEntriesOf(index(records));
+                    assertThat(byOffset.get(tp)).as("records read from %s", tp).containsAllEntriesOf(index(records));
                     assertThat(records).as("survivors read from %s", tp).containsAll(survivors.get(tp));
                 });
                 passes++;
@@ -212,8 +232,14 @@ class KeyCompactionIT {
         });
         // Inputs stay readable for the delete delay, as fetches planned before a swap need.
         MaintenanceConfig delayed = config.withCleanup(Duration.ofHours(1), Duration.ofHours(1), Duration.ZERO);
-        KeyCompaction keys = new KeyCompaction(delayed, MaintenanceMetadata.of(metadata), objects, agent.topics().configs(), "test-agent",
-                Clock.systemUTC(), meters);
+        KeyCompaction keys = new KeyCompaction(
+                delayed,
+                MaintenanceMetadata.of(metadata),
+                objects,
+                agent.topics().configs(),
+                "test-agent",
+                Clock.systemUTC(),
+                meters);
         assertThat(keys.run(Instant.now())).contains("cleaned=3");
         compacting.set(false);
         assertThat(reads.get()).isPositive();
@@ -236,29 +262,38 @@ class KeyCompactionIT {
         keyCompaction().run(Instant.now());
 
         // The log's last batch is not cleaned, nor does it count as newer: a2 stays beside it.
-        assertThat(metadata.batches(tp, 0, 10)).extracting(BatchCoordinate::baseOffset).containsExactly(2L, 4L, 5L);
+        assertThat(metadata.batches(tp, 0, 10))
+                .extracting(BatchCoordinate::baseOffset)
+                .containsExactly(2L, 4L, 5L);
         assertThat(readFrom(tp, 0)).extracting(Seen::offset).containsExactly(2L, 3L, 4L, 5L);
         assertThat(readFrom(tp, 1)).extracting(Seen::offset).containsExactly(2L, 3L, 4L, 5L);
         assertThat(metadata.offsets(tp)).isEqualTo(new LogOffsets(0, 6));
-        assertThat(agent.offsets().firstOffsetAtOrAfter(tp, now - 3000))
-                .hasValue(new TimestampedOffset(2, now - 2000));
+        assertThat(agent.offsets().firstOffsetAtOrAfter(tp, now - 3000)).hasValue(new TimestampedOffset(2, now - 2000));
         assertThat(agent.offsets().maxTimestamp(tp)).hasValue(new TimestampedOffset(5, now));
     }
 
     @Test
     void aCompactedTopicRefusesRecordsWithoutAKey() {
         Topic topic = compactedTopic("keyed", 1, Map.of());
-        ByteBuffer keyless = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(System.currentTimeMillis(), null, bytes("v"))).buffer();
+        ByteBuffer keyless = MemoryRecords.withRecords(
+                        Compression.NONE, new SimpleRecord(System.currentTimeMillis(), null, bytes("v")))
+                .buffer();
 
         assertThatThrownBy(() -> agent.produce().append(topic, 0, keyless))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class,
                         e -> assertThat(e.reason()).isEqualTo(InvalidBatchException.Reason.INVALID_RECORD))
                 .hasMessageContaining("Compacted topic cannot accept message without key");
     }
 
     private KeyCompaction keyCompaction() {
-        return new KeyCompaction(config, MaintenanceMetadata.of(metadata), objects, agent.topics().configs(), "test-agent", Clock.systemUTC(),
+        return new KeyCompaction(
+                config,
+                MaintenanceMetadata.of(metadata),
+                objects,
+                agent.topics().configs(),
+                "test-agent",
+                Clock.systemUTC(),
                 meters);
     }
 
@@ -301,9 +336,14 @@ class KeyCompactionIT {
     }
 
     private CompletableFuture<AppendResult> append(Topic topic, int partition, List<SimpleRecord> records) {
-        Compression compression = random.nextBoolean() ? Compression.NONE : Compression.lz4().build();
-        return agent.produce().append(topic, partition,
-                MemoryRecords.withRecords(compression, records.toArray(SimpleRecord[]::new)).buffer());
+        Compression compression =
+                random.nextBoolean() ? Compression.NONE : Compression.lz4().build();
+        return agent.produce()
+                .append(
+                        topic,
+                        partition,
+                        MemoryRecords.withRecords(compression, records.toArray(SimpleRecord[]::new))
+                                .buffer());
     }
 
     private static SimpleRecord record(String key, String value, long timestamp) {
@@ -311,16 +351,18 @@ class KeyCompactionIT {
     }
 
     /** The newest record of each key, in offset order; tombstones only when {@code withTombstones}. */
-    private static Map<TopicPartition, List<Seen>> newestPerKey(Map<TopicPartition, List<Seen>> log,
-            boolean withTombstones) {
+    private static Map<TopicPartition, List<Seen>> newestPerKey(
+            Map<TopicPartition, List<Seen>> log, boolean withTombstones) {
         Map<TopicPartition, List<Seen>> expected = new TreeMap<>(KeyCompactionIT::compare);
         log.forEach((tp, records) -> {
             Map<String, Seen> newest = new LinkedHashMap<>();
             records.forEach(record -> newest.put(record.key(), record));
-            expected.put(tp, newest.values().stream()
-                    .filter(record -> withTombstones || record.value() != null)
-                    .sorted((a, b) -> Long.compare(a.offset(), b.offset()))
-                    .toList());
+            expected.put(
+                    tp,
+                    newest.values().stream()
+                            .filter(record -> withTombstones || record.value() != null)
+                            .sorted((a, b) -> Long.compare(a.offset(), b.offset()))
+                            .toList());
         });
         return expected;
     }
@@ -355,11 +397,15 @@ class KeyCompactionIT {
         long next = from;
         long end = metadata.offsets(tp).highWatermark();
         while (next < end) {
-            PartitionResult result = agent.fetch().fetch(new FetchQuery(List.of(new PartitionQuery(tp, next, 1 << 20)),
-                    Duration.ZERO, 0, 1 << 20)).join().partitions().get(0);
+            PartitionResult result = agent.fetch()
+                    .fetch(new FetchQuery(List.of(new PartitionQuery(tp, next, 1 << 20)), Duration.ZERO, 0, 1 << 20))
+                    .join()
+                    .partitions()
+                    .get(0);
             assertThat(result).as("fetch of %s at %d", tp, next).isInstanceOf(PartitionResult.Data.class);
-            Iterable<? extends RecordBatch> batches =
-                    MemoryRecords.readableRecords(((PartitionResult.Data) result).contiguous()).batches();
+            Iterable<? extends RecordBatch> batches = MemoryRecords.readableRecords(
+                            ((PartitionResult.Data) result).contiguous())
+                    .batches();
             long before = next;
             for (RecordBatch batch : batches) {
                 assertThat(batch.isValid()).isTrue();
@@ -370,7 +416,8 @@ class KeyCompactionIT {
                 }
                 next = Math.max(next, batch.nextOffset());
             }
-            assertThat(next).as("a fetch at %d of %s below its high watermark %d returned no batch", before, tp, end)
+            assertThat(next)
+                    .as("a fetch at %d of %s below its high watermark %d returned no batch", before, tp, end)
                     .isGreaterThan(before);
         }
         return records;
@@ -378,9 +425,12 @@ class KeyCompactionIT {
 
     /** No batch row points to a missing object; no object in the store is unknown to the metadata. */
     private void assertStorageConsistent() {
-        List<ObjectKey> stored = objects.list("segments/").stream().map(ObjectInfo::key).toList();
+        List<ObjectKey> stored =
+                objects.list("segments/").stream().map(ObjectInfo::key).toList();
         assertThat(metadata.unknownObjects(stored)).as("objects no row knows").isEmpty();
-        assertThat(metadata.storageStats().pendingDeletions()).as("unreferenced objects left").isZero();
+        assertThat(metadata.storageStats().pendingDeletions())
+                .as("unreferenced objects left")
+                .isZero();
         for (Topic topic : metadata.topics()) {
             for (int p = 0; p < topic.partitionCount(); p++) {
                 TopicPartition tp = new TopicPartition(topic.name(), p);
@@ -388,7 +438,9 @@ class KeyCompactionIT {
                 List<BatchCoordinate> page;
                 while (!(page = metadata.batches(tp, next, 1000)).isEmpty()) {
                     for (BatchCoordinate batch : page) {
-                        assertThat(stored).as("object of batch %d of %s", batch.baseOffset(), tp).contains(batch.object());
+                        assertThat(stored)
+                                .as("object of batch %d of %s", batch.baseOffset(), tp)
+                                .contains(batch.object());
                         next = batch.nextOffset();
                     }
                 }

@@ -83,8 +83,14 @@ class MaintenanceIT {
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         // No object cache: every read goes to the object store, so reads of compacted and deleted objects
         // really happen (the cache would serve their immutable bytes without asking).
-        agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(2), 64 * 1024).withCacheBytesMax(0),
-                AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
+        agent = Agent.start(
+                AgentConfig.defaults()
+                        .withFlush(Duration.ofMillis(2), 64 * 1024)
+                        .withCacheBytesMax(0),
+                AgentMetadata.of(metadata),
+                objects,
+                meters,
+                Clock.systemUTC());
         config = MaintenanceConfig.DEFAULTS
                 .withCompaction(Duration.ofHours(1), TARGET_BYTES, TARGET_BYTES / 2, Duration.ZERO)
                 .withCleanup(Duration.ofHours(1), Duration.ZERO, Duration.ZERO);
@@ -107,8 +113,13 @@ class MaintenanceIT {
         for (int p = 0; p < PARTITIONS; p++) {
             // A consumer waiting at the end (the agent indexes each commit of these partitions in memory anyway).
             assertThat(readAllOf(new TopicPartition("clicks", p))).isEmpty();
-            agent.fetch().fetch(new FetchQuery(List.of(new PartitionQuery(new TopicPartition("clicks", p), 0, 1024)),
-                    Duration.ZERO, 0, 1024)).join();
+            agent.fetch()
+                    .fetch(new FetchQuery(
+                            List.of(new PartitionQuery(new TopicPartition("clicks", p), 0, 1024)),
+                            Duration.ZERO,
+                            0,
+                            1024))
+                    .join();
         }
         produce(topic, 1_000_000, 100, 0);
         List<List<Record>> before = readAll(topic);
@@ -129,8 +140,8 @@ class MaintenanceIT {
         // Inputs stay readable for the delete delay, as fetches planned before a swap need; the final
         // cleanup, an hour later, deletes them, and the agent's reads then find the moved batches.
         MaintenanceConfig delayed = config.withCleanup(Duration.ofHours(1), Duration.ofHours(1), Duration.ZERO);
-        SegmentCompaction compaction = new SegmentCompaction(delayed, metadata, metadata, objects, "test-agent",
-                Clock.systemUTC(), meters);
+        SegmentCompaction compaction =
+                new SegmentCompaction(delayed, metadata, metadata, objects, "test-agent", Clock.systemUTC(), meters);
         ObjectCleanup cleanup = new ObjectCleanup(delayed, metadata, objects, meters);
         int rounds = 0;
         while (!compaction.run(Instant.now()).isEmpty()) {
@@ -150,7 +161,8 @@ class MaintenanceIT {
         assertThat(objects.list("segments/")).hasSize((int) objectsAfter);
         assertThat(readAll(topic)).isEqualTo(before);
         assertThat(meters.counter("floe.fetch.replans").count())
-                .as("the agent dropped its index once compaction moved the batches: no read was planned on a deleted input")
+                .as(
+                        "the agent dropped its index once compaction moved the batches: no read was planned on a deleted input")
                 .isZero();
         assertThat(meters.counter("floe.compaction.bytes.read").count()).isPositive();
     }
@@ -164,7 +176,8 @@ class MaintenanceIT {
         produce(byTime, 300, 100, now);
         produce(bySize, 2000, 100, now);
 
-        new Retention(config, metadata, metadata, metadata, agent.topics().configs(), meters).run(Instant.ofEpochMilli(now));
+        new Retention(config, metadata, metadata, metadata, agent.topics().configs(), meters)
+                .run(Instant.ofEpochMilli(now));
         new ObjectCleanup(config, metadata, objects, meters).run(Instant.ofEpochMilli(now));
 
         TopicPartition time = new TopicPartition("by-time", 0);
@@ -188,10 +201,15 @@ class MaintenanceIT {
         Topic topic = agent.topics().create(new NewTopic("live", 1, Map.of()), false);
         produce(topic, 100, 10, 0);
 
-        new ObjectCleanup(config.withCleanup(Duration.ofHours(1), Duration.ZERO, Duration.ofSeconds(0)), metadata,
-                objects, meters).run(Instant.now().plusSeconds(1));
+        new ObjectCleanup(
+                        config.withCleanup(Duration.ofHours(1), Duration.ZERO, Duration.ofSeconds(0)),
+                        metadata,
+                        objects,
+                        meters)
+                .run(Instant.now().plusSeconds(1));
 
-        List<ObjectKey> left = objects.list("segments/").stream().map(ObjectInfo::key).toList();
+        List<ObjectKey> left =
+                objects.list("segments/").stream().map(ObjectInfo::key).toList();
         assertThat(left).doesNotContain(registered, unknown).isNotEmpty();
         assertThat(readAllOf(new TopicPartition("live", 0))).hasSize(100);
     }
@@ -228,8 +246,8 @@ class MaintenanceIT {
         MaintenanceConfig graceful = config.withCleanup(Duration.ofHours(1), Duration.ofHours(1), Duration.ofHours(1));
         ObjectCleanup otherAgentsSweep = new ObjectCleanup(graceful, metadata, objects, meters);
         AtomicInteger uploads = new AtomicInteger();
-        ObjectStore slow = (ObjectStore) Proxy.newProxyInstance(ObjectStore.class.getClassLoader(),
-                new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
+        ObjectStore slow = (ObjectStore) Proxy.newProxyInstance(
+                ObjectStore.class.getClassLoader(), new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("put")) {
                         int upload = uploads.incrementAndGet();
                         if (upload == 1) {
@@ -245,16 +263,29 @@ class MaintenanceIT {
                     }
                 });
 
-        String summary = new SegmentCompaction(graceful, metadata, metadata, slow, "test-agent", clock, meters).run(start);
+        String summary =
+                new SegmentCompaction(graceful, metadata, metadata, slow, "test-agent", clock, meters).run(start);
 
         assertThat(uploads.get()).as("outputs uploaded (%s)", summary).isEqualTo(2);
-        assertThat(meters.get("floe.compaction.swaps").tag("outcome", "rejected").counter().count()).isZero();
-        assertThat(meters.get("floe.compaction.swaps").tag("outcome", "rewritten").counter().count()).isEqualTo(2);
+        assertThat(meters.get("floe.compaction.swaps")
+                        .tag("outcome", "rejected")
+                        .counter()
+                        .count())
+                .isZero();
+        assertThat(meters.get("floe.compaction.swaps")
+                        .tag("outcome", "rewritten")
+                        .counter()
+                        .count())
+                .isEqualTo(2);
         assertThat(readAll(topic)).isEqualTo(before);
         for (int p = 0; p < PARTITIONS && p < topic.partitionCount(); p++) {
             assertThat(metadata.batches(new TopicPartition(topic.name(), p), 0, 1000))
-                    .extracting(BatchCoordinate::object).as("partition %d in its output", p).hasSize(100)
-                    .containsOnly(metadata.batches(new TopicPartition(topic.name(), p), 0, 1).get(0).object());
+                    .extracting(BatchCoordinate::object)
+                    .as("partition %d in its output", p)
+                    .hasSize(100)
+                    .containsOnly(metadata.batches(new TopicPartition(topic.name(), p), 0, 1)
+                            .get(0)
+                            .object());
         }
     }
 
@@ -265,8 +296,8 @@ class MaintenanceIT {
         produce(topic, 2000, 10, 0);
         List<List<Record>> before = readAll(topic);
         AtomicInteger uploads = new AtomicInteger();
-        ObjectStore failingOnce = (ObjectStore) Proxy.newProxyInstance(ObjectStore.class.getClassLoader(),
-                new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
+        ObjectStore failingOnce = (ObjectStore) Proxy.newProxyInstance(
+                ObjectStore.class.getClassLoader(), new Class<?>[] {ObjectStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("put") && uploads.incrementAndGet() == 1) {
                         throw new ObjectStoreException("injected: upload of " + args[0] + " failed", true);
                     }
@@ -278,12 +309,17 @@ class MaintenanceIT {
                 });
         Instant now = Instant.now().plusSeconds(1);
 
-        String summary = new SegmentCompaction(config, metadata, metadata, failingOnce, "test-agent", Clock.systemUTC(), meters)
+        String summary = new SegmentCompaction(
+                        config, metadata, metadata, failingOnce, "test-agent", Clock.systemUTC(), meters)
                 .run(now);
 
         assertThat(summary).contains("outputs=1", "failed=1");
         assertThat(meters.get("floe.compaction.failures").counter().count()).isEqualTo(1);
-        assertThat(meters.get("floe.compaction.swaps").tag("outcome", "rewritten").counter().count()).isEqualTo(1);
+        assertThat(meters.get("floe.compaction.swaps")
+                        .tag("outcome", "rewritten")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
         assertThat(readAll(topic)).isEqualTo(before);
         // The failed output's registration is the sweep's, once it is older than the grace.
         new ObjectCleanup(config, metadata, objects, meters).run(now.plusSeconds(1));
@@ -297,10 +333,16 @@ class MaintenanceIT {
             SimpleRecord[] batch = new SimpleRecord[count];
             for (int i = 0; i < count; i++) {
                 int n = first + i;
-                batch[i] = new SimpleRecord(timestamp == 0 ? System.currentTimeMillis() : timestamp,
-                        ("k" + n % 977).getBytes(StandardCharsets.UTF_8), ("value-" + n).getBytes(StandardCharsets.UTF_8));
+                batch[i] = new SimpleRecord(
+                        timestamp == 0 ? System.currentTimeMillis() : timestamp,
+                        ("k" + n % 977).getBytes(StandardCharsets.UTF_8),
+                        ("value-" + n).getBytes(StandardCharsets.UTF_8));
             }
-            pending.add(agent.produce().append(topic, partition, MemoryRecords.withRecords(Compression.NONE, batch).buffer()));
+            pending.add(agent.produce()
+                    .append(
+                            topic,
+                            partition,
+                            MemoryRecords.withRecords(Compression.NONE, batch).buffer()));
             if (pending.size() >= 64) {
                 pending.forEach(f -> assertThat(f.join()).isInstanceOf(AppendResult.Appended.class));
                 pending.clear();
@@ -322,10 +364,14 @@ class MaintenanceIT {
         long next = metadata.offsets(tp).logStartOffset();
         long end = metadata.offsets(tp).highWatermark();
         while (next < end) {
-            PartitionResult result = agent.fetch().fetch(new FetchQuery(List.of(new PartitionQuery(tp, next, 1 << 20)),
-                    Duration.ZERO, 0, 1 << 20)).join().partitions().get(0);
+            PartitionResult result = agent.fetch()
+                    .fetch(new FetchQuery(List.of(new PartitionQuery(tp, next, 1 << 20)), Duration.ZERO, 0, 1 << 20))
+                    .join()
+                    .partitions()
+                    .get(0);
             assertThat(result).as("fetch of %s at %d", tp, next).isInstanceOf(PartitionResult.Data.class);
-            for (RecordBatch batch : MemoryRecords.readableRecords(((PartitionResult.Data) result).contiguous()).batches()) {
+            for (RecordBatch batch : MemoryRecords.readableRecords(((PartitionResult.Data) result).contiguous())
+                    .batches()) {
                 assertThat(batch.isValid()).isTrue();
                 for (Record record : batch) {
                     if (record.offset() >= next) {
@@ -340,8 +386,11 @@ class MaintenanceIT {
 
     /** No batch row points to a missing object; no object in the store is unknown to the metadata. */
     private void assertStorageConsistent() {
-        assertThat(metadata.referenceMismatches()).as("objects whose count is not their number of rows").isEmpty();
-        List<ObjectKey> stored = objects.list("segments/").stream().map(ObjectInfo::key).toList();
+        assertThat(metadata.referenceMismatches())
+                .as("objects whose count is not their number of rows")
+                .isEmpty();
+        List<ObjectKey> stored =
+                objects.list("segments/").stream().map(ObjectInfo::key).toList();
         assertThat(metadata.unknownObjects(stored)).as("objects no row knows").isEmpty();
         for (Topic topic : metadata.topics()) {
             for (int p = 0; p < topic.partitionCount(); p++) {
@@ -350,7 +399,9 @@ class MaintenanceIT {
                 List<BatchCoordinate> page;
                 while (!(page = metadata.batches(tp, next, 1000)).isEmpty()) {
                     for (BatchCoordinate batch : page) {
-                        assertThat(stored).as("object of batch %d of %s", batch.baseOffset(), tp).contains(batch.object());
+                        assertThat(stored)
+                                .as("object of batch %d of %s", batch.baseOffset(), tp)
+                                .contains(batch.object());
                         next = batch.nextOffset();
                     }
                 }

@@ -45,8 +45,14 @@ final class Checker {
     private long excusedBelowLogStart;
 
     /** {@code logChanges}: a count of the metadata store's calls that may have changed the log. */
-    Checker(LogReads metadata, ObjectLifecycle lifecycle, LongSupplier logChanges, MemoryObjectStore objects,
-            History history, List<TopicPartition> partitions, Set<String> retentionTopics) {
+    Checker(
+            LogReads metadata,
+            ObjectLifecycle lifecycle,
+            LongSupplier logChanges,
+            MemoryObjectStore objects,
+            History history,
+            List<TopicPartition> partitions,
+            Set<String> retentionTopics) {
         this.metadata = metadata;
         this.lifecycle = lifecycle;
         this.logChanges = logChanges;
@@ -83,30 +89,38 @@ final class Checker {
         for (TopicPartition tp : partitions) {
             LogOffsets now = metadata.offsets(tp);
             LogOffsets before = lastOffsets.put(tp, now);
-            if (before != null && (now.logStartOffset() < before.logStartOffset()
-                    || now.highWatermark() < before.highWatermark())) {
+            if (before != null
+                    && (now.logStartOffset() < before.logStartOffset()
+                            || now.highWatermark() < before.highWatermark())) {
                 history.violation("MonotoneMarkers", tp + " went from " + before + " to " + now);
             }
             if (!retentionTopics.contains(tp.topic()) && now.logStartOffset() > 0) {
-                history.violation("NoAckedLoss", tp + " log start moved to " + now.logStartOffset()
-                        + " on a topic without retention");
+                history.violation(
+                        "NoAckedLoss",
+                        tp + " log start moved to " + now.logStartOffset() + " on a topic without retention");
             }
             List<BatchCoordinate> rows = metadata.batches(tp, 0, Integer.MAX_VALUE);
             long expected = -1;
             for (BatchCoordinate row : rows) {
                 if (expected >= 0 && row.baseOffset() != expected) {
-                    history.violation("UniqueDenseOffsets", tp + " batch at " + row.baseOffset() + " follows one ending at "
-                            + (expected - 1));
+                    history.violation(
+                            "UniqueDenseOffsets",
+                            tp + " batch at " + row.baseOffset() + " follows one ending at " + (expected - 1));
                 }
                 expected = row.nextOffset();
                 if (!objects.contains(row.object())) {
-                    history.violation("NoDanglingReference", tp + " batch " + row.baseOffset() + ".." + row.lastOffset()
-                            + " points to missing object " + row.object());
+                    history.violation(
+                            "NoDanglingReference",
+                            tp + " batch " + row.baseOffset() + ".." + row.lastOffset() + " points to missing object "
+                                    + row.object());
                 }
             }
-            if (!rows.isEmpty() && (expected != now.highWatermark() || rows.get(0).baseOffset() > now.logStartOffset())) {
-                history.violation("UniqueDenseOffsets", tp + " index covers " + rows.get(0).baseOffset() + ".."
-                        + (expected - 1) + " but the markers are " + now);
+            if (!rows.isEmpty()
+                    && (expected != now.highWatermark() || rows.get(0).baseOffset() > now.logStartOffset())) {
+                history.violation(
+                        "UniqueDenseOffsets",
+                        tp + " index covers " + rows.get(0).baseOffset() + ".." + (expected - 1)
+                                + " but the markers are " + now);
             }
             if (rows.isEmpty() && now.logStartOffset() != now.highWatermark()) {
                 history.violation("NoAckedLoss", tp + " has no batches but markers " + now);
@@ -133,9 +147,12 @@ final class Checker {
                     for (StoredRecord record : stored.records()) {
                         byte[] raw = new byte[record.valueSize()];
                         record.value().get(raw);
-                        history.observed(new History.Position(batch.topicPartition(),
-                                appended.baseOffset() + (record.offset() - stored.baseOffset())),
-                                new String(raw, StandardCharsets.UTF_8), "commit");
+                        history.observed(
+                                new History.Position(
+                                        batch.topicPartition(),
+                                        appended.baseOffset() + (record.offset() - stored.baseOffset())),
+                                new String(raw, StandardCharsets.UTF_8),
+                                "commit");
                     }
                 }
             }
@@ -179,8 +196,10 @@ final class Checker {
                         long number = numberOf(value);
                         Long previous = lastNumberOfProducer.put(producer, number);
                         if (previous != null && previous >= number) {
-                            history.violation("ProducerOrder", tp + " holds " + producer + "'s value " + number
-                                    + " at " + offset + " after its value " + previous);
+                            history.violation(
+                                    "ProducerOrder",
+                                    tp + " holds " + producer + "'s value " + number + " at " + offset
+                                            + " after its value " + previous);
                         }
                     }
                 }
@@ -210,7 +229,8 @@ final class Checker {
      */
     private void checkAckedWithoutOffset(Map<String, History.Position> where, Map<TopicPartition, LogOffsets> markers) {
         Map<String, Long> removedUpTo = latestRemovedValueOfProducer(markers);
-        for (Map.Entry<String, TopicPartition> ack : history.ackedWithoutOffset().entrySet()) {
+        for (Map.Entry<String, TopicPartition> ack :
+                history.ackedWithoutOffset().entrySet()) {
             String value = ack.getKey();
             TopicPartition tp = ack.getValue();
             if (where.containsKey(value)) {
@@ -227,8 +247,11 @@ final class Checker {
                 excusedBelowLogStart++;
                 continue;
             }
-            history.violation("NoAckedLoss", value + " acknowledged (as a duplicate) on " + tp
-                    + " is not in the log, and nothing shows that retention removed it (log start " + logStart + ")");
+            history.violation(
+                    "NoAckedLoss",
+                    value + " acknowledged (as a duplicate) on " + tp
+                            + " is not in the log, and nothing shows that retention removed it (log start " + logStart
+                            + ")");
         }
     }
 

@@ -32,9 +32,17 @@ final class Cluster {
     private double killRatePerSecond;
     private int starts;
 
-    Cluster(World world, Faults faults, MetadataStore metadata, ObjectStore objects, SimExecutor network,
-            SimExecutor supervisor, Duration flushInterval, MaintenanceConfig maintenance,
-            SimAgent.TableflowSetup tableflow, double killRatePerSecond) {
+    Cluster(
+            World world,
+            Faults faults,
+            MetadataStore metadata,
+            ObjectStore objects,
+            SimExecutor network,
+            SimExecutor supervisor,
+            Duration flushInterval,
+            MaintenanceConfig maintenance,
+            SimAgent.TableflowSetup tableflow,
+            double killRatePerSecond) {
         this.tableflow = tableflow;
         this.world = world;
         this.faults = faults;
@@ -96,7 +104,8 @@ final class Cluster {
                 downSince.put(nodeId, world.nanoTime());
             }
             boolean down = agent == null || !agent.alive();
-            boolean longEnough = killRatePerSecond == 0 || agent == null
+            boolean longEnough = killRatePerSecond == 0
+                    || agent == null
                     || world.nanoTime() - downSince.get(nodeId) > world.between(200_000_000L, 8_000_000_000L);
             if (down && longEnough) {
                 restart(nodeId);
@@ -107,8 +116,17 @@ final class Cluster {
     private void restart(int nodeId) {
         int incarnation = incarnations.merge(nodeId, 1, Integer::sum);
         try {
-            SimAgent agent = SimAgent.start(world, faults, nodeId, incarnation, metadata, objects, network,
-                    flushInterval, maintenance, tableflow);
+            SimAgent agent = SimAgent.start(
+                    world,
+                    faults,
+                    nodeId,
+                    incarnation,
+                    metadata,
+                    objects,
+                    network,
+                    flushInterval,
+                    maintenance,
+                    tableflow);
             everyIncarnation.add(agent);
             agents.put(nodeId, agent);
             downSince.put(nodeId, -1L);

@@ -13,15 +13,26 @@ import java.util.TreeMap;
 final class Faults {
 
     /** Per-call probabilities. */
-    record Rates(double failBefore, double failAfter, double crashBefore, double crashAfter, double slow,
+    record Rates(
+            double failBefore,
+            double failAfter,
+            double crashBefore,
+            double crashAfter,
+            double slow,
             double delayedPut) {
 
         static final Rates NONE = new Rates(0, 0, 0, 0, 0, 0);
 
         static Rates draw(World world) {
-            double intensity = world.random().nextDouble() < 0.2 ? 0.0 : world.random().nextDouble();
-            return new Rates(0.08 * intensity, 0.05 * intensity, 0.01 * intensity, 0.01 * intensity,
-                    0.15 * intensity, 0.03 * intensity);
+            double intensity =
+                    world.random().nextDouble() < 0.2 ? 0.0 : world.random().nextDouble();
+            return new Rates(
+                    0.08 * intensity,
+                    0.05 * intensity,
+                    0.01 * intensity,
+                    0.01 * intensity,
+                    0.15 * intensity,
+                    0.03 * intensity);
         }
     }
 
@@ -71,7 +82,8 @@ final class Faults {
     long latencyNanos() {
         if (world.chance(rates.slow())) {
             count("slow call");
-            return world.chance(0.1) ? world.between(30_000_000_000L, 150_000_000_000L)
+            return world.chance(0.1)
+                    ? world.between(30_000_000_000L, 150_000_000_000L)
                     : world.between(200_000_000L, 5_000_000_000L);
         }
         return world.between(100_000L, 3_000_000L);

@@ -22,10 +22,16 @@ import java.util.function.Supplier;
 final class FaultyMetadataStore extends ForwardingMetadataStore {
 
     /** The operations that can change what the checker looks at: markers, batch rows, objects' rows. */
-    private static final Set<MetadataOperation> LOG_CHANGES = EnumSet.of(MetadataOperation.COMMIT,
-            MetadataOperation.REWRITE, MetadataOperation.TRUNCATE_LOG, MetadataOperation.DELETE_RECORDS,
-            MetadataOperation.SCHEDULE_UNREFERENCED, MetadataOperation.FORGET_DELETIONS,
-            MetadataOperation.CREATE_TOPIC, MetadataOperation.DELETE_TOPIC, MetadataOperation.CREATE_PARTITIONS);
+    private static final Set<MetadataOperation> LOG_CHANGES = EnumSet.of(
+            MetadataOperation.COMMIT,
+            MetadataOperation.REWRITE,
+            MetadataOperation.TRUNCATE_LOG,
+            MetadataOperation.DELETE_RECORDS,
+            MetadataOperation.SCHEDULE_UNREFERENCED,
+            MetadataOperation.FORGET_DELETIONS,
+            MetadataOperation.CREATE_TOPIC,
+            MetadataOperation.DELETE_TOPIC,
+            MetadataOperation.CREATE_PARTITIONS);
 
     private final StoreCalls calls;
 
@@ -40,8 +46,8 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
      * the checker looks only when there is news. {@code onCommit} sees every commit with its true
      * outcome, before any fault of the committing process's view: where the store put each batch.
      */
-    static MetadataStore observed(MetadataStore store, Runnable onMutation,
-            BiConsumer<ObjectCommit, CommitOutcome> onCommit) {
+    static MetadataStore observed(
+            MetadataStore store, Runnable onMutation, BiConsumer<ObjectCommit, CommitOutcome> onCommit) {
         return new ForwardingMetadataStore(store) {
             @Override
             public CommitOutcome commit(ObjectCommit commit) {
@@ -73,8 +79,11 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
         Supplier<T> lostResponse = operation == MetadataOperation.COMMIT
                 ? () -> (T) new CommitOutcome.Unknown(new TimeoutException("injected: commit applied, response lost"))
                 : null;
-        return calls.call(operation.kind().mutates(), call,
-                () -> new MetadataStoreException("injected: " + operation + " failed", true, null), lostResponse);
+        return calls.call(
+                operation.kind().mutates(),
+                call,
+                () -> new MetadataStoreException("injected: " + operation + " failed", true, null),
+                lostResponse);
     }
 
     /** The process's view closes with it; the shared store stays open. */

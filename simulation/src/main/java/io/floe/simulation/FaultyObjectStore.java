@@ -34,23 +34,34 @@ final class FaultyObjectStore implements ObjectStore {
 
     @Override
     public void put(ObjectKey key, ByteBuffer content) {
-        if (calls.world().onWorldThread() && calls.node().alive() && calls.faults().delayedPut()) {
-            ByteBuffer copy = ByteBuffer.allocate(content.remaining()).put(content.duplicate()).flip();
-            network.schedule(() -> {
-                try {
-                    store.put(key, copy);
-                } catch (ObjectAlreadyExistsException ignored) {
-                    // the writer's retry under the same key got there first: create-only keeps the first
-                }
-            }, calls.world().between(1_000_000_000L, 30_000_000_000L), java.util.concurrent.TimeUnit.NANOSECONDS);
+        if (calls.world().onWorldThread()
+                && calls.node().alive()
+                && calls.faults().delayedPut()) {
+            ByteBuffer copy = ByteBuffer.allocate(content.remaining())
+                    .put(content.duplicate())
+                    .flip();
+            network.schedule(
+                    () -> {
+                        try {
+                            store.put(key, copy);
+                        } catch (ObjectAlreadyExistsException ignored) {
+                            // the writer's retry under the same key got there first: create-only keeps the first
+                        }
+                    },
+                    calls.world().between(1_000_000_000L, 30_000_000_000L),
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
             calls.world().await(calls.faults().latencyNanos());
             calls.node().checkAlive();
             throw new ObjectStoreException("injected: PUT " + key + " timed out (it lands later)", true);
         }
-        calls.call(true, () -> {
-            store.put(key, content);
-            return null;
-        }, () -> failure("PUT " + key), null);
+        calls.call(
+                true,
+                () -> {
+                    store.put(key, content);
+                    return null;
+                },
+                () -> failure("PUT " + key),
+                null);
     }
 
     @Override
@@ -97,10 +108,14 @@ final class FaultyObjectStore implements ObjectStore {
 
     @Override
     public void delete(ObjectKey key) {
-        calls.call(true, () -> {
-            store.delete(key);
-            return null;
-        }, () -> failure("DELETE " + key), null);
+        calls.call(
+                true,
+                () -> {
+                    store.delete(key);
+                    return null;
+                },
+                () -> failure("DELETE " + key),
+                null);
     }
 
     private static ObjectStoreException failure(String what) {

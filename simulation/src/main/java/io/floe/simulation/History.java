@@ -53,8 +53,9 @@ final class History {
         String earlier = observed.putIfAbsent(position, value);
         observedAt.putIfAbsent(value, position);
         if (earlier != null && !earlier.equals(value)) {
-            violation("ConsistentRead", reader + " read " + value + " at " + position + " where " + earlier
-                    + " was read before");
+            violation(
+                    "ConsistentRead",
+                    reader + " read " + value + " at " + position + " where " + earlier + " was read before");
         }
         if (reader.equals("consumer")) {
             consumed.add(value);

@@ -54,7 +54,8 @@ final class MemoryObjectStore implements ObjectStore, LocalFiles {
     public synchronized ByteBuffer get(ObjectKey key, ByteRange range) {
         byte[] bytes = bytes(key);
         if (range.position() < 0 || range.end() > bytes.length) {
-            throw new ObjectStoreException("range " + range + " outside " + key + " of " + bytes.length + " bytes", false);
+            throw new ObjectStoreException(
+                    "range " + range + " outside " + key + " of " + bytes.length + " bytes", false);
         }
         ByteBuffer copy = ByteBuffer.allocate(range.length());
         copy.put(bytes, (int) range.position(), range.length());
@@ -88,8 +89,10 @@ final class MemoryObjectStore implements ObjectStore, LocalFiles {
         ByteBuffer object = ByteBuffer.wrap(bytes(key));
         for (long position : positions) {
             if (position < 0 || position + Long.BYTES > object.limit()) {
-                throw new ObjectStoreException("base offset at " + position + " of object " + key + " in "
-                        + describe() + " is past its end: the object has " + object.limit() + " bytes", false);
+                throw new ObjectStoreException(
+                        "base offset at " + position + " of object " + key + " in " + describe()
+                                + " is past its end: the object has " + object.limit() + " bytes",
+                        false);
             }
         }
         for (int i = 0; i < positions.length; i++) {
@@ -112,7 +115,9 @@ final class MemoryObjectStore implements ObjectStore, LocalFiles {
             if (!entry.getKey().startsWith(prefix)) {
                 break;
             }
-            found.add(new ObjectInfo(new ObjectKey(entry.getKey()), entry.getValue().bytes().length,
+            found.add(new ObjectInfo(
+                    new ObjectKey(entry.getKey()),
+                    entry.getValue().bytes().length,
                     java.time.Instant.ofEpochMilli(entry.getValue().modifiedMillis())));
         }
         return found;

@@ -16,8 +16,8 @@ import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
 import io.floe.tableflow.table.TableCatalog;
-import java.nio.file.Path;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -50,8 +50,16 @@ final class SimAgent {
      * Starts incarnation {@code incarnation} of agent {@code nodeId}. Store calls made while starting
      * may fail or kill it: then it throws (a {@link RuntimeException} or {@link SimulatedCrash}).
      */
-    static SimAgent start(World world, Faults faults, int nodeId, int incarnation, MetadataStore metadata,
-            ObjectStore objects, SimExecutor network, Duration flushInterval, MaintenanceConfig maintenanceConfig,
+    static SimAgent start(
+            World world,
+            Faults faults,
+            int nodeId,
+            int incarnation,
+            MetadataStore metadata,
+            ObjectStore objects,
+            SimExecutor network,
+            Duration flushInterval,
+            MaintenanceConfig maintenanceConfig,
             TableflowSetup tableflow) {
         String agentId = "agent-" + nodeId + "." + incarnation;
         Node node = new Node(agentId, true);
@@ -59,22 +67,44 @@ final class SimAgent {
         MetadataStore faultyMetadata = FaultyMetadataStore.wrap(metadata, calls);
         ObjectStore faultyObjects = new FaultyObjectStore(objects, calls, network);
         SimConcurrency concurrency = new SimConcurrency(world, node);
-        AgentConfig config = AgentConfig.defaults().withIdentity(nodeId, agentId)
+        AgentConfig config = AgentConfig.defaults()
+                .withIdentity(nodeId, agentId)
                 .withAdvertised("127.0.0.1", 9000 + nodeId)
                 .withFlush(flushInterval, 16 * 1024)
                 .withCacheBytesMax(world.random().nextBoolean() ? 0 : 1 << 20)
                 .withAutoCreateTopics(false);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Agent agent = Agent.start(config, AgentMetadata.of(faultyMetadata), faultyObjects, meters, world.clock(),
-                GroupCoordinatorConfig.defaults(), concurrency);
-        Maintenance.start(maintenanceConfig, agentId, MaintenanceMetadata.of(faultyMetadata), faultyObjects,
-                agent.topics().configs(), world.clock(), meters, concurrency);
+        Agent agent = Agent.start(
+                config,
+                AgentMetadata.of(faultyMetadata),
+                faultyObjects,
+                meters,
+                world.clock(),
+                GroupCoordinatorConfig.defaults(),
+                concurrency);
+        Maintenance.start(
+                maintenanceConfig,
+                agentId,
+                MaintenanceMetadata.of(faultyMetadata),
+                faultyObjects,
+                agent.topics().configs(),
+                world.clock(),
+                meters,
+                concurrency);
         TableCatalog tables = null;
         if (tableflow != null) {
             tables = catalog(tableflow.catalogUrl(), faultyObjects, tableflow.spool());
-            Tableflow.start(TableflowConfig.defaults(tableflow.spool()).withPollInterval(Duration.ofMillis(500))
-                    .withLeaseTtl(Duration.ofSeconds(10)), agentId, TableflowMetadata.of(faultyMetadata), faultyObjects, tables,
-                    world.clock(), meters, concurrency);
+            Tableflow.start(
+                    TableflowConfig.defaults(tableflow.spool())
+                            .withPollInterval(Duration.ofMillis(500))
+                            .withLeaseTtl(Duration.ofSeconds(10)),
+                    agentId,
+                    TableflowMetadata.of(faultyMetadata),
+                    faultyObjects,
+                    tables,
+                    world.clock(),
+                    meters,
+                    concurrency);
         }
         return new SimAgent(node, agent, tables, new SimExecutor(world, node, "listener", 1));
     }
@@ -83,7 +113,8 @@ final class SimAgent {
     static TableCatalog catalog(String catalogUrl, ObjectStore objects, Path spool) {
         ObjectLocations locations = new ObjectLocations(LOCATION_ROOT);
         ObjectStoreFileIO io = new ObjectStoreFileIO(objects, locations, spool);
-        return new TableCatalog(IcebergCatalogs.jdbc(catalogUrl, null, null, locations.root() + "/tables", io),
+        return new TableCatalog(
+                IcebergCatalogs.jdbc(catalogUrl, null, null, locations.root() + "/tables", io),
                 TableflowConfig.DEFAULT_NAMESPACE);
     }
 

@@ -33,7 +33,12 @@ final class SimConsumer {
     private String lastReadFrom = "nobody";
     private String lastAnswer = "none";
 
-    SimConsumer(TopicPartition topicPartition, World world, Cluster cluster, History history, SimExecutor client,
+    SimConsumer(
+            TopicPartition topicPartition,
+            World world,
+            Cluster cluster,
+            History history,
+            SimExecutor client,
             boolean retentionAllowed) {
         this.topicPartition = topicPartition;
         this.world = world;
@@ -71,15 +76,20 @@ final class SimConsumer {
         }
         long mine = ++attempt;
         // Half the fetches may be answered with file ranges, as the network layer's always are.
-        FetchQuery query = new FetchQuery(List.of(new PartitionQuery(topicPartition, position, 64 * 1024)),
-                Duration.ofMillis(world.between(0, 500)), 1, 64 * 1024, world.random().nextBoolean());
-        agent.listener().execute(() -> agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
-            if (agent.alive()) {
-                client.execute(() -> answered(mine, result, agent));
-            } else if (result != null) {
-                result.release();
-            }
-        }));
+        FetchQuery query = new FetchQuery(
+                List.of(new PartitionQuery(topicPartition, position, 64 * 1024)),
+                Duration.ofMillis(world.between(0, 500)),
+                1,
+                64 * 1024,
+                world.random().nextBoolean());
+        agent.listener()
+                .execute(() -> agent.agent().fetch().fetch(query).whenComplete((result, failure) -> {
+                    if (agent.alive()) {
+                        client.execute(() -> answered(mine, result, agent));
+                    } else if (result != null) {
+                        result.release();
+                    }
+                }));
         client.schedule(() -> answered(mine, null, agent), REQUEST_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
     }
 
@@ -104,21 +114,28 @@ final class SimConsumer {
     }
 
     private void read(PartitionResult partition, SimAgent agent) {
-        lastAnswer = agent + " at t=" + world.millis() + " ms: " + (partition instanceof PartitionResult.Data data
-                ? data.sizeInBytes() + " bytes, markers " + data.offsets() : partition.toString());
+        lastAnswer = agent + " at t=" + world.millis() + " ms: "
+                + (partition instanceof PartitionResult.Data data
+                        ? data.sizeInBytes() + " bytes, markers " + data.offsets()
+                        : partition.toString());
         if (partition instanceof PartitionResult.Error error) {
             if (error.error() == io.floe.agent.fetch.FetchError.OFFSET_OUT_OF_RANGE) {
                 if (position < error.offsets().logStartOffset()) {
                     if (!retentionAllowed) {
-                        history.violation("NoAckedLoss", "log start of " + topicPartition + " moved to "
-                                + error.offsets().logStartOffset() + " past unread offset " + position
-                                + " on a topic without retention");
+                        history.violation(
+                                "NoAckedLoss",
+                                "log start of " + topicPartition + " moved to "
+                                        + error.offsets().logStartOffset() + " past unread offset " + position
+                                        + " on a topic without retention");
                     }
                     position = error.offsets().logStartOffset();
                 } else {
-                    history.violation("MonotoneMarkers", agent + " answered a fetch at " + position + " of "
-                            + topicPartition + " (read up to there from " + lastReadFrom + ") with OFFSET_OUT_OF_RANGE "
-                            + error.offsets() + ": the high watermark went back");
+                    history.violation(
+                            "MonotoneMarkers",
+                            agent + " answered a fetch at " + position + " of "
+                                    + topicPartition + " (read up to there from " + lastReadFrom
+                                    + ") with OFFSET_OUT_OF_RANGE "
+                                    + error.offsets() + ": the high watermark went back");
                 }
             }
             return;
@@ -130,13 +147,17 @@ final class SimConsumer {
                     continue;
                 }
                 if (record.offset() != position) {
-                    history.violation("UniqueDenseOffsets", "reading " + topicPartition + " at " + position
-                            + " returned offset " + record.offset() + " next");
+                    history.violation(
+                            "UniqueDenseOffsets",
+                            "reading " + topicPartition + " at " + position + " returned offset " + record.offset()
+                                    + " next");
                 }
                 byte[] value = new byte[record.valueSize()];
                 record.value().get(value);
-                history.observed(new History.Position(topicPartition, record.offset()),
-                        new String(value, StandardCharsets.UTF_8), "consumer");
+                history.observed(
+                        new History.Position(topicPartition, record.offset()),
+                        new String(value, StandardCharsets.UTF_8),
+                        "consumer");
                 position = record.offset() + 1;
                 lastReadFrom = agent.toString();
             }

@@ -63,6 +63,7 @@ final class SimProducer {
     private final SimExecutor client;
     /** -1: not idempotent (a negative control). */
     private final long producerId;
+
     private final List<Topic> topics;
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
     private final Map<TopicPartition, Topic> topicOf = new HashMap<>();
@@ -70,8 +71,15 @@ final class SimProducer {
     private final int batchesMax;
     private int batchesMade;
 
-    SimProducer(int id, World world, Cluster cluster, History history, SimExecutor client, long producerId,
-            List<Topic> topics, int batchesMax) {
+    SimProducer(
+            int id,
+            World world,
+            Cluster cluster,
+            History history,
+            SimExecutor client,
+            long producerId,
+            List<Topic> topics,
+            int batchesMax) {
         this.id = id;
         this.world = world;
         this.cluster = cluster;
@@ -99,7 +107,9 @@ final class SimProducer {
     }
 
     int unanswered() {
-        return partitions.values().stream().mapToInt(state -> state.unanswered.size()).sum();
+        return partitions.values().stream()
+                .mapToInt(state -> state.unanswered.size())
+                .sum();
     }
 
     private void produceOne() {
@@ -116,10 +126,13 @@ final class SimProducer {
             String value = "p" + id + "-" + nextValue++;
             values.add(value);
             history.sent(value);
-            records.add(new NewBatch.Entry(world.clock().millis(),
-                    ("k" + world.random().nextInt(50)).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+            records.add(new NewBatch.Entry(
+                    world.clock().millis(),
+                    ("k" + world.random().nextInt(50)).getBytes(StandardCharsets.UTF_8),
+                    value.getBytes(StandardCharsets.UTF_8)));
         }
-        ByteBuffer bytes = producerId < 0 ? NewBatch.of(records)
+        ByteBuffer bytes = producerId < 0
+                ? NewBatch.of(records)
                 : NewBatch.idempotent(producerId, (short) 0, state.nextSequence, records);
         state.unanswered.addLast(new Batch(tp, state.nextSequence, values, bytes));
         state.nextSequence += count;
@@ -143,10 +156,13 @@ final class SimProducer {
         if (agent == null) {
             if (!state.waitingForAgent) {
                 state.waitingForAgent = true;
-                client.schedule(() -> {
-                    state.waitingForAgent = false;
-                    pump(state);
-                }, 500_000_000L, TimeUnit.NANOSECONDS);
+                client.schedule(
+                        () -> {
+                            state.waitingForAgent = false;
+                            pump(state);
+                        },
+                        500_000_000L,
+                        TimeUnit.NANOSECONDS);
             }
             return;
         }
@@ -167,8 +183,12 @@ final class SimProducer {
         boolean[] answered = {false};
         CompletableFuture<AppendResult> result;
         try {
-            result = agent.agent().produce().append(topicOf.get(batch.topicPartition), batch.topicPartition.partition(),
-                    batch.bytes.duplicate());
+            result = agent.agent()
+                    .produce()
+                    .append(
+                            topicOf.get(batch.topicPartition),
+                            batch.topicPartition.partition(),
+                            batch.bytes.duplicate());
         } catch (InvalidBatchException e) {
             history.violation("ValidBatchAccepted", "a valid batch was refused: " + e.getMessage());
             result = CompletableFuture.failedFuture(e);
@@ -184,12 +204,15 @@ final class SimProducer {
                 }
             });
         });
-        client.schedule(() -> {
-            if (!answered[0] && attempt == batch.attempt) {
-                answered[0] = true;
-                onAnswer(state, batch, null);
-            }
-        }, REQUEST_TIMEOUT_NANOS, TimeUnit.NANOSECONDS);
+        client.schedule(
+                () -> {
+                    if (!answered[0] && attempt == batch.attempt) {
+                        answered[0] = true;
+                        onAnswer(state, batch, null);
+                    }
+                },
+                REQUEST_TIMEOUT_NANOS,
+                TimeUnit.NANOSECONDS);
     }
 
     /** {@code answer} null: no answer in time (timeout, or the agent died). */
@@ -207,8 +230,9 @@ final class SimProducer {
                 // (after a leadership change), and lands first. Whether the log is right is the checker's call.
                 case OUT_OF_ORDER_SEQUENCE -> state.resend = true;
                 default -> {
-                    history.violation("UnexpectedError", failed.error() + " for " + batch.topicPartition + ": "
-                            + failed.message());
+                    history.violation(
+                            "UnexpectedError",
+                            failed.error() + " for " + batch.topicPartition + ": " + failed.message());
                     state.resend = true;
                 }
             }

@@ -39,14 +39,25 @@ public final class Simulation {
     private static final Duration HEAL_DEADLINE = Duration.ofMinutes(5);
     /** Long enough for late PUTs to land, orphans to pass their grace and deletions their delay. */
     private static final Duration GARBAGE_TIME = Duration.ofSeconds(120);
+
     private static final int LOG_READ_EVERY_STEPS = 250;
     /** The share of runs that materialize topic {@code logs} as an Iceberg table (they cost more). */
     private static final double TABLEFLOW_SHARE = 0.2;
 
-    static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(Duration.ofSeconds(2), 64 * 1024, 16 * 1024,
-            Duration.ofSeconds(1), 256 * 1024, Duration.ofSeconds(30), MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
-            Duration.ofSeconds(3), Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(65),
-            Duration.ofSeconds(10), MaintenanceConfig.PRODUCER_ID_EXPIRATION);
+    static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(
+            Duration.ofSeconds(2),
+            64 * 1024,
+            16 * 1024,
+            Duration.ofSeconds(1),
+            256 * 1024,
+            Duration.ofSeconds(30),
+            MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
+            Duration.ofSeconds(3),
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(65),
+            Duration.ofSeconds(10),
+            MaintenanceConfig.PRODUCER_ID_EXPIRATION);
 
     private Simulation() {}
 
@@ -68,21 +79,48 @@ public final class Simulation {
             AtomicLong logChanges = new AtomicLong();
             // The checker, made later, sees every commit's true outcome (see Checker#committed).
             AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits = new AtomicReference<>((c, o) -> {});
-            SimAgent.TableflowSetup tableflow = world.chance(TABLEFLOW_SHARE) ? new SimAgent.TableflowSetup(
-                    "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), dir.resolve("spool")) : null;
-            return run(world, FaultyMetadataStore.observed(store, logChanges::incrementAndGet,
-                    (commit, outcome) -> commits.get().accept(commit, outcome)), logChanges::get, commits, tableflow,
+            SimAgent.TableflowSetup tableflow = world.chance(TABLEFLOW_SHARE)
+                    ? new SimAgent.TableflowSetup(
+                            "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), dir.resolve("spool"))
+                    : null;
+            return run(
+                    world,
+                    FaultyMetadataStore.observed(
+                            store,
+                            logChanges::incrementAndGet,
+                            (commit, outcome) -> commits.get().accept(commit, outcome)),
+                    logChanges::get,
+                    commits,
+                    tableflow,
                     control);
         } catch (World.Runaway runaway) {
-            return new SimulationResult(seed, world.fingerprint(), world.steps(), world.nanoTime() / SECOND, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(),
-                    List.of(), Map.of("Progress", List.of(runaway.getMessage())));
+            return new SimulationResult(
+                    seed,
+                    world.fingerprint(),
+                    world.steps(),
+                    world.nanoTime() / SECOND,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    Map.of(),
+                    List.of(),
+                    Map.of("Progress", List.of(runaway.getMessage())));
         } finally {
             delete(dir);
         }
     }
 
-    private static SimulationResult run(World world, MetadataStore metadata, LongSupplier logChanges,
-            AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits, SimAgent.TableflowSetup tableflow,
+    private static SimulationResult run(
+            World world,
+            MetadataStore metadata,
+            LongSupplier logChanges,
+            AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits,
+            SimAgent.TableflowSetup tableflow,
             Control control) {
         MemoryObjectStore objects = new MemoryObjectStore(world.clock());
         if (control == Control.LOSSY_OBJECT_STORE) {
@@ -99,8 +137,15 @@ public final class Simulation {
         Topic events = metadata.createTopic(new NewTopic("events", 3, Map.of()));
         Map<String, String> logsConfigs = new TreeMap<>(Map.of(TopicConfigs.RETENTION_MS, "15000"));
         if (tableflow != null) {
-            logsConfigs.putAll(Map.of(TableflowConfigs.ENABLED, "true", TableflowConfigs.FORMAT, "raw",
-                    TableflowConfigs.COMMIT_INTERVAL_MS, "1000", TableflowConfigs.MAINTENANCE_INTERVAL_MS, "5000"));
+            logsConfigs.putAll(Map.of(
+                    TableflowConfigs.ENABLED,
+                    "true",
+                    TableflowConfigs.FORMAT,
+                    "raw",
+                    TableflowConfigs.COMMIT_INTERVAL_MS,
+                    "1000",
+                    TableflowConfigs.MAINTENANCE_INTERVAL_MS,
+                    "5000"));
         }
         Topic logs = metadata.createTopic(new NewTopic("logs", 2, logsConfigs));
         List<Topic> topics = List.of(events, logs);
@@ -112,29 +157,53 @@ public final class Simulation {
         }
 
         int agentCount = 1 + world.random().nextInt(3);
-        double killRate = world.random().nextDouble() < 0.25 ? 0 : world.random().nextDouble() * 0.3;
+        double killRate =
+                world.random().nextDouble() < 0.25 ? 0 : world.random().nextDouble() * 0.3;
         Duration flushInterval = Duration.ofMillis(2 + world.random().nextInt(50));
-        Cluster cluster = new Cluster(world, faults, metadata, objects, networkExecutor, supervisor, flushInterval,
-                MAINTENANCE, tableflow, killRate);
+        Cluster cluster = new Cluster(
+                world,
+                faults,
+                metadata,
+                objects,
+                networkExecutor,
+                supervisor,
+                flushInterval,
+                MAINTENANCE,
+                tableflow,
+                killRate);
         cluster.start(agentCount);
 
         List<SimProducer> producers = new ArrayList<>();
         int producerCount = 1 + world.random().nextInt(3);
         for (int id = 1; id <= producerCount; id++) {
-            producers.add(new SimProducer(id, world, cluster, history, clientExecutor, control == Control.PRODUCERS_WITHOUT_IDEMPOTENCE ? -1 : metadata.allocateProducerId(),
-                    topics, 20 + world.random().nextInt(60)));
+            producers.add(new SimProducer(
+                    id,
+                    world,
+                    cluster,
+                    history,
+                    clientExecutor,
+                    control == Control.PRODUCERS_WITHOUT_IDEMPOTENCE ? -1 : metadata.allocateProducerId(),
+                    topics,
+                    20 + world.random().nextInt(60)));
         }
         List<SimConsumer> consumers = new ArrayList<>();
         for (TopicPartition tp : partitions) {
-            consumers.add(new SimConsumer(tp, world, cluster, history, clientExecutor, tp.topic().equals("logs")));
+            consumers.add(new SimConsumer(
+                    tp, world, cluster, history, clientExecutor, tp.topic().equals("logs")));
         }
         producers.forEach(SimProducer::start);
         consumers.forEach(SimConsumer::start);
 
         Checker checker = new Checker(metadata, metadata, logChanges, objects, history, partitions, Set.of("logs"));
         commits.set(checker::committed);
-        TableChecker tables = tableflow == null ? null : new TableChecker(SimAgent.catalog(tableflow.catalogUrl(),
-                objects, tableflow.spool()), metadata, history, logs.name(), logs.partitionCount());
+        TableChecker tables = tableflow == null
+                ? null
+                : new TableChecker(
+                        SimAgent.catalog(tableflow.catalogUrl(), objects, tableflow.spool()),
+                        metadata,
+                        history,
+                        logs.name(),
+                        logs.partitionCount());
         Runnable afterEachStep = () -> {
             if (checker.afterStep() && checker.indexChecks() % LOG_READ_EVERY_STEPS == 0) {
                 checker.readLog();
@@ -149,19 +218,23 @@ public final class Simulation {
         faults.heal();
         cluster.heal();
         long deadline = healedAt + HEAL_DEADLINE.toNanos();
-        while (world.nanoTime() < deadline && !(caughtUp(producers, consumers, metadata, partitions)
-                && (tables == null || tables.caughtUp()))) {
+        while (world.nanoTime() < deadline
+                && !(caughtUp(producers, consumers, metadata, partitions) && (tables == null || tables.caughtUp()))) {
             world.runUntil(world.nanoTime() + SECOND, afterEachStep);
         }
         checker.readLog();
         if (!producers.stream().allMatch(SimProducer::done)) {
-            history.violation("ProduceAnswered", producers.stream().mapToInt(SimProducer::unanswered).sum()
-                    + " batches still unanswered " + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
+            history.violation(
+                    "ProduceAnswered",
+                    producers.stream().mapToInt(SimProducer::unanswered).sum() + " batches still unanswered "
+                            + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
         }
         checkConsumed(history, metadata, partitions, consumers);
         if (tables != null && !tables.caughtUp()) {
-            history.violation("TableCatchesUp", "the table of logs is at " + tables.watermark() + " "
-                    + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
+            history.violation(
+                    "TableCatchesUp",
+                    "the table of logs is at " + tables.watermark() + " " + HEAL_DEADLINE.toSeconds()
+                            + " s after the faults stopped");
         }
         consumers.forEach(SimConsumer::stop);
         world.runUntil(world.nanoTime() + GARBAGE_TIME.toNanos(), afterEachStep);
@@ -174,20 +247,35 @@ public final class Simulation {
         cluster.release();
 
         Map<String, Integer> injected = new TreeMap<>(faults.injected());
-        return new SimulationResult(world.seed(), world.fingerprint(), world.steps(), world.nanoTime() / SECOND, agentCount,
-                cluster.starts(), history.sentValues().size(), history.ackedValues().size()
-                        + history.ackedWithoutOffset().size(), checker.excusedBelowLogStart(), checker.indexChecks(), checker.logReads(),
-                tables == null ? 0 : tables.rowsChecked(), injected,
-                world.uncaught(), history.violations());
+        return new SimulationResult(
+                world.seed(),
+                world.fingerprint(),
+                world.steps(),
+                world.nanoTime() / SECOND,
+                agentCount,
+                cluster.starts(),
+                history.sentValues().size(),
+                history.ackedValues().size() + history.ackedWithoutOffset().size(),
+                checker.excusedBelowLogStart(),
+                checker.indexChecks(),
+                checker.logReads(),
+                tables == null ? 0 : tables.rowsChecked(),
+                injected,
+                world.uncaught(),
+                history.violations());
     }
 
-    private static boolean caughtUp(List<SimProducer> producers, List<SimConsumer> consumers, MetadataStore metadata,
+    private static boolean caughtUp(
+            List<SimProducer> producers,
+            List<SimConsumer> consumers,
+            MetadataStore metadata,
             List<TopicPartition> partitions) {
         if (!producers.stream().allMatch(SimProducer::done)) {
             return false;
         }
         for (int i = 0; i < partitions.size(); i++) {
-            if (consumers.get(i).position() < metadata.offsets(partitions.get(i)).highWatermark()) {
+            if (consumers.get(i).position()
+                    < metadata.offsets(partitions.get(i)).highWatermark()) {
                 return false;
             }
         }
@@ -195,14 +283,17 @@ public final class Simulation {
     }
 
     /** AckedFetchable: every acknowledged record still in the log was read by the consumers. */
-    private static void checkConsumed(History history, MetadataStore metadata, List<TopicPartition> partitions,
-            List<SimConsumer> consumers) {
+    private static void checkConsumed(
+            History history, MetadataStore metadata, List<TopicPartition> partitions, List<SimConsumer> consumers) {
         for (int i = 0; i < partitions.size(); i++) {
             long end = metadata.offsets(partitions.get(i)).highWatermark();
             if (consumers.get(i).position() < end) {
-                history.violation("AckedFetchable", "the consumer of " + partitions.get(i) + " is at "
-                        + consumers.get(i).position() + " of " + end + " after the heal phase; its last answer: "
-                        + consumers.get(i).lastAnswer());
+                history.violation(
+                        "AckedFetchable",
+                        "the consumer of " + partitions.get(i) + " is at "
+                                + consumers.get(i).position() + " of " + end
+                                + " after the heal phase; its last answer: "
+                                + consumers.get(i).lastAnswer());
             }
         }
         history.ackedValues().forEach((value, position) -> {
@@ -215,7 +306,8 @@ public final class Simulation {
 
     private static void delete(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -4,9 +4,22 @@ import java.util.List;
 import java.util.Map;
 
 /** What one seed's run did and found. */
-public record SimulationResult(long seed, long fingerprint, long steps, long virtualSeconds, int agents, int agentStarts,
-        int valuesSent, int valuesAcknowledged, long valuesExcusedByRetention, long indexChecks, long logReads, long tableRowsChecked, Map<String, Integer> faultsInjected,
-        List<String> uncaught, Map<String, List<String>> violations) {
+public record SimulationResult(
+        long seed,
+        long fingerprint,
+        long steps,
+        long virtualSeconds,
+        int agents,
+        int agentStarts,
+        int valuesSent,
+        int valuesAcknowledged,
+        long valuesExcusedByRetention,
+        long indexChecks,
+        long logReads,
+        long tableRowsChecked,
+        Map<String, Integer> faultsInjected,
+        List<String> uncaught,
+        Map<String, List<String>> violations) {
 
     public boolean passed() {
         return violations.isEmpty();
@@ -18,10 +31,22 @@ public record SimulationResult(long seed, long fingerprint, long steps, long vir
 
     /** One line for the test log. */
     public String summary() {
-        return String.format("seed %d: %s, schedule %016x, %d steps, %d s virtual, %d agents (%d starts), %d values sent, %d acknowledged"
-                + " (%d of them removed by retention), %s%d faults %s%s", seed, passed() ? "ok" : "VIOLATED " + violations.keySet(), fingerprint, steps, virtualSeconds,
-                agents, agentStarts, valuesSent, valuesAcknowledged, valuesExcusedByRetention,
-                tableRowsChecked > 0 ? tableRowsChecked + " table rows checked, " : "", faultCount(), faultsInjected,
+        return String.format(
+                "seed %d: %s, schedule %016x, %d steps, %d s virtual, %d agents (%d starts), %d values sent, %d acknowledged"
+                        + " (%d of them removed by retention), %s%d faults %s%s",
+                seed,
+                passed() ? "ok" : "VIOLATED " + violations.keySet(),
+                fingerprint,
+                steps,
+                virtualSeconds,
+                agents,
+                agentStarts,
+                valuesSent,
+                valuesAcknowledged,
+                valuesExcusedByRetention,
+                tableRowsChecked > 0 ? tableRowsChecked + " table rows checked, " : "",
+                faultCount(),
+                faultsInjected,
                 uncaught.isEmpty() ? "" : ", uncaught: " + uncaught.subList(0, Math.min(3, uncaught.size())));
     }
 }

@@ -37,8 +37,7 @@ final class StoreCalls {
      * response lost after it applied matters; {@code lostResponse} supplies what the caller then sees
      * (an exception to throw, or null for {@code onLostResponse}'s value).
      */
-    <T> T call(boolean mutates, Supplier<T> operation, Supplier<RuntimeException> failure,
-            Supplier<T> onLostResponse) {
+    <T> T call(boolean mutates, Supplier<T> operation, Supplier<RuntimeException> failure, Supplier<T> onLostResponse) {
         node.checkAlive();
         if (!world.onWorldThread()) {
             return operation.get(); // a library's worker thread (Iceberg): no faults, no interleaving

@@ -69,7 +69,8 @@ final class TableChecker implements AutoCloseable {
             return;
         }
         Map<History.Position, String> rows = new HashMap<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table.get()).build()) {
+        try (CloseableIterable<Record> records =
+                IcebergGenerics.read(table.get()).build()) {
             for (Record record : records) {
                 rowsChecked++;
                 TopicPartition tp = new TopicPartition(topic, (Integer) record.getField(Rows.PARTITION));
@@ -82,8 +83,10 @@ final class TableChecker implements AutoCloseable {
                     history.violation("ExactlyOnceTable", "the table holds " + position + " twice");
                 }
                 if (position.offset() >= mark.get().next(tp.partition())) {
-                    history.violation("ExactlyOnceTable", "the table holds " + position + " at or above its watermark "
-                            + mark.get().next(tp.partition()));
+                    history.violation(
+                            "ExactlyOnceTable",
+                            "the table holds " + position + " at or above its watermark "
+                                    + mark.get().next(tp.partition()));
                 }
                 history.observed(position, value, "table");
             }
@@ -96,8 +99,10 @@ final class TableChecker implements AutoCloseable {
             LogOffsets offsets = metadata.offsets(tp);
             long next = mark.get().next(p);
             if (next > offsets.highWatermark()) {
-                history.violation("MonotoneMarkers", "the table's watermark " + next + " of " + tp
-                        + " is above the high watermark " + offsets.highWatermark());
+                history.violation(
+                        "MonotoneMarkers",
+                        "the table's watermark " + next + " of " + tp + " is above the high watermark "
+                                + offsets.highWatermark());
             }
             // Records that expired before the table's first round are skipped (counted by the job's
             // skippedByRetention metric): the table may start above 0, but only below the log start, and from
@@ -110,24 +115,32 @@ final class TableChecker implements AutoCloseable {
             }
             starts.put(p, start);
             if (start > 0 && start > offsets.logStartOffset()) {
-                history.violation("ExactlyOnceTable", "the table of " + tp + " starts at " + start
-                        + " although the log still holds everything from " + offsets.logStartOffset() + "; "
-                        + describe(table.get()));
+                history.violation(
+                        "ExactlyOnceTable",
+                        "the table of " + tp + " starts at " + start
+                                + " although the log still holds everything from " + offsets.logStartOffset() + "; "
+                                + describe(table.get()));
             }
             for (long offset = start; offset < next; offset++) {
                 if (!rows.containsKey(new History.Position(tp, offset))) {
-                    history.violation("ExactlyOnceTable", "the table lacks " + tp + " offset " + offset
-                            + " below its watermark " + next + "; " + describe(table.get()));
+                    history.violation(
+                            "ExactlyOnceTable",
+                            "the table lacks " + tp + " offset " + offset + " below its watermark " + next + "; "
+                                    + describe(table.get()));
                     break;
                 }
             }
         }
         history.ackedValues().forEach((value, position) -> {
             int partition = position.topicPartition().partition();
-            if (position.topicPartition().topic().equals(topic) && position.offset() >= starts.get(partition)
-                    && position.offset() < mark.get().next(partition) && !value.equals(rows.get(position))) {
-                history.violation("ExactlyOnceTable", value + " acknowledged at " + position + " is not in the table"
-                        + " there (it holds " + rows.get(position) + ")");
+            if (position.topicPartition().topic().equals(topic)
+                    && position.offset() >= starts.get(partition)
+                    && position.offset() < mark.get().next(partition)
+                    && !value.equals(rows.get(position))) {
+                history.violation(
+                        "ExactlyOnceTable",
+                        value + " acknowledged at " + position + " is not in the table" + " there (it holds "
+                                + rows.get(position) + ")");
             }
         });
     }
@@ -135,12 +148,24 @@ final class TableChecker implements AutoCloseable {
     private static String describe(Table table) {
         StringBuilder text = new StringBuilder("snapshots:");
         for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
-            text.append(' ').append(snapshot.snapshotId()).append('(').append(snapshot.operation()).append(", parent ")
-                    .append(snapshot.parentId()).append(", ").append(snapshot.summary().get("total-records"))
-                    .append(" records, ").append(snapshot.summary().get("total-data-files")).append(" files)");
+            text.append(' ')
+                    .append(snapshot.snapshotId())
+                    .append('(')
+                    .append(snapshot.operation())
+                    .append(", parent ")
+                    .append(snapshot.parentId())
+                    .append(", ")
+                    .append(snapshot.summary().get("total-records"))
+                    .append(" records, ")
+                    .append(snapshot.summary().get("total-data-files"))
+                    .append(" files)");
         }
-        return text.append("; current ").append(table.currentSnapshot() == null ? null
-                : table.currentSnapshot().snapshotId()).toString();
+        return text.append("; current ")
+                .append(
+                        table.currentSnapshot() == null
+                                ? null
+                                : table.currentSnapshot().snapshotId())
+                .toString();
     }
 
     @Override

@@ -25,9 +25,11 @@ final class World {
 
     /** Virtual time starts here, so timestamps look like real ones. */
     static final Instant EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
     private static final int NESTING_MAX = 3;
     /** More steps or queued tasks than any sane run makes: the run is stuck in a loop. */
     private static final long STEPS_MAX = 1_500_000;
+
     private static final int QUEUE_MAX = 200_000;
 
     private final long seed;
@@ -195,7 +197,8 @@ final class World {
         recent[(int) (steps % recent.length)] = task.owner().name();
         fingerprint = fingerprint * 31 + now * 17 + task.owner().name().hashCode();
         if (trace != null) {
-            trace.add(steps + " t=" + now + " " + task.owner().name() + " " + task.body().getClass().getName());
+            trace.add(steps + " t=" + now + " " + task.owner().name() + " "
+                    + task.body().getClass().getName());
         }
         if (steps > STEPS_MAX || queue.size() > QUEUE_MAX) {
             throw new Runaway("the run is stuck: " + steps + " steps, " + queue.size() + " tasks queued at t="

@@ -31,6 +31,8 @@ class ControlsTest {
             }
         }
         System.out.println(control + ": " + invariant + " reported " + found);
-        assertThat(found).as("%s reported within %d seeds", invariant, SEEDS_MAX).isNotEmpty();
+        assertThat(found)
+                .as("%s reported within %d seeds", invariant, SEEDS_MAX)
+                .isNotEmpty();
     }
 }

@@ -18,22 +18,27 @@ class RegressionSeedsTest {
     Path scratch;
 
     @ParameterizedTest(name = "seed {0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-        "2     | a batch that overtook its producer's earlier one was stored first, and the earlier one's retry was answered as a duplicate: acknowledged, never stored (SequenceCheck; three agents, no faults)",
-        "8     | as 2, after failed uploads and crashes (SequenceCheck)",
-        "101   | the simulated producer multiplied its retries while no agent was live (runaway)",
-        "1017  | OFFSET_OUT_OF_RANGE above the real high watermark: a view reloaded meanwhile was older (FetchReader)",
-        "1036  | OFFSET_OUT_OF_RANGE above the real high watermark, with crashes (FetchReader)",
-        "1048  | a fetch below a moved log start skipped records silently (FetchReader)",
-        "7007  | records expired before a table's first round (the job's documented skip; the checker allows it)",
-        "30167 | retention removed what the table was about to read: the hold was written only after commits (RetentionHold)",
-        "30294 | a restarted single agent never showed records a retry was answered as duplicates (AgentTest)",
-        "30479 | a single agent's view stayed behind after commits with lost answers (FetchService)",
-        "30978 | as 30294, with crashes in store calls",
-        "815184455 | a stale view whose records had all expired answered empty fetches for good (FetchReader)",
-        "815184650 | as 815184455, one agent restarted six times, with Tableflow"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "2     | a batch that overtook its producer's earlier one was stored first, and the earlier one's retry was answered as a duplicate: acknowledged, never stored (SequenceCheck; three agents, no faults)",
+                "8     | as 2, after failed uploads and crashes (SequenceCheck)",
+                "101   | the simulated producer multiplied its retries while no agent was live (runaway)",
+                "1017  | OFFSET_OUT_OF_RANGE above the real high watermark: a view reloaded meanwhile was older (FetchReader)",
+                "1036  | OFFSET_OUT_OF_RANGE above the real high watermark, with crashes (FetchReader)",
+                "1048  | a fetch below a moved log start skipped records silently (FetchReader)",
+                "7007  | records expired before a table's first round (the job's documented skip; the checker allows it)",
+                "30167 | retention removed what the table was about to read: the hold was written only after commits (RetentionHold)",
+                "30294 | a restarted single agent never showed records a retry was answered as duplicates (AgentTest)",
+                "30479 | a single agent's view stayed behind after commits with lost answers (FetchService)",
+                "30978 | as 30294, with crashes in store calls",
+                "815184455 | a stale view whose records had all expired answered empty fetches for good (FetchReader)",
+                "815184650 | as 815184455, one agent restarted six times, with Tableflow"
+            })
     void staysFixed(long seed, String bug) {
         SimulationResult result = Simulation.run(seed, scratch);
-        assertThat(result.violations()).as("seed %d (%s): %s", seed, bug, result.summary()).isEmpty();
+        assertThat(result.violations())
+                .as("seed %d (%s): %s", seed, bug, result.summary())
+                .isEmpty();
     }
 }

@@ -32,8 +32,11 @@ class ReplayTest {
             List<String> firstTrace = World.trace;
             World.trace = new ArrayList<>();
             SimulationResult second = Simulation.run(seed, scratch);
-            assertThat(World.trace).as("seed %d: the steps around the first difference:%n%s", seed,
-                    firstDifference(firstTrace, World.trace)).isEqualTo(firstTrace);
+            assertThat(World.trace)
+                    .as(
+                            "seed %d: the steps around the first difference:%n%s",
+                            seed, firstDifference(firstTrace, World.trace))
+                    .isEqualTo(firstTrace);
             assertThat(second.summary()).isEqualTo(first.summary());
         }
     }
@@ -43,7 +46,11 @@ class ReplayTest {
             if (!a.get(i).equals(b.get(i))) {
                 StringBuilder around = new StringBuilder();
                 for (int j = Math.max(0, i - 8); j <= i; j++) {
-                    around.append("first:  ").append(a.get(j)).append("\nsecond: ").append(b.get(j)).append('\n');
+                    around.append("first:  ")
+                            .append(a.get(j))
+                            .append("\nsecond: ")
+                            .append(b.get(j))
+                            .append('\n');
                 }
                 return around.toString();
             }

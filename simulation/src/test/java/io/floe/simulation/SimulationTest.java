@@ -42,8 +42,9 @@ class SimulationTest {
             acknowledged += result.valuesAcknowledged();
             if (!result.passed() || seeds.size() == 1 || Boolean.getBoolean("sim.verbose")) {
                 System.out.println(result.summary());
-                result.violations().forEach((invariant, details) -> details.forEach(
-                        detail -> System.out.println("  " + invariant + ": " + detail)));
+                result.violations()
+                        .forEach((invariant, details) ->
+                                details.forEach(detail -> System.out.println("  " + invariant + ": " + detail)));
             }
             if (!result.passed()) {
                 failed.add(result);
@@ -58,9 +59,16 @@ class SimulationTest {
                 System.out.println("cannot remove " + scratch + ": " + e);
             }
         }
-        System.out.printf("simulation: %d seeds from %d, %d steps, %d faults injected, %d values acknowledged and"
-                + " checked, %d failed, %.1f s%n", seeds.size(), seeds.get(0), steps, faults, acknowledged,
-                failed.size(), (System.nanoTime() - started) / 1e9);
+        System.out.printf(
+                "simulation: %d seeds from %d, %d steps, %d faults injected, %d values acknowledged and"
+                        + " checked, %d failed, %.1f s%n",
+                seeds.size(),
+                seeds.get(0),
+                steps,
+                faults,
+                acknowledged,
+                failed.size(),
+                (System.nanoTime() - started) / 1e9);
         assertThat(failed).extracting(SimulationResult::summary).isEmpty();
     }
 

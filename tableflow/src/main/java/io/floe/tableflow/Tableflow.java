@@ -37,20 +37,36 @@ public final class Tableflow implements AutoCloseable {
     }
 
     /** Starts materializing tables on agent {@code agentId}; {@link #close()} stops and gives the leases up. */
-    public static Tableflow start(TableflowConfig config, String agentId, TableflowMetadata metadata,
-            ObjectStore objects, TableCatalog catalog, Clock clock, MeterRegistry meters) {
+    public static Tableflow start(
+            TableflowConfig config,
+            String agentId,
+            TableflowMetadata metadata,
+            ObjectStore objects,
+            TableCatalog catalog,
+            Clock clock,
+            MeterRegistry meters) {
         return start(config, agentId, metadata, objects, catalog, clock, meters, Concurrency.threads());
     }
 
     /** As {@link #start(TableflowConfig, String, TableflowMetadata, ObjectStore, TableCatalog, Clock, MeterRegistry)}, on {@code concurrency}'s scheduler. */
-    public static Tableflow start(TableflowConfig config, String agentId, TableflowMetadata metadata,
-            ObjectStore objects, TableCatalog catalog, Clock clock, MeterRegistry meters, Concurrency concurrency) {
-        TableJobs jobs = new TableJobs(config, agentId, metadata, new CommittedLog(metadata.reads(), objects), catalog,
-                clock, meters);
+    public static Tableflow start(
+            TableflowConfig config,
+            String agentId,
+            TableflowMetadata metadata,
+            ObjectStore objects,
+            TableCatalog catalog,
+            Clock clock,
+            MeterRegistry meters,
+            Concurrency concurrency) {
+        TableJobs jobs = new TableJobs(
+                config, agentId, metadata, new CommittedLog(metadata.reads(), objects), catalog, clock, meters);
         ScheduledExecutorService scheduler = concurrency.scheduler("floe-tableflow");
         long interval = config.pollInterval().toMillis();
         scheduler.scheduleWithFixedDelay(jobs::poll, interval, interval, TimeUnit.MILLISECONDS);
-        LOGGER.info("tableflow started agentId={} namespace={} catalog={}", agentId, config.namespace(),
+        LOGGER.info(
+                "tableflow started agentId={} namespace={} catalog={}",
+                agentId,
+                config.namespace(),
                 catalog.catalog().name());
         return new Tableflow(scheduler, jobs);
     }
@@ -64,9 +80,12 @@ public final class Tableflow implements AutoCloseable {
     public static void validate(Map<String, String> topicConfigs) {
         for (String name : topicConfigs.keySet()) {
             if (name.startsWith(TableflowConfigs.PREFIX)
-                    && TableflowConfigs.DEFINITIONS.stream().noneMatch(def -> def.name().equals(name))) {
+                    && TableflowConfigs.DEFINITIONS.stream()
+                            .noneMatch(def -> def.name().equals(name))) {
                 throw new InvalidConfigException("Unknown Tableflow topic config " + name + "; known: "
-                        + TableflowConfigs.DEFINITIONS.stream().map(TableflowConfigs.Definition::name).toList());
+                        + TableflowConfigs.DEFINITIONS.stream()
+                                .map(TableflowConfigs.Definition::name)
+                                .toList());
             }
         }
         try {

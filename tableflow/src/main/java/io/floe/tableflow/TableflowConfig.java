@@ -49,8 +49,13 @@ public record TableflowConfig(
     }
 
     public static TableflowConfig defaults(Path spoolDirectory) {
-        return new TableflowConfig(DEFAULT_NAMESPACE, Duration.ofSeconds(1), DEFAULT_LEASE_TTL, 256L << 20,
-                spoolDirectory, DEFAULT_STALL_TIMEOUT);
+        return new TableflowConfig(
+                DEFAULT_NAMESPACE,
+                Duration.ofSeconds(1),
+                DEFAULT_LEASE_TTL,
+                256L << 20,
+                spoolDirectory,
+                DEFAULT_STALL_TIMEOUT);
     }
 
     public TableflowConfig withPollInterval(Duration interval) {

@@ -47,9 +47,13 @@ class CatalogConnectionCutIT {
         proxy = new ConnectionCutProxy(postgres.port());
         String viaProxy = direct.replace(":" + postgres.port() + "/", ":" + proxy.port() + "/")
                 + "?prepareThreshold=0&sslmode=disable";
-        floe = new TableflowHarness(dataDir, (warehouse, io) -> IcebergCatalogs.jdbc(viaProxy, TestPostgres.USER,
-                TestPostgres.PASSWORD, warehouse, io));
-        JsonRounds rounds = new JsonRounds(floe, dataDir.resolve("spool"),
+        floe = new TableflowHarness(
+                dataDir,
+                (warehouse, io) ->
+                        IcebergCatalogs.jdbc(viaProxy, TestPostgres.USER, TestPostgres.PASSWORD, warehouse, io));
+        JsonRounds rounds = new JsonRounds(
+                floe,
+                dataDir.resolve("spool"),
                 TableflowConfig.defaults(dataDir.resolve("spool")).maxBytesPerRound());
         rounds.produceRound(0, true);
         rounds.pollUntilCaughtUp();

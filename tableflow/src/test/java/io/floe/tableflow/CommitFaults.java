@@ -1,5 +1,6 @@
 package io.floe.tableflow;
 
+import io.floe.tableflow.table.ForwardingTableOperations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLNonTransientConnectionException;
@@ -10,7 +11,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import io.floe.tableflow.table.ForwardingTableOperations;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -65,14 +65,15 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
         RuntimeException exception(TableIdentifier table) {
             return switch (this) {
                 case APPLIED_THEN_UNKNOWN, UNKNOWN_NOT_APPLIED ->
-                        new CommitStateUnknownException(new RuntimeException("injected: answer of the commit of " + table
-                                + " lost"));
-                case CONNECTION_LOST_AFTER_APPLY -> new UncheckedSQLException(
-                        new SQLNonTransientConnectionException("injected: connection to the catalog database cut"),
-                        "Database Connection failed");
+                    new CommitStateUnknownException(
+                            new RuntimeException("injected: answer of the commit of " + table + " lost"));
+                case CONNECTION_LOST_AFTER_APPLY ->
+                    new UncheckedSQLException(
+                            new SQLNonTransientConnectionException("injected: connection to the catalog database cut"),
+                            "Database Connection failed");
                 case REJECTED -> new CommitFailedException("injected: the table %s changed meanwhile", table);
-                case MANIFEST_WRITE_FAILS -> new UncheckedIOException(new IOException("injected: cannot write a"
-                        + " manifest of " + table));
+                case MANIFEST_WRITE_FAILS ->
+                    new UncheckedIOException(new IOException("injected: cannot write a" + " manifest of " + table));
             };
         }
     }
@@ -185,7 +186,8 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
 
         @Override
         public void commit(TableMetadata base, TableMetadata metadata) {
-            boolean snapshotCommit = base != null && !Objects.equals(base.currentSnapshot(), metadata.currentSnapshot());
+            boolean snapshotCommit =
+                    base != null && !Objects.equals(base.currentSnapshot(), metadata.currentSnapshot());
             Fault fault = snapshotCommit ? armed.get(identifier) : null;
             if (fault == null || !fault.atSwap() || !armed.remove(identifier, fault)) {
                 delegate.commit(base, metadata);
@@ -213,7 +215,8 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
 
                 @Override
                 public OutputFile newOutputFile(String path) {
-                    if (path.contains("/metadata/") && path.endsWith(".avro")
+                    if (path.contains("/metadata/")
+                            && path.endsWith(".avro")
                             && armed.remove(identifier, Fault.MANIFEST_WRITE_FAILS)) {
                         fired.add(new Fired(identifier, Fault.MANIFEST_WRITE_FAILS));
                         throw Fault.MANIFEST_WRITE_FAILS.exception(identifier);

@@ -25,9 +25,13 @@ import java.util.concurrent.atomic.AtomicReference;
 final class ConnectionCutProxy implements AutoCloseable {
 
     /** Where the armed cut falls. */
-    enum Cut { BEFORE_SERVER, AFTER_ANSWER }
+    enum Cut {
+        BEFORE_SERVER,
+        AFTER_ANSWER
+    }
 
-    private static final byte[] CATALOG_COMMIT = "UPDATE iceberg_tables SET metadata_location".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CATALOG_COMMIT =
+            "UPDATE iceberg_tables SET metadata_location".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerSocket listener;
     private final int targetPort;
@@ -89,7 +93,8 @@ final class ConnectionCutProxy implements AutoCloseable {
 
         void clientToServer() {
             byte[] buffer = new byte[1 << 16];
-            try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
+            try (InputStream in = client.getInputStream();
+                    OutputStream out = server.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) > 0) {
                     if (contains(buffer, read, CATALOG_COMMIT)) {
@@ -110,7 +115,8 @@ final class ConnectionCutProxy implements AutoCloseable {
 
         void serverToClient() {
             byte[] buffer = new byte[1 << 16];
-            try (InputStream in = server.getInputStream(); OutputStream out = client.getOutputStream()) {
+            try (InputStream in = server.getInputStream();
+                    OutputStream out = client.getOutputStream()) {
                 int read;
                 while ((read = in.read(buffer)) > 0) {
                     if (dropAnswer) {

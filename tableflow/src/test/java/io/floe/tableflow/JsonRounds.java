@@ -53,11 +53,30 @@ final class JsonRounds {
 
     JsonRounds(TableflowHarness floe, Path spool, long maxBytesPerRound) {
         this.floe = floe;
-        jobs = new TableJobs(TableflowConfig.defaults(spool).withMaxBytesPerRound(maxBytesPerRound), "agent-1",
-                TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock, floe.meters);
-        topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, Map.of("floe.tableflow.enabled", "true",
-                "floe.tableflow.format", "json", "floe.tableflow.schema", SCHEMA,
-                "floe.tableflow.commit.interval.ms", "1")), false);
+        jobs = new TableJobs(
+                TableflowConfig.defaults(spool).withMaxBytesPerRound(maxBytesPerRound),
+                "agent-1",
+                TableflowMetadata.of(floe.metadata),
+                new CommittedLog(floe.metadata, floe.objects),
+                floe.tables,
+                clock,
+                floe.meters);
+        topic = floe.agent
+                .topics()
+                .create(
+                        new NewTopic(
+                                TOPIC,
+                                PARTITIONS,
+                                Map.of(
+                                        "floe.tableflow.enabled",
+                                        "true",
+                                        "floe.tableflow.format",
+                                        "json",
+                                        "floe.tableflow.schema",
+                                        SCHEMA,
+                                        "floe.tableflow.commit.interval.ms",
+                                        "1")),
+                        false);
     }
 
     /** One batch on each partition: ten records, three of them not JSON (dead letters) unless told otherwise. */
@@ -76,7 +95,8 @@ final class JsonRounds {
                 }
                 records[i] = new SimpleRecord(clock.millis(), null, value.getBytes(StandardCharsets.UTF_8));
             }
-            ByteBuffer batch = MemoryRecords.withRecords(Compression.NONE, records).buffer();
+            ByteBuffer batch =
+                    MemoryRecords.withRecords(Compression.NONE, records).buffer();
             floe.agent.produce().append(topic, partition, batch).join();
         }
     }
@@ -89,7 +109,8 @@ final class JsonRounds {
     void pollUntilCaughtUp() {
         long[] ends = new long[PARTITIONS];
         for (int partition = 0; partition < PARTITIONS; partition++) {
-            ends[partition] = floe.metadata.offsets(new TopicPartition(TOPIC, partition)).highWatermark();
+            ends[partition] =
+                    floe.metadata.offsets(new TopicPartition(TOPIC, partition)).highWatermark();
         }
         for (int polls = 0; polls < MAX_POLLS; polls++) {
             Watermark mark = floe.tables.load(TOPIC).flatMap(Watermark::of).orElse(null);
@@ -102,21 +123,28 @@ final class JsonRounds {
             }
             poll();
         }
-        throw new AssertionError("the table did not reach " + Arrays.toString(ends) + " in " + MAX_POLLS
-                + " rounds: " + floe.tables.load(TOPIC).flatMap(Watermark::of));
+        throw new AssertionError("the table did not reach " + Arrays.toString(ends) + " in " + MAX_POLLS + " rounds: "
+                + floe.tables.load(TOPIC).flatMap(Watermark::of));
     }
 
     void assertEveryRecordOnceAndEveryFilePresent() {
         Table table = floe.tables.load(TOPIC).orElseThrow();
         Table deadLetters = floe.tables.loadDeadLetters(TOPIC).orElseThrow();
-        assertThat(missingFiles(table)).as("data files of the table's current snapshot that do not exist").isEmpty();
-        assertThat(missingFiles(deadLetters)).as("data files of the dead-letter table that do not exist").isEmpty();
+        assertThat(missingFiles(table))
+                .as("data files of the table's current snapshot that do not exist")
+                .isEmpty();
+        assertThat(missingFiles(deadLetters))
+                .as("data files of the dead-letter table that do not exist")
+                .isEmpty();
 
         List<Record> rows = TableflowHarness.rows(table);
         List<Record> dead = TableflowHarness.rows(deadLetters);
         assertThat(rows).extracting(row -> (Long) row.getField("id")).containsExactlyInAnyOrderElementsOf(goodIds);
-        assertThat(dead).extracting(row -> StandardCharsets.UTF_8.decode(((ByteBuffer) row.getField(Rows.DEAD_VALUE))
-                .duplicate()).toString()).containsExactlyInAnyOrderElementsOf(badValues);
+        assertThat(dead)
+                .extracting(row -> StandardCharsets.UTF_8
+                        .decode(((ByteBuffer) row.getField(Rows.DEAD_VALUE)).duplicate())
+                        .toString())
+                .containsExactlyInAnyOrderElementsOf(badValues);
         List<String> positions = new ArrayList<>();
         for (Record row : rows) {
             positions.add(row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET));
@@ -126,12 +154,15 @@ final class JsonRounds {
         }
         List<String> expected = new ArrayList<>();
         for (int partition = 0; partition < PARTITIONS; partition++) {
-            long end = floe.metadata.offsets(new TopicPartition(TOPIC, partition)).highWatermark();
+            long end =
+                    floe.metadata.offsets(new TopicPartition(TOPIC, partition)).highWatermark();
             for (long offset = 0; offset < end; offset++) {
                 expected.add(partition + "/" + offset);
             }
         }
-        assertThat(positions).as("every offset in exactly one table, once").containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(positions)
+                .as("every offset in exactly one table, once")
+                .containsExactlyInAnyOrderElementsOf(expected);
     }
 
     /** Data files under the table's directory that its current snapshot does not reference. */
@@ -145,8 +176,10 @@ final class JsonRounds {
         }
         String prefix = "tables/" + identifier.namespace() + "/" + identifier.name() + "/data/";
         List<String> unreferenced = new ArrayList<>();
-        assertThat(floe.objects.list(prefix)).as("data files under %s", prefix).hasSizeGreaterThanOrEqualTo(
-                referenced.size()).isNotEmpty();
+        assertThat(floe.objects.list(prefix))
+                .as("data files under %s", prefix)
+                .hasSizeGreaterThanOrEqualTo(referenced.size())
+                .isNotEmpty();
         for (var object : floe.objects.list(prefix)) {
             String key = object.key().value();
             if (referenced.stream().noneMatch(location -> location.endsWith("/" + key))) {

@@ -34,7 +34,6 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericFileWriterFactory;
@@ -91,12 +90,24 @@ class LegacyColumnsIT {
     void aTableWithTheOldColumnNamesIsRenamedInPlaceAndKeepsItsFilesSpecAndRows() throws Exception {
         floe = new TableflowHarness(dataDir);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1).configs(Map.of(
-                    "floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                    "floe.tableflow.schema", SCHEMA, "floe.tableflow.partitioning", "day",
-                    "floe.tableflow.commit.interval.ms", "200",
-                    // No compaction: the test checks that the old data files themselves are still the table's.
-                    "floe.tableflow.maintenance.enabled", "false")))).all().get();
+            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1)
+                            .configs(Map.of(
+                                    "floe.tableflow.enabled",
+                                    "true",
+                                    "floe.tableflow.format",
+                                    "json",
+                                    "floe.tableflow.schema",
+                                    SCHEMA,
+                                    "floe.tableflow.partitioning",
+                                    "day",
+                                    "floe.tableflow.commit.interval.ms",
+                                    "200",
+                                    // No compaction: the test checks that the old data files themselves are still the
+                                    // table's.
+                                    "floe.tableflow.maintenance.enabled",
+                                    "false"))))
+                    .all()
+                    .get();
         }
         Map<String, String> expected = new HashMap<>();
         List<Sent> before = produce(0, 30, expected);
@@ -104,9 +115,13 @@ class LegacyColumnsIT {
 
         // The tables as the job wrote them before the rename, holding the first 30 records.
         Schema legacy = legacyTableSchema();
-        Table table = createLegacyTable(TableIdentifier.of("floe", TOPIC), legacy,
+        Table table = createLegacyTable(
+                TableIdentifier.of("floe", TOPIC),
+                legacy,
                 PartitionSpec.builderFor(legacy).day("_timestamp").build());
-        Table deadLetters = createLegacyTable(TableIdentifier.of("floe_dead_letters", TOPIC), legacyDeadLetterSchema(),
+        Table deadLetters = createLegacyTable(
+                TableIdentifier.of("floe_dead_letters", TOPIC),
+                legacyDeadLetterSchema(),
                 PartitionSpec.unpartitioned());
         Map<Integer, Long> next = new TreeMap<>();
         before.forEach(sent -> next.merge(sent.partition, sent.offset + 1, Math::max));
@@ -136,10 +151,23 @@ class LegacyColumnsIT {
         Table migrated = floe.awaitCaughtUp(TOPIC, Duration.ofSeconds(60));
 
         // Renamed by field id: same ids, new names, no old name left, nothing added.
-        for (Map.Entry<String, String> rename : Map.of("_partition", Rows.PARTITION, "_offset", Rows.OFFSET,
-                "_timestamp", Rows.TIMESTAMP, "_key", Rows.KEY, "_headers", Rows.HEADERS).entrySet()) {
-            assertThat(migrated.schema().findField(rename.getKey())).as(rename.getKey()).isNull();
-            assertThat(migrated.schema().findField(rename.getValue()).fieldId()).as(rename.getValue())
+        for (Map.Entry<String, String> rename : Map.of(
+                        "_partition",
+                        Rows.PARTITION,
+                        "_offset",
+                        Rows.OFFSET,
+                        "_timestamp",
+                        Rows.TIMESTAMP,
+                        "_key",
+                        Rows.KEY,
+                        "_headers",
+                        Rows.HEADERS)
+                .entrySet()) {
+            assertThat(migrated.schema().findField(rename.getKey()))
+                    .as(rename.getKey())
+                    .isNull();
+            assertThat(migrated.schema().findField(rename.getValue()).fieldId())
+                    .as(rename.getValue())
                     .isEqualTo(legacy.findField(rename.getKey()).fieldId());
         }
         assertThat(migrated.schema().columns()).hasSameSizeAs(legacy.columns());
@@ -154,22 +182,31 @@ class LegacyColumnsIT {
             tasks.forEach(task -> files.put(task.file().location(), task.file()));
         }
         assertThat(files.keySet()).containsAll(oldFiles).hasSizeGreaterThan(oldFiles.size());
-        files.values().forEach(file -> assertThat(file.partition().get(0, Integer.class)).as(file.location()).isNotNull());
+        files.values()
+                .forEach(file -> assertThat(file.partition().get(0, Integer.class))
+                        .as(file.location())
+                        .isNotNull());
         // Records 32 and later are from day 4 on, after every old row: a filter on the renamed column prunes
         // by the day partitions and plans none of the old files.
         List<String> planned = new ArrayList<>();
-        try (CloseableIterable<FileScanTask> tasks = migrated.newScan().filter(Expressions.greaterThanOrEqual(
-                Rows.TIMESTAMP, DAY0.plus(Duration.ofDays(4)).toEpochMilli() * 1000)).planFiles()) {
+        try (CloseableIterable<FileScanTask> tasks = migrated.newScan()
+                .filter(Expressions.greaterThanOrEqual(
+                        Rows.TIMESTAMP, DAY0.plus(Duration.ofDays(4)).toEpochMilli() * 1000))
+                .planFiles()) {
             tasks.forEach(task -> planned.add(task.file().location()));
         }
         assertThat(planned).isNotEmpty().doesNotContainAnyElementsOf(oldFiles);
 
         Map<String, String> read = new HashMap<>();
         for (Record row : TableflowHarness.rows(migrated)) {
-            read.put(row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET),
-                    describe(((OffsetDateTime) row.getField(Rows.TIMESTAMP)).toInstant(),
-                            text((ByteBuffer) row.getField(Rows.KEY)), headers(row.getField(Rows.HEADERS)),
-                            (Long) row.getField("id"), (String) row.getField("customer")));
+            read.put(
+                    row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET),
+                    describe(
+                            ((OffsetDateTime) row.getField(Rows.TIMESTAMP)).toInstant(),
+                            text((ByteBuffer) row.getField(Rows.KEY)),
+                            headers(row.getField(Rows.HEADERS)),
+                            (Long) row.getField("id"),
+                            (String) row.getField("customer")));
         }
         Map<String, String> good = new HashMap<>(expected);
         good.values().removeIf(value -> value.startsWith("bad "));
@@ -182,28 +219,30 @@ class LegacyColumnsIT {
         for (Record row : TableflowHarness.rows(dead)) {
             deadValues.add(text((ByteBuffer) row.getField(Rows.DEAD_VALUE)) + " | " + row.getField(Rows.DEAD_REASON));
         }
-        assertThat(deadValues).hasSize(2).anySatisfy(value -> assertThat(value).startsWith("not json 0 | not valid JSON"))
+        assertThat(deadValues)
+                .hasSize(2)
+                .anySatisfy(value -> assertThat(value).startsWith("not json 0 | not valid JSON"))
                 .anySatisfy(value -> assertThat(value).startsWith("not json 30 | "));
     }
 
-    private record Sent(int index, int partition, long offset, Instant timestamp, String key, String value,
-            boolean bad) {}
+    private record Sent(
+            int index, int partition, long offset, Instant timestamp, String key, String value, boolean bad) {}
 
     /** Records {@code from} to {@code from + count - 1}, every 30th one not JSON (a dead letter), 3 hours apart. */
     private List<Sent> produce(int from, int count, Map<String, String> expected) throws Exception {
         Properties properties = new Properties();
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
         List<Sent> sent = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer())) {
             List<Future<RecordMetadata>> sends = new ArrayList<>();
             List<Sent> pending = new ArrayList<>();
             for (int i = from; i < from + count; i++) {
                 Instant timestamp = DAY0.plus(Duration.ofHours(3L * i));
                 boolean bad = i % 30 == 0;
                 String value = bad ? "not json " + i : "{\"id\": " + i + ", \"customer\": \"c" + i % 5 + "\"}";
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TOPIC, i % 2, timestamp.toEpochMilli(),
-                        bytes("k" + i), bytes(value));
+                ProducerRecord<byte[], byte[]> record =
+                        new ProducerRecord<>(TOPIC, i % 2, timestamp.toEpochMilli(), bytes("k" + i), bytes(value));
                 record.headers().add("n", bytes("h" + i));
                 sends.add(producer.send(record));
                 pending.add(new Sent(i, 0, 0, timestamp, "k" + i, value, bad));
@@ -211,10 +250,14 @@ class LegacyColumnsIT {
             for (int i = 0; i < sends.size(); i++) {
                 RecordMetadata metadata = sends.get(i).get();
                 Sent s = pending.get(i);
-                Sent done = new Sent(s.index, metadata.partition(), metadata.offset(), s.timestamp, s.key, s.value, s.bad);
+                Sent done =
+                        new Sent(s.index, metadata.partition(), metadata.offset(), s.timestamp, s.key, s.value, s.bad);
                 sent.add(done);
-                expected.put(done.partition + "/" + done.offset, s.bad ? "bad " + s.value
-                        : describe(s.timestamp, s.key, "n=h" + s.index, s.index, "c" + s.index % 5));
+                expected.put(
+                        done.partition + "/" + done.offset,
+                        s.bad
+                                ? "bad " + s.value
+                                : describe(s.timestamp, s.key, "n=h" + s.index, s.index, "c" + s.index % 5));
             }
         }
         return sent;
@@ -254,9 +297,15 @@ class LegacyColumnsIT {
                 Types.NestedField.required(0, "_offset", Types.LongType.get(), "Kafka offset"),
                 Types.NestedField.required(0, "_timestamp", Types.TimestampType.withZone(), "Kafka record timestamp"),
                 Types.NestedField.optional(0, "_key", Types.BinaryType.get(), "Kafka record key"),
-                Types.NestedField.optional(0, "_headers", Types.ListType.ofRequired(0, Types.StructType.of(
-                        Types.NestedField.required(0, "key", Types.StringType.get()),
-                        Types.NestedField.optional(0, "value", Types.BinaryType.get()))), "Kafka record headers"));
+                Types.NestedField.optional(
+                        0,
+                        "_headers",
+                        Types.ListType.ofRequired(
+                                0,
+                                Types.StructType.of(
+                                        Types.NestedField.required(0, "key", Types.StringType.get()),
+                                        Types.NestedField.optional(0, "value", Types.BinaryType.get()))),
+                        "Kafka record headers"));
     }
 
     private static Schema freshIds(List<Types.NestedField> fields) {
@@ -284,17 +333,27 @@ class LegacyColumnsIT {
         if (!namespaces.namespaceExists(id.namespace())) {
             namespaces.createNamespace(id.namespace(), Map.of());
         }
-        return floe.catalog.buildTable(id, schema).withPartitionSpec(spec)
-                .withProperties(TableCatalog.TABLE_PROPERTIES).withProperty("floe.topic", TOPIC)
-                .withProperty(TableProperties.PARQUET_COMPRESSION, "snappy").create();
+        return floe.catalog
+                .buildTable(id, schema)
+                .withPartitionSpec(spec)
+                .withProperties(TableCatalog.TABLE_PROPERTIES)
+                .withProperty("floe.topic", TOPIC)
+                .withProperty(TableProperties.PARQUET_COMPRESSION, "snappy")
+                .create();
     }
 
     /** Appends {@code rows} as the job did (one file per table partition) with {@code mark}; returns the files' locations. */
     private static Set<String> append(Table table, List<GenericRecord> rows, Watermark mark) throws IOException {
         FanoutDataWriter<Record> writer = new FanoutDataWriter<>(
-                new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET)
-                        .dataSchema(table.schema()).build(),
-                OutputFileFactory.builderFor(table, 0, 1).format(FileFormat.PARQUET).build(), table.io(), 1 << 20);
+                new GenericFileWriterFactory.Builder(table)
+                        .dataFileFormat(FileFormat.PARQUET)
+                        .dataSchema(table.schema())
+                        .build(),
+                OutputFileFactory.builderFor(table, 0, 1)
+                        .format(FileFormat.PARQUET)
+                        .build(),
+                table.io(),
+                1 << 20);
         PartitionKey key = new PartitionKey(table.spec(), table.schema());
         InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
         for (GenericRecord row : rows) {

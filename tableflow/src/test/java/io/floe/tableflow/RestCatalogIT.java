@@ -77,9 +77,18 @@ class RestCatalogIT {
     @Test
     void aTopicsTableReadsThroughTheRestCatalogAsTheRecordsProduced() throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()))) {
-            admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1).configs(Map.of(
-                    "floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                    "floe.tableflow.schema", SCHEMA, "floe.tableflow.commit.interval.ms", "200")))).all().get();
+            admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1)
+                            .configs(Map.of(
+                                    "floe.tableflow.enabled",
+                                    "true",
+                                    "floe.tableflow.format",
+                                    "json",
+                                    "floe.tableflow.schema",
+                                    SCHEMA,
+                                    "floe.tableflow.commit.interval.ms",
+                                    "200"))))
+                    .all()
+                    .get();
         }
         Set<String> produced = new HashSet<>();
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
@@ -96,9 +105,13 @@ class RestCatalogIT {
         floe.awaitCaughtUp("orders", Duration.ofSeconds(60));
 
         try (RESTCatalog client = new RESTCatalog()) {
-            client.initialize("floe", Map.of(
-                    CatalogProperties.URI, "http://127.0.0.1:" + server.getAddress().getPort() + "/iceberg",
-                    CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.hadoop.HadoopFileIO"));
+            client.initialize(
+                    "floe",
+                    Map.of(
+                            CatalogProperties.URI,
+                            "http://127.0.0.1:" + server.getAddress().getPort() + "/iceberg",
+                            CatalogProperties.FILE_IO_IMPL,
+                            "org.apache.iceberg.hadoop.HadoopFileIO"));
 
             assertThat(client.listNamespaces()).contains(Namespace.of("floe"));
             assertThat(client.listTables(Namespace.of("floe"))).containsExactly(TableIdentifier.of("floe", "orders"));
@@ -108,9 +121,14 @@ class RestCatalogIT {
             Set<String> read = new HashSet<>();
             List<Record> rows = TableflowHarness.rows(table);
             for (Record r : rows) {
-                read.add(row((Integer) r.getField(Rows.PARTITION), (Long) r.getField(Rows.OFFSET),
-                        StandardCharsets.UTF_8.decode((ByteBuffer) r.getField(Rows.KEY)).toString(),
-                        (Long) r.getField("id"), (String) r.getField("customer")));
+                read.add(row(
+                        (Integer) r.getField(Rows.PARTITION),
+                        (Long) r.getField(Rows.OFFSET),
+                        StandardCharsets.UTF_8
+                                .decode((ByteBuffer) r.getField(Rows.KEY))
+                                .toString(),
+                        (Long) r.getField("id"),
+                        (String) r.getField("customer")));
             }
             assertThat(rows).hasSize(500);
             assertThat(read).isEqualTo(produced);

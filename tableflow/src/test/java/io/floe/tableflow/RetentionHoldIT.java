@@ -51,9 +51,21 @@ class RetentionHoldIT {
     void start() {
         floe = new TableflowHarness(dataDir);
         // Driven by hand, one poll at a time: the test decides when the table reads.
-        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool")), "agent-1", TableflowMetadata.of(floe.metadata),
-                new CommittedLog(floe.metadata, floe.objects), floe.tables, Clock.systemUTC(), floe.meters);
-        retention = new Retention(MaintenanceConfig.DEFAULTS, floe.metadata, floe.metadata, floe.metadata, floe.agent.topics().configs(), floe.meters);
+        jobs = new TableJobs(
+                TableflowConfig.defaults(dataDir.resolve("spool")),
+                "agent-1",
+                TableflowMetadata.of(floe.metadata),
+                new CommittedLog(floe.metadata, floe.objects),
+                floe.tables,
+                Clock.systemUTC(),
+                floe.meters);
+        retention = new Retention(
+                MaintenanceConfig.DEFAULTS,
+                floe.metadata,
+                floe.metadata,
+                floe.metadata,
+                floe.agent.topics().configs(),
+                floe.meters);
     }
 
     @AfterEach
@@ -63,8 +75,20 @@ class RetentionHoldIT {
 
     @Test
     void retentionStopsAtTheTablesWatermarkAndResumesWhenTheTableIsOff() throws Exception {
-        Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, 1, Map.of("retention.ms", "3600000",
-                "floe.tableflow.enabled", "true", "floe.tableflow.commit.interval.ms", "1")), false);
+        Topic topic = floe.agent
+                .topics()
+                .create(
+                        new NewTopic(
+                                TOPIC,
+                                1,
+                                Map.of(
+                                        "retention.ms",
+                                        "3600000",
+                                        "floe.tableflow.enabled",
+                                        "true",
+                                        "floe.tableflow.commit.interval.ms",
+                                        "1")),
+                        false);
         long old = System.currentTimeMillis() - Duration.ofHours(2).toMillis();
         produce(topic, 0, 50, old);
         pollUntilMaterialized(50);
@@ -73,7 +97,9 @@ class RetentionHoldIT {
         produce(topic, 50, 50, old);
         retention.run(Instant.now());
         TopicPartition tp = new TopicPartition(TOPIC, 0);
-        assertThat(floe.metadata.offsets(tp).logStartOffset()).as("held at the table's watermark").isEqualTo(50);
+        assertThat(floe.metadata.offsets(tp).logStartOffset())
+                .as("held at the table's watermark")
+                .isEqualTo(50);
 
         pollUntilMaterialized(100);
         retention.run(Instant.now());
@@ -85,7 +111,9 @@ class RetentionHoldIT {
         jobs.poll();
         assertThat(floe.metadata.retentionHolds(TOPIC)).isEmpty();
         retention.run(Instant.now());
-        assertThat(floe.metadata.offsets(tp).logStartOffset()).as("no hold once the table is off").isEqualTo(110);
+        assertThat(floe.metadata.offsets(tp).logStartOffset())
+                .as("no hold once the table is off")
+                .isEqualTo(110);
     }
 
     /**
@@ -95,8 +123,14 @@ class RetentionHoldIT {
      */
     @Test
     void recordsRemovedBelowTheLogStartBeforeTheTableReadThemAreCounted() throws Exception {
-        Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, 1, Map.of(
-                "floe.tableflow.enabled", "true", "floe.tableflow.commit.interval.ms", "1")), false);
+        Topic topic = floe.agent
+                .topics()
+                .create(
+                        new NewTopic(
+                                TOPIC,
+                                1,
+                                Map.of("floe.tableflow.enabled", "true", "floe.tableflow.commit.interval.ms", "1")),
+                        false);
         for (int batch = 0; batch < 5; batch++) {
             produce(topic, batch * 10, 10, System.currentTimeMillis());
         }
@@ -111,20 +145,36 @@ class RetentionHoldIT {
                 return super.batches(topicPartition, fromOffset, maxBatches);
             }
         };
-        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool-racing")), "agent-1", TableflowMetadata.of(racing),
-                new CommittedLog(racing, floe.objects), floe.tables, Clock.systemUTC(), floe.meters);
+        jobs = new TableJobs(
+                TableflowConfig.defaults(dataDir.resolve("spool-racing")),
+                "agent-1",
+                TableflowMetadata.of(racing),
+                new CommittedLog(racing, floe.objects),
+                floe.tables,
+                Clock.systemUTC(),
+                floe.meters);
 
         pollUntilMaterialized(50);
 
         assertThat(removed).isTrue();
         assertThat(TableflowHarness.rows(floe.tables.load(TOPIC).orElseThrow())).hasSize(20);
-        assertThat(floe.meters.get("floe.tableflow.skipped.records").tag("topic", TOPIC).counter().count())
-                .as("offsets removed before the table read them").isEqualTo(30);
+        assertThat(floe.meters
+                        .get("floe.tableflow.skipped.records")
+                        .tag("topic", TOPIC)
+                        .counter()
+                        .count())
+                .as("offsets removed before the table read them")
+                .isEqualTo(30);
     }
 
     private void pollUntilMaterialized(long offset) throws InterruptedException {
         Instant deadline = Instant.now().plusSeconds(60);
-        while (floe.tables.load(TOPIC).flatMap(Watermark::of).map(mark -> mark.next(0)).orElse(-1L) < offset) {
+        while (floe.tables
+                        .load(TOPIC)
+                        .flatMap(Watermark::of)
+                        .map(mark -> mark.next(0))
+                        .orElse(-1L)
+                < offset) {
             assertThat(Instant.now()).as("table reached offset %d", offset).isBefore(deadline);
             jobs.poll();
             Thread.sleep(2);

@@ -84,11 +84,13 @@ class TableCommitFaultIT {
         boolean orphansLeft = where.fault == Fault.UNKNOWN_NOT_APPLIED;
         if (!orphansLeft || where.deadLetters) {
             assertThat(rounds.unreferencedDataFiles(floe.tables.identifier(JsonRounds.TOPIC)))
-                    .as("orphan data files of the table").isEmpty();
+                    .as("orphan data files of the table")
+                    .isEmpty();
         }
         if (!orphansLeft || !where.deadLetters) {
             assertThat(rounds.unreferencedDataFiles(floe.tables.deadLetterIdentifier(JsonRounds.TOPIC)))
-                    .as("orphan data files of the dead-letter table").isEmpty();
+                    .as("orphan data files of the dead-letter table")
+                    .isEmpty();
         }
     }
 
@@ -127,7 +129,11 @@ class TableCommitFaultIT {
         assertThat(faults.fired()).hasSize(1);
         rounds.pollUntilCaughtUp();
 
-        assertThat(floe.meters.find("floe.tableflow.skipped.records").tag("topic", JsonRounds.TOPIC).counter().count())
+        assertThat(floe.meters
+                        .find("floe.tableflow.skipped.records")
+                        .tag("topic", JsonRounds.TOPIC)
+                        .counter()
+                        .count())
                 .isEqualTo(5);
     }
 

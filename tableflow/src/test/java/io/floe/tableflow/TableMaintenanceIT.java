@@ -42,15 +42,18 @@ class TableMaintenanceIT {
     void manySmallRoundsAreCompactedAndEveryRecordStaysOnce() throws Exception {
         try (TableflowHarness floe = new TableflowHarness(dataDir).startTableflow(dataDir.resolve("spool"));
                 Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()))) {
-            admin.createTopics(List.of(new NewTopic("clicks", 2, (short) 1).configs(Map.of(
-                    TableflowConfigs.ENABLED, "true",
-                    TableflowConfigs.COMMIT_INTERVAL_MS, "100",
-                    TableflowConfigs.COMPACTION_TRIGGER_FILES, Integer.toString(TRIGGER_FILES))))).all().get();
+            admin.createTopics(List.of(new NewTopic("clicks", 2, (short) 1)
+                            .configs(Map.of(
+                                    TableflowConfigs.ENABLED, "true",
+                                    TableflowConfigs.COMMIT_INTERVAL_MS, "100",
+                                    TableflowConfigs.COMPACTION_TRIGGER_FILES, Integer.toString(TRIGGER_FILES)))))
+                    .all()
+                    .get();
             try (KafkaProducer<byte[], byte[]> producer = producer(floe.bootstrap())) {
                 for (int batch = 0; batch < BATCHES; batch++) {
                     for (int i = 0; i < RECORDS_PER_BATCH; i++) {
-                        producer.send(new ProducerRecord<>("clicks", i % 2, null,
-                                ("click " + batch + "/" + i).getBytes(StandardCharsets.UTF_8)));
+                        producer.send(new ProducerRecord<>(
+                                "clicks", i % 2, null, ("click " + batch + "/" + i).getBytes(StandardCharsets.UTF_8)));
                     }
                     producer.flush();
                     Thread.sleep(150); // a round or more per batch: each would leave a small file
@@ -64,13 +67,20 @@ class TableMaintenanceIT {
             rows.forEach(row -> positions.add(row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET)));
             assertThat(positions).hasSize(BATCHES * RECORDS_PER_BATCH);
             // The rounds wrote more files than the bound, so without maintenance the table would exceed it.
-            double committed = floe.meters.get("floe.tableflow.files").tag("topic", "clicks").counter().count();
+            double committed = floe.meters
+                    .get("floe.tableflow.files")
+                    .tag("topic", "clicks")
+                    .counter()
+                    .count();
             assertThat(committed).isGreaterThan(2.0 * (1 + TRIGGER_FILES));
             // The bytes need one file; maintenance compacts once the trigger's worth of excess files
             // accumulated (the last round's may not have been compacted yet).
             assertThat(dataFiles(table)).isLessThanOrEqualTo(1 + TRIGGER_FILES);
-            double rewritten = floe.meters.get("floe.tableflow.maintenance.files.rewritten")
-                    .tag("topic", "clicks").counter().count();
+            double rewritten = floe.meters
+                    .get("floe.tableflow.maintenance.files.rewritten")
+                    .tag("topic", "clicks")
+                    .counter()
+                    .count();
             assertThat(rewritten).isGreaterThanOrEqualTo(committed - (1 + TRIGGER_FILES));
         }
     }

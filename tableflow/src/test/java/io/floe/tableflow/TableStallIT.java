@@ -11,16 +11,15 @@ import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
+import io.floe.testkit.time.ManualClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.floe.testkit.time.ManualClock;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.apache.iceberg.data.Record;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
@@ -61,10 +60,21 @@ class TableStallIT {
     void start() {
         floe = new TableflowHarness(dataDir);
         meters = floe.meters;
-        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool")).withStallTimeout(STALL_TIMEOUT),
-                "agent-1", TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
+        jobs = new TableJobs(
+                TableflowConfig.defaults(dataDir.resolve("spool")).withStallTimeout(STALL_TIMEOUT),
+                "agent-1",
+                TableflowMetadata.of(floe.metadata),
+                new CommittedLog(floe.metadata, floe.objects),
+                floe.tables,
+                clock,
                 floe.meters);
-        retention = new Retention(MaintenanceConfig.DEFAULTS, floe.metadata, floe.metadata, floe.metadata, floe.agent.topics().configs(), floe.meters);
+        retention = new Retention(
+                MaintenanceConfig.DEFAULTS,
+                floe.metadata,
+                floe.metadata,
+                floe.metadata,
+                floe.agent.topics().configs(),
+                floe.meters);
         topic = floe.agent.topics().create(new NewTopic(TOPIC, 1, configs(INTEGER_N)), false);
     }
 
@@ -87,33 +97,50 @@ class TableStallIT {
         poll();
         assertThat(failures()).isEqualTo(1);
         retention.run(Instant.now());
-        assertThat(floe.metadata.offsets(tp).logStartOffset()).as("held while the table may still recover").isEqualTo(10);
+        assertThat(floe.metadata.offsets(tp).logStartOffset())
+                .as("held while the table may still recover")
+                .isEqualTo(10);
         assertThat(stalled()).isZero();
 
         clock.step(STALL_TIMEOUT);
         poll();
         assertThat(stalled()).isEqualTo(1);
-        assertThat(floe.metadata.retentionHolds(TOPIC)).as("a stalled table holds nothing back").isEmpty();
+        assertThat(floe.metadata.retentionHolds(TOPIC))
+                .as("a stalled table holds nothing back")
+                .isEmpty();
         assertThat(floe.tables.load(TOPIC).orElseThrow().properties().get(TableCatalog.STALLED_PROPERTY))
-                .contains("rounds failed").contains("n: long -> string");
+                .contains("rounds failed")
+                .contains("n: long -> string");
         retention.run(Instant.now());
         assertThat(floe.metadata.offsets(tp).logStartOffset()).isEqualTo(20);
         poll();
-        assertThat(floe.metadata.retentionHolds(TOPIC)).as("still stalled, still nothing held").isEmpty();
+        assertThat(floe.metadata.retentionHolds(TOPIC))
+                .as("still stalled, still nothing held")
+                .isEmpty();
 
         floe.agent.topics().setConfigs(TOPIC, configs(INTEGER_N));
         produce(20, 5, System.currentTimeMillis());
         if (resumedByAnotherAgent) {
             meters = new SimpleMeterRegistry();
-            jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
-                    "agent-2", TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock, meters);
+            jobs = new TableJobs(
+                    TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
+                    "agent-2",
+                    TableflowMetadata.of(floe.metadata),
+                    new CommittedLog(floe.metadata, floe.objects),
+                    floe.tables,
+                    clock,
+                    meters);
             clock.step(TableflowConfig.DEFAULT_LEASE_TTL); // agent-1's lease runs out
         }
         pollUntilMaterialized(25);
         assertThat(stalled()).isZero();
         assertThat(floe.tables.load(TOPIC).orElseThrow().properties()).doesNotContainKey(TableCatalog.STALLED_PROPERTY);
-        assertThat(meters.find("floe.tableflow.skipped.records").tag("topic", TOPIC).counter().count())
-                .as("what the table missed").isEqualTo(10);
+        assertThat(meters.find("floe.tableflow.skipped.records")
+                        .tag("topic", TOPIC)
+                        .counter()
+                        .count())
+                .as("what the table missed")
+                .isEqualTo(10);
         assertThat(TableflowHarness.rows(floe.tables.load(TOPIC).orElseThrow()))
                 .extracting(row -> (Long) row.getField("n"))
                 .containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 20L, 21L, 22L, 23L, 24L);
@@ -140,8 +167,13 @@ class TableStallIT {
         TableJobs first = jobs;
         floe.agent.topics().setConfigs(TOPIC, configs(INTEGER_N));
         produce(10, 5, System.currentTimeMillis());
-        jobs = new TableJobs(TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
-                "agent-2", TableflowMetadata.of(floe.metadata), new CommittedLog(floe.metadata, floe.objects), floe.tables, clock,
+        jobs = new TableJobs(
+                TableflowConfig.defaults(dataDir.resolve("spool2")).withStallTimeout(STALL_TIMEOUT),
+                "agent-2",
+                TableflowMetadata.of(floe.metadata),
+                new CommittedLog(floe.metadata, floe.objects),
+                floe.tables,
+                clock,
                 new SimpleMeterRegistry());
         clock.step(TableflowConfig.DEFAULT_LEASE_TTL); // agent-1's lease runs out
         pollUntilMaterialized(15);
@@ -155,12 +187,23 @@ class TableStallIT {
 
         assertThat(failures()).isEqualTo(3);
         assertThat(stalled()).isZero();
-        assertThat(floe.metadata.retentionHolds(TOPIC)).as("one failed round is no stall").isEqualTo(Map.of(0, 15L));
+        assertThat(floe.metadata.retentionHolds(TOPIC))
+                .as("one failed round is no stall")
+                .isEqualTo(Map.of(0, 15L));
     }
 
     private static Map<String, String> configs(String schema) {
-        return Map.of("retention.ms", "3600000", "floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                "floe.tableflow.schema", schema, "floe.tableflow.commit.interval.ms", "1");
+        return Map.of(
+                "retention.ms",
+                "3600000",
+                "floe.tableflow.enabled",
+                "true",
+                "floe.tableflow.format",
+                "json",
+                "floe.tableflow.schema",
+                schema,
+                "floe.tableflow.commit.interval.ms",
+                "1");
     }
 
     private double stalled() {
@@ -168,7 +211,10 @@ class TableStallIT {
     }
 
     private double failures() {
-        return meters.find("floe.tableflow.failures").tag("topic", TOPIC).counter().count();
+        return meters.find("floe.tableflow.failures")
+                .tag("topic", TOPIC)
+                .counter()
+                .count();
     }
 
     private void poll() {
@@ -178,7 +224,12 @@ class TableStallIT {
 
     private void pollUntilMaterialized(long offset) {
         for (int polls = 0; polls < 100; polls++) {
-            if (floe.tables.load(TOPIC).flatMap(Watermark::of).map(mark -> mark.next(0)).orElse(-1L) >= offset) {
+            if (floe.tables
+                            .load(TOPIC)
+                            .flatMap(Watermark::of)
+                            .map(mark -> mark.next(0))
+                            .orElse(-1L)
+                    >= offset) {
                 return;
             }
             poll();
@@ -190,7 +241,8 @@ class TableStallIT {
     private void produce(int first, int count, long timestamp) {
         SimpleRecord[] records = new SimpleRecord[count];
         for (int i = 0; i < count; i++) {
-            records[i] = new SimpleRecord(timestamp, null, ("{\"n\": " + (first + i) + "}").getBytes(StandardCharsets.UTF_8));
+            records[i] = new SimpleRecord(
+                    timestamp, null, ("{\"n\": " + (first + i) + "}").getBytes(StandardCharsets.UTF_8));
         }
         ByteBuffer batch = MemoryRecords.withRecords(Compression.NONE, records).buffer();
         floe.agent.produce().append(topic, 0, batch).join();

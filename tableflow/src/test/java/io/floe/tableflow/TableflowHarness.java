@@ -56,8 +56,10 @@ final class TableflowHarness implements AutoCloseable {
 
     /** With the Iceberg catalog wrapped by {@code decorate} (a fault-injecting decorator). */
     TableflowHarness(Path dataDir, UnaryOperator<Catalog> decorate) {
-        this(dataDir, (warehouse, io) -> decorate.apply(IcebergCatalogs.jdbc("jdbc:sqlite:"
-                + dataDir.resolve("metadata.db").toAbsolutePath(), null, null, warehouse, io)));
+        this(
+                dataDir,
+                (warehouse, io) -> decorate.apply(IcebergCatalogs.jdbc(
+                        "jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(), null, null, warehouse, io)));
     }
 
     /** Opens the Iceberg catalog of the harness's tables, given their warehouse location and FileIO. */
@@ -71,11 +73,16 @@ final class TableflowHarness implements AutoCloseable {
         metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         int port = freePort();
-        agent = Agent.start(AgentConfig.defaults().withAdvertised("127.0.0.1", port)
-                .withFlush(Duration.ofMillis(5), 1 << 20), AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
+        agent = Agent.start(
+                AgentConfig.defaults().withAdvertised("127.0.0.1", port).withFlush(Duration.ofMillis(5), 1 << 20),
+                AgentMetadata.of(metadata),
+                objects,
+                meters,
+                Clock.systemUTC());
         agent.topics().configs().addCheck(Tableflow::validate);
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
-        ObjectLocations locations = new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
+        ObjectLocations locations =
+                new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
         io = new ObjectStoreFileIO(objects, locations, dataDir.resolve("spool"));
         catalog = catalogs.open(locations.root() + "/tables", io);
         tables = new TableCatalog(catalog, TableflowConfig.DEFAULT_NAMESPACE);
@@ -83,8 +90,14 @@ final class TableflowHarness implements AutoCloseable {
     }
 
     TableflowHarness startTableflow(Path spool) {
-        tableflow = Tableflow.start(TableflowConfig.defaults(spool).withPollInterval(Duration.ofMillis(50)),
-                "agent-1", TableflowMetadata.of(metadata), objects, tables, Clock.systemUTC(), meters);
+        tableflow = Tableflow.start(
+                TableflowConfig.defaults(spool).withPollInterval(Duration.ofMillis(50)),
+                "agent-1",
+                TableflowMetadata.of(metadata),
+                objects,
+                tables,
+                Clock.systemUTC(),
+                meters);
         return this;
     }
 

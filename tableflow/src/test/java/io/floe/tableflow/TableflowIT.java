@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -84,15 +83,26 @@ class TableflowIT {
 
     @Test
     void jsonTopicBecomesATableWithEveryRecordOnceAndBadRecordsAsDeadLetters() throws Exception {
-        createTopic("orders", 3, Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                "floe.tableflow.schema", ORDER_SCHEMA, "floe.tableflow.commit.interval.ms", "200"));
+        createTopic(
+                "orders",
+                3,
+                Map.of(
+                        "floe.tableflow.enabled",
+                        "true",
+                        "floe.tableflow.format",
+                        "json",
+                        "floe.tableflow.schema",
+                        ORDER_SCHEMA,
+                        "floe.tableflow.commit.interval.ms",
+                        "200"));
         Set<String> bad = new HashSet<>();
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             for (int i = 0; i < 3000; i++) {
                 String json = "{\"id\": " + i + ", \"customer\": \"c" + (i % 17) + "\", \"amount\": " + (i * 1.5)
                         + ", \"tags\": [\"a\", \"t" + i + "\"], \"placed\": \"2026-11-30T10:00:00Z\""
                         + ", \"address\": {\"city\": \"city" + i + "\"}}";
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>("orders", i % 3, bytes("k" + i), bytes(json));
+                ProducerRecord<byte[], byte[]> record =
+                        new ProducerRecord<>("orders", i % 3, bytes("k" + i), bytes(json));
                 record.headers().add("source", bytes("test"));
                 producer.send(record);
                 if (i % 500 == 0) {
@@ -109,7 +119,8 @@ class TableflowIT {
         Set<String> positions = new HashSet<>();
         Map<Long, Record> byId = new HashMap<>();
         for (Record row : rows) {
-            assertThat(positions.add(row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET))).isTrue();
+            assertThat(positions.add(row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET)))
+                    .isTrue();
             byId.put((Long) row.getField("id"), row);
         }
         assertThat(byId).hasSize(3000);
@@ -130,15 +141,19 @@ class TableflowIT {
 
         Table deadLetters = floe.tables.loadDeadLetters("orders").orElseThrow();
         List<Record> dead = TableflowHarness.rows(deadLetters);
-        assertThat(dead).extracting(r -> text((ByteBuffer) r.getField(Rows.DEAD_VALUE)))
+        assertThat(dead)
+                .extracting(r -> text((ByteBuffer) r.getField(Rows.DEAD_VALUE)))
                 .containsExactlyInAnyOrderElementsOf(bad);
-        assertThat(dead).extracting(r -> (String) r.getField(Rows.DEAD_REASON))
+        assertThat(dead)
+                .extracting(r -> (String) r.getField(Rows.DEAD_REASON))
                 .anySatisfy(reason -> assertThat(reason).contains("not valid JSON"))
                 .anySatisfy(reason -> assertThat(reason).contains("required field id is missing"));
         // Every offset of the topic is in exactly one of the two tables.
         long total = 0;
         for (int p = 0; p < 3; p++) {
-            total += floe.metadata.offsets(new io.floe.core.log.TopicPartition("orders", p)).highWatermark();
+            total += floe.metadata
+                    .offsets(new io.floe.core.log.TopicPartition("orders", p))
+                    .highWatermark();
         }
         assertThat(rows.size() + dead.size()).isEqualTo(total);
     }
@@ -153,9 +168,20 @@ class TableflowIT {
                   {"name": "note", "type": ["null", "string"], "default": null},
                   {"name": "levels", "type": {"type": "array", "items": "int"}}
                 ]}""";
-        createTopic("readings", 2, Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "avro",
-                "floe.tableflow.schema", avroSchema, "floe.tableflow.commit.interval.ms", "200",
-                "floe.tableflow.partitioning", "day"));
+        createTopic(
+                "readings",
+                2,
+                Map.of(
+                        "floe.tableflow.enabled",
+                        "true",
+                        "floe.tableflow.format",
+                        "avro",
+                        "floe.tableflow.schema",
+                        avroSchema,
+                        "floe.tableflow.commit.interval.ms",
+                        "200",
+                        "floe.tableflow.partitioning",
+                        "day"));
         Schema schema = new Schema.Parser().parse(avroSchema);
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             for (int i = 0; i < 1000; i++) {
@@ -177,13 +203,15 @@ class TableflowIT {
         rows.forEach(row -> bySensor.put((String) row.getField("sensor"), row));
         Record row = bySensor.get("s7");
         assertThat(row.getField("value")).isEqualTo(7 / 4.0);
-        assertThat(row.getField("at")).isEqualTo(
-                java.time.Instant.ofEpochMilli(1_764_000_000_000L + 7 * 3_600_000L).atOffset(ZoneOffset.UTC));
+        assertThat(row.getField("at"))
+                .isEqualTo(java.time.Instant.ofEpochMilli(1_764_000_000_000L + 7 * 3_600_000L)
+                        .atOffset(ZoneOffset.UTC));
         assertThat(row.getField("note")).isEqualTo("odd");
         assertThat(bySensor.get("s8").getField("note")).isNull();
         assertThat(row.getField("levels")).isEqualTo(List.of(7, 8));
         assertThat(table.spec().isPartitioned()).isTrue();
-        assertThat(TableflowHarness.rows(floe.tables.loadDeadLetters("readings").orElseThrow())).hasSize(1);
+        assertThat(TableflowHarness.rows(floe.tables.loadDeadLetters("readings").orElseThrow()))
+                .hasSize(1);
     }
 
     @Test
@@ -198,20 +226,35 @@ class TableflowIT {
         List<Record> rows = TableflowHarness.rows(table);
         assertThat(rows).hasSize(100);
         assertThat(rows).filteredOn(row -> row.getField("value") == null).hasSize(10);
-        assertThat(rows).extracting(row -> row.getField("value") == null ? null : text((ByteBuffer) row.getField("value")))
+        assertThat(rows)
+                .extracting(row -> row.getField("value") == null ? null : text((ByteBuffer) row.getField("value")))
                 .contains("v1", "v99");
 
-        createTopic("people", 1, Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}",
-                "floe.tableflow.commit.interval.ms", "200"));
+        createTopic(
+                "people",
+                1,
+                Map.of(
+                        "floe.tableflow.enabled",
+                        "true",
+                        "floe.tableflow.format",
+                        "json",
+                        "floe.tableflow.schema",
+                        "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}",
+                        "floe.tableflow.commit.interval.ms",
+                        "200"));
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
-            producer.send(new ProducerRecord<>("people", null, bytes("{\"name\": \"ada\", \"age\": 36}"))).get();
+            producer.send(new ProducerRecord<>("people", null, bytes("{\"name\": \"ada\", \"age\": 36}")))
+                    .get();
         }
         floe.awaitCaughtUp("people", CATCH_UP);
-        alter("people", "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
-                + "\"age\":{\"type\":\"integer\"}}}");
+        alter(
+                "people",
+                "floe.tableflow.schema",
+                "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},"
+                        + "\"age\":{\"type\":\"integer\"}}}");
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
-            producer.send(new ProducerRecord<>("people", null, bytes("{\"name\": \"grace\", \"age\": 85}"))).get();
+            producer.send(new ProducerRecord<>("people", null, bytes("{\"name\": \"grace\", \"age\": 85}")))
+                    .get();
         }
         Table people = floe.awaitCaughtUp("people", CATCH_UP);
         Map<Object, Object> ages = new HashMap<>();
@@ -221,25 +264,45 @@ class TableflowIT {
 
     @Test
     void aSchemaChangeTheTableCannotTakeIsRefusedWithInvalidConfigAndTheReason() throws Exception {
-        createTopic("typed", 1, Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}",
-                "floe.tableflow.commit.interval.ms", "200"));
+        createTopic(
+                "typed",
+                1,
+                Map.of(
+                        "floe.tableflow.enabled",
+                        "true",
+                        "floe.tableflow.format",
+                        "json",
+                        "floe.tableflow.schema",
+                        "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}",
+                        "floe.tableflow.commit.interval.ms",
+                        "200"));
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
-            producer.send(new ProducerRecord<>("typed", null, bytes("{\"n\": 1}"))).get();
+            producer.send(new ProducerRecord<>("typed", null, bytes("{\"n\": 1}")))
+                    .get();
         }
         floe.awaitCaughtUp("typed", CATCH_UP);
-        assertThatThrownBy(() -> alter("typed", "floe.tableflow.schema",
-                "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}"))
+        assertThatThrownBy(() -> alter(
+                        "typed",
+                        "floe.tableflow.schema",
+                        "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}"))
                 .hasCauseInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("does not fit its table")
                 .hasMessageContaining("n: long -> string");
-        assertThat(floe.metadata.topic("typed").orElseThrow().configs().get("floe.tableflow.schema")).contains("integer");
+        assertThat(floe.metadata.topic("typed").orElseThrow().configs().get("floe.tableflow.schema"))
+                .contains("integer");
 
         // The table outlives its topic: a topic created again under the name must fit it too.
         admin.deleteTopics(List.of("typed")).all().get();
-        assertThatThrownBy(() -> createTopic("typed", 1, Map.of("floe.tableflow.enabled", "true",
-                "floe.tableflow.format", "json",
-                "floe.tableflow.schema", "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}")))
+        assertThatThrownBy(() -> createTopic(
+                        "typed",
+                        1,
+                        Map.of(
+                                "floe.tableflow.enabled",
+                                "true",
+                                "floe.tableflow.format",
+                                "json",
+                                "floe.tableflow.schema",
+                                "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"string\"}}}")))
                 .hasCauseInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("n: long -> string");
     }
@@ -255,29 +318,53 @@ class TableflowIT {
         createTopic("later", 1, Map.of());
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "later");
         admin.describeConfigs(List.of(resource)).all().get();
-        admin.incrementalAlterConfigs(Map.of(resource, List.of(
-                new AlterConfigOp(new ConfigEntry("floe.tableflow.enabled", "true"), AlterConfigOp.OpType.SET),
-                new AlterConfigOp(new ConfigEntry("floe.tableflow.commit.interval.ms", "200"),
-                        AlterConfigOp.OpType.SET)))).all().get();
+        admin.incrementalAlterConfigs(Map.of(
+                        resource,
+                        List.of(
+                                new AlterConfigOp(
+                                        new ConfigEntry("floe.tableflow.enabled", "true"), AlterConfigOp.OpType.SET),
+                                new AlterConfigOp(
+                                        new ConfigEntry("floe.tableflow.commit.interval.ms", "200"),
+                                        AlterConfigOp.OpType.SET))))
+                .all()
+                .get();
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
             producer.send(new ProducerRecord<>("later", null, bytes("v"))).get();
         }
         assertThat(TableflowHarness.rows(floe.awaitCaughtUp("later", CATCH_UP))).hasSize(1);
 
-        assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("floe.tableflow.enabled"))
+        assertThat(admin.describeConfigs(List.of(resource))
+                        .all()
+                        .get()
+                        .get(resource)
+                        .get("floe.tableflow.enabled"))
                 .isNotNull()
                 .satisfies(entry -> assertThat(entry.value()).isEqualTo("true"))
-                .satisfies(entry -> assertThat(entry.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG));
-        admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
-                new ConfigEntry("floe.tableflow.enabled", ""), AlterConfigOp.OpType.DELETE)))).all().get();
-        assertThat(floe.metadata.topic("later").orElseThrow().configs()).doesNotContainKey("floe.tableflow.enabled")
+                .satisfies(
+                        entry -> assertThat(entry.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG));
+        admin.incrementalAlterConfigs(Map.of(
+                        resource,
+                        List.of(new AlterConfigOp(
+                                new ConfigEntry("floe.tableflow.enabled", ""), AlterConfigOp.OpType.DELETE))))
+                .all()
+                .get();
+        assertThat(floe.metadata.topic("later").orElseThrow().configs())
+                .doesNotContainKey("floe.tableflow.enabled")
                 .containsEntry("floe.tableflow.commit.interval.ms", "200");
     }
 
     @Test
     void badTableflowConfigsAreRejectedWithInvalidConfig() {
-        assertThatThrownBy(() -> createTopic("broken", 1, Map.of("floe.tableflow.enabled", "true",
-                "floe.tableflow.format", "avro", "floe.tableflow.schema", "{\"type\": \"recordd\"}")))
+        assertThatThrownBy(() -> createTopic(
+                        "broken",
+                        1,
+                        Map.of(
+                                "floe.tableflow.enabled",
+                                "true",
+                                "floe.tableflow.format",
+                                "avro",
+                                "floe.tableflow.schema",
+                                "{\"type\": \"recordd\"}")))
                 .hasCauseInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("Avro schema");
         assertThatThrownBy(() -> createTopic("broken2", 1, Map.of("floe.tableflow.enabeld", "true")))
@@ -290,12 +377,17 @@ class TableflowIT {
 
     private void createTopic(String name, int partitions, Map<String, String> configs)
             throws ExecutionException, InterruptedException {
-        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all().get();
+        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
+                .all()
+                .get();
     }
 
     private void alter(String topic, String name, String value) throws ExecutionException, InterruptedException {
-        admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic),
-                List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET)))).all().get();
+        admin.incrementalAlterConfigs(Map.of(
+                        new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                        List.of(new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET))))
+                .all()
+                .get();
     }
 
     private KafkaProducer<byte[], byte[]> producer() {
@@ -320,5 +412,4 @@ class TableflowIT {
     private static String text(ByteBuffer buffer) {
         return StandardCharsets.UTF_8.decode(buffer.duplicate()).toString();
     }
-
 }

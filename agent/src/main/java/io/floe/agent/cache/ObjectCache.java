@@ -32,14 +32,21 @@ public final class ObjectCache {
 
     public ObjectCache(long bytesMax, MeterRegistry meters) {
         this.bytesMax = bytesMax;
-        this.hits = Counter.builder("floe.cache.requests").tag("result", "hit")
-                .description("Object-range reads answered from the cache").register(meters);
-        this.misses = Counter.builder("floe.cache.requests").tag("result", "miss")
-                .description("Object-range reads that went to the object store").register(meters);
+        this.hits = Counter.builder("floe.cache.requests")
+                .tag("result", "hit")
+                .description("Object-range reads answered from the cache")
+                .register(meters);
+        this.misses = Counter.builder("floe.cache.requests")
+                .tag("result", "miss")
+                .description("Object-range reads that went to the object store")
+                .register(meters);
         this.evictions = Counter.builder("floe.cache.evictions")
-                .description("Objects evicted from the cache").register(meters);
+                .description("Objects evicted from the cache")
+                .register(meters);
         Gauge.builder("floe.cache.bytes", this, ObjectCache::bytesCached)
-                .description("Bytes held by the object cache").baseUnit("bytes").register(meters);
+                .description("Bytes held by the object cache")
+                .baseUnit("bytes")
+                .register(meters);
         Gauge.builder("floe.cache.bytes.max", () -> bytesMax).baseUnit("bytes").register(meters);
     }
 
@@ -51,7 +58,8 @@ public final class ObjectCache {
         }
         ByteBuffer stored = data.slice();
         synchronized (this) {
-            ByteBuffer previous = objects.computeIfAbsent(key, k -> new TreeMap<>()).put(position, stored);
+            ByteBuffer previous =
+                    objects.computeIfAbsent(key, k -> new TreeMap<>()).put(position, stored);
             bytesCached += length - (previous == null ? 0 : previous.remaining());
             evictWhileOver(key);
         }
@@ -86,7 +94,8 @@ public final class ObjectCache {
     }
 
     private void evictWhileOver(ObjectKey justAdded) {
-        Iterator<Map.Entry<ObjectKey, TreeMap<Long, ByteBuffer>>> eldest = objects.entrySet().iterator();
+        Iterator<Map.Entry<ObjectKey, TreeMap<Long, ByteBuffer>>> eldest =
+                objects.entrySet().iterator();
         while (bytesCached > bytesMax && eldest.hasNext()) {
             Map.Entry<ObjectKey, TreeMap<Long, ByteBuffer>> entry = eldest.next();
             if (entry.getKey().equals(justAdded) && objects.size() > 1) {

@@ -1,7 +1,7 @@
 package io.floe.agent.cluster;
 
-import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.AgentMembership;
+import io.floe.core.metadata.AgentRegistration;
 import io.floe.core.metadata.NodeIdClaim;
 import io.floe.core.metadata.NodeIdLease;
 import io.micrometer.core.instrument.Counter;
@@ -37,6 +37,7 @@ public final class Membership implements AutoCloseable {
 
     /** Kafka's defaults are 2 s heartbeats and a 9 s session; an agent holds no state worth waiting for. */
     public static final Duration HEARTBEAT_INTERVAL = Duration.ofSeconds(1);
+
     public static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(6);
 
     private static final Logger LOGGER = LoggerFactory.getLogger(Membership.class);
@@ -51,8 +52,14 @@ public final class Membership implements AutoCloseable {
     private volatile NodeIdLease nodeId;
     private ScheduledFuture<?> beating;
 
-    private Membership(AgentMembership metadata, Cluster cluster, String agentId, NodeIdLease nodeId, Clock clock,
-            Duration timeout, MeterRegistry meters) {
+    private Membership(
+            AgentMembership metadata,
+            Cluster cluster,
+            String agentId,
+            NodeIdLease nodeId,
+            Clock clock,
+            Duration timeout,
+            MeterRegistry meters) {
         this.metadata = metadata;
         this.cluster = cluster;
         this.agentId = agentId;
@@ -60,25 +67,35 @@ public final class Membership implements AutoCloseable {
         this.clock = clock;
         this.timeout = timeout;
         this.failures = Counter.builder("floe.membership.heartbeat.failures")
-                .description("Heartbeats that could not reach the metadata store").register(meters);
+                .description("Heartbeats that could not reach the metadata store")
+                .register(meters);
         Gauge.builder("floe.membership.agents", cluster, c -> c.liveAgents().size())
-                .description("Live agents in this agent's view of the cluster").register(meters);
+                .description("Live agents in this agent's view of the cluster")
+                .register(meters);
     }
 
     /**
      * Registers this agent, which holds {@code nodeId} (the id {@code cluster.self()} shows), and
      * heartbeats on {@code scheduler} from then on.
      */
-    public static Membership start(AgentMembership metadata, Cluster cluster, String agentId, NodeIdLease nodeId,
-            Clock clock, ScheduledExecutorService scheduler, Duration interval, Duration timeout, MeterRegistry meters) {
+    public static Membership start(
+            AgentMembership metadata,
+            Cluster cluster,
+            String agentId,
+            NodeIdLease nodeId,
+            Clock clock,
+            ScheduledExecutorService scheduler,
+            Duration interval,
+            Duration timeout,
+            MeterRegistry meters) {
         if (nodeId.nodeId() != cluster.self().nodeId() || !nodeId.agentId().equals(agentId)) {
-            throw new IllegalArgumentException("agent " + agentId + " shows node id " + cluster.self().nodeId()
-                    + " but holds " + nodeId);
+            throw new IllegalArgumentException(
+                    "agent " + agentId + " shows node id " + cluster.self().nodeId() + " but holds " + nodeId);
         }
         Membership membership = new Membership(metadata, cluster, agentId, nodeId, clock, timeout, meters);
         membership.beat();
-        membership.beating = scheduler.scheduleWithFixedDelay(membership::beatQuietly, interval.toMillis(),
-                interval.toMillis(), TimeUnit.MILLISECONDS);
+        membership.beating = scheduler.scheduleWithFixedDelay(
+                membership::beatQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         return membership;
     }
 
@@ -104,16 +121,27 @@ public final class Membership implements AutoCloseable {
         }
         NodeIdLease renewed = ((NodeIdClaim.Granted) claim).lease();
         if (renewed.epoch() != nodeId.epoch()) {
-            LOGGER.warn("node id lease ran out before this heartbeat renewed it; nobody took it, so this agent keeps it"
-                    + " agentId={} nodeId={} expiredAt={} now={}", agentId, self.nodeId(), nodeId.expiresAt(), now);
+            LOGGER.warn(
+                    "node id lease ran out before this heartbeat renewed it; nobody took it, so this agent keeps it"
+                            + " agentId={} nodeId={} expiredAt={} now={}",
+                    agentId,
+                    self.nodeId(),
+                    nodeId.expiresAt(),
+                    now);
         }
         nodeId = renewed;
         Map<Integer, AgentRegistration> byNodeId = new HashMap<>();
         for (AgentRegistration agent : metadata.liveAgents(now.minus(timeout))) {
             AgentRegistration other = byNodeId.get(agent.nodeId());
             if (other != null) {
-                LOGGER.warn("two live agents share node id {}: {} at {}:{} and {} at {}:{}; give each its own --node-id",
-                        agent.nodeId(), other.agentId(), other.host(), other.port(), agent.agentId(), agent.host(),
+                LOGGER.warn(
+                        "two live agents share node id {}: {} at {}:{} and {} at {}:{}; give each its own --node-id",
+                        agent.nodeId(),
+                        other.agentId(),
+                        other.host(),
+                        other.port(),
+                        agent.agentId(),
+                        agent.host(),
                         agent.port());
             }
             if (other == null || agent.heartbeatAt().isAfter(other.heartbeatAt())) {

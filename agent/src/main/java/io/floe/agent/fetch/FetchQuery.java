@@ -13,8 +13,8 @@ import java.util.List;
  *     ranges of local object files to send without reading them; the caller then owns their
  *     references (the network layer releases them once sent). Otherwise every chunk is in memory.
  */
-public record FetchQuery(List<PartitionQuery> partitions, Duration maxWait, int minBytes, int maxBytes,
-        boolean fromFiles) {
+public record FetchQuery(
+        List<PartitionQuery> partitions, Duration maxWait, int minBytes, int maxBytes, boolean fromFiles) {
 
     public FetchQuery {
         partitions = List.copyOf(partitions);

@@ -59,6 +59,7 @@ final class FetchReader {
     private final ObjectCache cache;
     /** The store's local files that fetches for the network may send from; null when it keeps none. */
     private final LocalFiles files;
+
     private final Counter bytesFromCache;
     private final Counter bytesFromStore;
     private final Counter bytesFromFiles;
@@ -67,28 +68,42 @@ final class FetchReader {
     private final Counter corruptBatches;
     private final Counter replans;
 
-    FetchReader(PartitionLogs logs, ObjectStore objects, OffsetsInFiles offsetsInFiles, ObjectCache cache,
+    FetchReader(
+            PartitionLogs logs,
+            ObjectStore objects,
+            OffsetsInFiles offsetsInFiles,
+            ObjectCache cache,
             MeterRegistry meters) {
         this.logs = logs;
         this.objects = objects;
         this.offsetsInFiles = offsetsInFiles;
         this.cache = cache;
         this.files = objects.localFiles().orElse(null);
-        this.bytesFromCache = Counter.builder("floe.fetch.read.bytes").tag("source", "cache").register(meters);
-        this.bytesFromStore = Counter.builder("floe.fetch.read.bytes").tag("source", "object-store").register(meters);
+        this.bytesFromCache =
+                Counter.builder("floe.fetch.read.bytes").tag("source", "cache").register(meters);
+        this.bytesFromStore = Counter.builder("floe.fetch.read.bytes")
+                .tag("source", "object-store")
+                .register(meters);
         // Sent from the local object store's files without being read (sendfile): never cached, never copied.
-        this.bytesFromFiles = Counter.builder("floe.fetch.read.bytes").tag("source", "object-file").register(meters);
+        this.bytesFromFiles = Counter.builder("floe.fetch.read.bytes")
+                .tag("source", "object-file")
+                .register(meters);
         // One count per run (a partition's back-to-back batches of one object), the unit the cache is asked for:
         // hits and misses of fetch reads alone, where floe.cache.requests also counts ListOffsets' lookups.
-        this.readsFromCache = Counter.builder("floe.fetch.reads").tag("source", "cache")
-                .description("Runs of batches fetches served from the object cache").register(meters);
-        this.readsFromStore = Counter.builder("floe.fetch.reads").tag("source", "object-store")
+        this.readsFromCache = Counter.builder("floe.fetch.reads")
+                .tag("source", "cache")
+                .description("Runs of batches fetches served from the object cache")
+                .register(meters);
+        this.readsFromStore = Counter.builder("floe.fetch.reads")
+                .tag("source", "object-store")
                 .description("Runs of batches fetches had to read from the object store (cache misses)")
                 .register(meters);
         this.corruptBatches = Counter.builder("floe.fetch.corrupt.batches")
-                .description("Batches read from the object store that failed their CRC").register(meters);
+                .description("Batches read from the object store that failed their CRC")
+                .register(meters);
         this.replans = Counter.builder("floe.fetch.replans")
-                .description("Fetches planned again because an object had moved (compaction, cleanup)").register(meters);
+                .description("Fetches planned again because an object had moved (compaction, cleanup)")
+                .register(meters);
     }
 
     /**
@@ -191,7 +206,10 @@ final class FetchReader {
         boolean anyData = false;
         for (PartitionQuery partition : query.partitions()) {
             long partitionBudget = Math.min(budget, partition.maxBytes());
-            Planned planned = planPartition(partition, anyData ? partitionBudget : Math.max(1, partitionBudget), anyData,
+            Planned planned = planPartition(
+                    partition,
+                    anyData ? partitionBudget : Math.max(1, partitionBudget),
+                    anyData,
                     pages.get(partition.topicPartition()));
             for (Run run : planned.runs()) {
                 budget -= run.range().length();
@@ -207,8 +225,11 @@ final class FetchReader {
         try {
             offsets = logs.offsets(partition.topicPartition());
         } catch (UnknownTopicException e) {
-            return Planned.error(new PartitionResult.Error(partition.topicPartition(),
-                    FetchError.UNKNOWN_TOPIC_OR_PARTITION, LogOffsets.EMPTY, e.getMessage()));
+            return Planned.error(new PartitionResult.Error(
+                    partition.topicPartition(),
+                    FetchError.UNKNOWN_TOPIC_OR_PARTITION,
+                    LogOffsets.EMPTY,
+                    e.getMessage()));
         }
         long fetchOffset = partition.fetchOffset();
         if (fetchOffset > offsets.highWatermark()) {
@@ -220,15 +241,20 @@ final class FetchReader {
             }
         }
         if (!offsets.contains(fetchOffset)) {
-            return Planned.error(new PartitionResult.Error(partition.topicPartition(), FetchError.OFFSET_OUT_OF_RANGE,
-                    offsets, "fetch offset " + fetchOffset + " is outside [" + offsets.logStartOffset() + ", "
+            return Planned.error(new PartitionResult.Error(
+                    partition.topicPartition(),
+                    FetchError.OFFSET_OUT_OF_RANGE,
+                    offsets,
+                    "fetch offset " + fetchOffset + " is outside [" + offsets.logStartOffset() + ", "
                             + offsets.highWatermark() + "] of " + partition.topicPartition()));
         }
         if (fetchOffset == offsets.highWatermark() || bytesMax <= 0) {
             return new Planned(partition, offsets, List.of(), null);
         }
         List<BatchCoordinate> batches = logs.batches(partition.topicPartition(), fetchOffset, bytesMax, prefetched);
-        boolean gap = batches.isEmpty() ? fetchOffset < offsets.highWatermark() : batches.get(0).baseOffset() > fetchOffset;
+        boolean gap = batches.isEmpty()
+                ? fetchOffset < offsets.highWatermark()
+                : batches.get(0).baseOffset() > fetchOffset;
         if (gap) {
             // Nothing stored where the fetch starts, although this agent's view says there is: key compaction
             // leaves such gaps, but so does retention when this agent's log start is stale (everything up to
@@ -237,9 +263,12 @@ final class FetchReader {
             // good.
             LogOffsets stored = logs.storedOffsets(partition.topicPartition());
             if (fetchOffset < stored.logStartOffset()) {
-                return Planned.error(new PartitionResult.Error(partition.topicPartition(),
-                        FetchError.OFFSET_OUT_OF_RANGE, stored, "fetch offset " + fetchOffset
-                                + " is below the log start " + stored.logStartOffset() + " of " + partition.topicPartition()));
+                return Planned.error(new PartitionResult.Error(
+                        partition.topicPartition(),
+                        FetchError.OFFSET_OUT_OF_RANGE,
+                        stored,
+                        "fetch offset " + fetchOffset + " is below the log start " + stored.logStartOffset() + " of "
+                                + partition.topicPartition()));
             }
         }
         // Past the first partition with data, a batch larger than what is left waits for the next fetch.
@@ -256,7 +285,8 @@ final class FetchReader {
         for (BatchCoordinate batch : batches) {
             if (!current.isEmpty()) {
                 BatchCoordinate last = current.get(current.size() - 1);
-                if (!last.object().equals(batch.object()) || last.range().end() != batch.range().position()) {
+                if (!last.object().equals(batch.object())
+                        || last.range().end() != batch.range().position()) {
                     runs.add(Run.of(current));
                     current = new ArrayList<>();
                 }
@@ -274,16 +304,25 @@ final class FetchReader {
      * may send from files and the store keeps them) the object's file for runs of batches big enough
      * to be worth it, else its bytes read from the store.
      */
-    private void load(ObjectKey key, List<Run> runs, boolean fromFiles, Map<Run, Loaded> loaded,
-            List<ObjectFileRange> opened, Map<ObjectKey, String> failures, Set<ObjectKey> gone) {
+    private void load(
+            ObjectKey key,
+            List<Run> runs,
+            boolean fromFiles,
+            Map<Run, Loaded> loaded,
+            List<ObjectFileRange> opened,
+            Map<ObjectKey, String> failures,
+            Set<ObjectKey> gone) {
         List<Run> missing = new ArrayList<>();
         for (Run run : runs) {
-            cache.get(key, run.range()).ifPresentOrElse(bytes -> {
-                patch(run, bytes);
-                loaded.put(run, new Loaded.Bytes(bytes));
-                bytesFromCache.increment(run.range().length());
-                readsFromCache.increment();
-            }, () -> missing.add(run));
+            cache.get(key, run.range())
+                    .ifPresentOrElse(
+                            bytes -> {
+                                patch(run, bytes);
+                                loaded.put(run, new Loaded.Bytes(bytes));
+                                bytesFromCache.increment(run.range().length());
+                                readsFromCache.increment();
+                            },
+                            () -> missing.add(run));
         }
         if (missing.isEmpty()) {
             return;
@@ -293,10 +332,14 @@ final class FetchReader {
             List<Run> toRead = missing;
             if (fromFiles) {
                 boolean offsetsInFile = offsetsInFiles.contains(key);
-                List<Run> sendable = missing.stream().filter(run -> offsetsInFile || worthSendingFromFile(run)).toList();
+                List<Run> sendable = missing.stream()
+                        .filter(run -> offsetsInFile || worthSendingFromFile(run))
+                        .toList();
                 if (!sendable.isEmpty()) {
                     openFiles(key, sendable, offsetsInFile, loaded, opened);
-                    toRead = missing.stream().filter(run -> !loaded.containsKey(run)).toList();
+                    toRead = missing.stream()
+                            .filter(run -> !loaded.containsKey(run))
+                            .toList();
                 }
             }
             read(key, toRead, loaded);
@@ -319,7 +362,11 @@ final class FetchReader {
     }
 
     /** Opens the runs' merged ranges of the object's file. */
-    private void openFiles(ObjectKey key, List<Run> runs, boolean offsetsInFile, Map<Run, Loaded> loaded,
+    private void openFiles(
+            ObjectKey key,
+            List<Run> runs,
+            boolean offsetsInFile,
+            Map<Run, Loaded> loaded,
             List<ObjectFileRange> opened) {
         for (ByteRange merged : merge(ranges(runs))) {
             ObjectFileRange file = files.getFileRange(key, merged);
@@ -340,7 +387,8 @@ final class FetchReader {
             bytesFromStore.increment(merged.length());
             for (Run run : runs) {
                 if (within(run.range(), merged)) {
-                    ByteBuffer slice = bytes.slice((int) (run.range().position() - merged.position()),
+                    ByteBuffer slice = bytes.slice(
+                            (int) (run.range().position() - merged.position()),
                             run.range().length());
                     verify(run, slice);
                     patch(run, slice);
@@ -365,8 +413,12 @@ final class FetchReader {
         for (BatchCoordinate batch : run.batches()) {
             if (!StoredBatch.isIntact(batchBytes(run, runBytes, batch))) {
                 corruptBatches.increment();
-                LOGGER.error("Corrupt batch topicPartition={} baseOffset={} object={} range={}",
-                        batch.topicPartition(), batch.baseOffset(), batch.object(), batch.range());
+                LOGGER.error(
+                        "Corrupt batch topicPartition={} baseOffset={} object={} range={}",
+                        batch.topicPartition(),
+                        batch.baseOffset(),
+                        batch.object(),
+                        batch.range());
                 throw new CorruptBatchException("batch at offset " + batch.baseOffset() + " of "
                         + batch.topicPartition() + " in " + batch.object() + " failed its CRC check");
             }
@@ -385,13 +437,15 @@ final class FetchReader {
         return runBytes.slice(offsetInRun, batch.range().length());
     }
 
-    private static PartitionResult assemble(Planned planned, Map<Run, Loaded> loaded,
-            Map<ObjectKey, String> failures) {
+    private static PartitionResult assemble(Planned planned, Map<Run, Loaded> loaded, Map<ObjectKey, String> failures) {
         for (Run run : planned.runs()) {
             String failure = failures.get(run.object());
             if (failure != null || !loaded.containsKey(run)) {
-                return new PartitionResult.Error(planned.partition().topicPartition(), FetchError.STORAGE_ERROR,
-                        planned.offsets(), failure != null ? failure : "no bytes for " + run.object());
+                return new PartitionResult.Error(
+                        planned.partition().topicPartition(),
+                        FetchError.STORAGE_ERROR,
+                        planned.offsets(),
+                        failure != null ? failure : "no bytes for " + run.object());
             }
         }
         List<RecordChunk> chunks = new ArrayList<>(planned.runs().size());
@@ -401,14 +455,19 @@ final class FetchReader {
                 chunks.add(new RecordChunk.InMemory(bytes.bytes().duplicate()));
             } else if (((Loaded.FromFile) load).offsetsInFile()) {
                 // The file holds the assigned offsets: the whole run goes out as it lies in the file.
-                chunks.add(new RecordChunk.InFile(((Loaded.FromFile) load).file().retain(), run.range().position(),
+                chunks.add(new RecordChunk.InFile(
+                        ((Loaded.FromFile) load).file().retain(),
+                        run.range().position(),
                         run.range().length()));
             } else {
                 ObjectFileRange file = ((Loaded.FromFile) load).file();
                 for (BatchCoordinate batch : run.batches()) {
                     // The batch's offset goes out from memory, the rest of it from the file.
-                    chunks.add(new RecordChunk.InMemory(ByteBuffer.allocate(Long.BYTES).putLong(0, batch.baseOffset())));
-                    chunks.add(new RecordChunk.InFile(file.retain(), batch.range().position() + Long.BYTES,
+                    chunks.add(new RecordChunk.InMemory(
+                            ByteBuffer.allocate(Long.BYTES).putLong(0, batch.baseOffset())));
+                    chunks.add(new RecordChunk.InFile(
+                            file.retain(),
+                            batch.range().position() + Long.BYTES,
                             batch.range().length() - Long.BYTES));
                 }
             }
@@ -465,7 +524,9 @@ final class FetchReader {
             BatchCoordinate first = batches.get(0);
             BatchCoordinate last = batches.get(batches.size() - 1);
             long start = first.range().position();
-            return new Run(first.object(), new ByteRange(start, Math.toIntExact(last.range().end() - start)),
+            return new Run(
+                    first.object(),
+                    new ByteRange(start, Math.toIntExact(last.range().end() - start)),
                     List.copyOf(batches));
         }
 

@@ -36,6 +36,7 @@ public final class FetchService implements AutoCloseable {
     private static final int FETCH_THREADS = 4;
     /** How soon a parked fetch sees another agent's commit (PostgreSQL LISTEN/NOTIFY could replace the poll). */
     private static final long FETCH_POLL_INTERVAL_MS = 100;
+
     private static final Logger LOGGER = LoggerFactory.getLogger(FetchService.class);
 
     private final AgentConfig config;
@@ -52,8 +53,15 @@ public final class FetchService implements AutoCloseable {
     private final Timer readLatency;
     private final Counter inline;
 
-    public FetchService(AgentConfig config, PartitionLogs logs, ObjectStore objects, ObjectCache cache,
-            Cluster cluster, ScheduledExecutorService scheduler, Concurrency concurrency, MeterRegistry meters) {
+    public FetchService(
+            AgentConfig config,
+            PartitionLogs logs,
+            ObjectStore objects,
+            ObjectCache cache,
+            Cluster cluster,
+            ScheduledExecutorService scheduler,
+            Concurrency concurrency,
+            MeterRegistry meters) {
         this.config = config;
         this.executor = concurrency.pool("floe-fetch", FETCH_THREADS);
         this.logs = logs;
@@ -61,15 +69,21 @@ public final class FetchService implements AutoCloseable {
         this.reader = new FetchReader(logs, objects, offsetsInFiles, cache, meters);
         this.scheduler = scheduler;
         this.cluster = cluster;
-        scheduler.scheduleWithFixedDelay(() -> runOnExecutor(this::pollForOtherAgents), FETCH_POLL_INTERVAL_MS,
-                FETCH_POLL_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                () -> runOnExecutor(this::pollForOtherAgents),
+                FETCH_POLL_INTERVAL_MS,
+                FETCH_POLL_INTERVAL_MS,
+                TimeUnit.MILLISECONDS);
         Gauge.builder("floe.fetch.waiting", pending, Set::size)
-                .description("Fetches parked in a long poll").register(meters);
+                .description("Fetches parked in a long poll")
+                .register(meters);
         this.meters = meters;
         this.readLatency = Timer.builder("floe.fetch.read.latency")
-                .description("Time to read a fetch's answer from the cache and the object store").register(meters);
+                .description("Time to read a fetch's answer from the cache and the object store")
+                .register(meters);
         this.inline = Counter.builder("floe.fetch.inline")
-                .description("Fetches answered on the caller's thread from memory and local object files").register(meters);
+                .description("Fetches answered on the caller's thread from memory and local object files")
+                .register(meters);
     }
 
     /**
@@ -182,7 +196,8 @@ public final class FetchService implements AutoCloseable {
     private void park(PendingFetch fetch) {
         pending.add(fetch);
         for (PartitionQuery partition : fetch.query.partitions()) {
-            waiting.computeIfAbsent(partition.topicPartition(), tp -> ConcurrentHashMap.newKeySet()).add(fetch);
+            waiting.computeIfAbsent(partition.topicPartition(), tp -> ConcurrentHashMap.newKeySet())
+                    .add(fetch);
         }
     }
 

@@ -28,8 +28,8 @@ public final class OffsetLookup {
     private final ObjectStore objects;
     private final ObjectCache cache;
 
-    public OffsetLookup(PartitionLogs logs, LogReads metadata, LogRetention retention, ObjectStore objects,
-            ObjectCache cache) {
+    public OffsetLookup(
+            PartitionLogs logs, LogReads metadata, LogRetention retention, ObjectStore objects, ObjectCache cache) {
         this.logs = logs;
         this.metadata = metadata;
         this.retention = retention;
@@ -48,8 +48,9 @@ public final class OffsetLookup {
      */
     public Optional<TimestampedOffset> firstOffsetAtOrAfter(TopicPartition topicPartition, long timestamp) {
         long logStart = logs.offsets(topicPartition).logStartOffset();
-        return metadata.firstBatchAtOrAfter(topicPartition, timestamp).flatMap(batch -> firstRecord(batch,
-                record -> record.offset() >= logStart && record.timestamp() >= timestamp));
+        return metadata.firstBatchAtOrAfter(topicPartition, timestamp)
+                .flatMap(batch ->
+                        firstRecord(batch, record -> record.offset() >= logStart && record.timestamp() >= timestamp));
     }
 
     /**
@@ -74,7 +75,8 @@ public final class OffsetLookup {
     private Optional<TimestampedOffset> firstRecord(BatchCoordinate coordinate, Predicate<StoredRecord> matches) {
         ByteBuffer bytes = cache.get(coordinate.object(), coordinate.range())
                 .orElseGet(() -> objects.get(coordinate.object(), coordinate.range()));
-        ByteBuffer copy = ByteBuffer.allocate(bytes.remaining()).put(bytes.duplicate()).flip();
+        ByteBuffer copy =
+                ByteBuffer.allocate(bytes.remaining()).put(bytes.duplicate()).flip();
         copy.putLong(0, coordinate.baseOffset());
         StoredBatch batch = StoredBatch.of(copy);
         try (RecordIterator records = batch.recordsWithoutKeysOrValues()) {

@@ -29,8 +29,9 @@ final class OffsetsInFiles {
 
     /** The store's local files; null when it keeps none, and nothing is ever written. */
     private final LocalFiles files;
-    private final Set<ObjectKey> written = Collections.newSetFromMap(Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, false) {
+
+    private final Set<ObjectKey> written =
+            Collections.newSetFromMap(Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<ObjectKey, Boolean> eldest) {
                     return size() > OBJECTS_MAX;

@@ -34,9 +34,11 @@ public final class PartitionLogs {
     static final int INDEX_BATCHES_TOTAL = 256 * 1024;
     /** Batches one partition's index holds at most, and at least whatever the number of partitions. */
     static final int INDEX_BATCHES_MAX = 4096;
+
     static final int INDEX_BATCHES_MIN = 16;
     /** Batch rows a read below the index asks the store for: at least, at first, at most. */
     private static final int STORE_PAGE_BATCHES_MIN = 4;
+
     private static final int STORE_PAGE_BATCHES_FIRST = 64;
     private static final int STORE_PAGE_BATCHES_MAX = 1000;
 
@@ -78,8 +80,9 @@ public final class PartitionLogs {
         }
         long dropsBefore = drops.get();
         PartitionLog loaded = new PartitionLog(topicPartition, store.offsets(topicPartition));
-        PartitionLog kept = logs.compute(topicPartition, (tp, existing) -> existing != null ? existing
-                : drops.get() == dropsBefore ? loaded : null);
+        PartitionLog kept = logs.compute(
+                topicPartition,
+                (tp, existing) -> existing != null ? existing : drops.get() == dropsBefore ? loaded : null);
         return kept != null ? kept : loaded;
     }
 
@@ -98,7 +101,8 @@ public final class PartitionLogs {
             return false;
         }
         LogOffsets offsets = log.offsets();
-        return fetchOffset >= log.indexStart() && fetchOffset >= offsets.logStartOffset()
+        return fetchOffset >= log.indexStart()
+                && fetchOffset >= offsets.logStartOffset()
                 && fetchOffset <= offsets.highWatermark();
     }
 
@@ -203,8 +207,12 @@ public final class PartitionLogs {
         for (CommittedObject.Appended appended : committed.appended()) {
             BatchCoordinate batch = appended.batch();
             logs.compute(batch.topicPartition(), (tp, log) -> {
-                PartitionLog view = log != null ? log : new PartitionLog(tp,
-                        new LogOffsets(Math.min(appended.logStartOffset(), batch.baseOffset()), batch.baseOffset()));
+                PartitionLog view = log != null
+                        ? log
+                        : new PartitionLog(
+                                tp,
+                                new LogOffsets(
+                                        Math.min(appended.logStartOffset(), batch.baseOffset()), batch.baseOffset()));
                 view.append(batch, appended.logStartOffset(), indexBatchesMax);
                 return view;
             });
@@ -256,7 +264,8 @@ public final class PartitionLogs {
     private boolean readsIndex(List<PartitionQuery> partitions) {
         for (PartitionQuery partition : partitions) {
             PartitionLog log = logs.get(partition.topicPartition());
-            if (log != null && partition.fetchOffset() >= log.indexStart()
+            if (log != null
+                    && partition.fetchOffset() >= log.indexStart()
                     && partition.fetchOffset() < log.offsets().highWatermark()) {
                 return true;
             }

@@ -31,6 +31,7 @@ final class ClassicGroup {
     private final Set<String> pendingSyncMembers = new HashSet<>();
     /** Read without the lock by metrics and listings. */
     private volatile GroupState state = GroupState.EMPTY;
+
     private GroupState previousState;
     private long stateSinceMs;
     private int generationId;
@@ -290,7 +291,8 @@ final class ClassicGroup {
     }
 
     int awaitingJoinCount() {
-        return (int) members.values().stream().filter(GroupMember::isAwaitingJoin).count();
+        return (int)
+                members.values().stream().filter(GroupMember::isAwaitingJoin).count();
     }
 
     boolean hasAllMembersJoined() {
@@ -319,7 +321,10 @@ final class ClassicGroup {
 
     /** The longest rebalance timeout any member asked for. */
     int rebalanceTimeoutMs() {
-        return members.values().stream().mapToInt(GroupMember::rebalanceTimeoutMs).max().orElse(0);
+        return members.values().stream()
+                .mapToInt(GroupMember::rebalanceTimeoutMs)
+                .max()
+                .orElse(0);
     }
 
     // ----- protocols
@@ -341,9 +346,11 @@ final class ClassicGroup {
     String selectProtocol() {
         Set<String> candidates = commonProtocols();
         Map<String, Long> votes = members.values().stream()
-                .collect(Collectors.groupingBy(member -> member.vote(candidates), LinkedHashMap::new,
-                        Collectors.counting()));
-        return votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .collect(Collectors.groupingBy(
+                        member -> member.vote(candidates), LinkedHashMap::new, Collectors.counting()));
+        return votes.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey)
                 .orElseThrow(() -> new IllegalStateException("group " + groupId + " has no members to vote"));
     }
 
@@ -363,8 +370,8 @@ final class ClassicGroup {
     /** Every member with its metadata for the selected protocol: the leader's view in its JoinGroup answer. */
     List<JoinedMember> joinedMembers() {
         return members.values().stream()
-                .map(member -> new JoinedMember(member.memberId(), member.groupInstanceId(),
-                        member.metadata(protocolName)))
+                .map(member ->
+                        new JoinedMember(member.memberId(), member.groupInstanceId(), member.metadata(protocolName)))
                 .toList();
     }
 

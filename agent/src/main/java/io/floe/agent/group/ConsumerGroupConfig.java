@@ -21,10 +21,7 @@ import java.util.Set;
  *     the topic list is read again (Kafka refreshes at most every 10 s)
  */
 public record ConsumerGroupConfig(
-        Duration sessionTimeout,
-        Duration heartbeatInterval,
-        List<String> assignors,
-        Duration regexRefreshInterval) {
+        Duration sessionTimeout, Duration heartbeatInterval, List<String> assignors, Duration regexRefreshInterval) {
 
     private static final Set<String> KNOWN_ASSIGNORS = Set.of(UniformAssignor.NAME, RangeAssignor.NAME);
 
@@ -33,20 +30,26 @@ public record ConsumerGroupConfig(
         Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
         Objects.requireNonNull(regexRefreshInterval, "regexRefreshInterval");
         assignors = List.copyOf(assignors);
-        require(heartbeatInterval.toMillis() > 0 && heartbeatInterval.compareTo(sessionTimeout) < 0,
+        require(
+                heartbeatInterval.toMillis() > 0 && heartbeatInterval.compareTo(sessionTimeout) < 0,
                 "need 0 < consumer heartbeat interval < consumer session timeout, got " + heartbeatInterval + " and "
                         + sessionTimeout);
-        require(sessionTimeout.toMillis() <= Integer.MAX_VALUE,
+        require(
+                sessionTimeout.toMillis() <= Integer.MAX_VALUE,
                 "consumer session timeout must fit in an int of milliseconds, got " + sessionTimeout);
-        require(!assignors.isEmpty() && KNOWN_ASSIGNORS.containsAll(assignors),
+        require(
+                !assignors.isEmpty() && KNOWN_ASSIGNORS.containsAll(assignors),
                 "consumer assignors must be a non-empty list of " + KNOWN_ASSIGNORS + ", got " + assignors);
         require(!regexRefreshInterval.isNegative(), "regex refresh interval must be >= 0, got " + regexRefreshInterval);
     }
 
     /** Kafka's defaults. */
     public static ConsumerGroupConfig defaults() {
-        return new ConsumerGroupConfig(Duration.ofSeconds(45), Duration.ofSeconds(5),
-                List.of(UniformAssignor.NAME, RangeAssignor.NAME), Duration.ofSeconds(10));
+        return new ConsumerGroupConfig(
+                Duration.ofSeconds(45),
+                Duration.ofSeconds(5),
+                List.of(UniformAssignor.NAME, RangeAssignor.NAME),
+                Duration.ofSeconds(10));
     }
 
     public ConsumerGroupConfig withTimeouts(Duration session, Duration heartbeat) {

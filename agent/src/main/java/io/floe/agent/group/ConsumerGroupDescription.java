@@ -51,6 +51,5 @@ public record ConsumerGroupDescription(
             Set<String> subscribedTopicNames,
             String subscribedTopicRegex,
             Assignment assignment,
-            Assignment targetAssignment) {
-    }
+            Assignment targetAssignment) {}
 }

@@ -41,27 +41,31 @@ final class ConsumerGroups {
     private final ConcurrentMap<String, Entry> groups = new ConcurrentHashMap<>();
 
     /** A group with its timeouts. */
-    record Entry(ConsumerGroup group, GroupTimeouts timeouts) {
-    }
+    record Entry(ConsumerGroup group, GroupTimeouts timeouts) {}
 
-    ConsumerGroups(GroupCoordinatorConfig config, TimerService timers, Clock clock, GroupMetrics metrics,
+    ConsumerGroups(
+            GroupCoordinatorConfig config,
+            TimerService timers,
+            Clock clock,
+            GroupMetrics metrics,
             Supplier<UUID> memberIds) {
         this.timers = timers;
         this.clock = clock;
         this.defaultAssignor = config.consumerGroups().defaultAssignor();
         this.sessionTimeout = config.consumerGroups().sessionTimeout();
-        this.heartbeats = new ConsumerHeartbeats(config, assignors(config.consumerGroups()), clock, metrics,
-                memberIds);
+        this.heartbeats = new ConsumerHeartbeats(config, assignors(config.consumerGroups()), clock, metrics, memberIds);
     }
 
     private static Map<String, PartitionAssignor> assignors(ConsumerGroupConfig config) {
         Map<String, PartitionAssignor> byName = new HashMap<>();
         for (String name : config.assignors()) {
-            byName.put(name, switch (name) {
-                case UniformAssignor.NAME -> new UniformAssignor();
-                case RangeAssignor.NAME -> new RangeAssignor();
-                default -> throw new IllegalArgumentException("unknown consumer group assignor " + name);
-            });
+            byName.put(
+                    name,
+                    switch (name) {
+                        case UniformAssignor.NAME -> new UniformAssignor();
+                        case RangeAssignor.NAME -> new RangeAssignor();
+                        default -> throw new IllegalArgumentException("unknown consumer group assignor " + name);
+                    });
         }
         return byName;
     }
@@ -166,8 +170,11 @@ final class ConsumerGroups {
         for (Entry entry : groups.values()) {
             ConsumerGroupState state = entry.group().state();
             if (state != ConsumerGroupState.DEAD) {
-                listed.add(new GroupListing(entry.group().groupId(), OffsetOperations.CONSUMER_PROTOCOL_TYPE,
-                        state.label(), GroupType.CONSUMER));
+                listed.add(new GroupListing(
+                        entry.group().groupId(),
+                        OffsetOperations.CONSUMER_PROTOCOL_TYPE,
+                        state.label(),
+                        GroupType.CONSUMER));
             }
         }
         return listed;
@@ -185,14 +192,26 @@ final class ConsumerGroups {
     private ConsumerGroupDescription describe(ConsumerGroup group) {
         List<ConsumerGroupDescription.Member> members = new ArrayList<>();
         for (ConsumerMember member : group.members()) {
-            members.add(new ConsumerGroupDescription.Member(member.memberId(), member.instanceId(),
-                    member.subscription().rackId(), member.epoch(), member.subscription().clientId(),
-                    member.subscription().clientHost(), member.subscription().topicNames(),
-                    member.subscription().topicRegex(), member.assigned(), group.targetOf(member.memberId())));
+            members.add(new ConsumerGroupDescription.Member(
+                    member.memberId(),
+                    member.instanceId(),
+                    member.subscription().rackId(),
+                    member.epoch(),
+                    member.subscription().clientId(),
+                    member.subscription().clientHost(),
+                    member.subscription().topicNames(),
+                    member.subscription().topicRegex(),
+                    member.assigned(),
+                    group.targetOf(member.memberId())));
         }
         String assignor = group.preferredAssignor();
-        return new ConsumerGroupDescription(group.groupId(), group.state(), group.groupEpoch(),
-                group.assignmentEpoch(), assignor == null ? defaultAssignor : assignor, members);
+        return new ConsumerGroupDescription(
+                group.groupId(),
+                group.state(),
+                group.groupEpoch(),
+                group.assignmentEpoch(),
+                assignor == null ? defaultAssignor : assignor,
+                members);
     }
 
     /** DeleteGroups: refused while the group has members. */
@@ -246,7 +265,8 @@ final class ConsumerGroups {
 
     /** Stops every timeout; members keep heartbeating to nobody until the agent is gone. */
     void close() {
-        groups.values().forEach(entry -> entry.group().run(() -> entry.timeouts().cancelAll()));
+        groups.values()
+                .forEach(entry -> entry.group().run(() -> entry.timeouts().cancelAll()));
     }
 
     /** Under the group's lock. */

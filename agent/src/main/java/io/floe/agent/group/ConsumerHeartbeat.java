@@ -48,7 +48,9 @@ public record ConsumerHeartbeat(
 
     /** A join, and any heartbeat that repeats every field (clients do after errors), gets the whole assignment back. */
     boolean isFull() {
-        return memberEpoch == 0 || (rebalanceTimeoutMs != -1
-                && (subscribedTopicNames != null || subscribedTopicRegex != null) && ownedPartitions != null);
+        return memberEpoch == 0
+                || (rebalanceTimeoutMs != -1
+                        && (subscribedTopicNames != null || subscribedTopicRegex != null)
+                        && ownedPartitions != null);
     }
 }

@@ -41,8 +41,12 @@ final class ConsumerHeartbeats {
     private final GroupMetrics metrics;
     private final Supplier<UUID> memberIds;
 
-    ConsumerHeartbeats(GroupCoordinatorConfig config, Map<String, PartitionAssignor> assignors, Clock clock,
-            GroupMetrics metrics, Supplier<UUID> memberIds) {
+    ConsumerHeartbeats(
+            GroupCoordinatorConfig config,
+            Map<String, PartitionAssignor> assignors,
+            Clock clock,
+            GroupMetrics metrics,
+            Supplier<UUID> memberIds) {
         this.config = config.consumerGroups();
         this.maxGroupSize = config.maxGroupSize();
         this.assignors = Map.copyOf(assignors);
@@ -76,9 +80,12 @@ final class ConsumerHeartbeats {
         }
         String assignor = request.serverAssignor();
         if (assignor != null && !assignors.containsKey(assignor)) {
-            return Optional.of(ConsumerHeartbeatResult.failed(GroupError.UNSUPPORTED_ASSIGNOR, "ServerAssignor "
-                    + assignor + " is not supported. Supported assignors: " + String.join(", ", config.assignors())
-                    + "."));
+            return Optional.of(ConsumerHeartbeatResult.failed(
+                    GroupError.UNSUPPORTED_ASSIGNOR,
+                    "ServerAssignor "
+                            + assignor + " is not supported. Supported assignors: "
+                            + String.join(", ", config.assignors())
+                            + "."));
         }
         return regexProblem(request.subscribedTopicRegex())
                 .map(message -> ConsumerHeartbeatResult.failed(GroupError.INVALID_REGULAR_EXPRESSION, message));
@@ -87,7 +94,8 @@ final class ConsumerHeartbeats {
     private static String joinProblem(ConsumerHeartbeat request) {
         if (request.rebalanceTimeoutMs() == -1) {
             return "RebalanceTimeoutMs must be provided in first request.";
-        } else if (request.ownedPartitions() == null || !request.ownedPartitions().isEmpty()) {
+        } else if (request.ownedPartitions() == null
+                || !request.ownedPartitions().isEmpty()) {
             return "TopicPartitions must be empty when (re-)joining.";
         } else if (request.subscribedTopicNames() == null && request.subscribedTopicRegex() == null) {
             return "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.";
@@ -112,7 +120,8 @@ final class ConsumerHeartbeats {
     ConsumerHeartbeatResult heartbeat(ConsumerGroups.Entry entry, ConsumerHeartbeat request, TopicCatalog topics) {
         ConsumerGroup group = entry.group();
         if (group.isDead()) {
-            return ConsumerHeartbeatResult.failed(GroupError.COORDINATOR_NOT_AVAILABLE,
+            return ConsumerHeartbeatResult.failed(
+                    GroupError.COORDINATOR_NOT_AVAILABLE,
                     "Group " + group.groupId() + " was just deleted or converted; look the coordinator up again.");
         }
         try {
@@ -127,37 +136,63 @@ final class ConsumerHeartbeats {
         long nowMs = clock.millis();
         String memberId = request.memberId().isEmpty() ? memberIds.get().toString() : request.memberId();
         ConsumerMember before = memberOf(entry, memberId, request, nowMs);
-        ConsumerMember member = before.withSubscription(before.subscription().update(request.instanceId(),
-                request.rackId(), request.clientId(), request.clientHost(), request.rebalanceTimeoutMs(),
-                request.subscribedTopicNames(), request.subscribedTopicRegex(), request.serverAssignor()));
-        boolean bump = group.groupEpoch() == 0 || member.subscription().subscribesDifferentlyFrom(before.subscription());
+        ConsumerMember member = before.withSubscription(before.subscription()
+                .update(
+                        request.instanceId(),
+                        request.rackId(),
+                        request.clientId(),
+                        request.clientHost(),
+                        request.rebalanceTimeoutMs(),
+                        request.subscribedTopicNames(),
+                        request.subscribedTopicRegex(),
+                        request.serverAssignor()));
+        boolean bump =
+                group.groupEpoch() == 0 || member.subscription().subscribesDifferentlyFrom(before.subscription());
         group.put(member, nowMs);
         bump |= refreshRegexes(group, topics, nowMs);
         bump |= group.subscribedTopics(resolve(group.subscribedTopicNames(), topics));
         if (bump) {
             group.bumpGroupEpoch(nowMs);
             metrics.consumerRebalanced();
-            LOGGER.info("Bumped consumer group epoch group={} epoch={} member={}", group.groupId(), group.groupEpoch(),
+            LOGGER.info(
+                    "Bumped consumer group epoch group={} epoch={} member={}",
+                    group.groupId(),
+                    group.groupEpoch(),
                     memberId);
         }
         if (group.groupEpoch() > group.assignmentEpoch()) {
             PartitionAssignor assignor = assignorOf(group);
             group.assign(assignor, nowMs);
-            LOGGER.info("Computed target assignment group={} epoch={} assignor={} members={} topics={}",
-                    group.groupId(), group.assignmentEpoch(), assignor.name(), group.size(),
+            LOGGER.info(
+                    "Computed target assignment group={} epoch={} assignor={} members={} topics={}",
+                    group.groupId(),
+                    group.assignmentEpoch(),
+                    assignor.name(),
+                    group.size(),
                     group.subscribedTopics().keySet());
         }
         ConsumerMember reconciled = reconcile(entry, group.member(memberId), request.ownedPartitions(), nowMs);
-        entry.timeouts().schedule(GroupTimeouts.session(memberId), config.sessionTimeout().toMillis(),
-                () -> fence(entry, memberId, "its session of " + config.sessionTimeout().toMillis() + " ms expired"));
+        entry.timeouts()
+                .schedule(
+                        GroupTimeouts.session(memberId),
+                        config.sessionTimeout().toMillis(),
+                        () -> fence(
+                                entry,
+                                memberId,
+                                "its session of " + config.sessionTimeout().toMillis() + " ms expired"));
         boolean changed = !reconciled.assigned().equals(before.assigned());
-        return new ConsumerHeartbeatResult(GroupError.NONE, null, memberId, reconciled.epoch(), heartbeatIntervalMs(),
+        return new ConsumerHeartbeatResult(
+                GroupError.NONE,
+                null,
+                memberId,
+                reconciled.epoch(),
+                heartbeatIntervalMs(),
                 request.isFull() || changed ? reconciled.assigned() : null);
     }
 
     /** The member the heartbeat is from: existing (epoch checked), new, or a static member's new incarnation. */
-    private ConsumerMember memberOf(ConsumerGroups.Entry entry, String memberId, ConsumerHeartbeat request,
-            long nowMs) {
+    private ConsumerMember memberOf(
+            ConsumerGroups.Entry entry, String memberId, ConsumerHeartbeat request, long nowMs) {
         ConsumerGroup group = entry.group();
         boolean joining = request.memberEpoch() == 0;
         String instanceId = request.instanceId();
@@ -167,7 +202,8 @@ final class ConsumerHeartbeats {
                 checkEpoch(existing, request);
                 return existing;
             } else if (!joining) {
-                throw new Refused(GroupError.UNKNOWN_MEMBER_ID,
+                throw new Refused(
+                        GroupError.UNKNOWN_MEMBER_ID,
                         "Member " + memberId + " is not a member of group " + group.groupId() + ".");
             }
             return newMember(group, memberId, instanceId);
@@ -177,33 +213,43 @@ final class ConsumerHeartbeats {
             if (holder == null) {
                 throw new Refused(GroupError.UNKNOWN_MEMBER_ID, "Instance id " + instanceId + " is unknown.");
             } else if (!holder.memberId().equals(memberId)) {
-                throw new Refused(GroupError.FENCED_INSTANCE_ID, "Static member " + memberId + " with instance id "
-                        + instanceId + " was fenced by member " + holder.memberId() + ".");
+                throw new Refused(
+                        GroupError.FENCED_INSTANCE_ID,
+                        "Static member " + memberId + " with instance id " + instanceId + " was fenced by member "
+                                + holder.memberId() + ".");
             }
             checkEpoch(holder, request);
             return holder;
         } else if (holder.memberId().equals(memberId)) {
             return holder;
         } else if (holder.epoch() != ConsumerMember.STATIC_LEAVE_EPOCH) {
-            throw new Refused(GroupError.UNRELEASED_INSTANCE_ID, "Static member " + memberId + " with instance id "
-                    + instanceId + " cannot join the group because the instance id is owned by " + holder.memberId()
-                    + " member.");
+            throw new Refused(
+                    GroupError.UNRELEASED_INSTANCE_ID,
+                    "Static member " + memberId + " with instance id "
+                            + instanceId + " cannot join the group because the instance id is owned by "
+                            + holder.memberId()
+                            + " member.");
         }
         ConsumerMember replacement = holder.replacedBy(memberId);
         group.replaceStatic(holder, replacement, nowMs);
         cancelTimeouts(entry, holder.memberId());
-        LOGGER.info("Static member rejoins consumer group group={} instance={} old={} new={}", group.groupId(),
-                instanceId, holder.memberId(), memberId);
+        LOGGER.info(
+                "Static member rejoins consumer group group={} instance={} old={} new={}",
+                group.groupId(),
+                instanceId,
+                holder.memberId(),
+                memberId);
         return replacement;
     }
 
     private ConsumerMember newMember(ConsumerGroup group, String memberId, String instanceId) {
         if (group.size() >= maxGroupSize) {
-            throw new Refused(GroupError.GROUP_MAX_SIZE_REACHED,
+            throw new Refused(
+                    GroupError.GROUP_MAX_SIZE_REACHED,
                     "The consumer group has reached its maximum capacity of " + maxGroupSize + " members.");
         }
-        LOGGER.info("Member joins consumer group group={} member={} instance={}", group.groupId(), memberId,
-                instanceId);
+        LOGGER.info(
+                "Member joins consumer group group={} member={} instance={}", group.groupId(), memberId, instanceId);
         return ConsumerMember.joining(memberId);
     }
 
@@ -227,9 +273,12 @@ final class ConsumerHeartbeats {
     }
 
     private static Refused fenced(String comparison, int received, ConsumerMember member) {
-        return new Refused(GroupError.FENCED_MEMBER_EPOCH, "The consumer group member has a " + comparison
-                + " member epoch (" + received + ") than the one known by the group coordinator (" + member.epoch()
-                + "). The member must abandon all its partitions and rejoin.");
+        return new Refused(
+                GroupError.FENCED_MEMBER_EPOCH,
+                "The consumer group member has a " + comparison
+                        + " member epoch (" + received + ") than the one known by the group coordinator ("
+                        + member.epoch()
+                        + "). The member must abandon all its partitions and rejoin.");
     }
 
     /**
@@ -239,7 +288,8 @@ final class ConsumerHeartbeats {
     private boolean refreshRegexes(ConsumerGroup group, TopicCatalog topics, long nowMs) {
         Set<String> regexes = group.regexes();
         boolean due = group.hasUnresolvedRegexes()
-                || group.regexesResolvedAtMs() <= nowMs - config.regexRefreshInterval().toMillis();
+                || group.regexesResolvedAtMs()
+                        <= nowMs - config.regexRefreshInterval().toMillis();
         if (regexes.isEmpty() || !due) {
             return false;
         }
@@ -247,8 +297,11 @@ final class ConsumerHeartbeats {
         Map<String, Set<String>> resolved = new HashMap<>();
         for (String regex : regexes) {
             Pattern pattern = Pattern.compile(regex);
-            resolved.put(regex, names.stream().filter(name -> pattern.matcher(name).matches())
-                    .collect(Collectors.toCollection(TreeSet::new)));
+            resolved.put(
+                    regex,
+                    names.stream()
+                            .filter(name -> pattern.matcher(name).matches())
+                            .collect(Collectors.toCollection(TreeSet::new)));
         }
         return group.resolvedRegexes(resolved, nowMs);
     }
@@ -267,13 +320,14 @@ final class ConsumerHeartbeats {
     /** One reconciliation step; a member that must revoke partitions gets its rebalance timeout to do it. */
     private ConsumerMember reconcile(ConsumerGroups.Entry entry, ConsumerMember member, Assignment owned, long nowMs) {
         ConsumerGroup group = entry.group();
-        ConsumerMember next = Reconciliation.next(member, group.assignmentEpoch(), group.targetOf(member.memberId()),
-                group::ownerOf, owned);
+        ConsumerMember next = Reconciliation.next(
+                member, group.assignmentEpoch(), group.targetOf(member.memberId()), group::ownerOf, owned);
         if (next.equals(member)) {
             return member;
         }
         group.put(next, nowMs);
-        if (next.state() == member.state() && next.epoch() == member.epoch()
+        if (next.state() == member.state()
+                && next.epoch() == member.epoch()
                 && next.assigned().equals(member.assigned())
                 && next.pendingRevocation().equals(member.pendingRevocation())) {
             return next; // it only reported owning partitions it had not yet: nothing moved, its deadline stays
@@ -282,21 +336,33 @@ final class ConsumerHeartbeats {
         if (next.state() == MemberState.UNREVOKED_PARTITIONS) {
             int epoch = next.epoch();
             int timeoutMs = next.subscription().rebalanceTimeoutMs();
-            entry.timeouts().schedule(GroupTimeouts.revocation(memberId), timeoutMs,
-                    () -> revocationExpired(entry, memberId, epoch, timeoutMs));
+            entry.timeouts()
+                    .schedule(
+                            GroupTimeouts.revocation(memberId),
+                            timeoutMs,
+                            () -> revocationExpired(entry, memberId, epoch, timeoutMs));
         } else {
             entry.timeouts().cancel(GroupTimeouts.revocation(memberId));
         }
-        LOGGER.debug("Member reconciled group={} member={} epoch={} state={} assigned={} revoking={}",
-                group.groupId(), memberId, next.epoch(), next.state(), next.assigned(), next.pendingRevocation());
+        LOGGER.debug(
+                "Member reconciled group={} member={} epoch={} state={} assigned={} revoking={}",
+                group.groupId(),
+                memberId,
+                next.epoch(),
+                next.state(),
+                next.assigned(),
+                next.pendingRevocation());
         return next;
     }
 
     private void revocationExpired(ConsumerGroups.Entry entry, String memberId, int epoch, int timeoutMs) {
         ConsumerMember member = entry.group().member(memberId);
         if (member != null && member.epoch() == epoch && member.state() == MemberState.UNREVOKED_PARTITIONS) {
-            fence(entry, memberId, "it did not revoke " + member.pendingRevocation() + " within its rebalance timeout of "
-                    + timeoutMs + " ms");
+            fence(
+                    entry,
+                    memberId,
+                    "it did not revoke " + member.pendingRevocation() + " within its rebalance timeout of " + timeoutMs
+                            + " ms");
         }
     }
 
@@ -306,21 +372,28 @@ final class ConsumerHeartbeats {
         String instanceId = request.instanceId();
         ConsumerMember member = instanceId == null ? group.member(memberId) : group.staticMember(instanceId);
         if (member == null) {
-            throw new Refused(GroupError.UNKNOWN_MEMBER_ID, instanceId == null
-                    ? "Member " + memberId + " is not a member of group " + group.groupId() + "."
-                    : "Instance id " + instanceId + " is unknown.");
+            throw new Refused(
+                    GroupError.UNKNOWN_MEMBER_ID,
+                    instanceId == null
+                            ? "Member " + memberId + " is not a member of group " + group.groupId() + "."
+                            : "Instance id " + instanceId + " is unknown.");
         } else if (instanceId != null && !member.memberId().equals(memberId)) {
-            throw new Refused(GroupError.FENCED_INSTANCE_ID, "Static member " + memberId + " with instance id "
-                    + instanceId + " was fenced by member " + member.memberId() + ".");
+            throw new Refused(
+                    GroupError.FENCED_INSTANCE_ID,
+                    "Static member " + memberId + " with instance id " + instanceId + " was fenced by member "
+                            + member.memberId() + ".");
         }
         if (request.memberEpoch() == ConsumerMember.STATIC_LEAVE_EPOCH) {
             // It keeps its partitions until it comes back or its session expires: no rebalance.
             group.put(member.awayStatic(), clock.millis());
             entry.timeouts().cancel(GroupTimeouts.revocation(memberId));
-            LOGGER.info("Static member left consumer group for now group={} member={} instance={}", group.groupId(),
-                    memberId, instanceId);
-            return new ConsumerHeartbeatResult(GroupError.NONE, null, memberId, ConsumerMember.STATIC_LEAVE_EPOCH, 0,
-                    null);
+            LOGGER.info(
+                    "Static member left consumer group for now group={} member={} instance={}",
+                    group.groupId(),
+                    memberId,
+                    instanceId);
+            return new ConsumerHeartbeatResult(
+                    GroupError.NONE, null, memberId, ConsumerMember.STATIC_LEAVE_EPOCH, 0, null);
         }
         fence(entry, memberId, "it left the group");
         return new ConsumerHeartbeatResult(GroupError.NONE, null, memberId, ConsumerMember.LEAVE_EPOCH, 0, null);
@@ -337,8 +410,13 @@ final class ConsumerHeartbeats {
         group.bumpGroupEpoch(nowMs);
         cancelTimeouts(entry, memberId);
         metrics.consumerRebalanced();
-        LOGGER.info("Member removed from consumer group group={} member={} epoch={} members={} reason={}",
-                group.groupId(), memberId, group.groupEpoch(), group.size(), reason);
+        LOGGER.info(
+                "Member removed from consumer group group={} member={} epoch={} members={} reason={}",
+                group.groupId(),
+                memberId,
+                group.groupEpoch(),
+                group.size(),
+                reason);
     }
 
     private static void cancelTimeouts(ConsumerGroups.Entry entry, String memberId) {

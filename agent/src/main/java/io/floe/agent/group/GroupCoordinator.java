@@ -4,8 +4,8 @@ import io.floe.agent.group.consumer.ConsumerGroup;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.ConsumerOffsets;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.Leases;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -66,10 +66,19 @@ public final class GroupCoordinator implements AutoCloseable {
     private ExecutorService leaseThread;
     /** The periodic retention sweep, when started by {@link #start}; it runs on its own thread because it blocks on the store. */
     private ScheduledFuture<?> retentionSchedule;
+
     private ExecutorService retentionThread;
 
-    GroupCoordinator(GroupCoordinatorConfig config, ConsumerOffsets store, Leases leases, TimerService timers,
-            Clock clock, MeterRegistry meters, Supplier<UUID> memberIds, String owner, Predicate<String> routedHere,
+    GroupCoordinator(
+            GroupCoordinatorConfig config,
+            ConsumerOffsets store,
+            Leases leases,
+            TimerService timers,
+            Clock clock,
+            MeterRegistry meters,
+            Supplier<UUID> memberIds,
+            String owner,
+            Predicate<String> routedHere,
             Executor leaseWork) {
         this.config = config;
         this.store = store;
@@ -81,25 +90,41 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new OffsetOperations(config, store, clock, members, metrics);
         this.consumerGroups = new ConsumerGroups(config, timers, clock, metrics, memberIds);
         this.groups = new GroupRegistry(consumerGroups, timers, clock);
-        this.leases = new GroupLeases(leases, owner, clock, timers, leaseWork, routedHere, this::forget,
-                this::longestSession);
+        this.leases = new GroupLeases(
+                leases, owner, clock, timers, leaseWork, routedHere, this::forget, this::longestSession);
     }
 
     /**
      * A coordinator whose timeouts run on {@code scheduler} and that sweeps expired offsets every
      * {@link GroupCoordinatorConfig#offsetsRetentionCheckInterval()}.
      */
-    public static GroupCoordinator start(GroupCoordinatorConfig config, ConsumerOffsets store, Leases leases,
-            ScheduledExecutorService scheduler, Clock clock, MeterRegistry meters, Concurrency concurrency,
-            String agentId, Predicate<String> routedHere) {
+    public static GroupCoordinator start(
+            GroupCoordinatorConfig config,
+            ConsumerOffsets store,
+            Leases leases,
+            ScheduledExecutorService scheduler,
+            Clock clock,
+            MeterRegistry meters,
+            Concurrency concurrency,
+            String agentId,
+            Predicate<String> routedHere) {
         ExecutorService leaseThread = concurrency.pool("floe-group-leases", 1);
-        GroupCoordinator coordinator = new GroupCoordinator(config, store, leases, TimerService.on(scheduler), clock,
-                meters, concurrency::randomUuid, agentId, routedHere, leaseThread);
+        GroupCoordinator coordinator = new GroupCoordinator(
+                config,
+                store,
+                leases,
+                TimerService.on(scheduler),
+                clock,
+                meters,
+                concurrency::randomUuid,
+                agentId,
+                routedHere,
+                leaseThread);
         coordinator.leaseThread = leaseThread;
         coordinator.retentionThread = concurrency.pool("floe-group-retention", 1);
         long intervalMs = config.offsetsRetentionCheckInterval().toMillis();
-        coordinator.retentionSchedule = scheduler.scheduleWithFixedDelay(coordinator::sweepInBackground, intervalMs,
-                intervalMs, TimeUnit.MILLISECONDS);
+        coordinator.retentionSchedule = scheduler.scheduleWithFixedDelay(
+                coordinator::sweepInBackground, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
         return coordinator;
     }
 
@@ -133,19 +158,24 @@ public final class GroupCoordinator implements AutoCloseable {
                 || sessionTimeoutMs > config.maxSessionTimeout().toMillis()) {
             future.complete(JoinResponse.failed(GroupError.INVALID_SESSION_TIMEOUT, request.memberId()));
         } else {
-            leases.forJoin(request.groupId(), Duration.ofMillis(sessionTimeoutMs)).whenComplete((lease, failure) -> {
-                if (failure != null) {
-                    LOGGER.warn("Cannot take the coordinator lease group={} cause={}", request.groupId(),
-                            failure.toString());
-                    future.complete(JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, request.memberId()));
-                } else if (lease instanceof GroupLeases.ForJoin.NotCoordinator) {
-                    future.complete(JoinResponse.failed(GroupError.NOT_COORDINATOR, request.memberId()));
-                } else if (lease instanceof GroupLeases.ForJoin.Loading) {
-                    future.complete(JoinResponse.failed(GroupError.COORDINATOR_LOAD_IN_PROGRESS, request.memberId()));
-                } else {
-                    joinCoordinated(request, future);
-                }
-            });
+            leases.forJoin(request.groupId(), Duration.ofMillis(sessionTimeoutMs))
+                    .whenComplete((lease, failure) -> {
+                        if (failure != null) {
+                            LOGGER.warn(
+                                    "Cannot take the coordinator lease group={} cause={}",
+                                    request.groupId(),
+                                    failure.toString());
+                            future.complete(
+                                    JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, request.memberId()));
+                        } else if (lease instanceof GroupLeases.ForJoin.NotCoordinator) {
+                            future.complete(JoinResponse.failed(GroupError.NOT_COORDINATOR, request.memberId()));
+                        } else if (lease instanceof GroupLeases.ForJoin.Loading) {
+                            future.complete(
+                                    JoinResponse.failed(GroupError.COORDINATOR_LOAD_IN_PROGRESS, request.memberId()));
+                        } else {
+                            joinCoordinated(request, future);
+                        }
+                    });
         }
         return future;
     }
@@ -197,9 +227,12 @@ public final class GroupCoordinator implements AutoCloseable {
         leases.requireValidOrForget(request.groupId());
         ClassicGroup group = groups.classic(request.groupId());
         if (group == null) {
-            return new LeaveResponse(GroupError.NONE, request.members().stream()
-                    .map(m -> new LeaveResponse.Left(m.memberId(), m.groupInstanceId(), GroupError.UNKNOWN_MEMBER_ID))
-                    .toList());
+            return new LeaveResponse(
+                    GroupError.NONE,
+                    request.members().stream()
+                            .map(m -> new LeaveResponse.Left(
+                                    m.memberId(), m.groupInstanceId(), GroupError.UNKNOWN_MEMBER_ID))
+                            .toList());
         }
         return group.call(() -> members.leave(group, request));
     }
@@ -217,27 +250,33 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         String groupId = request.groupId();
         if (request.memberEpoch() == 0) {
-            GroupLeases.ForJoin lease = leases.forJoin(groupId, config.consumerGroups().sessionTimeout()).join();
+            GroupLeases.ForJoin lease = leases.forJoin(
+                            groupId, config.consumerGroups().sessionTimeout())
+                    .join();
             if (lease instanceof GroupLeases.ForJoin.NotCoordinator) {
-                return ConsumerHeartbeatResult.failed(GroupError.NOT_COORDINATOR,
+                return ConsumerHeartbeatResult.failed(
+                        GroupError.NOT_COORDINATOR,
                         "This agent does not hold the coordinator lease of group " + groupId + ".");
             } else if (lease instanceof GroupLeases.ForJoin.Loading loading) {
-                return ConsumerHeartbeatResult.failed(GroupError.COORDINATOR_LOAD_IN_PROGRESS, "Group " + groupId
-                        + " moved to this coordinator; members of its earlier coordinator may own partitions until "
-                        + loading.until() + ".");
+                return ConsumerHeartbeatResult.failed(
+                        GroupError.COORDINATOR_LOAD_IN_PROGRESS,
+                        "Group " + groupId
+                                + " moved to this coordinator; members of its earlier coordinator may own partitions until "
+                                + loading.until() + ".");
             }
         } else {
             leases.requireValidOrForget(groupId);
         }
-        ConsumerGroups.Entry entry = request.memberEpoch() == 0 ? groups.consumerForJoin(groupId)
-                : consumerGroups.find(groupId);
+        ConsumerGroups.Entry entry =
+                request.memberEpoch() == 0 ? groups.consumerForJoin(groupId) : consumerGroups.find(groupId);
         if (entry != null) {
             return consumerGroups.heartbeat(entry, request, topics);
         } else if (groups.classic(groupId) != null) {
-            return ConsumerHeartbeatResult.failed(GroupError.GROUP_ID_NOT_FOUND,
-                    "Group " + groupId + " is not a consumer group.");
+            return ConsumerHeartbeatResult.failed(
+                    GroupError.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
         }
-        return ConsumerHeartbeatResult.failed(GroupError.UNKNOWN_MEMBER_ID,
+        return ConsumerHeartbeatResult.failed(
+                GroupError.UNKNOWN_MEMBER_ID,
                 "Member " + request.memberId() + " is not a member of group " + groupId + ".");
     }
 
@@ -266,8 +305,8 @@ public final class GroupCoordinator implements AutoCloseable {
         ConsumerGroups.Entry consumer = consumerGroups.find(request.groupId());
         OffsetCommitResult result;
         if (consumer != null) {
-            GroupError error = consumerGroups.validateOffsetCommit(consumer, request.memberId(),
-                    request.generationId());
+            GroupError error =
+                    consumerGroups.validateOffsetCommit(consumer, request.memberId(), request.generationId());
             result = error == GroupError.NONE ? offsets.store(request, lease.get()) : OffsetCommitResult.failed(error);
         } else {
             result = offsets.commit(groups.classic(request.groupId()), request, lease.get());
@@ -297,15 +336,16 @@ public final class GroupCoordinator implements AutoCloseable {
      * OffsetDelete. {@code subscriptions} reads the topics out of a consumer member's metadata (Kafka's
      * consumer protocol, which only the protocol layer knows); it may throw if the bytes are not that.
      */
-    public OffsetDeleteResult deleteOffsets(String groupId, Collection<TopicPartition> partitions,
-            Function<byte[], Set<String>> subscriptions) {
+    public OffsetDeleteResult deleteOffsets(
+            String groupId, Collection<TopicPartition> partitions, Function<byte[], Set<String>> subscriptions) {
         if (groupId.isEmpty()) {
             return OffsetDeleteResult.failed(GroupError.INVALID_GROUP_ID);
         }
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
         if (consumer != null) {
             Optional<Set<String>> subscribed = consumerGroups.subscribedTopics(consumer);
-            return subscribed.isEmpty() ? OffsetDeleteResult.failed(GroupError.GROUP_ID_NOT_FOUND)
+            return subscribed.isEmpty()
+                    ? OffsetDeleteResult.failed(GroupError.GROUP_ID_NOT_FOUND)
                     : offsets.deleteUnsubscribed(groupId, partitions, subscribed);
         }
         return offsets.delete(groups.classic(groupId), groupId, partitions, subscriptions);
@@ -332,7 +372,8 @@ public final class GroupCoordinator implements AutoCloseable {
      * here: a group coordinated by another agent is not in this one's memory and would look idle.
      */
     public int expireOffsets() {
-        int expired = offsets.expire((groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
+        int expired =
+                offsets.expire((groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
         groups.dropForgotten(Set.copyOf(store.offsetGroups()));
         return expired;
     }
@@ -349,8 +390,8 @@ public final class GroupCoordinator implements AutoCloseable {
             listed.put(groupId, new GroupListing(groupId, "", GroupState.EMPTY));
         }
         for (ClassicGroup group : groups.classicGroups()) {
-            GroupListing listing = group.call(() -> new GroupListing(group.groupId(),
-                    group.protocolType() == null ? "" : group.protocolType(), group.state()));
+            GroupListing listing = group.call(() -> new GroupListing(
+                    group.groupId(), group.protocolType() == null ? "" : group.protocolType(), group.state()));
             if (!listing.state().equals(GroupState.DEAD.label())) {
                 listed.put(listing.groupId(), listing);
             }
@@ -369,7 +410,8 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         ClassicGroup group = groups.classic(groupId);
         GroupDescription described = group == null ? GroupDescription.dead(groupId) : group.call(() -> describe(group));
-        if (described.state() == GroupState.DEAD && !store.committedOffsets(groupId).isEmpty()) {
+        if (described.state() == GroupState.DEAD
+                && !store.committedOffsets(groupId).isEmpty()) {
             return new GroupDescription(groupId, GroupState.EMPTY, "", "", List.of());
         }
         return described;
@@ -380,11 +422,20 @@ public final class GroupCoordinator implements AutoCloseable {
         List<MemberDescription> described = new ArrayList<>();
         for (GroupMember member : group.members()) {
             byte[] metadata = stable ? member.metadata(group.protocolName()) : SyncResponse.NO_ASSIGNMENT;
-            described.add(new MemberDescription(member.memberId(), member.groupInstanceId(), member.clientId(),
-                    member.clientHost(), metadata, member.assignment()));
+            described.add(new MemberDescription(
+                    member.memberId(),
+                    member.groupInstanceId(),
+                    member.clientId(),
+                    member.clientHost(),
+                    metadata,
+                    member.assignment()));
         }
-        return new GroupDescription(group.groupId(), group.state(),
-                group.protocolType() == null ? "" : group.protocolType(), stable ? group.protocolName() : "", described);
+        return new GroupDescription(
+                group.groupId(),
+                group.state(),
+                group.protocolType() == null ? "" : group.protocolType(),
+                stable ? group.protocolName() : "",
+                described);
     }
 
     /**
@@ -438,7 +489,8 @@ public final class GroupCoordinator implements AutoCloseable {
             group.run(() -> {
                 group.timeouts().cancelAll();
                 for (GroupMember member : group.members()) {
-                    group.completeJoin(member, JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, member.memberId()));
+                    group.completeJoin(
+                            member, JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, member.memberId()));
                     group.completeSync(member, SyncResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE));
                 }
             });
@@ -448,7 +500,9 @@ public final class GroupCoordinator implements AutoCloseable {
         if (leaseThread != null) {
             leaseThread.shutdownNow();
         }
-        LOGGER.info("Group coordinator stopped groups={} consumerGroups={}", groups.classicGroups().size(),
+        LOGGER.info(
+                "Group coordinator stopped groups={} consumerGroups={}",
+                groups.classicGroups().size(),
                 consumerGroups.all().size());
     }
 

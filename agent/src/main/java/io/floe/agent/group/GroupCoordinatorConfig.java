@@ -43,50 +43,101 @@ public record GroupCoordinatorConfig(
         Objects.requireNonNull(offsetsRetention, "offsetsRetention");
         Objects.requireNonNull(offsetsRetentionCheckInterval, "offsetsRetentionCheckInterval");
         Objects.requireNonNull(consumerGroups, "consumerGroups");
-        require(!initialRebalanceDelay.isNegative(), "initial rebalance delay must be >= 0, got " + initialRebalanceDelay);
-        require(!minSessionTimeout.isNegative() && minSessionTimeout.compareTo(maxSessionTimeout) <= 0,
+        require(
+                !initialRebalanceDelay.isNegative(),
+                "initial rebalance delay must be >= 0, got " + initialRebalanceDelay);
+        require(
+                !minSessionTimeout.isNegative() && minSessionTimeout.compareTo(maxSessionTimeout) <= 0,
                 "need 0 <= min session timeout <= max session timeout, got " + minSessionTimeout + " and "
                         + maxSessionTimeout);
-        require(newMemberJoinTimeout.toMillis() > 0, "new member join timeout must be > 0, got " + newMemberJoinTimeout);
+        require(
+                newMemberJoinTimeout.toMillis() > 0,
+                "new member join timeout must be > 0, got " + newMemberJoinTimeout);
         require(maxGroupSize >= 1, "max group size must be >= 1, got " + maxGroupSize);
         require(offsetMetadataMaxChars >= 0, "offset metadata max must be >= 0, got " + offsetMetadataMaxChars);
         require(offsetsRetention.toMillis() > 0, "offsets retention must be > 0, got " + offsetsRetention);
-        require(offsetsRetentionCheckInterval.toMillis() > 0,
+        require(
+                offsetsRetentionCheckInterval.toMillis() > 0,
                 "offsets retention check interval must be > 0, got " + offsetsRetentionCheckInterval);
     }
 
     /** Kafka's defaults, with at most 10000 members per group. */
     public static GroupCoordinatorConfig defaults() {
-        return new GroupCoordinatorConfig(Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofMinutes(30),
-                Duration.ofMinutes(5), 10_000, 4096, Duration.ofDays(7), Duration.ofMinutes(10),
+        return new GroupCoordinatorConfig(
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(6),
+                Duration.ofMinutes(30),
+                Duration.ofMinutes(5),
+                10_000,
+                4096,
+                Duration.ofDays(7),
+                Duration.ofMinutes(10),
                 ConsumerGroupConfig.defaults());
     }
 
     public GroupCoordinatorConfig withInitialRebalanceDelay(Duration delay) {
-        return new GroupCoordinatorConfig(delay, minSessionTimeout, maxSessionTimeout, newMemberJoinTimeout,
-                maxGroupSize, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval, consumerGroups);
+        return new GroupCoordinatorConfig(
+                delay,
+                minSessionTimeout,
+                maxSessionTimeout,
+                newMemberJoinTimeout,
+                maxGroupSize,
+                offsetMetadataMaxChars,
+                offsetsRetention,
+                offsetsRetentionCheckInterval,
+                consumerGroups);
     }
 
     public GroupCoordinatorConfig withMinSessionTimeout(Duration timeout) {
-        return new GroupCoordinatorConfig(initialRebalanceDelay, timeout, maxSessionTimeout, newMemberJoinTimeout,
-                maxGroupSize, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval, consumerGroups);
+        return new GroupCoordinatorConfig(
+                initialRebalanceDelay,
+                timeout,
+                maxSessionTimeout,
+                newMemberJoinTimeout,
+                maxGroupSize,
+                offsetMetadataMaxChars,
+                offsetsRetention,
+                offsetsRetentionCheckInterval,
+                consumerGroups);
     }
 
     public GroupCoordinatorConfig withMaxGroupSize(int size) {
-        return new GroupCoordinatorConfig(initialRebalanceDelay, minSessionTimeout, maxSessionTimeout,
-                newMemberJoinTimeout, size, offsetMetadataMaxChars, offsetsRetention, offsetsRetentionCheckInterval,
+        return new GroupCoordinatorConfig(
+                initialRebalanceDelay,
+                minSessionTimeout,
+                maxSessionTimeout,
+                newMemberJoinTimeout,
+                size,
+                offsetMetadataMaxChars,
+                offsetsRetention,
+                offsetsRetentionCheckInterval,
                 consumerGroups);
     }
 
     public GroupCoordinatorConfig withOffsetsRetention(Duration retention, Duration checkInterval) {
-        return new GroupCoordinatorConfig(initialRebalanceDelay, minSessionTimeout, maxSessionTimeout,
-                newMemberJoinTimeout, maxGroupSize, offsetMetadataMaxChars, retention, checkInterval, consumerGroups);
+        return new GroupCoordinatorConfig(
+                initialRebalanceDelay,
+                minSessionTimeout,
+                maxSessionTimeout,
+                newMemberJoinTimeout,
+                maxGroupSize,
+                offsetMetadataMaxChars,
+                retention,
+                checkInterval,
+                consumerGroups);
     }
 
     public GroupCoordinatorConfig withConsumerGroups(ConsumerGroupConfig consumer) {
-        return new GroupCoordinatorConfig(initialRebalanceDelay, minSessionTimeout, maxSessionTimeout,
-                newMemberJoinTimeout, maxGroupSize, offsetMetadataMaxChars, offsetsRetention,
-                offsetsRetentionCheckInterval, consumer);
+        return new GroupCoordinatorConfig(
+                initialRebalanceDelay,
+                minSessionTimeout,
+                maxSessionTimeout,
+                newMemberJoinTimeout,
+                maxGroupSize,
+                offsetMetadataMaxChars,
+                offsetsRetention,
+                offsetsRetentionCheckInterval,
+                consumer);
     }
 
     private static void require(boolean condition, String message) {

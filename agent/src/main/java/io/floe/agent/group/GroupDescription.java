@@ -12,11 +12,7 @@ import java.util.List;
  * @param members its members, in join order
  */
 public record GroupDescription(
-        String groupId,
-        GroupState state,
-        String protocolType,
-        String protocolName,
-        List<MemberDescription> members) {
+        String groupId, GroupState state, String protocolType, String protocolName, List<MemberDescription> members) {
 
     public GroupDescription {
         members = List.copyOf(members);

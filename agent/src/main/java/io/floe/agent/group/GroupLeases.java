@@ -57,15 +57,24 @@ final class GroupLeases {
     private final Function<String, Duration> forget;
     /** The longest session timeout of the group's members in memory (zero without members). */
     private final Function<String, Duration> sessionTimeout;
+
     private final ConcurrentMap<String, Held> held = new ConcurrentHashMap<>();
     /** Set after a term ended here: no generation before then, whatever the next lease says. */
     private final ConcurrentMap<String, Instant> localGrace = new ConcurrentHashMap<>();
+
     private volatile boolean renewing;
     private volatile TimerService.Timeout renewal;
     private volatile boolean closed;
 
-    GroupLeases(Leases store, String owner, Clock clock, TimerService timers, Executor storeWork,
-            Predicate<String> routedHere, Function<String, Duration> forget, Function<String, Duration> sessionTimeout) {
+    GroupLeases(
+            Leases store,
+            String owner,
+            Clock clock,
+            TimerService timers,
+            Executor storeWork,
+            Predicate<String> routedHere,
+            Function<String, Duration> forget,
+            Function<String, Duration> sessionTimeout) {
         this.store = store;
         this.owner = owner;
         this.clock = clock;
@@ -94,8 +103,11 @@ final class GroupLeases {
         if (current == null || !now.isBefore(current.validUntil())) {
             return Optional.empty();
         }
-        held.computeIfPresent(groupId, (id, h) -> h.lease().epoch() == current.lease().epoch()
-                ? new Held(h.lease(), h.validUntil(), h.generationsFrom(), now) : h);
+        held.computeIfPresent(
+                groupId,
+                (id, h) -> h.lease().epoch() == current.lease().epoch()
+                        ? new Held(h.lease(), h.validUntil(), h.generationsFrom(), now)
+                        : h);
         return Optional.of(current.lease());
     }
 
@@ -118,13 +130,15 @@ final class GroupLeases {
         if (lease.isPresent()) {
             return CompletableFuture.completedFuture(joinable(groupId));
         }
-        return CompletableFuture.supplyAsync(() -> {
-            // The lease records the longest session of the group's members, the joiner's included.
-            Duration members = sessionTimeout.apply(groupId);
-            Optional<CoordinatorLease> taken = acquire(groupId,
-                    members.compareTo(joinerSessionTimeout) > 0 ? members : joinerSessionTimeout);
-            return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId);
-        }, storeWork);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    // The lease records the longest session of the group's members, the joiner's included.
+                    Duration members = sessionTimeout.apply(groupId);
+                    Optional<CoordinatorLease> taken = acquire(
+                            groupId, members.compareTo(joinerSessionTimeout) > 0 ? members : joinerSessionTimeout);
+                    return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId);
+                },
+                storeWork);
     }
 
     /** Blocking: the lease, valid, or taken now; empty while another agent holds it. */
@@ -174,8 +188,8 @@ final class GroupLeases {
         Instant usedAt = previous == null ? start : previous.usedAt();
         held.put(groupId, new Held(lease, start.plus(TTL).minus(MARGIN), generationsFrom, usedAt));
         if (previous == null) {
-            LOGGER.info("Coordinating group group={} epoch={} generationsFrom={}", groupId, lease.epoch(),
-                    generationsFrom);
+            LOGGER.info(
+                    "Coordinating group group={} epoch={} generationsFrom={}", groupId, lease.epoch(), generationsFrom);
             scheduleRenewal();
         }
         return granted;
@@ -187,8 +201,12 @@ final class GroupLeases {
         Duration members = forget.apply(groupId);
         if (previous != null || !members.isZero()) {
             localGrace.merge(groupId, clock.instant().plus(members), (a, b) -> a.isAfter(b) ? a : b);
-            LOGGER.info("Forgetting group group={} epoch={} reason={} graceMs={}", groupId,
-                    previous == null ? -1 : previous.lease().epoch(), why, members.toMillis());
+            LOGGER.info(
+                    "Forgetting group group={} epoch={} reason={} graceMs={}",
+                    groupId,
+                    previous == null ? -1 : previous.lease().epoch(),
+                    why,
+                    members.toMillis());
         }
     }
 
@@ -213,7 +231,8 @@ final class GroupLeases {
         for (Map.Entry<String, Held> entry : List.copyOf(held.entrySet())) {
             String groupId = entry.getKey();
             Duration members = sessionTimeout.apply(groupId);
-            boolean idle = members.isZero() && entry.getValue().usedAt().plus(IDLE).isBefore(now);
+            boolean idle =
+                    members.isZero() && entry.getValue().usedAt().plus(IDLE).isBefore(now);
             try {
                 if (!routedHere.test(groupId) || idle) {
                     release(groupId, entry.getValue(), idle ? "idle" : "the cluster view moved it to another agent");
@@ -221,8 +240,12 @@ final class GroupLeases {
                     acquire(groupId, members);
                 }
             } catch (RuntimeException e) {
-                LOGGER.warn("Could not renew the coordinator lease group={} epoch={} validUntil={} cause={}", groupId,
-                        entry.getValue().lease().epoch(), entry.getValue().validUntil(), e.toString());
+                LOGGER.warn(
+                        "Could not renew the coordinator lease group={} epoch={} validUntil={} cause={}",
+                        groupId,
+                        entry.getValue().lease().epoch(),
+                        entry.getValue().validUntil(),
+                        e.toString());
             }
         }
         localGrace.values().removeIf(until -> until.isBefore(now));

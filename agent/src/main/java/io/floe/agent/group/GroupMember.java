@@ -24,8 +24,15 @@ final class GroupMember {
     /** Joined but not yet through a completed join phase: may be dropped while waiting. */
     private boolean isNew;
 
-    GroupMember(String memberId, String groupInstanceId, String clientId, String clientHost, String protocolType,
-            int rebalanceTimeoutMs, int sessionTimeoutMs, List<Protocol> protocols) {
+    GroupMember(
+            String memberId,
+            String groupInstanceId,
+            String clientId,
+            String clientHost,
+            String protocolType,
+            int rebalanceTimeoutMs,
+            int sessionTimeoutMs,
+            List<Protocol> protocols) {
         this.memberId = memberId;
         this.groupInstanceId = groupInstanceId;
         this.clientId = clientId;
@@ -38,8 +45,15 @@ final class GroupMember {
 
     /** The same member under a new id, as when a static member rejoins and replaces its old id. */
     GroupMember withId(String newMemberId) {
-        GroupMember copy = new GroupMember(newMemberId, groupInstanceId, clientId, clientHost, protocolType,
-                rebalanceTimeoutMs, sessionTimeoutMs, protocols);
+        GroupMember copy = new GroupMember(
+                newMemberId,
+                groupInstanceId,
+                clientId,
+                clientHost,
+                protocolType,
+                rebalanceTimeoutMs,
+                sessionTimeoutMs,
+                protocols);
         copy.assignment = assignment;
         return copy;
     }
@@ -97,14 +111,20 @@ final class GroupMember {
 
     /** The member's most preferred protocol among {@code candidates}. */
     String vote(Set<String> candidates) {
-        return protocols.stream().map(Protocol::name).filter(candidates::contains).findFirst()
+        return protocols.stream()
+                .map(Protocol::name)
+                .filter(candidates::contains)
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("member " + memberId + " supports none of " + candidates));
     }
 
     /** The member's metadata for {@code protocolName}, empty if it does not support it. */
     byte[] metadata(String protocolName) {
-        return protocols.stream().filter(protocol -> protocol.name().equals(protocolName)).findFirst()
-                .map(Protocol::metadata).orElse(SyncResponse.NO_ASSIGNMENT);
+        return protocols.stream()
+                .filter(protocol -> protocol.name().equals(protocolName))
+                .findFirst()
+                .map(Protocol::metadata)
+                .orElse(SyncResponse.NO_ASSIGNMENT);
     }
 
     byte[] assignment() {

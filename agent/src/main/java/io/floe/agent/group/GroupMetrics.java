@@ -21,17 +21,26 @@ final class GroupMetrics {
     private final Counter offsetCommits;
     private final Counter offsetsExpired;
 
-    GroupMetrics(MeterRegistry meters, Supplier<Collection<ClassicGroup>> groups,
+    GroupMetrics(
+            MeterRegistry meters,
+            Supplier<Collection<ClassicGroup>> groups,
             Supplier<Collection<ConsumerGroup>> consumerGroups) {
         for (GroupState state : GroupState.values()) {
-            Gauge.builder("floe.groups", () -> groups.get().stream().filter(group -> group.isIn(state)).count())
+            Gauge.builder(
+                            "floe.groups",
+                            () -> groups.get().stream()
+                                    .filter(group -> group.isIn(state))
+                                    .count())
                     .tag("state", state.label())
                     .description("Classic consumer groups in memory, by state")
                     .register(meters);
         }
         for (ConsumerGroupState state : ConsumerGroupState.values()) {
-            Gauge.builder("floe.consumer.groups",
-                    () -> consumerGroups.get().stream().filter(group -> group.state() == state).count())
+            Gauge.builder(
+                            "floe.consumer.groups",
+                            () -> consumerGroups.get().stream()
+                                    .filter(group -> group.state() == state)
+                                    .count())
                     .tag("state", state.label())
                     .description("Consumer-protocol (KIP-848) groups in memory, by state")
                     .register(meters);
@@ -40,11 +49,14 @@ final class GroupMetrics {
                 .description("Consumer-protocol group epoch bumps (each asks for a new target assignment)")
                 .register(meters);
         this.rebalances = Counter.builder("floe.group.rebalances")
-                .description("Join phases completed with members (each starts a generation)").register(meters);
+                .description("Join phases completed with members (each starts a generation)")
+                .register(meters);
         this.offsetCommits = Counter.builder("floe.group.offset.commits")
-                .description("Partition offsets committed by consumer groups").register(meters);
+                .description("Partition offsets committed by consumer groups")
+                .register(meters);
         this.offsetsExpired = Counter.builder("floe.group.offsets.expired")
-                .description("Committed offsets removed by retention").register(meters);
+                .description("Committed offsets removed by retention")
+                .register(meters);
     }
 
     void rebalanced() {

@@ -76,13 +76,14 @@ final class GroupRegistry {
         }
         synchronized (creation) {
             ClassicGroup holder = classic.get(groupId);
-            boolean free = holder == null || holder.call(() -> {
-                if (!holder.isIn(GroupState.EMPTY)) {
-                    return false;
-                }
-                markDead(holder);
-                return true;
-            });
+            boolean free = holder == null
+                    || holder.call(() -> {
+                        if (!holder.isIn(GroupState.EMPTY)) {
+                            return false;
+                        }
+                        markDead(holder);
+                        return true;
+                    });
             if (free && holder != null) {
                 LOGGER.info("Empty classic group gives its id to a consumer group group={}", groupId);
             }

@@ -19,6 +19,7 @@ final class GroupTimeouts {
     private final TimerService timers;
     /** Runs a task under the group's lock. */
     private final Consumer<Runnable> underLock;
+
     private final Map<String, Scheduled> scheduled = new HashMap<>();
     private long lastToken;
 
@@ -69,6 +70,5 @@ final class GroupTimeouts {
         });
     }
 
-    private record Scheduled(long token, TimerService.Timeout timeout) {
-    }
+    private record Scheduled(long token, TimerService.Timeout timeout) {}
 }

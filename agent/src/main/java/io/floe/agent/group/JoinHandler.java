@@ -44,7 +44,10 @@ final class JoinHandler {
             if (request.groupInstanceId() != null) {
                 group.complete(future, JoinResponse.failed(GroupError.UNKNOWN_MEMBER_ID, memberId));
             } else {
-                LOGGER.info("Pending member joins group={} member={} state={}", group.groupId(), memberId,
+                LOGGER.info(
+                        "Pending member joins group={} member={} state={}",
+                        group.groupId(),
+                        memberId,
                         group.state().label());
                 addMemberAndRebalance(group, request, memberId, future);
             }
@@ -57,8 +60,9 @@ final class JoinHandler {
     private boolean acceptsJoiningMember(ClassicGroup group, String memberId) {
         return switch (group.state()) {
             case EMPTY, DEAD -> true;
-            case PREPARING_REBALANCE -> (group.hasMember(memberId) && group.member(memberId).isAwaitingJoin())
-                    || group.awaitingJoinCount() < config.maxGroupSize();
+            case PREPARING_REBALANCE ->
+                (group.hasMember(memberId) && group.member(memberId).isAwaitingJoin())
+                        || group.awaitingJoinCount() < config.maxGroupSize();
             case COMPLETING_REBALANCE, STABLE -> group.hasMember(memberId) || group.size() < config.maxGroupSize();
         };
     }
@@ -69,8 +73,13 @@ final class JoinHandler {
         if (instanceId != null) {
             String existing = group.staticMemberId(instanceId);
             if (existing != null) {
-                LOGGER.info("Static member rejoins with a new member id group={} instance={} old={} new={} state={}",
-                        group.groupId(), instanceId, existing, newMemberId, group.state().label());
+                LOGGER.info(
+                        "Static member rejoins with a new member id group={} instance={} old={} new={} state={}",
+                        group.groupId(),
+                        instanceId,
+                        existing,
+                        newMemberId,
+                        group.state().label());
                 replaceStaticMember(group, request, existing, newMemberId, future);
             } else {
                 addMemberAndRebalance(group, request, newMemberId, future);
@@ -100,7 +109,8 @@ final class JoinHandler {
                 if (unchanged) {
                     // It lost its JoinGroup answer: send the current generation again.
                     List<JoinedMember> members = group.isLeader(memberId) ? group.joinedMembers() : List.of();
-                    group.complete(future, Rebalance.currentGeneration(group, memberId, members, group.leaderId(), false));
+                    group.complete(
+                            future, Rebalance.currentGeneration(group, memberId, members, group.leaderId(), false));
                 } else {
                     updateMemberAndRebalance(group, member, request, future, "changed its metadata");
                 }
@@ -108,20 +118,31 @@ final class JoinHandler {
             case STABLE -> {
                 if (group.isLeader(memberId) || !unchanged) {
                     // A rejoining leader asks for a new assignment (the topics it sees changed, for example).
-                    updateMemberAndRebalance(group, member, request, future,
+                    updateMemberAndRebalance(
+                            group,
+                            member,
+                            request,
+                            future,
                             group.isLeader(memberId) ? "leader rejoins" : "changed its metadata");
                 } else {
-                    group.complete(future, Rebalance.currentGeneration(group, memberId, List.of(), group.leaderId(), false));
+                    group.complete(
+                            future, Rebalance.currentGeneration(group, memberId, List.of(), group.leaderId(), false));
                 }
             }
             default -> group.complete(future, JoinResponse.failed(GroupError.UNKNOWN_MEMBER_ID, memberId));
         }
     }
 
-    private void addMemberAndRebalance(ClassicGroup group, JoinRequest request, String memberId,
-            CompletableFuture<JoinResponse> future) {
-        GroupMember member = new GroupMember(memberId, request.groupInstanceId(), request.clientId(),
-                request.clientHost(), request.protocolType(), request.rebalanceTimeoutMs(), request.sessionTimeoutMs(),
+    private void addMemberAndRebalance(
+            ClassicGroup group, JoinRequest request, String memberId, CompletableFuture<JoinResponse> future) {
+        GroupMember member = new GroupMember(
+                memberId,
+                request.groupInstanceId(),
+                request.clientId(),
+                request.clientHost(),
+                request.protocolType(),
+                request.rebalanceTimeoutMs(),
+                request.sessionTimeoutMs(),
                 request.protocols());
         member.isNew(true);
         if (group.isIn(GroupState.PREPARING_REBALANCE) && group.previousState() == GroupState.EMPTY) {
@@ -129,16 +150,25 @@ final class JoinHandler {
         }
         group.add(member, future);
         // A new member cannot heartbeat until it has an answer: drop it if the join phase outlasts this.
-        rebalance.scheduleSessionTimeout(group, member, config.newMemberJoinTimeout().toMillis());
-        rebalance.prepareOrCompleteJoin(group, "member " + memberId + " (instance " + request.groupInstanceId()
-                + ") joins; client reason: " + request.reason());
+        rebalance.scheduleSessionTimeout(
+                group, member, config.newMemberJoinTimeout().toMillis());
+        rebalance.prepareOrCompleteJoin(
+                group,
+                "member " + memberId + " (instance " + request.groupInstanceId() + ") joins; client reason: "
+                        + request.reason());
     }
 
-    private void updateMemberAndRebalance(ClassicGroup group, GroupMember member, JoinRequest request,
-            CompletableFuture<JoinResponse> future, String what) {
+    private void updateMemberAndRebalance(
+            ClassicGroup group,
+            GroupMember member,
+            JoinRequest request,
+            CompletableFuture<JoinResponse> future,
+            String what) {
         group.updateMember(member, request, future);
-        rebalance.prepareOrCompleteJoin(group, "member " + member.memberId() + " " + what + " in state "
-                + group.state().label() + "; client reason: " + request.reason());
+        rebalance.prepareOrCompleteJoin(
+                group,
+                "member " + member.memberId() + " " + what + " in state "
+                        + group.state().label() + "; client reason: " + request.reason());
     }
 
     /**
@@ -147,7 +177,11 @@ final class JoinHandler {
      * assignment (a v9+ leader is told to skip assigning; an older leader is shown the old leader id
      * so it acts as a follower).
      */
-    private void replaceStaticMember(ClassicGroup group, JoinRequest request, String oldMemberId, String newMemberId,
+    private void replaceStaticMember(
+            ClassicGroup group,
+            JoinRequest request,
+            String oldMemberId,
+            String newMemberId,
             CompletableFuture<JoinResponse> future) {
         String previousLeader = group.leaderId();
         GroupMember member = group.replaceStaticMember(request.groupInstanceId(), oldMemberId, newMemberId);
@@ -159,23 +193,25 @@ final class JoinHandler {
                 if (group.selectProtocol().equals(group.protocolName())) {
                     group.completeJoin(member, staticRejoinAnswer(group, request, newMemberId, previousLeader));
                 } else {
-                    rebalance.prepareOrCompleteJoin(group, "static member " + request.groupInstanceId()
-                            + " rejoined with protocols that change the group's protocol");
+                    rebalance.prepareOrCompleteJoin(
+                            group,
+                            "static member " + request.groupInstanceId()
+                                    + " rejoined with protocols that change the group's protocol");
                 }
             }
             case COMPLETING_REBALANCE ->
-                    // The leader may be assigning to the old member id: assign again.
-                    rebalance.prepare(group, "static member " + request.groupInstanceId() + " rejoined during sync");
+                // The leader may be assigning to the old member id: assign again.
+                rebalance.prepare(group, "static member " + request.groupInstanceId() + " rejoined during sync");
             default -> rebalance.maybeCompleteJoinPhase(group);
         }
     }
 
-    private static JoinResponse staticRejoinAnswer(ClassicGroup group, JoinRequest request, String memberId,
-            String previousLeader) {
+    private static JoinResponse staticRejoinAnswer(
+            ClassicGroup group, JoinRequest request, String memberId, String previousLeader) {
         if (request.supportsSkipAssignment()) {
             boolean leader = group.isLeader(memberId);
-            return Rebalance.currentGeneration(group, memberId, leader ? group.joinedMembers() : List.of(),
-                    group.leaderId(), leader);
+            return Rebalance.currentGeneration(
+                    group, memberId, leader ? group.joinedMembers() : List.of(), group.leaderId(), leader);
         }
         return Rebalance.currentGeneration(group, memberId, List.of(), previousLeader, false);
     }

@@ -7,5 +7,4 @@ package io.floe.agent.group;
  * @param groupInstanceId its instance id, or null for a dynamic member
  * @param metadata its metadata for the group's selected protocol
  */
-public record JoinedMember(String memberId, String groupInstanceId, byte[] metadata) {
-}
+public record JoinedMember(String memberId, String groupInstanceId, byte[] metadata) {}

@@ -15,6 +15,5 @@ public record LeaveResponse(GroupError error, List<Left> members) {
     }
 
     /** One member's outcome: {@link GroupError#NONE} when it left. */
-    public record Left(String memberId, String groupInstanceId, GroupError error) {
-    }
+    public record Left(String memberId, String groupInstanceId, GroupError error) {}
 }

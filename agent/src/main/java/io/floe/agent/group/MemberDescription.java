@@ -16,5 +16,4 @@ public record MemberDescription(
         String clientId,
         String clientHost,
         byte[] metadata,
-        byte[] assignment) {
-}
+        byte[] assignment) {}

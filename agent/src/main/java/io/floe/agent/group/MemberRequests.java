@@ -38,15 +38,21 @@ final class MemberRequests {
                 group.complete(member.awaitSync(future), SyncResponse.failed(GroupError.REBALANCE_IN_PROGRESS));
                 rebalance.syncReceived(group, member.memberId());
                 if (group.isLeader(member.memberId())) {
-                    LOGGER.info("Assignment received from leader group={} leader={} generation={} members={}",
-                            group.groupId(), member.memberId(), group.generationId(), group.size());
+                    LOGGER.info(
+                            "Assignment received from leader group={} leader={} generation={} members={}",
+                            group.groupId(),
+                            member.memberId(),
+                            group.generationId(),
+                            group.size());
                     rebalance.stabilize(group, request.assignments());
                 }
             }
             case STABLE -> {
                 rebalance.syncReceived(group, member.memberId());
-                group.complete(future, new SyncResponse(GroupError.NONE, group.protocolType(), group.protocolName(),
-                        member.assignment()));
+                group.complete(
+                        future,
+                        new SyncResponse(
+                                GroupError.NONE, group.protocolType(), group.protocolName(), member.assignment()));
             }
             default -> group.complete(future, SyncResponse.failed(GroupError.UNKNOWN_MEMBER_ID));
         }
@@ -76,8 +82,8 @@ final class MemberRequests {
 
     /** Keeps the member's session alive; tells it to rejoin while the group prepares a rebalance. */
     GroupError heartbeat(ClassicGroup group, HeartbeatRequest request) {
-        GroupError error = validateMemberOfGeneration(group, request.memberId(), request.groupInstanceId(),
-                request.generationId());
+        GroupError error = validateMemberOfGeneration(
+                group, request.memberId(), request.groupInstanceId(), request.generationId());
         if (error != GroupError.NONE) {
             return error;
         }
@@ -96,8 +102,8 @@ final class MemberRequests {
         };
     }
 
-    private static GroupError validateMemberOfGeneration(ClassicGroup group, String memberId, String groupInstanceId,
-            int generationId) {
+    private static GroupError validateMemberOfGeneration(
+            ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
         if (group.isIn(GroupState.DEAD)) {
             return GroupError.COORDINATOR_NOT_AVAILABLE;
         }
@@ -127,7 +133,7 @@ final class MemberRequests {
             switch (group.state()) {
                 case STABLE, COMPLETING_REBALANCE -> rebalance.prepareOrCompleteJoin(group, reason);
                 case PREPARING_REBALANCE -> rebalance.maybeCompleteJoinPhase(group);
-                default -> { }
+                default -> {}
             }
         }
         return new LeaveResponse(GroupError.NONE, outcomes);
@@ -148,7 +154,11 @@ final class MemberRequests {
                 return error;
             }
         }
-        LOGGER.info("Member leaves group={} member={} instance={} reason={}", group.groupId(), memberId, instanceId,
+        LOGGER.info(
+                "Member leaves group={} member={} instance={} reason={}",
+                group.groupId(),
+                memberId,
+                instanceId,
                 Objects.requireNonNullElse(leaving.reason(), "not provided"));
         group.remove(memberId);
         group.timeouts().cancel(GroupTimeouts.session(memberId));

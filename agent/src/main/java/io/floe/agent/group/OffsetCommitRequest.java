@@ -35,6 +35,5 @@ public record OffsetCommitRequest(
      * @param leaderEpoch the leader epoch of the last consumed record, or -1
      * @param metadata the client's string; null is stored as empty
      */
-    public record NewOffset(long offset, int leaderEpoch, String metadata) {
-    }
+    public record NewOffset(long offset, int leaderEpoch, String metadata) {}
 }

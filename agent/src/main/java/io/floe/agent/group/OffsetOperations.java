@@ -2,8 +2,8 @@ package io.floe.agent.group;
 
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.ConsumerOffsets;
+import io.floe.core.metadata.CoordinatorLease;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
@@ -33,7 +33,11 @@ final class OffsetOperations {
     private final MemberRequests memberRequests;
     private final GroupMetrics metrics;
 
-    OffsetOperations(GroupCoordinatorConfig config, ConsumerOffsets store, Clock clock, MemberRequests memberRequests,
+    OffsetOperations(
+            GroupCoordinatorConfig config,
+            ConsumerOffsets store,
+            Clock clock,
+            MemberRequests memberRequests,
             GroupMetrics metrics) {
         this.config = config;
         this.store = store;
@@ -49,8 +53,8 @@ final class OffsetOperations {
             // Commits from outside any group create a "simple" group, which lives in the store only.
             error = request.generationId() < 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
         } else {
-            error = group.call(() -> memberRequests.validateOffsetCommit(group, request.memberId(),
-                    request.groupInstanceId(), request.generationId()));
+            error = group.call(() -> memberRequests.validateOffsetCommit(
+                    group, request.memberId(), request.groupInstanceId(), request.generationId()));
         }
         return error == GroupError.NONE ? store(request, lease) : OffsetCommitResult.failed(error);
     }
@@ -68,19 +72,31 @@ final class OffsetOperations {
             if (metadata.length() > config.offsetMetadataMaxChars()) {
                 outcomes.put(partition, GroupError.OFFSET_METADATA_TOO_LARGE);
             } else {
-                accepted.put(partition, new CommittedOffset(offset.offset(), Math.max(offset.leaderEpoch(),
-                        CommittedOffset.NO_LEADER_EPOCH), metadata, now));
+                accepted.put(
+                        partition,
+                        new CommittedOffset(
+                                offset.offset(),
+                                Math.max(offset.leaderEpoch(), CommittedOffset.NO_LEADER_EPOCH),
+                                metadata,
+                                now));
                 outcomes.put(partition, GroupError.NONE);
             }
         });
         if (!accepted.isEmpty() && !store.commitOffsets(lease, accepted)) {
-            LOGGER.info("Offset commit fenced: another agent coordinates the group now group={} member={} epoch={}",
-                    request.groupId(), request.memberId(), lease.epoch());
+            LOGGER.info(
+                    "Offset commit fenced: another agent coordinates the group now group={} member={} epoch={}",
+                    request.groupId(),
+                    request.memberId(),
+                    lease.epoch());
             return OffsetCommitResult.failed(GroupError.NOT_COORDINATOR);
         }
         metrics.committed(accepted.size());
-        LOGGER.debug("Committed offsets group={} member={} generation={} partitions={}", request.groupId(),
-                request.memberId(), request.generationId(), accepted.size());
+        LOGGER.debug(
+                "Committed offsets group={} member={} generation={} partitions={}",
+                request.groupId(),
+                request.memberId(),
+                request.generationId(),
+                accepted.size());
         return new OffsetCommitResult(GroupError.NONE, outcomes);
     }
 
@@ -89,11 +105,15 @@ final class OffsetOperations {
      * consumer protocol (so its subscriptions can be read with {@code subscriptions}); its subscribed
      * topics keep their offsets.
      */
-    OffsetDeleteResult delete(ClassicGroup group, String groupId, Collection<TopicPartition> partitions,
+    OffsetDeleteResult delete(
+            ClassicGroup group,
+            String groupId,
+            Collection<TopicPartition> partitions,
             Function<byte[], Set<String>> subscriptions) {
         DeleteCheck check;
         if (group == null) {
-            check = store.committedOffsets(groupId).isEmpty() ? DeleteCheck.refused(GroupError.GROUP_ID_NOT_FOUND)
+            check = store.committedOffsets(groupId).isEmpty()
+                    ? DeleteCheck.refused(GroupError.GROUP_ID_NOT_FOUND)
                     : DeleteCheck.subscribedTo(Set.of());
         } else {
             check = group.call(() -> checkDelete(group, subscriptions));
@@ -108,15 +128,20 @@ final class OffsetOperations {
      * Deletes the offsets of partitions whose topics are not in {@code subscribed}; every offset is
      * kept when the subscriptions are unknown (empty).
      */
-    OffsetDeleteResult deleteUnsubscribed(String groupId, Collection<TopicPartition> partitions,
-            Optional<Set<String>> subscribed) {
+    OffsetDeleteResult deleteUnsubscribed(
+            String groupId, Collection<TopicPartition> partitions, Optional<Set<String>> subscribed) {
         Map<TopicPartition, GroupError> outcomes = new HashMap<>();
         for (TopicPartition partition : partitions) {
-            boolean keep = subscribed.map(topics -> topics.contains(partition.topic())).orElse(true);
+            boolean keep =
+                    subscribed.map(topics -> topics.contains(partition.topic())).orElse(true);
             outcomes.put(partition, keep ? GroupError.GROUP_SUBSCRIBED_TO_TOPIC : GroupError.NONE);
         }
-        store.deleteOffsets(groupId, outcomes.entrySet().stream()
-                .filter(outcome -> outcome.getValue() == GroupError.NONE).map(Map.Entry::getKey).toList());
+        store.deleteOffsets(
+                groupId,
+                outcomes.entrySet().stream()
+                        .filter(outcome -> outcome.getValue() == GroupError.NONE)
+                        .map(Map.Entry::getKey)
+                        .toList());
         return new OffsetDeleteResult(GroupError.NONE, outcomes);
     }
 
@@ -132,17 +157,22 @@ final class OffsetOperations {
     }
 
     /** The topics the members subscribe to; empty (meaning "all") while unknown or unreadable. */
-    private static Optional<Set<String>> subscribedTopics(ClassicGroup group, Function<byte[], Set<String>> subscriptions) {
+    private static Optional<Set<String>> subscribedTopics(
+            ClassicGroup group, Function<byte[], Set<String>> subscriptions) {
         if (group.protocolName() == null) {
             return Optional.empty();
         }
         try {
             Set<String> topics = new HashSet<>();
-            group.members().forEach(member -> topics.addAll(subscriptions.apply(member.metadata(group.protocolName()))));
+            group.members()
+                    .forEach(member -> topics.addAll(subscriptions.apply(member.metadata(group.protocolName()))));
             return Optional.of(topics);
         } catch (RuntimeException unreadable) {
-            LOGGER.warn("Cannot read subscriptions group={} protocol={} cause={}", group.groupId(),
-                    group.protocolName(), unreadable.toString());
+            LOGGER.warn(
+                    "Cannot read subscriptions group={} protocol={} cause={}",
+                    group.groupId(),
+                    group.protocolName(),
+                    unreadable.toString());
             return Optional.empty();
         }
     }
@@ -160,7 +190,10 @@ final class OffsetOperations {
             if (idleSince.test(groupId, cutoff.toEpochMilli())) {
                 int removed = store.expireOffsets(groupId, cutoff);
                 if (removed > 0) {
-                    LOGGER.info("Expired committed offsets group={} offsets={} committedBefore={}", groupId, removed,
+                    LOGGER.info(
+                            "Expired committed offsets group={} offsets={} committedBefore={}",
+                            groupId,
+                            removed,
                             cutoff);
                 }
                 expired += removed;

@@ -49,13 +49,20 @@ final class Rebalance {
         if (initial) {
             long delayMs = config.initialRebalanceDelay().toMillis();
             long remainingMs = Math.max(group.rebalanceTimeoutMs() - delayMs, 0);
-            group.timeouts().schedule(GroupTimeouts.JOIN, delayMs,
-                    () -> completeInitialRebalanceOrWait(group, delayMs, remainingMs));
+            group.timeouts()
+                    .schedule(
+                            GroupTimeouts.JOIN,
+                            delayMs,
+                            () -> completeInitialRebalanceOrWait(group, delayMs, remainingMs));
         }
         GroupState from = group.state();
         group.transitionTo(GroupState.PREPARING_REBALANCE, clock.millis());
-        LOGGER.info("Preparing to rebalance group={} from={} generation={} reason={}",
-                group.groupId(), from.label(), group.generationId(), reason);
+        LOGGER.info(
+                "Preparing to rebalance group={} from={} generation={} reason={}",
+                group.groupId(),
+                from.label(),
+                group.generationId(),
+                reason);
         if (!initial) {
             if (group.hasAllMembersJoined()) {
                 completeJoin(group);
@@ -67,7 +74,8 @@ final class Rebalance {
 
     /** Completes the join phase when every member has rejoined, except in the initial rebalance, which waits out its delay. */
     void maybeCompleteJoinPhase(ClassicGroup group) {
-        if (group.isIn(GroupState.PREPARING_REBALANCE) && group.previousState() != GroupState.EMPTY
+        if (group.isIn(GroupState.PREPARING_REBALANCE)
+                && group.previousState() != GroupState.EMPTY
                 && group.hasAllMembersJoined()) {
             completeJoin(group);
         }
@@ -79,8 +87,11 @@ final class Rebalance {
             group.newMemberAdded(false);
             long nextDelayMs = Math.min(config.initialRebalanceDelay().toMillis(), remainingMs);
             long nextRemainingMs = Math.max(remainingMs - delayMs, 0);
-            group.timeouts().schedule(GroupTimeouts.JOIN, nextDelayMs,
-                    () -> completeInitialRebalanceOrWait(group, nextDelayMs, nextRemainingMs));
+            group.timeouts()
+                    .schedule(
+                            GroupTimeouts.JOIN,
+                            nextDelayMs,
+                            () -> completeInitialRebalanceOrWait(group, nextDelayMs, nextRemainingMs));
         } else {
             completeJoin(group);
         }
@@ -98,7 +109,8 @@ final class Rebalance {
         }
         List<String> dropped = group.members().stream()
                 .filter(member -> !member.isAwaitingJoin() && !member.isStatic())
-                .map(GroupMember::memberId).toList();
+                .map(GroupMember::memberId)
+                .toList();
         dropped.forEach(memberId -> {
             group.remove(memberId);
             group.timeouts().cancel(GroupTimeouts.session(memberId));
@@ -118,8 +130,13 @@ final class Rebalance {
             return;
         }
         metrics.rebalanced();
-        LOGGER.info("Stabilized group={} generation={} protocol={} members={} leader={}", group.groupId(),
-                group.generationId(), group.protocolName(), group.size(), group.leaderId());
+        LOGGER.info(
+                "Stabilized group={} generation={} protocol={} members={} leader={}",
+                group.groupId(),
+                group.generationId(),
+                group.protocolName(),
+                group.size(),
+                group.leaderId());
         for (GroupMember member : group.members()) {
             List<JoinedMember> members = group.isLeader(member.memberId()) ? group.joinedMembers() : List.of();
             group.completeJoin(member, currentGeneration(group, member.memberId(), members, group.leaderId(), false));
@@ -128,14 +145,21 @@ final class Rebalance {
             group.addPendingSyncMember(member.memberId());
         }
         int generation = group.generationId();
-        group.timeouts().schedule(GroupTimeouts.SYNC, group.rebalanceTimeoutMs(),
-                () -> expirePendingSyncs(group, generation));
+        group.timeouts()
+                .schedule(GroupTimeouts.SYNC, group.rebalanceTimeoutMs(), () -> expirePendingSyncs(group, generation));
     }
 
-    static JoinResponse currentGeneration(ClassicGroup group, String memberId, List<JoinedMember> members,
-            String leaderId, boolean skipAssignment) {
-        return new JoinResponse(GroupError.NONE, memberId, group.generationId(), group.protocolType(),
-                group.protocolName(), leaderId, members, skipAssignment);
+    static JoinResponse currentGeneration(
+            ClassicGroup group, String memberId, List<JoinedMember> members, String leaderId, boolean skipAssignment) {
+        return new JoinResponse(
+                GroupError.NONE,
+                memberId,
+                group.generationId(),
+                group.protocolType(),
+                group.protocolName(),
+                leaderId,
+                members,
+                skipAssignment);
     }
 
     /** Members that never sent their SyncGroup within the rebalance timeout are removed, and the group rebalances. */
@@ -171,8 +195,9 @@ final class Rebalance {
      * SyncGroup and makes the group Stable.
      */
     void stabilize(ClassicGroup group, Map<String, byte[]> assignments) {
-        group.members().forEach(member ->
-                member.assignment(assignments.getOrDefault(member.memberId(), SyncResponse.NO_ASSIGNMENT)));
+        group.members()
+                .forEach(member ->
+                        member.assignment(assignments.getOrDefault(member.memberId(), SyncResponse.NO_ASSIGNMENT)));
         propagateAssignment(group, GroupError.NONE);
         group.transitionTo(GroupState.STABLE, clock.millis());
     }
@@ -185,8 +210,8 @@ final class Rebalance {
     private void propagateAssignment(ClassicGroup group, GroupError error) {
         boolean ok = error == GroupError.NONE;
         for (GroupMember member : group.members()) {
-            SyncResponse response = new SyncResponse(error, ok ? group.protocolType() : null,
-                    ok ? group.protocolName() : null, member.assignment());
+            SyncResponse response = new SyncResponse(
+                    error, ok ? group.protocolType() : null, ok ? group.protocolName() : null, member.assignment());
             if (group.completeSync(member, response)) {
                 // A session that expired while the member waited was ignored; start a fresh one.
                 scheduleSessionTimeout(group, member, member.sessionTimeoutMs());
@@ -219,8 +244,12 @@ final class Rebalance {
         }
         GroupMember member = group.member(memberId);
         if (member != null && !member.hasSatisfiedHeartbeat()) {
-            LOGGER.info("Session expired, removing member group={} member={} instance={} sessionTimeoutMs={}",
-                    group.groupId(), memberId, member.groupInstanceId(), member.sessionTimeoutMs());
+            LOGGER.info(
+                    "Session expired, removing member group={} member={} instance={} sessionTimeoutMs={}",
+                    group.groupId(),
+                    memberId,
+                    member.groupInstanceId(),
+                    member.sessionTimeoutMs());
             removeMember(group, memberId, "session of member " + memberId + " expired");
         }
     }

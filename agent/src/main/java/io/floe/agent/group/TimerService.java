@@ -23,7 +23,7 @@ interface TimerService {
                 ScheduledFuture<?> future = scheduler.schedule(task, delayMs, TimeUnit.MILLISECONDS);
                 return () -> future.cancel(false);
             } catch (RejectedExecutionException stopping) {
-                return () -> { };
+                return () -> {};
             }
         };
     }

@@ -23,12 +23,15 @@ public interface TopicCatalog {
         return new TopicCatalog() {
             @Override
             public Optional<TopicMetadata> find(String name) {
-                return topics.find(name).map(topic -> new TopicMetadata(topic.id(), topic.name(), topic.partitionCount()));
+                return topics.find(name)
+                        .map(topic -> new TopicMetadata(topic.id(), topic.name(), topic.partitionCount()));
             }
 
             @Override
             public List<String> names() {
-                return topics.list().stream().map(io.floe.core.topic.Topic::name).toList();
+                return topics.list().stream()
+                        .map(io.floe.core.topic.Topic::name)
+                        .toList();
             }
         };
     }

@@ -26,7 +26,12 @@ import java.util.function.Supplier;
 public final class MeteredObjectStore implements ObjectStore {
 
     /** The request kinds an object store bills. */
-    public enum Kind { PUT, GET, DELETE, LIST }
+    public enum Kind {
+        PUT,
+        GET,
+        DELETE,
+        LIST
+    }
 
     private final ObjectStore delegate;
     private final LongSupplier nanoTime;
@@ -40,13 +45,26 @@ public final class MeteredObjectStore implements ObjectStore {
         this.nanoTime = nanoTime;
         for (Kind kind : Kind.values()) {
             String tag = kind.name();
-            latency.put(kind, Timer.builder("floe.objectstore.requests").tag("kind", tag)
-                    .description("Object-store requests by kind, with latency").publishPercentiles(0.5, 0.99)
-                    .register(meters));
-            bytes.put(kind, Counter.builder("floe.objectstore.bytes").tag("kind", tag).baseUnit("bytes")
-                    .description("Bytes written (PUT) and read (GET)").register(meters));
-            failures.put(kind, Counter.builder("floe.objectstore.failures").tag("kind", tag)
-                    .description("Object-store requests that failed").register(meters));
+            latency.put(
+                    kind,
+                    Timer.builder("floe.objectstore.requests")
+                            .tag("kind", tag)
+                            .description("Object-store requests by kind, with latency")
+                            .publishPercentiles(0.5, 0.99)
+                            .register(meters));
+            bytes.put(
+                    kind,
+                    Counter.builder("floe.objectstore.bytes")
+                            .tag("kind", tag)
+                            .baseUnit("bytes")
+                            .description("Bytes written (PUT) and read (GET)")
+                            .register(meters));
+            failures.put(
+                    kind,
+                    Counter.builder("floe.objectstore.failures")
+                            .tag("kind", tag)
+                            .description("Object-store requests that failed")
+                            .register(meters));
         }
         this.files = delegate.localFiles().map(MeteredFiles::new);
     }

@@ -24,17 +24,20 @@ final class BatchValidator {
     }
 
     /** {@code keysRequired}: the topic is compacted, where a record without a key is refused, as Kafka does. */
-    static ValidatedBatch validate(TopicPartition topicPartition, ByteBuffer records, int maxMessageBytes,
-            boolean keysRequired) {
+    static ValidatedBatch validate(
+            TopicPartition topicPartition, ByteBuffer records, int maxMessageBytes, boolean keysRequired) {
         int size = records.remaining();
         if (size > maxMessageBytes) {
-            throw new InvalidBatchException(Reason.MESSAGE_TOO_LARGE, "batch of " + size
-                    + " bytes exceeds max.message.bytes " + maxMessageBytes + " for " + topicPartition);
+            throw new InvalidBatchException(
+                    Reason.MESSAGE_TOO_LARGE,
+                    "batch of " + size + " bytes exceeds max.message.bytes " + maxMessageBytes + " for "
+                            + topicPartition);
         }
         StoredBatch batch = singleBatch(topicPartition, records);
         if (batch.magic() != StoredBatch.MAGIC_V2) {
-            throw new InvalidBatchException(Reason.INVALID_RECORD, "record batch magic " + batch.magic()
-                    + " is not supported (only v2) for " + topicPartition);
+            throw new InvalidBatchException(
+                    Reason.INVALID_RECORD,
+                    "record batch magic " + batch.magic() + " is not supported (only v2) for " + topicPartition);
         }
         try {
             batch.ensureValid();
@@ -42,12 +45,14 @@ final class BatchValidator {
             throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, e.getMessage() + " for " + topicPartition);
         }
         if (batch.isControlBatch() || batch.isTransactional()) {
-            throw new InvalidBatchException(Reason.INVALID_RECORD,
+            throw new InvalidBatchException(
+                    Reason.INVALID_RECORD,
                     "transactional and control batches are not supported yet, for " + topicPartition);
         }
         int recordCount = checkRecords(topicPartition, batch, keysRequired);
         ProducerState producer = batch.hasProducerId()
-                ? new ProducerState(batch.producerId(), batch.producerEpoch(), batch.baseSequence(), batch.lastSequence())
+                ? new ProducerState(
+                        batch.producerId(), batch.producerEpoch(), batch.baseSequence(), batch.lastSequence())
                 : ProducerState.NONE;
         return new ValidatedBatch(records.slice(), recordCount, batch.maxTimestamp(), producer);
     }
@@ -56,13 +61,17 @@ final class BatchValidator {
         try {
             StoredBatch batch = StoredBatch.firstOrNull(records);
             if (batch == null) {
-                throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, "no complete record batch in "
-                        + records.remaining() + " bytes for " + topicPartition);
+                throw new InvalidBatchException(
+                        Reason.CORRUPT_MESSAGE,
+                        "no complete record batch in " + records.remaining() + " bytes for " + topicPartition);
             }
             if (batch.sizeInBytes() != records.remaining()) {
-                throw new InvalidBatchException(Reason.INVALID_RECORD, "produce requests must hold exactly one record "
-                        + "batch per partition; got " + records.remaining() + " bytes of which the first batch is "
-                        + batch.sizeInBytes() + " for " + topicPartition);
+                throw new InvalidBatchException(
+                        Reason.INVALID_RECORD,
+                        "produce requests must hold exactly one record "
+                                + "batch per partition; got " + records.remaining()
+                                + " bytes of which the first batch is "
+                                + batch.sizeInBytes() + " for " + topicPartition);
             }
             return batch;
         } catch (KafkaException e) {
@@ -74,30 +83,37 @@ final class BatchValidator {
         Integer declared = batch.countOrNull();
         long lastOffsetDelta = batch.lastOffset() - batch.baseOffset();
         if (declared == null || declared < 1 || lastOffsetDelta != declared - 1) {
-            throw new InvalidBatchException(Reason.INVALID_RECORD, "record count " + declared
-                    + " does not match last offset delta " + lastOffsetDelta + " for " + topicPartition);
+            throw new InvalidBatchException(
+                    Reason.INVALID_RECORD,
+                    "record count " + declared + " does not match last offset delta " + lastOffsetDelta + " for "
+                            + topicPartition);
         }
         int seen = 0;
         try (RecordIterator records = batch.recordsWithoutKeysOrValues()) {
             while (records.hasNext()) {
                 StoredRecord record = records.next();
                 if (record.offset() - batch.baseOffset() != seen) {
-                    throw new InvalidBatchException(Reason.INVALID_RECORD, "record " + seen + " has offset delta "
-                            + (record.offset() - batch.baseOffset()) + " for " + topicPartition);
+                    throw new InvalidBatchException(
+                            Reason.INVALID_RECORD,
+                            "record " + seen + " has offset delta " + (record.offset() - batch.baseOffset()) + " for "
+                                    + topicPartition);
                 }
                 if (keysRequired && !record.hasKey()) {
-                    throw new InvalidBatchException(Reason.INVALID_RECORD, "Compacted topic cannot accept message"
-                            + " without key: record " + seen + " of the batch has none, for " + topicPartition);
+                    throw new InvalidBatchException(
+                            Reason.INVALID_RECORD,
+                            "Compacted topic cannot accept message" + " without key: record " + seen
+                                    + " of the batch has none, for " + topicPartition);
                 }
                 seen++;
             }
         } catch (KafkaException | IllegalArgumentException | IllegalStateException e) {
-            throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, "unreadable records: " + e.getMessage()
-                    + " for " + topicPartition);
+            throw new InvalidBatchException(
+                    Reason.CORRUPT_MESSAGE, "unreadable records: " + e.getMessage() + " for " + topicPartition);
         }
         if (seen != declared) {
-            throw new InvalidBatchException(Reason.INVALID_RECORD, "batch declares " + declared + " records but holds "
-                    + seen + " for " + topicPartition);
+            throw new InvalidBatchException(
+                    Reason.INVALID_RECORD,
+                    "batch declares " + declared + " records but holds " + seen + " for " + topicPartition);
         }
         return seen;
     }

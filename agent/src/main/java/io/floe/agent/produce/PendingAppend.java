@@ -6,8 +6,8 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /** A validated batch waiting in a flush for its commit, and the producer's future for it. */
-record PendingAppend(TopicPartition topicPartition, UUID topicId, ValidatedBatch batch,
-        CompletableFuture<AppendResult> result) {
+record PendingAppend(
+        TopicPartition topicPartition, UUID topicId, ValidatedBatch batch, CompletableFuture<AppendResult> result) {
 
     int sizeBytes() {
         return batch.bytes().remaining();

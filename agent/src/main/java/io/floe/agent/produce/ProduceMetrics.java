@@ -22,23 +22,38 @@ final class ProduceMetrics {
 
     ProduceMetrics(MeterRegistry meters) {
         this.meters = meters;
-        this.flushBytes = DistributionSummary.builder("floe.produce.flush.bytes").baseUnit("bytes")
-                .description("Size of each flushed segment object").publishPercentiles(0.5, 0.99).register(meters);
+        this.flushBytes = DistributionSummary.builder("floe.produce.flush.bytes")
+                .baseUnit("bytes")
+                .description("Size of each flushed segment object")
+                .publishPercentiles(0.5, 0.99)
+                .register(meters);
         this.flushBatches = DistributionSummary.builder("floe.produce.flush.batches")
-                .description("Record batches in each flushed object").register(meters);
+                .description("Record batches in each flushed object")
+                .register(meters);
         this.flushAge = Timer.builder("floe.produce.flush.age")
-                .description("Time from a flush's first batch to its sealing").publishPercentiles(0.5, 0.99)
+                .description("Time from a flush's first batch to its sealing")
+                .publishPercentiles(0.5, 0.99)
                 .register(meters);
         this.uploadLatency = Timer.builder("floe.produce.upload.latency")
-                .description("Register and upload of one segment object").publishPercentiles(0.5, 0.99).register(meters);
+                .description("Register and upload of one segment object")
+                .publishPercentiles(0.5, 0.99)
+                .register(meters);
         this.commitLatency = Timer.builder("floe.produce.commit.latency")
-                .description("Metadata commit of one segment object").publishPercentiles(0.5, 0.99).register(meters);
+                .description("Metadata commit of one segment object")
+                .publishPercentiles(0.5, 0.99)
+                .register(meters);
         this.ackLatency = Timer.builder("floe.produce.append.latency")
-                .description("From a batch's arrival to its answer").publishPercentiles(0.5, 0.99).register(meters);
+                .description("From a batch's arrival to its answer")
+                .publishPercentiles(0.5, 0.99)
+                .register(meters);
         for (SealReason reason : SealReason.values()) {
-            seals.put(reason, Counter.builder("floe.produce.flush.seals").tag("reason", reason.tag())
-                    .description("Flushes sealed, by what sealed them: size, interval, producers_waiting, shutdown")
-                    .register(meters));
+            seals.put(
+                    reason,
+                    Counter.builder("floe.produce.flush.seals")
+                            .tag("reason", reason.tag())
+                            .description(
+                                    "Flushes sealed, by what sealed them: size, interval, producers_waiting, shutdown")
+                            .register(meters));
         }
     }
 
@@ -62,13 +77,18 @@ final class ProduceMetrics {
     }
 
     void flushOutcome(String outcome) {
-        Counter.builder("floe.produce.flushes").tag("outcome", outcome)
-                .description("Flushes by outcome: committed, upload_failed, rejected, unknown").register(meters)
+        Counter.builder("floe.produce.flushes")
+                .tag("outcome", outcome)
+                .description("Flushes by outcome: committed, upload_failed, rejected, unknown")
+                .register(meters)
                 .increment();
     }
 
     void refused(String reason) {
-        Counter.builder("floe.produce.refused.batches").tag("reason", reason)
-                .description("Batches refused before reaching storage").register(meters).increment();
+        Counter.builder("floe.produce.refused.batches")
+                .tag("reason", reason)
+                .description("Batches refused before reaching storage")
+                .register(meters)
+                .increment();
     }
 }

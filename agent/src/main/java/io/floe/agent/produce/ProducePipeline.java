@@ -74,9 +74,17 @@ public final class ProducePipeline implements AutoCloseable {
     private CompletableFuture<Void> commitChain = CompletableFuture.completedFuture(null);
     private final WaitingProducers producers = new WaitingProducers();
 
-    public ProducePipeline(AgentConfig config, LogAppends metadata, ObjectStore objects, ObjectCache cache,
-            Topics topics, Clock clock, ScheduledExecutorService scheduler, Concurrency concurrency,
-            MeterRegistry meters, Consumer<CommittedObject> onCommitted) {
+    public ProducePipeline(
+            AgentConfig config,
+            LogAppends metadata,
+            ObjectStore objects,
+            ObjectCache cache,
+            Topics topics,
+            Clock clock,
+            ScheduledExecutorService scheduler,
+            Concurrency concurrency,
+            MeterRegistry meters,
+            Consumer<CommittedObject> onCommitted) {
         this.config = config;
         this.clock = clock;
         this.topics = topics;
@@ -85,14 +93,22 @@ public final class ProducePipeline implements AutoCloseable {
         this.metrics = new ProduceMetrics(meters);
         this.commitExecutor = concurrency.pool("floe-commit", 1);
         this.registerExecutor = concurrency.pool("floe-register", 1);
-        RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, config.agentId()), metadata, config.agentId(),
-                clock, registerExecutor, 4 * config.flushesInFlightMax(), KEY_RESERVE_MAX_AGE);
+        RegisteredKeys keys = new RegisteredKeys(
+                new ObjectKeys(clock, config.agentId()),
+                metadata,
+                config.agentId(),
+                clock,
+                registerExecutor,
+                4 * config.flushesInFlightMax(),
+                KEY_RESERVE_MAX_AGE);
         this.upload = new SegmentUpload(keys, objects, cache);
         this.commit = new SegmentCommit(metadata, onCommitted, metrics, concurrency);
         this.uploadExecutor = concurrency.pool("floe-upload", config.flushesInFlightMax());
         this.bufferBytesMax = Math.max(4 * config.flushMaxBytes(), 64L * 1024 * 1024);
         Gauge.builder("floe.produce.buffered.bytes", this, p -> p.bufferedBytesNow())
-                .description("Bytes accepted and not yet answered").baseUnit("bytes").register(meters);
+                .description("Bytes accepted and not yet answered")
+                .baseUnit("bytes")
+                .register(meters);
     }
 
     /**
@@ -108,7 +124,10 @@ public final class ProducePipeline implements AutoCloseable {
         TopicPartition topicPartition = new TopicPartition(topic.name(), partition);
         ValidatedBatch batch;
         try {
-            batch = BatchValidator.validate(topicPartition, records, topics.configs().maxMessageBytes(topic),
+            batch = BatchValidator.validate(
+                    topicPartition,
+                    records,
+                    topics.configs().maxMessageBytes(topic),
                     topics.configs().compacted(topic));
         } catch (InvalidBatchException e) {
             metrics.refused(e.reason().name().toLowerCase());
@@ -123,9 +142,11 @@ public final class ProducePipeline implements AutoCloseable {
         CompletableFuture<AppendResult> result = new CompletableFuture<>();
         PendingAppend append = new PendingAppend(topicPartition, topic.id(), batch, result);
         synchronized (lock) {
-            String refusal = closed ? "agent is shutting down"
+            String refusal = closed
+                    ? "agent is shutting down"
                     : bufferedBytes + append.sizeBytes() > bufferBytesMax
-                            ? "produce buffer full (" + bufferedBytes + " of " + bufferBytesMax + " bytes)" : null;
+                            ? "produce buffer full (" + bufferedBytes + " of " + bufferBytesMax + " bytes)"
+                            : null;
             if (refusal != null) {
                 metrics.refused("busy");
                 return CompletableFuture.completedFuture(new AppendResult.Failed(AppendError.NOT_COMMITTED, refusal));
@@ -134,21 +155,23 @@ public final class ProducePipeline implements AutoCloseable {
             if (open == null) {
                 open = new Flush(nextFlushSequence++, concurrency.nanoTime());
                 long sequence = open.sequence();
-                openTimer = scheduler.schedule(() -> onFlushDue(sequence), config.flushInterval().toNanos(),
-                        TimeUnit.NANOSECONDS);
+                openTimer = scheduler.schedule(
+                        () -> onFlushDue(sequence), config.flushInterval().toNanos(), TimeUnit.NANOSECONDS);
             }
             open.add(append);
             if (open.bytes() >= config.flushMaxBytes()) {
                 sealIfSlotFree(SealReason.SIZE);
             }
         }
-        CompletableFuture<AppendResult> answered = result.whenComplete((r, e) -> metrics.appendLatency(concurrency.nanoTime() - arrived));
+        CompletableFuture<AppendResult> answered =
+                result.whenComplete((r, e) -> metrics.appendLatency(concurrency.nanoTime() - arrived));
         if (logAppendTimeMs < 0) {
             return answered;
         }
         long stamp = logAppendTimeMs;
         return answered.thenApply(r -> r instanceof AppendResult.Appended appended
-                ? new AppendResult.Appended(appended.baseOffset(), appended.logStartOffset(), stamp) : r);
+                ? new AppendResult.Appended(appended.baseOffset(), appended.logStartOffset(), stamp)
+                : r);
     }
 
     /**
@@ -208,10 +231,12 @@ public final class ProducePipeline implements AutoCloseable {
         }
         flushesInFlight++;
         metrics.sealed(reason, flush.bytes(), flush.appends().size(), concurrency.nanoTime() - flush.openedAtNanos());
-        CompletableFuture<UploadedObject> uploaded = CompletableFuture.supplyAsync(() -> timedUpload(flush), uploadExecutor);
+        CompletableFuture<UploadedObject> uploaded =
+                CompletableFuture.supplyAsync(() -> timedUpload(flush), uploadExecutor);
         // Chained under the lock, so commits run one at a time in sealing order although uploads race. A link
         // that failed (an Error out of finish) still lets the next one run: every flush gets answered.
-        CompletableFuture<Void> uploadedAndPreviousCommitted = commitChain.handle((previous, failure) -> null)
+        CompletableFuture<Void> uploadedAndPreviousCommitted = commitChain
+                .handle((previous, failure) -> null)
                 .thenCompose(previous -> uploaded.handle((object, failure) -> null));
         commitChain = uploadedAndPreviousCommitted.thenRunAsync(() -> finish(flush, uploaded), commitExecutor);
     }
@@ -233,8 +258,12 @@ public final class ProducePipeline implements AutoCloseable {
             commit.commit(object);
         } catch (CompletionException failed) {
             Throwable cause = failed.getCause() != null ? failed.getCause() : failed;
-            LOGGER.warn("Upload failed flush={} batches={} bytes={}: {}",
-                    flush.sequence(), flush.appends().size(), flush.bytes(), cause.toString());
+            LOGGER.warn(
+                    "Upload failed flush={} batches={} bytes={}: {}",
+                    flush.sequence(),
+                    flush.appends().size(),
+                    flush.bytes(),
+                    cause.toString());
             metrics.flushOutcome("upload_failed");
             SegmentCommit.failAll(flush.appends(), "upload failed: " + cause.getMessage());
         } catch (RuntimeException e) {
@@ -260,7 +289,8 @@ public final class ProducePipeline implements AutoCloseable {
             }
             if (open.bytes() >= config.flushMaxBytes()) {
                 sealIfSlotFree(SealReason.SIZE);
-            } else if (concurrency.nanoTime() - open.openedAtNanos() >= config.flushInterval().toNanos()) {
+            } else if (concurrency.nanoTime() - open.openedAtNanos()
+                    >= config.flushInterval().toNanos()) {
                 sealIfSlotFree(SealReason.INTERVAL);
             } else if (producers.allWaiting()) { // never, without group commit: nothing is counted
                 sealIfSlotFree(SealReason.PRODUCERS_WAITING);

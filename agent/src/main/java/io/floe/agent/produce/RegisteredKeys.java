@@ -1,8 +1,8 @@
 package io.floe.agent.produce;
 
-import io.floe.core.object.ObjectKeys;
 import io.floe.core.metadata.LogAppends;
 import io.floe.core.object.ObjectKey;
+import io.floe.core.object.ObjectKeys;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,8 +35,14 @@ final class RegisteredKeys {
     private final ConcurrentLinkedDeque<Reserved> ready = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean refilling = new AtomicBoolean();
 
-    RegisteredKeys(ObjectKeys keys, LogAppends metadata, String agentId, Clock clock, Executor executor,
-            int reserve, Duration maxAge) {
+    RegisteredKeys(
+            ObjectKeys keys,
+            LogAppends metadata,
+            String agentId,
+            Clock clock,
+            Executor executor,
+            int reserve,
+            Duration maxAge) {
         this.keys = keys;
         this.metadata = metadata;
         this.agentId = agentId;

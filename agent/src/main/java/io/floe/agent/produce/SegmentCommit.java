@@ -31,7 +31,10 @@ final class SegmentCommit {
     private final ProduceMetrics metrics;
     private final Concurrency concurrency;
 
-    SegmentCommit(LogAppends metadata, Consumer<CommittedObject> onCommitted, ProduceMetrics metrics,
+    SegmentCommit(
+            LogAppends metadata,
+            Consumer<CommittedObject> onCommitted,
+            ProduceMetrics metrics,
             Concurrency concurrency) {
         this.metadata = metadata;
         this.onCommitted = onCommitted;
@@ -51,18 +54,26 @@ final class SegmentCommit {
         if (outcome instanceof CommitOutcome.Committed committed) {
             answer(uploaded, committed.results());
         } else if (outcome instanceof CommitOutcome.Rejected rejected) {
-            LOGGER.warn("Commit rejected object={} batches={} reason={}",
-                    uploaded.key(), uploaded.batches().size(), rejected.reason());
+            LOGGER.warn(
+                    "Commit rejected object={} batches={} reason={}",
+                    uploaded.key(),
+                    uploaded.batches().size(),
+                    rejected.reason());
             metrics.flushOutcome("rejected");
             failAll(uploaded.appends(), "commit rejected: " + rejected.reason());
         } else if (outcome instanceof CommitOutcome.Unknown unknown) {
-            LOGGER.warn("Commit outcome unknown object={} batches={}: {}",
-                    uploaded.key(), uploaded.batches().size(), unknown.cause().toString());
+            LOGGER.warn(
+                    "Commit outcome unknown object={} batches={}: {}",
+                    uploaded.key(),
+                    uploaded.batches().size(),
+                    unknown.cause().toString());
             metrics.flushOutcome("unknown");
             Set<TopicPartition> touched = new HashSet<>();
             uploaded.batches().forEach(batch -> touched.add(batch.topicPartition()));
             onCommitted.accept(CommittedObject.unknown(touched));
-            failAll(uploaded.appends(), "commit outcome unknown: " + unknown.cause().getMessage());
+            failAll(
+                    uploaded.appends(),
+                    "commit outcome unknown: " + unknown.cause().getMessage());
         }
     }
 
@@ -75,9 +86,15 @@ final class SegmentCommit {
             }
             if (results.get(i) instanceof AppendResult.Appended done) {
                 BatchAppend batch = uploaded.batches().get(i);
-                appended.add(new CommittedObject.Appended(new BatchCoordinate(batch.topicPartition(), done.baseOffset(),
-                        done.baseOffset() + batch.recordCount() - 1, uploaded.key(), batch.range(),
-                        batch.maxTimestamp()), done.logStartOffset()));
+                appended.add(new CommittedObject.Appended(
+                        new BatchCoordinate(
+                                batch.topicPartition(),
+                                done.baseOffset(),
+                                done.baseOffset() + batch.recordCount() - 1,
+                                uploaded.key(),
+                                batch.range(),
+                                batch.maxTimestamp()),
+                        done.logStartOffset()));
             }
         }
         // Publish to the read path before answering, so a producer's ack is never ahead of what fetches see.

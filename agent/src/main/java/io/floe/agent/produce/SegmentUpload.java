@@ -46,11 +46,22 @@ final class SegmentUpload {
         List<BatchAppend> batches = new ArrayList<>(ordered.size());
         for (PendingAppend append : ordered) {
             ValidatedBatch batch = append.batch();
-            ByteRange range = writer.append(append.topicId(), append.topicPartition().partition(), batch.recordCount(),
-                    batch.producer().producerId(), batch.producer().producerEpoch(), batch.producer().baseSequence(),
-                    batch.maxTimestamp(), batch.bytes());
-            batches.add(new BatchAppend(append.topicPartition(), append.topicId(), range, batch.recordCount(),
-                    batch.maxTimestamp(), batch.producer()));
+            ByteRange range = writer.append(
+                    append.topicId(),
+                    append.topicPartition().partition(),
+                    batch.recordCount(),
+                    batch.producer().producerId(),
+                    batch.producer().producerEpoch(),
+                    batch.producer().baseSequence(),
+                    batch.maxTimestamp(),
+                    batch.bytes());
+            batches.add(new BatchAppend(
+                    append.topicPartition(),
+                    append.topicId(),
+                    range,
+                    batch.recordCount(),
+                    batch.maxTimestamp(),
+                    batch.producer()));
         }
         int size = Math.toIntExact(writer.sizeBytes());
         if (localBuffers == null) {
@@ -82,7 +93,9 @@ final class SegmentUpload {
     private static List<PendingAppend> groupedByPartition(List<PendingAppend> appends) {
         Map<TopicPartition, List<PendingAppend>> byPartition = new LinkedHashMap<>();
         for (PendingAppend append : appends) {
-            byPartition.computeIfAbsent(append.topicPartition(), tp -> new ArrayList<>()).add(append);
+            byPartition
+                    .computeIfAbsent(append.topicPartition(), tp -> new ArrayList<>())
+                    .add(append);
         }
         List<PendingAppend> ordered = new ArrayList<>(appends.size());
         byPartition.values().forEach(ordered::addAll);

@@ -132,8 +132,8 @@ public final class Topics {
         // deleted topic of the same name left behind (a table whose schema its declared one must fit).
         // A topic that exists is answered TOPIC_ALREADY_EXISTS below, as by Kafka, not change-checked.
         if (store.topic(topic.name()).isEmpty()) {
-            configs.validateChange(new Topic(topic.name(), new UUID(0, 0), topic.partitionCount(), Map.of()),
-                    topic.configs());
+            configs.validateChange(
+                    new Topic(topic.name(), new UUID(0, 0), topic.partitionCount(), Map.of()), topic.configs());
         } else {
             configs.validate(topic.configs());
         }
@@ -144,8 +144,12 @@ public final class Topics {
             return new Topic(topic.name(), new UUID(0, 0), topic.partitionCount(), topic.configs());
         }
         Topic created = store.createTopic(topic);
-        LOGGER.info("Created topic topic={} partitions={} id={} configs={}",
-                created.name(), created.partitionCount(), created.id(), created.configs());
+        LOGGER.info(
+                "Created topic topic={} partitions={} id={} configs={}",
+                created.name(),
+                created.partitionCount(),
+                created.id(),
+                created.configs());
         remember(created);
         return created;
     }
@@ -209,10 +213,12 @@ public final class Topics {
             return Optional.of("Topic name cannot be \".\" or \"..\"");
         }
         if (name.length() > MAX_NAME_LENGTH) {
-            return Optional.of("Topic name is illegal, it can't be longer than " + MAX_NAME_LENGTH + " characters, topic name: " + name);
+            return Optional.of("Topic name is illegal, it can't be longer than " + MAX_NAME_LENGTH
+                    + " characters, topic name: " + name);
         }
         if (!LEGAL_NAME.matcher(name).matches()) {
-            return Optional.of("Topic name \"" + name + "\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'");
+            return Optional.of("Topic name \"" + name
+                    + "\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'");
         }
         return Optional.empty();
     }

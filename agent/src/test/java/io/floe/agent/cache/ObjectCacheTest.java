@@ -23,8 +23,16 @@ class ObjectCacheTest {
         assertThat(slice.remaining()).isEqualTo(5);
         assertThat(slice.get(0)).isEqualTo((byte) 10);
         assertThat(cache.get(key, new ByteRange(98, 5))).isEmpty();
-        assertThat(meters.get("floe.cache.requests").tag("result", "hit").counter().count()).isEqualTo(1);
-        assertThat(meters.get("floe.cache.requests").tag("result", "miss").counter().count()).isEqualTo(1);
+        assertThat(meters.get("floe.cache.requests")
+                        .tag("result", "hit")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
+        assertThat(meters.get("floe.cache.requests")
+                        .tag("result", "miss")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test

@@ -26,16 +26,22 @@ class FetchReaderTest {
 
         List<FetchReader.Run> runs = FetchReader.runs(batches);
 
-        assertThat(runs).extracting(FetchReader.Run::range).containsExactly(
-                new ByteRange(5, 150), new ByteRange(200, 30), new ByteRange(230, 40));
+        assertThat(runs)
+                .extracting(FetchReader.Run::range)
+                .containsExactly(new ByteRange(5, 150), new ByteRange(200, 30), new ByteRange(230, 40));
         assertThat(runs).extracting(FetchReader.Run::object).containsExactly(A, A, B);
-        assertThat(runs.get(0).batches()).extracting(BatchCoordinate::baseOffset).containsExactly(0L, 5L);
+        assertThat(runs.get(0).batches())
+                .extracting(BatchCoordinate::baseOffset)
+                .containsExactly(0L, 5L);
     }
 
     @Test
     void mergesTouchingAndOverlappingRangesIntoOneRead() {
         List<ByteRange> merged = FetchReader.merge(List.of(
-                new ByteRange(200, 50), new ByteRange(5, 10), new ByteRange(15, 20), new ByteRange(30, 10),
+                new ByteRange(200, 50),
+                new ByteRange(5, 10),
+                new ByteRange(15, 20),
+                new ByteRange(30, 10),
                 new ByteRange(251, 4)));
 
         assertThat(merged).containsExactly(new ByteRange(5, 35), new ByteRange(200, 50), new ByteRange(251, 4));

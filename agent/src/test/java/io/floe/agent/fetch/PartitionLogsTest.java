@@ -30,6 +30,7 @@ class PartitionLogsTest {
 
     @TempDir
     Path dir;
+
     private MetadataStore store;
     private ProduceFixture produce;
     private Topic topic;
@@ -52,7 +53,9 @@ class PartitionLogsTest {
         commitAndTell(logs, 0, 3);
 
         PartitionLog view = logs.log(P0);
-        assertThat(view.indexStart()).as("the index covers the partition from its first commit").isZero();
+        assertThat(view.indexStart())
+                .as("the index covers the partition from its first commit")
+                .isZero();
         assertThat(view.offsets()).isEqualTo(new LogOffsets(0, 30));
         assertThat(logs.batches(P0, 0, Long.MAX_VALUE, null)).isEqualTo(store.batches(P0, 0, 100));
         assertThat(logs.indexedBatches()).isEqualTo(3);
@@ -67,7 +70,9 @@ class PartitionLogsTest {
         assertThat(logs.indexedBatches()).as("nothing moved").isEqualTo(3);
 
         store.deleteRecords(P0, 15);
-        assertThat(logs.offsets(P0).logStartOffset()).as("the view has not looked yet").isZero();
+        assertThat(logs.offsets(P0).logStartOffset())
+                .as("the view has not looked yet")
+                .isZero();
         logs.checkRewrites(fetch);
 
         assertThat(logs.indexedBatches()).isZero();
@@ -99,10 +104,13 @@ class PartitionLogsTest {
             commitAndTell(logs, partition, 1);
         }
         commitAndTell(logs, 0, 1);
-        assertThat(logs.log(P0).indexedBatches()).as("eight views: the least share each").isEqualTo(
-                PartitionLogs.INDEX_BATCHES_MIN);
-        assertThat(logs.batches(P0, 0, Long.MAX_VALUE, null)).as("below the index, from the store")
-                .extracting(BatchCoordinate::baseOffset).startsWith(0L, 10L);
+        assertThat(logs.log(P0).indexedBatches())
+                .as("eight views: the least share each")
+                .isEqualTo(PartitionLogs.INDEX_BATCHES_MIN);
+        assertThat(logs.batches(P0, 0, Long.MAX_VALUE, null))
+                .as("below the index, from the store")
+                .extracting(BatchCoordinate::baseOffset)
+                .startsWith(0L, 10L);
     }
 
     @Test
@@ -126,7 +134,8 @@ class PartitionLogsTest {
         views.set(logs);
 
         assertThat(logs.offsets(P0)).as("this call serves the markers it read").isEqualTo(new LogOffsets(0, 0));
-        assertThat(logs.offsets(P0)).as("but they were not kept: the next use reads again")
+        assertThat(logs.offsets(P0))
+                .as("but they were not kept: the next use reads again")
                 .isEqualTo(new LogOffsets(0, 10));
     }
 
@@ -134,7 +143,9 @@ class PartitionLogsTest {
     private void commitAndTell(PartitionLogs logs, int partition, int batches) {
         TopicPartition tp = new TopicPartition(topic.name(), partition);
         for (int i = 0; i < batches; i++) {
-            long base = ((AppendResult.Appended) produce.commit(produce.batch(topic, partition, 10)).get(0)).baseOffset();
+            long base = ((AppendResult.Appended)
+                            produce.commit(produce.batch(topic, partition, 10)).get(0))
+                    .baseOffset();
             BatchCoordinate batch = store.batches(tp, base, 1).get(0);
             logs.onCommitted(new CommittedObject(List.of(new CommittedObject.Appended(batch, 0))));
         }

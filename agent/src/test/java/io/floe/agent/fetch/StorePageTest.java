@@ -45,7 +45,9 @@ class StorePageTest {
     void aPageThatReachedTheStoresEndAnswersShort() {
         StorePage page = new StorePage(batches(30, 5), true);
 
-        assertThat(page.answer(60, 1000)).extracting(BatchCoordinate::baseOffset).containsExactly(60L, 70L);
+        assertThat(page.answer(60, 1000))
+                .extracting(BatchCoordinate::baseOffset)
+                .containsExactly(60L, 70L);
         assertThat(page.answer(80, 1000)).isEmpty();
     }
 

@@ -59,10 +59,22 @@ final class ConsumerFixture implements AutoCloseable {
     }
 
     /** A join request of {@code memberId} with every field a client sends when it joins. */
-    static ConsumerHeartbeat joinRequest(String memberId, String instanceId, List<String> topics, String regex,
-            String assignor) {
-        return new ConsumerHeartbeat(GROUP, memberId, 0, instanceId, null, REBALANCE_TIMEOUT_MS, topics, regex,
-                assignor, Assignment.EMPTY, "client", "/127.0.0.1", true);
+    static ConsumerHeartbeat joinRequest(
+            String memberId, String instanceId, List<String> topics, String regex, String assignor) {
+        return new ConsumerHeartbeat(
+                GROUP,
+                memberId,
+                0,
+                instanceId,
+                null,
+                REBALANCE_TIMEOUT_MS,
+                topics,
+                regex,
+                assignor,
+                Assignment.EMPTY,
+                "client",
+                "/127.0.0.1",
+                true);
     }
 
     ConsumerHeartbeatResult send(ConsumerHeartbeat request) {
@@ -102,9 +114,12 @@ final class ConsumerFixture implements AutoCloseable {
     void assertNoPartitionOwnedTwice() {
         Set<String> seen = new HashSet<>();
         for (Member member : members) {
-            member.owned.partitions().forEach((topic, partitions) -> partitions.forEach(partition -> assertThat(
-                    seen.add(topic + "-" + partition)).as("%s-%d owned twice (by %s too)", topic, partition,
-                    member.memberId).isTrue()));
+            member.owned
+                    .partitions()
+                    .forEach((topic, partitions) ->
+                            partitions.forEach(partition -> assertThat(seen.add(topic + "-" + partition))
+                                    .as("%s-%d owned twice (by %s too)", topic, partition, member.memberId)
+                                    .isTrue()));
         }
     }
 
@@ -124,6 +139,7 @@ final class ConsumerFixture implements AutoCloseable {
         Assignment owned = Assignment.EMPTY;
         /** A crashed member sends nothing more. */
         boolean silent;
+
         ConsumerHeartbeatResult last;
 
         Member(String memberId, String instanceId, List<String> topicNames, String regex) {
@@ -148,13 +164,37 @@ final class ConsumerFixture implements AutoCloseable {
 
         /** A regular heartbeat reporting what it owns. */
         ConsumerHeartbeatResult heartbeat() {
-            return apply(send(new ConsumerHeartbeat(GROUP, memberId, epoch, instanceId, null, -1, null, null, null,
-                    owned, "client", "/127.0.0.1", true)));
+            return apply(send(new ConsumerHeartbeat(
+                    GROUP,
+                    memberId,
+                    epoch,
+                    instanceId,
+                    null,
+                    -1,
+                    null,
+                    null,
+                    null,
+                    owned,
+                    "client",
+                    "/127.0.0.1",
+                    true)));
         }
 
         ConsumerHeartbeatResult leave() {
-            ConsumerHeartbeatResult result = send(new ConsumerHeartbeat(GROUP, memberId, instanceId == null ? -1 : -2,
-                    instanceId, null, -1, null, null, null, null, "client", "/127.0.0.1", true));
+            ConsumerHeartbeatResult result = send(new ConsumerHeartbeat(
+                    GROUP,
+                    memberId,
+                    instanceId == null ? -1 : -2,
+                    instanceId,
+                    null,
+                    -1,
+                    null,
+                    null,
+                    null,
+                    null,
+                    "client",
+                    "/127.0.0.1",
+                    true));
             owned = Assignment.EMPTY;
             epoch = -1;
             members.remove(this);

@@ -53,21 +53,27 @@ class ConsumerGroupAdminTest {
         assertThat(coordinator.committedOffsets(GROUP)).containsOnlyKeys(ORDERS_0);
         assertThat(commit(member.memberId, member.epoch + 1).error()).isEqualTo(GroupError.STALE_MEMBER_EPOCH);
         assertThat(commit("stranger", 1).error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
-        assertThat(commit("", -1).error()).as("no commits from outside while it has members")
+        assertThat(commit("", -1).error())
+                .as("no commits from outside while it has members")
                 .isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
 
-        assertThat(coordinator.validateOffsetFetch(GROUP, member.memberId, member.epoch)).isEqualTo(GroupError.NONE);
+        assertThat(coordinator.validateOffsetFetch(GROUP, member.memberId, member.epoch))
+                .isEqualTo(GroupError.NONE);
         assertThat(coordinator.validateOffsetFetch(GROUP, member.memberId, 7)).isEqualTo(GroupError.STALE_MEMBER_EPOCH);
         assertThat(coordinator.validateOffsetFetch(GROUP, "stranger", 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
-        assertThat(coordinator.validateOffsetFetch(GROUP, null, -1)).as("admin clients").isEqualTo(GroupError.NONE);
+        assertThat(coordinator.validateOffsetFetch(GROUP, null, -1))
+                .as("admin clients")
+                .isEqualTo(GroupError.NONE);
 
         member.leave();
-        assertThat(commit("", -1).error()).as("an empty group takes commits from outside").isEqualTo(GroupError.NONE);
+        assertThat(commit("", -1).error())
+                .as("an empty group takes commits from outside")
+                .isEqualTo(GroupError.NONE);
     }
 
     private OffsetCommitResult commit(String memberId, int epoch) {
-        return coordinator.commitOffsets(new OffsetCommitRequest(GROUP, memberId, null, epoch,
-                Map.of(ORDERS_0, new OffsetCommitRequest.NewOffset(10, 0, ""))));
+        return coordinator.commitOffsets(new OffsetCommitRequest(
+                GROUP, memberId, null, epoch, Map.of(ORDERS_0, new OffsetCommitRequest.NewOffset(10, 0, ""))));
     }
 
     @Test
@@ -76,16 +82,17 @@ class ConsumerGroupAdminTest {
         member.join();
         commit(member.memberId, member.epoch);
 
-        assertThat(coordinator.listGroups()).containsExactly(
-                new GroupListing(GROUP, "consumer", "Stable", GroupType.CONSUMER));
+        assertThat(coordinator.listGroups())
+                .containsExactly(new GroupListing(GROUP, "consumer", "Stable", GroupType.CONSUMER));
         assertThat(coordinator.typeOf(GROUP)).contains(GroupType.CONSUMER);
-        assertThat(coordinator.describeGroup(GROUP).state()).as("DescribeGroups is for classic groups")
+        assertThat(coordinator.describeGroup(GROUP).state())
+                .as("DescribeGroups is for classic groups")
                 .isEqualTo(GroupState.DEAD);
         assertThat(coordinator.deleteGroup(GROUP)).isEqualTo(GroupError.NON_EMPTY_GROUP);
 
         member.leave();
-        assertThat(coordinator.listGroups()).containsExactly(
-                new GroupListing(GROUP, "consumer", "Empty", GroupType.CONSUMER));
+        assertThat(coordinator.listGroups())
+                .containsExactly(new GroupListing(GROUP, "consumer", "Empty", GroupType.CONSUMER));
         assertThat(coordinator.deleteGroup(GROUP)).isEqualTo(GroupError.NONE);
 
         assertThat(coordinator.listGroups()).isEmpty();
@@ -97,29 +104,41 @@ class ConsumerGroupAdminTest {
     void offsetsOfTopicsTheGroupConsumesAreNotDeleted() {
         Member member = fixture.member();
         member.join();
-        coordinator.commitOffsets(new OffsetCommitRequest(GROUP, member.memberId, null, member.epoch, Map.of(
-                ORDERS_0, new OffsetCommitRequest.NewOffset(1, 0, ""), AUDIT_0, new OffsetCommitRequest.NewOffset(1, 0, ""))));
+        coordinator.commitOffsets(new OffsetCommitRequest(
+                GROUP,
+                member.memberId,
+                null,
+                member.epoch,
+                Map.of(
+                        ORDERS_0,
+                        new OffsetCommitRequest.NewOffset(1, 0, ""),
+                        AUDIT_0,
+                        new OffsetCommitRequest.NewOffset(1, 0, ""))));
 
         OffsetDeleteResult result = coordinator.deleteOffsets(GROUP, List.of(ORDERS_0, AUDIT_0), metadata -> {
             throw new AssertionError("consumer groups have no JoinGroup metadata");
         });
 
-        assertThat(result.partitions()).containsOnly(Map.entry(ORDERS_0, GroupError.GROUP_SUBSCRIBED_TO_TOPIC),
-                Map.entry(AUDIT_0, GroupError.NONE));
+        assertThat(result.partitions())
+                .containsOnly(
+                        Map.entry(ORDERS_0, GroupError.GROUP_SUBSCRIBED_TO_TOPIC), Map.entry(AUDIT_0, GroupError.NONE));
         assertThat(coordinator.committedOffsets(GROUP)).containsOnlyKeys(ORDERS_0);
     }
 
     @Test
     void offsetsOfAGroupEmptyForTheWholeRetentionExpireAndTheGroupLeavesMemory() {
         fixture.close();
-        fixture = new ConsumerFixture(dir.resolve("retention"), GroupCoordinatorConfig.defaults()
-                .withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)));
+        fixture = new ConsumerFixture(
+                dir.resolve("retention"),
+                GroupCoordinatorConfig.defaults().withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)));
         coordinator = fixture.coordinator;
         Member member = fixture.member();
         member.join();
         commit(member.memberId, member.epoch);
         fixture.passTime(Duration.ofHours(2).toMillis());
-        assertThat(coordinator.expireOffsets()).as("a group with members keeps its offsets").isZero();
+        assertThat(coordinator.expireOffsets())
+                .as("a group with members keeps its offsets")
+                .isZero();
 
         member.leave();
         fixture.timers.advance(Duration.ofMinutes(61).toMillis());
@@ -134,8 +153,20 @@ class ConsumerGroupAdminTest {
         String classicGroup = CoordinatorFixture.GROUP;
         classic.stableGroup(1);
 
-        ConsumerHeartbeatResult refused = fixture.send(new ConsumerHeartbeat(classicGroup, "m", 0, null, null, 1000,
-                List.of("orders"), null, null, io.floe.agent.group.consumer.Assignment.EMPTY, "c", "h", true));
+        ConsumerHeartbeatResult refused = fixture.send(new ConsumerHeartbeat(
+                classicGroup,
+                "m",
+                0,
+                null,
+                null,
+                1000,
+                List.of("orders"),
+                null,
+                null,
+                io.floe.agent.group.consumer.Assignment.EMPTY,
+                "c",
+                "h",
+                true));
 
         assertThat(refused.error()).isEqualTo(GroupError.GROUP_ID_NOT_FOUND);
         assertThat(refused.errorMessage()).isEqualTo("Group payments is not a consumer group.");
@@ -146,11 +177,23 @@ class ConsumerGroupAdminTest {
     void aConsumerGroupWithMembersKeepsItsIdFromTheClassicProtocol() {
         fixture.member().join();
 
-        CompletableFuture<JoinResponse> join = coordinator.join(new JoinRequest(GROUP, "", null, "client",
-                "/127.0.0.1", 10_000, 30_000, "consumer", CoordinatorFixture.protocols("range"), true, true, null));
+        CompletableFuture<JoinResponse> join = coordinator.join(new JoinRequest(
+                GROUP,
+                "",
+                null,
+                "client",
+                "/127.0.0.1",
+                10_000,
+                30_000,
+                "consumer",
+                CoordinatorFixture.protocols("range"),
+                true,
+                true,
+                null));
 
         assertThat(join.join().error()).isEqualTo(GroupError.INCONSISTENT_GROUP_PROTOCOL);
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().state()).isEqualTo(ConsumerGroupState.STABLE);
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().state())
+                .isEqualTo(ConsumerGroupState.STABLE);
     }
 
     @Test
@@ -159,8 +202,21 @@ class ConsumerGroupAdminTest {
         member.join();
         member.leave();
 
-        JoinResponse classic = coordinator.join(new JoinRequest(GROUP, "", null, "client", "/127.0.0.1", 10_000,
-                30_000, "consumer", CoordinatorFixture.protocols("range"), true, true, null)).join();
+        JoinResponse classic = coordinator
+                .join(new JoinRequest(
+                        GROUP,
+                        "",
+                        null,
+                        "client",
+                        "/127.0.0.1",
+                        10_000,
+                        30_000,
+                        "consumer",
+                        CoordinatorFixture.protocols("range"),
+                        true,
+                        true,
+                        null))
+                .join();
         assertThat(classic.error()).isEqualTo(GroupError.MEMBER_ID_REQUIRED);
         assertThat(coordinator.typeOf(GROUP)).contains(GroupType.CLASSIC);
         assertThat(coordinator.describeConsumerGroup(GROUP)).isEmpty();
@@ -175,12 +231,27 @@ class ConsumerGroupAdminTest {
     void metersCountConsumerGroupsByState() {
         fixture.member().join();
 
-        assertThat(fixture.coordinatorFixture.meters.get("floe.consumer.groups").tag("state", "Stable").gauge().value())
+        assertThat(fixture.coordinatorFixture
+                        .meters
+                        .get("floe.consumer.groups")
+                        .tag("state", "Stable")
+                        .gauge()
+                        .value())
                 .isEqualTo(1);
-        assertThat(fixture.coordinatorFixture.meters.get("floe.groups").tag("state", "Stable").gauge().value())
+        assertThat(fixture.coordinatorFixture
+                        .meters
+                        .get("floe.groups")
+                        .tag("state", "Stable")
+                        .gauge()
+                        .value())
                 .isZero();
-        assertThat(Optional.ofNullable(fixture.coordinatorFixture.meters.find("floe.consumer.group.rebalances")
-                .counter()).map(c -> c.count()).orElse(0.0)).isEqualTo(1);
+        assertThat(Optional.ofNullable(fixture.coordinatorFixture
+                                .meters
+                                .find("floe.consumer.group.rebalances")
+                                .counter())
+                        .map(c -> c.count())
+                        .orElse(0.0))
+                .isEqualTo(1);
         assertThat(Set.of(GroupType.values())).hasSize(2);
     }
 }

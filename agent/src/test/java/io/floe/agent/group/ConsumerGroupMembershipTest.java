@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConsumerGroupMembershipTest {
 
-    private static final long SESSION_MS = GroupCoordinatorConfig.defaults().consumerGroups().sessionTimeout().toMillis();
+    private static final long SESSION_MS =
+            GroupCoordinatorConfig.defaults().consumerGroups().sessionTimeout().toMillis();
 
     @TempDir
     Path dir;
@@ -57,7 +58,8 @@ class ConsumerGroupMembershipTest {
         assertThat(joined.memberEpoch()).isEqualTo(1);
         assertThat(joined.heartbeatIntervalMs()).isEqualTo(5_000);
         assertThat(joined.assignment()).isEqualTo(Assignment.of(ORDERS_ID, 0, 1, 2, 3, 4, 5));
-        ConsumerGroupDescription described = coordinator.describeConsumerGroup(GROUP).orElseThrow();
+        ConsumerGroupDescription described =
+                coordinator.describeConsumerGroup(GROUP).orElseThrow();
         assertThat(described.state()).isEqualTo(ConsumerGroupState.STABLE);
         assertThat(described.groupEpoch()).isEqualTo(1);
         assertThat(described.assignmentEpoch()).isEqualTo(1);
@@ -67,7 +69,9 @@ class ConsumerGroupMembershipTest {
             assertThat(m.subscribedTopicNames()).containsExactly("orders");
             assertThat(m.assignment()).isEqualTo(m.targetAssignment());
         });
-        assertThat(member.heartbeat().assignment()).as("unchanged assignments are not repeated").isNull();
+        assertThat(member.heartbeat().assignment())
+                .as("unchanged assignments are not repeated")
+                .isNull();
     }
 
     @Test
@@ -83,9 +87,13 @@ class ConsumerGroupMembershipTest {
                 .isEqualTo(ConsumerGroupState.RECONCILING);
 
         ConsumerHeartbeatResult revoke = first.heartbeat();
-        assertThat(revoke.memberEpoch()).as("a revoking member stays at its epoch").isEqualTo(1);
+        assertThat(revoke.memberEpoch())
+                .as("a revoking member stays at its epoch")
+                .isEqualTo(1);
         assertThat(revoke.assignment().size()).isEqualTo(3);
-        assertThat(second.heartbeat().assignment()).as("nothing moves before the revocation is confirmed").isNull();
+        assertThat(second.heartbeat().assignment())
+                .as("nothing moves before the revocation is confirmed")
+                .isNull();
         fixture.assertNoPartitionOwnedTwice();
 
         assertThat(first.heartbeat().memberEpoch()).isEqualTo(2);
@@ -109,9 +117,14 @@ class ConsumerGroupMembershipTest {
         assertThat(left.memberEpoch()).isEqualTo(-1);
         fixture.settle();
 
-        assertThat(members.subList(1, 3)).allSatisfy(member -> assertThat(member.orders()).hasSize(3));
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members()).hasSize(2);
-        assertThat(fixture.coordinatorFixture.meters.counter("floe.consumer.group.rebalances").count())
+        assertThat(members.subList(1, 3))
+                .allSatisfy(member -> assertThat(member.orders()).hasSize(3));
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members())
+                .hasSize(2);
+        assertThat(fixture.coordinatorFixture
+                        .meters
+                        .counter("floe.consumer.group.rebalances")
+                        .count())
                 .isEqualTo(4);
     }
 
@@ -124,12 +137,19 @@ class ConsumerGroupMembershipTest {
         fixture.settle();
 
         crashed.crash();
-        fixture.passTime(SESSION_MS - fixture.coordinator.config().consumerGroups().heartbeatInterval().toMillis());
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members()).hasSize(2);
+        fixture.passTime(SESSION_MS
+                - fixture.coordinator
+                        .config()
+                        .consumerGroups()
+                        .heartbeatInterval()
+                        .toMillis());
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members())
+                .hasSize(2);
         fixture.passTime(10_000);
 
         assertThat(survivor.orders()).hasSize(6);
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members()).hasSize(1);
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members())
+                .hasSize(1);
         assertThat(crashed.heartbeat().error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
     }
 
@@ -143,14 +163,31 @@ class ConsumerGroupMembershipTest {
 
         // It keeps heartbeating (so its session lives) but keeps reporting every partition.
         for (long passed = 0; passed < REBALANCE_TIMEOUT_MS; passed += 5_000) {
-            assertThat(coordinator.consumerHeartbeat(new ConsumerHeartbeat(GROUP, stubborn.memberId, 1, null, null, -1,
-                    null, null, null, everything, "client", "/127.0.0.1", true), fixture.topics).error())
+            assertThat(coordinator
+                            .consumerHeartbeat(
+                                    new ConsumerHeartbeat(
+                                            GROUP,
+                                            stubborn.memberId,
+                                            1,
+                                            null,
+                                            null,
+                                            -1,
+                                            null,
+                                            null,
+                                            null,
+                                            everything,
+                                            "client",
+                                            "/127.0.0.1",
+                                            true),
+                                    fixture.topics)
+                            .error())
                     .isEqualTo(GroupError.NONE);
             waiting.heartbeat();
             fixture.timers.advance(5_000);
         }
 
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members()).extracting(m -> m.memberId())
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members())
+                .extracting(m -> m.memberId())
                 .containsExactly(waiting.memberId);
         assertThat(waiting.heartbeat().assignment()).isEqualTo(everything);
     }
@@ -166,49 +203,92 @@ class ConsumerGroupMembershipTest {
         assertThat(heartbeatAt(member, member.epoch + 1, member.owned).error())
                 .isEqualTo(GroupError.FENCED_MEMBER_EPOCH);
         assertThat(heartbeatAt(member, member.epoch - 1, member.owned).error())
-                .as("the previous epoch with owned partitions within the assignment: a lost answer").isEqualTo(GroupError.NONE);
-        assertThat(heartbeatAt(member, member.epoch - 1, Assignment.of(ORDERS_ID, 0, 1, 2, 3, 4, 5)).error())
+                .as("the previous epoch with owned partitions within the assignment: a lost answer")
+                .isEqualTo(GroupError.NONE);
+        assertThat(heartbeatAt(member, member.epoch - 1, Assignment.of(ORDERS_ID, 0, 1, 2, 3, 4, 5))
+                        .error())
                 .isEqualTo(GroupError.FENCED_MEMBER_EPOCH);
         assertThat(heartbeatAt(member, member.epoch - 1, null).error()).isEqualTo(GroupError.FENCED_MEMBER_EPOCH);
-        ConsumerHeartbeatResult unknown = fixture.send(new ConsumerHeartbeat(GROUP, "stranger", 3, null, null, -1, null,
-                null, null, null, "client", "/127.0.0.1", true));
+        ConsumerHeartbeatResult unknown = fixture.send(new ConsumerHeartbeat(
+                GROUP, "stranger", 3, null, null, -1, null, null, null, null, "client", "/127.0.0.1", true));
         assertThat(unknown.error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
         assertThat(unknown.errorMessage()).isEqualTo("Member stranger is not a member of group orders-app.");
-        assertThat(fixture.send(new ConsumerHeartbeat("lost-in-restart", "m", 3, null, null, -1, null, null, null,
-                null, "client", "/127.0.0.1", true)).error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(fixture.send(new ConsumerHeartbeat(
+                                "lost-in-restart",
+                                "m",
+                                3,
+                                null,
+                                null,
+                                -1,
+                                null,
+                                null,
+                                null,
+                                null,
+                                "client",
+                                "/127.0.0.1",
+                                true))
+                        .error())
+                .isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
 
         ConsumerHeartbeatResult rejoined = member.join();
-        assertThat(rejoined.error()).as("a fenced member rejoins with epoch 0 and its id").isEqualTo(GroupError.NONE);
+        assertThat(rejoined.error())
+                .as("a fenced member rejoins with epoch 0 and its id")
+                .isEqualTo(GroupError.NONE);
         assertThat(rejoined.assignment().size()).isEqualTo(3);
     }
 
     private ConsumerHeartbeatResult heartbeatAt(Member member, int epoch, Assignment owned) {
-        return fixture.send(new ConsumerHeartbeat(GROUP, member.memberId, epoch, null, null, -1, null, null, null,
-                owned, "client", "/127.0.0.1", true));
+        return fixture.send(new ConsumerHeartbeat(
+                GROUP, member.memberId, epoch, null, null, -1, null, null, null, owned, "client", "/127.0.0.1", true));
     }
 
     @Test
     void malformedHeartbeatsAreRefusedWithKafkasErrors() {
-        assertInvalid(new ConsumerHeartbeat(GROUP, "m", 0, null, null, -1, List.of("orders"), null, null,
-                Assignment.EMPTY, "c", "h", true), "RebalanceTimeoutMs must be provided in first request.");
-        assertInvalid(new ConsumerHeartbeat(GROUP, "m", 0, null, null, 1000, null, null, null, Assignment.EMPTY, "c",
-                "h", true), "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
-        assertInvalid(new ConsumerHeartbeat(GROUP, "m", 0, null, null, 1000, List.of("orders"), null, null,
-                Assignment.of(ORDERS_ID, 0), "c", "h", true), "TopicPartitions must be empty when (re-)joining.");
+        assertInvalid(
+                new ConsumerHeartbeat(
+                        GROUP, "m", 0, null, null, -1, List.of("orders"), null, null, Assignment.EMPTY, "c", "h", true),
+                "RebalanceTimeoutMs must be provided in first request.");
+        assertInvalid(
+                new ConsumerHeartbeat(
+                        GROUP, "m", 0, null, null, 1000, null, null, null, Assignment.EMPTY, "c", "h", true),
+                "Either SubscribedTopicNames or SubscribedTopicRegex must be non-null when (re-)joining.");
+        assertInvalid(
+                new ConsumerHeartbeat(
+                        GROUP,
+                        "m",
+                        0,
+                        null,
+                        null,
+                        1000,
+                        List.of("orders"),
+                        null,
+                        null,
+                        Assignment.of(ORDERS_ID, 0),
+                        "c",
+                        "h",
+                        true),
+                "TopicPartitions must be empty when (re-)joining.");
         assertInvalid(joinRequest("", null, List.of("orders"), null, null), "MemberId can't be empty.");
-        assertInvalid(new ConsumerHeartbeat("", "m", 0, null, null, 1000, List.of("orders"), null, null,
-                Assignment.EMPTY, "c", "h", true), "GroupId can't be empty.");
-        assertInvalid(new ConsumerHeartbeat(GROUP, "m", -3, null, null, -1, null, null, null, null, "c", "h", true),
+        assertInvalid(
+                new ConsumerHeartbeat(
+                        "", "m", 0, null, null, 1000, List.of("orders"), null, null, Assignment.EMPTY, "c", "h", true),
+                "GroupId can't be empty.");
+        assertInvalid(
+                new ConsumerHeartbeat(GROUP, "m", -3, null, null, -1, null, null, null, null, "c", "h", true),
                 "MemberEpoch is invalid.");
-        assertInvalid(new ConsumerHeartbeat(GROUP, "m", -2, null, null, -1, null, null, null, null, "c", "h", true),
+        assertInvalid(
+                new ConsumerHeartbeat(GROUP, "m", -2, null, null, -1, null, null, null, null, "c", "h", true),
                 "InstanceId can't be null.");
 
         ConsumerHeartbeatResult assignor = fixture.send(joinRequest("m", null, List.of("orders"), null, "sticky"));
         assertThat(assignor.error()).isEqualTo(GroupError.UNSUPPORTED_ASSIGNOR);
-        assertThat(assignor.errorMessage()).isEqualTo("ServerAssignor sticky is not supported. Supported assignors: uniform, range.");
+        assertThat(assignor.errorMessage())
+                .isEqualTo("ServerAssignor sticky is not supported. Supported assignors: uniform, range.");
         assertThat(fixture.send(joinRequest("m", null, null, "orders[", null)).error())
                 .isEqualTo(GroupError.INVALID_REGULAR_EXPRESSION);
-        assertThat(coordinator.describeConsumerGroup(GROUP)).as("refused joins create no group").isEmpty();
+        assertThat(coordinator.describeConsumerGroup(GROUP))
+                .as("refused joins create no group")
+                .isEmpty();
     }
 
     private void assertInvalid(ConsumerHeartbeat request, String message) {
@@ -219,12 +299,13 @@ class ConsumerGroupMembershipTest {
 
     @Test
     void aV0JoinWithoutAMemberIdGetsOneFromTheCoordinator() {
-        ConsumerHeartbeatResult joined = fixture.send(new ConsumerHeartbeat(GROUP, "", 0, null, null, 1000,
-                List.of("orders"), null, null, Assignment.EMPTY, "c", "h", false));
+        ConsumerHeartbeatResult joined = fixture.send(new ConsumerHeartbeat(
+                GROUP, "", 0, null, null, 1000, List.of("orders"), null, null, Assignment.EMPTY, "c", "h", false));
 
         assertThat(joined.error()).isEqualTo(GroupError.NONE);
         assertThat(joined.memberId()).isNotEmpty();
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members()).extracting(m -> m.memberId())
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members())
+                .extracting(m -> m.memberId())
                 .containsExactly(joined.memberId());
     }
 
@@ -247,12 +328,15 @@ class ConsumerGroupMembershipTest {
         UUID apac = new UUID(0, 8);
         fixture.topics.put(new TopicMetadata(apac, "orders-apac", 4));
         fixture.settle();
-        assertThat(byRegex.owned.partitionsOf(apac)).as("regexes are re-read only every 10 s").isEmpty();
+        assertThat(byRegex.owned.partitionsOf(apac))
+                .as("regexes are re-read only every 10 s")
+                .isEmpty();
         fixture.passTime(10_000);
         fixture.settle();
         assertThat(byRegex.owned.partitionsOf(apac)).hasSize(4);
         assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().members())
-                .filteredOn(m -> m.memberId().equals("regex")).singleElement()
+                .filteredOn(m -> m.memberId().equals("regex"))
+                .singleElement()
                 .satisfies(m -> assertThat(m.subscribedTopicRegex()).isEqualTo("orders.*"));
     }
 
@@ -272,11 +356,26 @@ class ConsumerGroupMembershipTest {
 
         assertThat(rejoined.error()).isEqualTo(GroupError.NONE);
         assertThat(restarted.orders()).isEqualTo(owned);
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().groupEpoch()).isEqualTo(epoch);
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().groupEpoch())
+                .isEqualTo(epoch);
         Member impostor = fixture.staticMember("instance-a");
         assertThat(impostor.join().error()).isEqualTo(GroupError.UNRELEASED_INSTANCE_ID);
-        assertThat(fixture.send(new ConsumerHeartbeat(GROUP, original.memberId, 3, "instance-a", null, -1, null, null,
-                null, null, "c", "h", true)).error()).isEqualTo(GroupError.FENCED_INSTANCE_ID);
+        assertThat(fixture.send(new ConsumerHeartbeat(
+                                GROUP,
+                                original.memberId,
+                                3,
+                                "instance-a",
+                                null,
+                                -1,
+                                null,
+                                null,
+                                null,
+                                null,
+                                "c",
+                                "h",
+                                true))
+                        .error())
+                .isEqualTo(GroupError.FENCED_INSTANCE_ID);
     }
 
     @Test
@@ -302,13 +401,15 @@ class ConsumerGroupMembershipTest {
         fixture.settle();
 
         assertThat(List.of(a.orders(), b.orders())).containsExactlyInAnyOrder(Set.of(0, 1, 2), Set.of(3, 4, 5));
-        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().assignor()).isEqualTo("range");
+        assertThat(coordinator.describeConsumerGroup(GROUP).orElseThrow().assignor())
+                .isEqualTo("range");
     }
 
     @Test
     void aFullGroupRefusesNewMembers() {
         fixture.close();
-        fixture = new ConsumerFixture(dir.resolve("small"), GroupCoordinatorConfig.defaults().withMaxGroupSize(1));
+        fixture = new ConsumerFixture(
+                dir.resolve("small"), GroupCoordinatorConfig.defaults().withMaxGroupSize(1));
         fixture.member().join();
 
         ConsumerHeartbeatResult refused = fixture.member().join();
@@ -319,8 +420,11 @@ class ConsumerGroupMembershipTest {
     @Test
     void configuredTimeoutsAreUsed() {
         fixture.close();
-        fixture = new ConsumerFixture(dir.resolve("fast"), GroupCoordinatorConfig.defaults().withConsumerGroups(
-                ConsumerGroupConfig.defaults().withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(200))));
+        fixture = new ConsumerFixture(
+                dir.resolve("fast"),
+                GroupCoordinatorConfig.defaults()
+                        .withConsumerGroups(ConsumerGroupConfig.defaults()
+                                .withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(200))));
         Member member = fixture.member();
 
         assertThat(member.join().heartbeatIntervalMs()).isEqualTo(200);

@@ -53,28 +53,37 @@ class CoordinatorFencingTest {
 
         assertThat(second.join("").join().error()).isEqualTo(GroupError.NOT_COORDINATOR);
         assertThat(second.coordinator.commitOffsets(commit("", -1, 5)).error()).isEqualTo(GroupError.NOT_COORDINATOR);
-        assertThat(first.coordinator.commitOffsets(commit(members.get(0), 1, 10)).error()).isEqualTo(GroupError.NONE);
-        assertThat(store.committedOffsets(GROUP)).extractingByKey(ORDERS_0).extracting(CommittedOffset::offset)
+        assertThat(first.coordinator
+                        .commitOffsets(commit(members.get(0), 1, 10))
+                        .error())
+                .isEqualTo(GroupError.NONE);
+        assertThat(store.committedOffsets(GROUP))
+                .extractingByKey(ORDERS_0)
+                .extracting(CommittedOffset::offset)
                 .isEqualTo(10L);
     }
 
     @Test
     void aPausedCoordinatorsCommitIsRefusedByTheStoreAfterAnotherAgentTookTheGroup() {
         String member = first.stableGroup(1).get(0);
-        assertThat(first.coordinator.commitOffsets(commit(member, 1, 10)).error()).isEqualTo(GroupError.NONE);
+        assertThat(first.coordinator.commitOffsets(commit(member, 1, 10)).error())
+                .isEqualTo(GroupError.NONE);
 
         // The first agent is paused (its time stands still); the second's time passes the lease's end.
         catchUp(second, first, GroupLeases.TTL.toMillis() + 1);
         assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
         second.timers.advance(SESSION_TIMEOUT_MS);
         String newMember = second.stableGroup(1).get(0);
-        assertThat(second.coordinator.commitOffsets(commit(newMember, 1, 20)).error()).isEqualTo(GroupError.NONE);
+        assertThat(second.coordinator.commitOffsets(commit(newMember, 1, 20)).error())
+                .isEqualTo(GroupError.NONE);
 
         // Resumed before its renewal runs, the first agent still trusts its memory; the store does not.
         OffsetCommitResult stale = first.coordinator.commitOffsets(commit(member, 1, 11));
 
         assertThat(stale.error()).isEqualTo(GroupError.NOT_COORDINATOR);
-        assertThat(store.committedOffsets(GROUP)).extractingByKey(ORDERS_0).extracting(CommittedOffset::offset)
+        assertThat(store.committedOffsets(GROUP))
+                .extractingByKey(ORDERS_0)
+                .extracting(CommittedOffset::offset)
                 .isEqualTo(20L);
         // It forgot the group: its members are unknown there, and its joins are refused while the other holds it.
         assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
@@ -90,7 +99,8 @@ class CoordinatorFencingTest {
         first.timers.advance(GroupLeases.TTL.toMillis());
 
         assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
-        assertThat(first.coordinator.commitOffsets(commit(member, 1, 11)).error()).isEqualTo(GroupError.NOT_COORDINATOR);
+        assertThat(first.coordinator.commitOffsets(commit(member, 1, 11)).error())
+                .isEqualTo(GroupError.NOT_COORDINATOR);
         assertThat(store.committedOffsets(GROUP)).isEmpty();
     }
 
@@ -115,7 +125,7 @@ class CoordinatorFencingTest {
     }
 
     private static OffsetCommitRequest commit(String memberId, int generation, long offset) {
-        return new OffsetCommitRequest(GROUP, memberId, null, generation,
-                Map.of(ORDERS_0, new OffsetCommitRequest.NewOffset(offset, -1, "")));
+        return new OffsetCommitRequest(
+                GROUP, memberId, null, generation, Map.of(ORDERS_0, new OffsetCommitRequest.NewOffset(offset, -1, "")));
     }
 }

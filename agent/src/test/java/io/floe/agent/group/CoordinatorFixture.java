@@ -26,7 +26,8 @@ final class CoordinatorFixture implements AutoCloseable {
     static final String GROUP = "payments";
     static final int SESSION_TIMEOUT_MS = 10_000;
     static final int REBALANCE_TIMEOUT_MS = 30_000;
-    static final long INITIAL_DELAY_MS = GroupCoordinatorConfig.defaults().initialRebalanceDelay().toMillis();
+    static final long INITIAL_DELAY_MS =
+            GroupCoordinatorConfig.defaults().initialRebalanceDelay().toMillis();
 
     final ManualTimers timers = new ManualTimers();
     final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -58,18 +59,29 @@ final class CoordinatorFixture implements AutoCloseable {
     }
 
     /** On {@code store}, or (when it is null) on a store of its own in {@code dir}. */
-    private CoordinatorFixture(MetadataStore store, Path dir, GroupCoordinatorConfig config, String owner,
-            Predicate<String> routedHere) {
+    private CoordinatorFixture(
+            MetadataStore store, Path dir, GroupCoordinatorConfig config, String owner, Predicate<String> routedHere) {
         AtomicLong ids = new AtomicLong();
         this.ownsStore = store == null;
         this.store = store != null ? store : SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), timers.clock());
-        this.coordinator = new GroupCoordinator(config, this.store, this.store, timers, timers.clock(), meters,
-                () -> new UUID(0, ids.incrementAndGet()), owner, routedHere, Runnable::run);
+        this.coordinator = new GroupCoordinator(
+                config,
+                this.store,
+                this.store,
+                timers,
+                timers.clock(),
+                meters,
+                () -> new UUID(0, ids.incrementAndGet()),
+                owner,
+                routedHere,
+                Runnable::run);
         this.owner = owner;
     }
 
     static List<Protocol> protocols(String... names) {
-        return Arrays.stream(names).map(name -> new Protocol(name, bytes(name + "-metadata"))).toList();
+        return Arrays.stream(names)
+                .map(name -> new Protocol(name, bytes(name + "-metadata")))
+                .toList();
     }
 
     static byte[] bytes(String text) {
@@ -77,8 +89,19 @@ final class CoordinatorFixture implements AutoCloseable {
     }
 
     static JoinRequest joinRequest(String memberId, String instanceId, List<Protocol> protocols) {
-        return new JoinRequest(GROUP, memberId, instanceId, "client", "/127.0.0.1", SESSION_TIMEOUT_MS,
-                REBALANCE_TIMEOUT_MS, "consumer", protocols, true, true, "test");
+        return new JoinRequest(
+                GROUP,
+                memberId,
+                instanceId,
+                "client",
+                "/127.0.0.1",
+                SESSION_TIMEOUT_MS,
+                REBALANCE_TIMEOUT_MS,
+                "consumer",
+                protocols,
+                true,
+                true,
+                "test");
     }
 
     CompletableFuture<JoinResponse> join(String memberId) {
@@ -122,7 +145,8 @@ final class CoordinatorFixture implements AutoCloseable {
         Map<String, byte[]> assignments = new HashMap<>();
         members.forEach(member -> assignments.put(member, bytes("assignment-of-" + member)));
         assertThat(sync(members.get(0), generation, assignments).join().error()).isEqualTo(GroupError.NONE);
-        members.subList(1, count).forEach(member -> sync(member, generation, Map.of()).join());
+        members.subList(1, count)
+                .forEach(member -> sync(member, generation, Map.of()).join());
         assertThat(state()).isEqualTo(GroupState.STABLE);
         return members;
     }

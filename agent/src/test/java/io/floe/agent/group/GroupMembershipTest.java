@@ -68,8 +68,19 @@ class GroupMembershipTest {
 
     @Test
     void joinGroupBeforeV4JoinsAtOnceWithAGeneratedId() {
-        JoinRequest v3 = new JoinRequest(GROUP, "", null, "old-client", "/127.0.0.1", SESSION_TIMEOUT_MS,
-                REBALANCE_TIMEOUT_MS, "consumer", protocols("range"), false, false, null);
+        JoinRequest v3 = new JoinRequest(
+                GROUP,
+                "",
+                null,
+                "old-client",
+                "/127.0.0.1",
+                SESSION_TIMEOUT_MS,
+                REBALANCE_TIMEOUT_MS,
+                "consumer",
+                protocols("range"),
+                false,
+                false,
+                null);
 
         CompletableFuture<JoinResponse> join = coordinator.join(v3);
         fixture.timers.advance(INITIAL_DELAY_MS);
@@ -92,7 +103,9 @@ class GroupMembershipTest {
 
         assertThat(leaderJoin.join().generationId()).isEqualTo(1);
         assertThat(followerJoin.join().generationId()).isEqualTo(1);
-        assertThat(leaderJoin.join().members()).extracting(JoinedMember::memberId).containsExactly(leader, follower);
+        assertThat(leaderJoin.join().members())
+                .extracting(JoinedMember::memberId)
+                .containsExactly(leader, follower);
         assertThat(followerJoin.join().members()).isEmpty();
         assertThat(followerJoin.join().leaderId()).isEqualTo(leader);
     }
@@ -100,35 +113,75 @@ class GroupMembershipTest {
     @Test
     void theProtocolEveryMemberSupportsWinsByTheMembersPreferences() {
         List<CompletableFuture<JoinResponse>> joins = new ArrayList<>();
-        for (List<Protocol> protocols : List.of(protocols("sticky", "range", "roundrobin"),
-                protocols("range", "sticky"), protocols("range", "sticky"))) {
-            String memberId = coordinator.join(joinRequest("", null, protocols)).join().memberId();
+        for (List<Protocol> protocols : List.of(
+                protocols("sticky", "range", "roundrobin"),
+                protocols("range", "sticky"),
+                protocols("range", "sticky"))) {
+            String memberId =
+                    coordinator.join(joinRequest("", null, protocols)).join().memberId();
             joins.add(coordinator.join(joinRequest(memberId, null, protocols)));
         }
         fixture.timers.advance(3 * INITIAL_DELAY_MS);
 
-        assertThat(joins).allSatisfy(join -> assertThat(join.join().protocolName()).isEqualTo("range"));
-        assertThat(joins.get(0).join().members()).allSatisfy(member ->
-                assertThat(member.metadata()).isEqualTo(bytes("range-metadata")));
+        assertThat(joins)
+                .allSatisfy(join -> assertThat(join.join().protocolName()).isEqualTo("range"));
+        assertThat(joins.get(0).join().members())
+                .allSatisfy(member -> assertThat(member.metadata()).isEqualTo(bytes("range-metadata")));
     }
 
     @Test
     void joinsWithAnotherProtocolTypeOrNoCommonProtocolAreInconsistent() {
         fixture.stableGroup(1);
 
-        JoinRequest otherType = new JoinRequest(GROUP, "", null, "c", "/h", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
-                "connect", protocols("range"), true, true, null);
+        JoinRequest otherType = new JoinRequest(
+                GROUP,
+                "",
+                null,
+                "c",
+                "/h",
+                SESSION_TIMEOUT_MS,
+                REBALANCE_TIMEOUT_MS,
+                "connect",
+                protocols("range"),
+                true,
+                true,
+                null);
         assertThat(coordinator.join(otherType).join().error()).isEqualTo(GroupError.INCONSISTENT_GROUP_PROTOCOL);
-        assertThat(coordinator.join(joinRequest("", null, protocols("roundrobin"))).join().error())
+        assertThat(coordinator
+                        .join(joinRequest("", null, protocols("roundrobin")))
+                        .join()
+                        .error())
                 .isEqualTo(GroupError.INCONSISTENT_GROUP_PROTOCOL);
     }
 
     @Test
     void joinsAreValidated() {
-        JoinRequest noGroup = new JoinRequest("", "", null, "c", "/h", SESSION_TIMEOUT_MS, REBALANCE_TIMEOUT_MS,
-                "consumer", protocols("range"), true, true, null);
-        JoinRequest shortSession = new JoinRequest(GROUP, "", null, "c", "/h", 100, REBALANCE_TIMEOUT_MS,
-                "consumer", protocols("range"), true, true, null);
+        JoinRequest noGroup = new JoinRequest(
+                "",
+                "",
+                null,
+                "c",
+                "/h",
+                SESSION_TIMEOUT_MS,
+                REBALANCE_TIMEOUT_MS,
+                "consumer",
+                protocols("range"),
+                true,
+                true,
+                null);
+        JoinRequest shortSession = new JoinRequest(
+                GROUP,
+                "",
+                null,
+                "c",
+                "/h",
+                100,
+                REBALANCE_TIMEOUT_MS,
+                "consumer",
+                protocols("range"),
+                true,
+                true,
+                null);
 
         assertThat(coordinator.join(noGroup).join().error()).isEqualTo(GroupError.INVALID_GROUP_ID);
         assertThat(coordinator.join(shortSession).join().error()).isEqualTo(GroupError.INVALID_SESSION_TIMEOUT);
@@ -153,8 +206,10 @@ class GroupMembershipTest {
         assertThat(followerSync.join().assignment()).isEqualTo(bytes("p1"));
         assertThat(followerSync.join().protocolName()).isEqualTo("range");
         assertThat(fixture.state()).isEqualTo(GroupState.STABLE);
-        assertThat(fixture.sync(follower, generation, Map.of()).join().assignment()).isEqualTo(bytes("p1"));
-        assertThat(fixture.sync(follower, generation + 1, Map.of()).join().error()).isEqualTo(GroupError.ILLEGAL_GENERATION);
+        assertThat(fixture.sync(follower, generation, Map.of()).join().assignment())
+                .isEqualTo(bytes("p1"));
+        assertThat(fixture.sync(follower, generation + 1, Map.of()).join().error())
+                .isEqualTo(GroupError.ILLEGAL_GENERATION);
         assertThat(fixture.sync("nobody", generation, Map.of()).join().error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
     }
 
@@ -239,21 +294,30 @@ class GroupMembershipTest {
     void membersLeaveInBatchesAndTheLastLeavingEmptiesTheGroup() {
         List<String> members = fixture.stableGroup(3);
 
-        LeaveResponse first = coordinator.leave(new LeaveRequest(GROUP, List.of(
-                new LeaveRequest.Leaving(members.get(2), null, "shutdown"),
-                new LeaveRequest.Leaving("nobody", null, null))));
+        LeaveResponse first = coordinator.leave(new LeaveRequest(
+                GROUP,
+                List.of(
+                        new LeaveRequest.Leaving(members.get(2), null, "shutdown"),
+                        new LeaveRequest.Leaving("nobody", null, null))));
 
-        assertThat(first.members()).extracting(LeaveResponse.Left::error)
+        assertThat(first.members())
+                .extracting(LeaveResponse.Left::error)
                 .containsExactly(GroupError.NONE, GroupError.UNKNOWN_MEMBER_ID);
         assertThat(fixture.state()).isEqualTo(GroupState.PREPARING_REBALANCE);
 
-        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null),
-                new LeaveRequest.Leaving(members.get(1), null, null))));
+        coordinator.leave(new LeaveRequest(
+                GROUP,
+                List.of(
+                        new LeaveRequest.Leaving(members.get(0), null, null),
+                        new LeaveRequest.Leaving(members.get(1), null, null))));
 
         assertThat(fixture.state()).isEqualTo(GroupState.EMPTY);
         assertThat(coordinator.describeGroup(GROUP).members()).isEmpty();
-        assertThat(coordinator.leave(new LeaveRequest("unknown", List.of(new LeaveRequest.Leaving("m", null, null))))
-                .members()).extracting(LeaveResponse.Left::error).containsExactly(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(coordinator
+                        .leave(new LeaveRequest("unknown", List.of(new LeaveRequest.Leaving("m", null, null))))
+                        .members())
+                .extracting(LeaveResponse.Left::error)
+                .containsExactly(GroupError.UNKNOWN_MEMBER_ID);
     }
 
     @Test
@@ -274,9 +338,13 @@ class GroupMembershipTest {
         String oldId = join.join().memberId();
         assertThat(oldId).startsWith("instance-a-");
         fixture.sync(oldId, 1, Map.of(oldId, bytes("p0"))).join();
-        coordinator.sync(new SyncRequest(GROUP, oldId, "instance-a", 1, null, null, Map.of())).join();
+        coordinator
+                .sync(new SyncRequest(GROUP, oldId, "instance-a", 1, null, null, Map.of()))
+                .join();
 
-        JoinResponse rejoined = coordinator.join(joinRequest("", "instance-a", protocols("range"))).join();
+        JoinResponse rejoined = coordinator
+                .join(joinRequest("", "instance-a", protocols("range")))
+                .join();
 
         assertThat(rejoined.error()).isEqualTo(GroupError.NONE);
         assertThat(rejoined.memberId()).isNotEqualTo(oldId);
@@ -287,14 +355,16 @@ class GroupMembershipTest {
                 .isEqualTo(GroupError.FENCED_INSTANCE_ID);
         assertThat(coordinator.heartbeat(new HeartbeatRequest(GROUP, rejoined.memberId(), "instance-a", 1)))
                 .isEqualTo(GroupError.NONE);
-        SyncResponse sync = coordinator.sync(new SyncRequest(GROUP, rejoined.memberId(), "instance-a", 1, null, null,
-                Map.of())).join();
+        SyncResponse sync = coordinator
+                .sync(new SyncRequest(GROUP, rejoined.memberId(), "instance-a", 1, null, null, Map.of()))
+                .join();
         assertThat(sync.assignment()).isEqualTo(bytes("p0"));
     }
 
     @Test
     void staticMembersAreKeptThroughAJoinPhaseTheyMissUntilTheirSessionExpires() {
-        CompletableFuture<JoinResponse> staticJoin = coordinator.join(joinRequest("", "instance-a", protocols("range")));
+        CompletableFuture<JoinResponse> staticJoin =
+                coordinator.join(joinRequest("", "instance-a", protocols("range")));
         String dynamic = fixture.newMemberId();
         fixture.join(dynamic);
         fixture.timers.advance(2 * INITIAL_DELAY_MS);
@@ -317,7 +387,8 @@ class GroupMembershipTest {
     @Test
     void aLargerGroupThanAllowedIsRefused() {
         fixture.close();
-        fixture = new CoordinatorFixture(dir.resolve("small"), GroupCoordinatorConfig.defaults().withMaxGroupSize(1));
+        fixture = new CoordinatorFixture(
+                dir.resolve("small"), GroupCoordinatorConfig.defaults().withMaxGroupSize(1));
         fixture.stableGroup(1);
 
         JoinResponse second = fixture.join("").join();

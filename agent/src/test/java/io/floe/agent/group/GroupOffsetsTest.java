@@ -49,10 +49,12 @@ class GroupOffsetsTest {
         OffsetCommitResult result = commit(member, 1, Map.of(ORDERS_0, offset(42, "a"), ORDERS_1, offset(7, null)));
 
         assertThat(result.error()).isEqualTo(GroupError.NONE);
-        assertThat(result.partitions()).containsOnly(Map.entry(ORDERS_0, GroupError.NONE), Map.entry(ORDERS_1, GroupError.NONE));
-        assertThat(coordinator.committedOffsets(GROUP)).containsExactly(
-                Map.entry(ORDERS_0, new CommittedOffset(42, 3, "a", fixture.timers.nowMs())),
-                Map.entry(ORDERS_1, new CommittedOffset(7, 3, "", fixture.timers.nowMs())));
+        assertThat(result.partitions())
+                .containsOnly(Map.entry(ORDERS_0, GroupError.NONE), Map.entry(ORDERS_1, GroupError.NONE));
+        assertThat(coordinator.committedOffsets(GROUP))
+                .containsExactly(
+                        Map.entry(ORDERS_0, new CommittedOffset(42, 3, "a", fixture.timers.nowMs())),
+                        Map.entry(ORDERS_1, new CommittedOffset(7, 3, "", fixture.timers.nowMs())));
         assertThat(fixture.meters.counter("floe.group.offset.commits").count()).isEqualTo(2);
     }
 
@@ -62,25 +64,34 @@ class GroupOffsetsTest {
         String member = members.get(0);
 
         assertThat(commit(member, 0, Map.of(ORDERS_0, offset(1, ""))).error()).isEqualTo(GroupError.ILLEGAL_GENERATION);
-        assertThat(commit("nobody", 1, Map.of(ORDERS_0, offset(1, ""))).error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(commit("nobody", 1, Map.of(ORDERS_0, offset(1, ""))).error())
+                .isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
         assertThat(commit("", -1, Map.of(ORDERS_0, offset(1, ""))).error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
-        assertThat(coordinator.commitOffsets(new OffsetCommitRequest("unknown-group", "m", null, 3,
-                Map.of(ORDERS_0, offset(1, "")))).error()).isEqualTo(GroupError.GROUP_ID_NOT_FOUND);
-        assertThat(coordinator.commitOffsets(new OffsetCommitRequest("", "", null, -1,
-                Map.of(ORDERS_0, offset(1, "")))).error()).isEqualTo(GroupError.INVALID_GROUP_ID);
+        assertThat(coordinator
+                        .commitOffsets(
+                                new OffsetCommitRequest("unknown-group", "m", null, 3, Map.of(ORDERS_0, offset(1, ""))))
+                        .error())
+                .isEqualTo(GroupError.GROUP_ID_NOT_FOUND);
+        assertThat(coordinator
+                        .commitOffsets(new OffsetCommitRequest("", "", null, -1, Map.of(ORDERS_0, offset(1, ""))))
+                        .error())
+                .isEqualTo(GroupError.INVALID_GROUP_ID);
 
         fixture.join(fixture.newMemberId());
         fixture.join(member);
         fixture.timers.advance(INITIAL_DELAY_MS);
         assertThat(fixture.state()).isEqualTo(GroupState.COMPLETING_REBALANCE);
-        assertThat(commit(member, 2, Map.of(ORDERS_0, offset(1, ""))).error()).isEqualTo(GroupError.REBALANCE_IN_PROGRESS);
+        assertThat(commit(member, 2, Map.of(ORDERS_0, offset(1, ""))).error())
+                .isEqualTo(GroupError.REBALANCE_IN_PROGRESS);
         assertThat(coordinator.committedOffsets(GROUP)).isEmpty();
     }
 
     @Test
     void commitsFromOutsideTheGroupAreAcceptedWhileItHasNoMembers() {
-        assertThat(coordinator.commitOffsets(new OffsetCommitRequest("simple", "", null, -1,
-                Map.of(ORDERS_0, offset(5, "")))).error()).isEqualTo(GroupError.NONE);
+        assertThat(coordinator
+                        .commitOffsets(new OffsetCommitRequest("simple", "", null, -1, Map.of(ORDERS_0, offset(5, ""))))
+                        .error())
+                .isEqualTo(GroupError.NONE);
 
         assertThat(coordinator.committedOffsets("simple")).containsOnlyKeys(ORDERS_0);
         assertThat(coordinator.listGroups()).containsExactly(new GroupListing("simple", "", GroupState.EMPTY));
@@ -94,8 +105,10 @@ class GroupOffsetsTest {
 
         OffsetCommitResult result = commit(member, 1, Map.of(ORDERS_0, offset(1, tooLong), ORDERS_1, offset(2, "")));
 
-        assertThat(result.partitions()).containsOnly(Map.entry(ORDERS_0, GroupError.OFFSET_METADATA_TOO_LARGE),
-                Map.entry(ORDERS_1, GroupError.NONE));
+        assertThat(result.partitions())
+                .containsOnly(
+                        Map.entry(ORDERS_0, GroupError.OFFSET_METADATA_TOO_LARGE),
+                        Map.entry(ORDERS_1, GroupError.NONE));
         assertThat(coordinator.committedOffsets(GROUP)).containsOnlyKeys(ORDERS_1);
     }
 
@@ -128,8 +141,10 @@ class GroupOffsetsTest {
         List<String> members = fixture.stableGroup(2);
         coordinator.commitOffsets(new OffsetCommitRequest("simple", "", null, -1, Map.of(ORDERS_0, offset(5, ""))));
 
-        assertThat(coordinator.listGroups()).containsExactly(new GroupListing(GROUP, "consumer", GroupState.STABLE),
-                new GroupListing("simple", "", GroupState.EMPTY));
+        assertThat(coordinator.listGroups())
+                .containsExactly(
+                        new GroupListing(GROUP, "consumer", GroupState.STABLE),
+                        new GroupListing("simple", "", GroupState.EMPTY));
         GroupDescription described = coordinator.describeGroup(GROUP);
         assertThat(described.state()).isEqualTo(GroupState.STABLE);
         assertThat(described.protocolName()).isEqualTo("range");
@@ -145,24 +160,32 @@ class GroupOffsetsTest {
         String member = fixture.stableGroup(1).get(0);
         commit(member, 1, Map.of(ORDERS_0, offset(1, ""), AUDIT_0, offset(2, "")));
 
-        OffsetDeleteResult result = coordinator.deleteOffsets(GROUP, List.of(ORDERS_0, AUDIT_0),
-                metadata -> Set.of("orders"));
+        OffsetDeleteResult result =
+                coordinator.deleteOffsets(GROUP, List.of(ORDERS_0, AUDIT_0), metadata -> Set.of("orders"));
 
-        assertThat(result.partitions()).containsOnly(Map.entry(ORDERS_0, GroupError.GROUP_SUBSCRIBED_TO_TOPIC),
-                Map.entry(AUDIT_0, GroupError.NONE));
+        assertThat(result.partitions())
+                .containsOnly(
+                        Map.entry(ORDERS_0, GroupError.GROUP_SUBSCRIBED_TO_TOPIC), Map.entry(AUDIT_0, GroupError.NONE));
         assertThat(coordinator.committedOffsets(GROUP)).containsOnlyKeys(ORDERS_0);
-        assertThat(coordinator.deleteOffsets("missing", List.of(ORDERS_0), metadata -> Set.of()).error())
+        assertThat(coordinator
+                        .deleteOffsets("missing", List.of(ORDERS_0), metadata -> Set.of())
+                        .error())
                 .isEqualTo(GroupError.GROUP_ID_NOT_FOUND);
-        assertThat(coordinator.deleteOffsets(GROUP, List.of(ORDERS_0), metadata -> {
-            throw new IllegalArgumentException("not consumer protocol: " + new String(metadata, StandardCharsets.UTF_8));
-        }).partitions()).containsOnly(Map.entry(ORDERS_0, GroupError.GROUP_SUBSCRIBED_TO_TOPIC));
+        assertThat(coordinator
+                        .deleteOffsets(GROUP, List.of(ORDERS_0), metadata -> {
+                            throw new IllegalArgumentException(
+                                    "not consumer protocol: " + new String(metadata, StandardCharsets.UTF_8));
+                        })
+                        .partitions())
+                .containsOnly(Map.entry(ORDERS_0, GroupError.GROUP_SUBSCRIBED_TO_TOPIC));
     }
 
     @Test
     void offsetsOfIdleGroupsExpireAfterTheRetention() {
         fixture.close();
-        fixture = new CoordinatorFixture(dir.resolve("retention"), GroupCoordinatorConfig.defaults()
-                .withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)));
+        fixture = new CoordinatorFixture(
+                dir.resolve("retention"),
+                GroupCoordinatorConfig.defaults().withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)));
         coordinator = fixture.coordinator;
         String member = fixture.stableGroup(1).get(0);
         commit(member, 1, Map.of(ORDERS_0, offset(1, "")));
@@ -182,12 +205,17 @@ class GroupOffsetsTest {
     @Test
     void offsetsOfAGroupRoutedToAnotherAgentDoNotExpireHere() {
         fixture.close();
-        fixture = new CoordinatorFixture(dir.resolve("elsewhere"), GroupCoordinatorConfig.defaults()
-                .withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)), group -> !group.equals("elsewhere"));
+        fixture = new CoordinatorFixture(
+                dir.resolve("elsewhere"),
+                GroupCoordinatorConfig.defaults().withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)),
+                group -> !group.equals("elsewhere"));
         coordinator = fixture.coordinator;
         // Committed through the agent the group is routed to, into the shared store.
-        fixture.store.commitOffsets("elsewhere", Map.of(ORDERS_0,
-                new CommittedOffset(5, -1, "", fixture.timers.clock().millis())));
+        fixture.store.commitOffsets(
+                "elsewhere",
+                Map.of(
+                        ORDERS_0,
+                        new CommittedOffset(5, -1, "", fixture.timers.clock().millis())));
         coordinator.commitOffsets(new OffsetCommitRequest("simple", "", null, -1, Map.of(ORDERS_0, offset(5, ""))));
 
         fixture.timers.advance(Duration.ofHours(2).toMillis());
@@ -210,8 +238,8 @@ class GroupOffsetsTest {
 
     @Test
     void deletingATopicForgetsItsOffsetsInEveryGroup() {
-        coordinator.commitOffsets(new OffsetCommitRequest("a", "", null, -1, Map.of(ORDERS_0, offset(1, ""),
-                AUDIT_0, offset(1, ""))));
+        coordinator.commitOffsets(
+                new OffsetCommitRequest("a", "", null, -1, Map.of(ORDERS_0, offset(1, ""), AUDIT_0, offset(1, ""))));
         coordinator.commitOffsets(new OffsetCommitRequest("b", "", null, -1, Map.of(ORDERS_1, offset(1, ""))));
 
         coordinator.onTopicDeleted("orders");
@@ -224,8 +252,18 @@ class GroupOffsetsTest {
     void metersCountGroupsByStateAndRebalances() {
         fixture.stableGroup(2);
 
-        assertThat(fixture.meters.get("floe.groups").tag("state", "Stable").gauge().value()).isEqualTo(1);
-        assertThat(fixture.meters.get("floe.groups").tag("state", "Empty").gauge().value()).isZero();
+        assertThat(fixture.meters
+                        .get("floe.groups")
+                        .tag("state", "Stable")
+                        .gauge()
+                        .value())
+                .isEqualTo(1);
+        assertThat(fixture.meters
+                        .get("floe.groups")
+                        .tag("state", "Empty")
+                        .gauge()
+                        .value())
+                .isZero();
         assertThat(fixture.meters.counter("floe.group.rebalances").count()).isEqualTo(1);
     }
 
@@ -237,7 +275,8 @@ class GroupOffsetsTest {
         }
     }
 
-    private OffsetCommitResult commit(String memberId, int generation, Map<TopicPartition, OffsetCommitRequest.NewOffset> offsets) {
+    private OffsetCommitResult commit(
+            String memberId, int generation, Map<TopicPartition, OffsetCommitRequest.NewOffset> offsets) {
         return coordinator.commitOffsets(new OffsetCommitRequest(GROUP, memberId, null, generation, offsets));
     }
 

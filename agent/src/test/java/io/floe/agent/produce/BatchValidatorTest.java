@@ -35,9 +35,15 @@ class BatchValidatorTest {
 
     @Test
     void readsIdempotentProducerFields() {
-        ByteBuffer records = MemoryRecords.withIdempotentRecords(Compression.NONE, 77L, (short) 2, 10,
-                new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)),
-                new SimpleRecord(2L, "k".getBytes(StandardCharsets.UTF_8), "w".getBytes(StandardCharsets.UTF_8)))
+        ByteBuffer records = MemoryRecords.withIdempotentRecords(
+                        Compression.NONE,
+                        77L,
+                        (short) 2,
+                        10,
+                        new SimpleRecord(
+                                1L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)),
+                        new SimpleRecord(
+                                2L, "k".getBytes(StandardCharsets.UTF_8), "w".getBytes(StandardCharsets.UTF_8)))
                 .buffer();
 
         ValidatedBatch batch = BatchValidator.validate(TP, records, 1_048_588);
@@ -53,9 +59,10 @@ class BatchValidatorTest {
         ByteBuffer records = records(Compression.NONE, 50);
 
         assertThatThrownBy(() -> BatchValidator.validate(TP, records, records.remaining() - 1))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.MESSAGE_TOO_LARGE))
-                .hasMessageContaining("exceeds max.message.bytes").hasMessageContaining("orders-3");
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.MESSAGE_TOO_LARGE))
+                .hasMessageContaining("exceeds max.message.bytes")
+                .hasMessageContaining("orders-3");
     }
 
     @Test
@@ -65,8 +72,8 @@ class BatchValidatorTest {
         records.put(last, (byte) (records.get(last) ^ 0x01));
 
         assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.CORRUPT_MESSAGE));
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.CORRUPT_MESSAGE));
     }
 
     @Test
@@ -75,7 +82,8 @@ class BatchValidatorTest {
         records.limit(records.limit() - 7);
 
         assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class,
                         e -> assertThat(e.reason()).isIn(Reason.CORRUPT_MESSAGE, Reason.INVALID_RECORD));
     }
 
@@ -83,58 +91,75 @@ class BatchValidatorTest {
     void refusesTwoBatchesForOnePartition() {
         ByteBuffer first = records(Compression.NONE, 2);
         ByteBuffer second = records(Compression.NONE, 2);
-        ByteBuffer both = ByteBuffer.allocate(first.remaining() + second.remaining()).put(first).put(second).flip();
+        ByteBuffer both = ByteBuffer.allocate(first.remaining() + second.remaining())
+                .put(first)
+                .put(second)
+                .flip();
 
         assertThatThrownBy(() -> BatchValidator.validate(TP, both, 1_048_588))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
                 .hasMessageContaining("exactly one record batch");
     }
 
     @Test
     void refusesOldMagic() {
-        ByteBuffer records = MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V1, Compression.NONE,
-                new SimpleRecord(1L, null, "v".getBytes(StandardCharsets.UTF_8))).buffer();
+        ByteBuffer records = MemoryRecords.withRecords(
+                        RecordBatch.MAGIC_VALUE_V1,
+                        Compression.NONE,
+                        new SimpleRecord(1L, null, "v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
 
         assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD));
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD));
     }
 
     @ParameterizedTest
-    @EnumSource(value = CompressionType.class, names = {"NONE", "ZSTD"})
+    @EnumSource(
+            value = CompressionType.class,
+            names = {"NONE", "ZSTD"})
     void aCompactedTopicRefusesARecordWithoutAKey(CompressionType type) {
-        ByteBuffer records = MemoryRecords.withRecords(Compression.of(type).build(),
-                new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)),
-                new SimpleRecord(2L, null, "no key".getBytes(StandardCharsets.UTF_8))).buffer();
+        ByteBuffer records = MemoryRecords.withRecords(
+                        Compression.of(type).build(),
+                        new SimpleRecord(
+                                1L, "k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8)),
+                        new SimpleRecord(2L, null, "no key".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
 
-        assertThat(BatchValidator.validate(TP, records, 1_048_588, false).recordCount()).isEqualTo(2);
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, false).recordCount())
+                .isEqualTo(2);
         assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588, true))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
                 .hasMessageContaining("Compacted topic cannot accept message without key")
-                .hasMessageContaining("record 1").hasMessageContaining("orders-3");
+                .hasMessageContaining("record 1")
+                .hasMessageContaining("orders-3");
     }
 
     @Test
     void aCompactedTopicAcceptsTombstones() {
-        ByteBuffer records = MemoryRecords.withRecords(Compression.NONE,
-                new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), null)).buffer();
+        ByteBuffer records = MemoryRecords.withRecords(
+                        Compression.NONE, new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), null))
+                .buffer();
 
-        assertThat(BatchValidator.validate(TP, records, 1_048_588, true).recordCount()).isEqualTo(1);
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, true).recordCount())
+                .isEqualTo(1);
     }
 
     @Test
     void refusesEmptyInputAsCorrupt() {
         assertThatThrownBy(() -> BatchValidator.validate(TP, ByteBuffer.allocate(0), 1_048_588))
-                .isInstanceOfSatisfying(InvalidBatchException.class,
-                        e -> assertThat(e.reason()).isEqualTo(Reason.CORRUPT_MESSAGE));
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.CORRUPT_MESSAGE));
     }
 
     static ByteBuffer records(Compression compression, int count) {
         SimpleRecord[] records = new SimpleRecord[count];
         for (int i = 0; i < count; i++) {
-            records[i] = new SimpleRecord(1_000L + i, ("key-" + i).getBytes(StandardCharsets.UTF_8),
+            records[i] = new SimpleRecord(
+                    1_000L + i,
+                    ("key-" + i).getBytes(StandardCharsets.UTF_8),
                     ("value-" + i).getBytes(StandardCharsets.UTF_8));
         }
         return MemoryRecords.withRecords(compression, records).buffer();

@@ -2,11 +2,11 @@ package io.floe.agent.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.floe.core.object.ObjectKeys;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.object.ObjectKey;
+import io.floe.core.object.ObjectKeys;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.testkit.time.ManualClock;
 import java.nio.file.Path;
@@ -27,8 +27,14 @@ class RegisteredKeysTest {
     void handsOutDistinctKeysThatAreRegisteredBeforeUse() {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-30T00:00:00Z"));
         try (MetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("m.db"))) {
-            RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, "agent-1"), store, "agent-1", clock,
-                    Runnable::run, 8, Duration.ofSeconds(60));
+            RegisteredKeys keys = new RegisteredKeys(
+                    new ObjectKeys(clock, "agent-1"),
+                    store,
+                    "agent-1",
+                    clock,
+                    Runnable::run,
+                    8,
+                    Duration.ofSeconds(60));
 
             Set<ObjectKey> taken = new HashSet<>();
             for (int i = 0; i < 30; i++) {
@@ -50,8 +56,14 @@ class RegisteredKeysTest {
     void neverHandsOutAReservedKeyOlderThanItsMaxAge() {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-30T00:00:00Z"));
         try (MetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("m.db"))) {
-            RegisteredKeys keys = new RegisteredKeys(new ObjectKeys(clock, "agent-1"), store, "agent-1", clock,
-                    Runnable::run, 8, Duration.ofSeconds(60));
+            RegisteredKeys keys = new RegisteredKeys(
+                    new ObjectKeys(clock, "agent-1"),
+                    store,
+                    "agent-1",
+                    clock,
+                    Runnable::run,
+                    8,
+                    Duration.ofSeconds(60));
             keys.take();
 
             clock.step(Duration.ofSeconds(61));

@@ -21,7 +21,9 @@ class WaitingProducersTest {
         producers.buffered(idle);
         producers.answered(idle);
 
-        assertThat(producers.allWaiting()).as("a connection with nothing unanswered does not wait").isFalse();
+        assertThat(producers.allWaiting())
+                .as("a connection with nothing unanswered does not wait")
+                .isFalse();
     }
 
     @Test
@@ -30,7 +32,9 @@ class WaitingProducersTest {
         producers.buffered(producer);
         producers.buffered(producer);
         producers.buffered(producer);
-        assertThat(producers.allWaiting()).as("each new most is reached at once").isTrue();
+        assertThat(producers.allWaiting())
+                .as("each new most is reached at once")
+                .isTrue();
 
         producers.answered(producer);
         assertThat(producers.allWaiting()).as("2 of 3: it may send one more").isFalse();
@@ -43,7 +47,9 @@ class WaitingProducersTest {
         producers.answered(producer);
         assertThat(producers.allWaiting()).isFalse();
         producers.buffered(producer);
-        assertThat(producers.allWaiting()).as("1 of 3 after going idle: its most is remembered").isFalse();
+        assertThat(producers.allWaiting())
+                .as("1 of 3 after going idle: its most is remembered")
+                .isFalse();
     }
 
     @Test
@@ -75,7 +81,9 @@ class WaitingProducersTest {
         assertThat(producers.allWaiting()).isFalse();
 
         producers.closed(closing);
-        assertThat(producers.allWaiting()).as("a closed connection sends nothing more").isTrue();
+        assertThat(producers.allWaiting())
+                .as("a closed connection sends nothing more")
+                .isTrue();
 
         producers.answered(closing);
         producers.buffered(closing);

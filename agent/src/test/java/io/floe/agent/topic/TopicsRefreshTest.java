@@ -48,7 +48,8 @@ class TopicsRefreshTest {
 
         elsewhere.createPartitions("orders", 4);
         here.refresh();
-        assertThat(here.find("orders")).hasValueSatisfying(topic -> assertThat(topic.partitionCount()).isEqualTo(4));
+        assertThat(here.find("orders"))
+                .hasValueSatisfying(topic -> assertThat(topic.partitionCount()).isEqualTo(4));
 
         elsewhere.delete("orders");
         here.refresh();

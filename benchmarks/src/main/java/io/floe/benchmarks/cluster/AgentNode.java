@@ -27,7 +27,8 @@ final class AgentNode {
     private final int kafkaPort;
     private final int httpPort;
     private final ChildProcess process;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
 
     private AgentNode(int nodeId, int kafkaPort, int httpPort, ChildProcess process) {
         this.nodeId = nodeId;
@@ -37,20 +38,35 @@ final class AgentNode {
     }
 
     /** Launches the agent and returns at once; {@link #awaitHealthy} waits for it. */
-    static AgentNode launch(int nodeId, Path floeScript, Path dir, List<String> storeArguments,
-            List<String> extraArguments, String javaOptions) throws IOException {
+    static AgentNode launch(
+            int nodeId,
+            Path floeScript,
+            Path dir,
+            List<String> storeArguments,
+            List<String> extraArguments,
+            String javaOptions)
+            throws IOException {
         Path dataDir = Files.createDirectories(dir.resolve("data"));
         int kafkaPort = Ports.free();
         int httpPort = Ports.free();
-        List<String> command = new ArrayList<>(List.of(floeScript.toString(), "agent",
-                "--node-id", Integer.toString(nodeId),
-                "--listen", "127.0.0.1:" + kafkaPort,
-                "--http-listen", "127.0.0.1:" + httpPort,
-                "--data-dir", dataDir.toString()));
+        List<String> command = new ArrayList<>(List.of(
+                floeScript.toString(),
+                "agent",
+                "--node-id",
+                Integer.toString(nodeId),
+                "--listen",
+                "127.0.0.1:" + kafkaPort,
+                "--http-listen",
+                "127.0.0.1:" + httpPort,
+                "--data-dir",
+                dataDir.toString()));
         command.addAll(storeArguments);
         command.addAll(extraArguments);
         // The secret from the environment, as the README advises: a flag shows in the process list.
-        ChildProcess process = ChildProcess.start("agent-" + nodeId, command, dir.resolve("agent.log"),
+        ChildProcess process = ChildProcess.start(
+                "agent-" + nodeId,
+                command,
+                dir.resolve("agent.log"),
                 Map.of("FLOE_S3_SECRET_ACCESS_KEY", S3Server.SECRET_KEY, "FLOE_JAVA_OPTS", javaOptions));
         return new AgentNode(nodeId, kafkaPort, httpPort, process);
     }
@@ -85,12 +101,17 @@ final class AgentNode {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("agent " + nodeId + " exited while starting. Log tail:\n"
-                        + process.logTail(40));
+                throw new IllegalStateException(
+                        "agent " + nodeId + " exited while starting. Log tail:\n" + process.logTail(40));
             }
             try {
-                if (http.send(HttpRequest.newBuilder(health).timeout(HTTP_TIMEOUT).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                if (http.send(
+                                        HttpRequest.newBuilder(health)
+                                                .timeout(HTTP_TIMEOUT)
+                                                .build(),
+                                        HttpResponse.BodyHandlers.discarding())
+                                .statusCode()
+                        == 200) {
                     return;
                 }
             } catch (IOException notYet) {
@@ -104,8 +125,9 @@ final class AgentNode {
 
     Exposition scrape() throws IOException, InterruptedException {
         URI metrics = URI.create("http://127.0.0.1:" + httpPort + "/metrics");
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(metrics).timeout(HTTP_TIMEOUT).GET()
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(metrics).timeout(HTTP_TIMEOUT).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + metrics + " answered " + response.statusCode());
         }

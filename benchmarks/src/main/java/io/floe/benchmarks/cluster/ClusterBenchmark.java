@@ -112,8 +112,9 @@ public final class ClusterBenchmark {
     }
 
     private ClusterRun run() throws InterruptedException {
-        String startedAt = DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
-                Instant.now().atOffset(ZoneOffset.UTC).withNano(0)) + "Z";
+        String startedAt =
+                DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(
+                                Instant.now().atOffset(ZoneOffset.UTC).withNano(0)) + "Z";
         double loadAtStart = Snapshot.currentLoadAverage();
         try {
             startCluster();
@@ -132,11 +133,26 @@ public final class ClusterBenchmark {
             }
         } catch (IOException | RuntimeException e) {
             LOGGER.error("run failed", e);
-            notes.add("The run stopped early: " + e.getMessage().lines().findFirst().orElse(e.toString()));
+            notes.add("The run stopped early: "
+                    + e.getMessage().lines().findFirst().orElse(e.toString()));
         }
         List<Long> rss = agents.stream().map(AgentNode::peakRssBytes).toList();
-        return new ClusterRun(startedAt, loadAtStart, led, idle, produce, catchUp, steady, produced, tailed, caughtUp,
-                steadyProduced, produceSamples, steadySamples, rss, tools.commandLines("<all agents>"),
+        return new ClusterRun(
+                startedAt,
+                loadAtStart,
+                led,
+                idle,
+                produce,
+                catchUp,
+                steady,
+                produced,
+                tailed,
+                caughtUp,
+                steadyProduced,
+                produceSamples,
+                steadySamples,
+                rss,
+                tools.commandLines("<all agents>"),
                 List.copyOf(notes));
     }
 
@@ -150,7 +166,10 @@ public final class ClusterBenchmark {
         Snapshot before = snapshot();
         RateSampler sampler = new RateSampler(agents);
         try {
-            LOGGER.info("phase=produce records={} producers={}x{}", options.records(), options.producerProcesses(),
+            LOGGER.info(
+                    "phase=produce records={} producers={}x{}",
+                    options.records(),
+                    options.producerProcesses(),
                     options.producers());
             produced = Optional.of(tools.produce(bootstrap));
             if (tail != null) {
@@ -193,10 +212,18 @@ public final class ClusterBenchmark {
     private void startCluster() throws IOException, InterruptedException {
         LOGGER.info("starting PostgreSQL and S3Proxy dir={}", workDir);
         stores = ClusterStores.start(workDir.resolve("stores"), options.pgDurable(), options.s3proxyClasspath());
-        LOGGER.info("stores up postgres={} s3={}", stores.postgres().maskedUrl(), stores.s3().endpoint());
+        LOGGER.info(
+                "stores up postgres={} s3={}",
+                stores.postgres().maskedUrl(),
+                stores.s3().endpoint());
         for (int nodeId = 1; nodeId <= options.agents(); nodeId++) {
-            agents.add(AgentNode.launch(nodeId, options.floeScript(), workDir.resolve("agent-" + nodeId),
-                    stores.agentArguments(), options.agentArguments(), options.floeJavaOptions()));
+            agents.add(AgentNode.launch(
+                    nodeId,
+                    options.floeScript(),
+                    workDir.resolve("agent-" + nodeId),
+                    stores.agentArguments(),
+                    options.agentArguments(),
+                    options.floeJavaOptions()));
         }
         for (AgentNode agent : agents) {
             agent.awaitHealthy(options.startTimeout());
@@ -205,8 +232,11 @@ public final class ClusterBenchmark {
         for (AgentNode agent : agents) {
             awaitBrokers(agent);
         }
-        LOGGER.info("agents up {}", agents.stream().map(a -> a.nodeId() + "@" + a.bootstrap() + " pid " + a.pid())
-                .collect(Collectors.joining(", ")));
+        LOGGER.info(
+                "agents up {}",
+                agents.stream()
+                        .map(a -> a.nodeId() + "@" + a.bootstrap() + " pid " + a.pid())
+                        .collect(Collectors.joining(", ")));
     }
 
     private void awaitBrokers(AgentNode agent) throws InterruptedException {
@@ -215,7 +245,10 @@ public final class ClusterBenchmark {
         try (Admin admin = admin(agent.bootstrap())) {
             while (System.nanoTime() < deadline) {
                 try {
-                    seen = admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size();
+                    seen = admin.describeCluster()
+                            .nodes()
+                            .get(10, TimeUnit.SECONDS)
+                            .size();
                     if (seen == options.agents()) {
                         return;
                     }
@@ -254,8 +287,12 @@ public final class ClusterBenchmark {
     private Map<Integer, Integer> partitionsLed() {
         Map<Integer, Integer> led = new TreeMap<>();
         try (Admin admin = admin(agents.get(0).bootstrap())) {
-            admin.describeTopics(Set.of(Tools.TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(Tools.TOPIC)
-                    .partitions().forEach(p -> led.merge(p.leader() == null ? -1 : p.leader().id(), 1, Integer::sum));
+            admin.describeTopics(Set.of(Tools.TOPIC))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(Tools.TOPIC)
+                    .partitions()
+                    .forEach(p -> led.merge(p.leader() == null ? -1 : p.leader().id(), 1, Integer::sum));
         } catch (ExecutionException | java.util.concurrent.TimeoutException | InterruptedException e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
@@ -270,8 +307,12 @@ public final class ClusterBenchmark {
         try (Admin admin = admin(agent.bootstrap())) {
             while (System.nanoTime() < deadline) {
                 try {
-                    int partitions = admin.describeTopics(Set.of(Tools.TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS)
-                            .get(Tools.TOPIC).partitions().size();
+                    int partitions = admin.describeTopics(Set.of(Tools.TOPIC))
+                            .allTopicNames()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(Tools.TOPIC)
+                            .partitions()
+                            .size();
                     if (partitions == options.partitions()) {
                         return;
                     }
@@ -305,8 +346,11 @@ public final class ClusterBenchmark {
     }
 
     private static Admin admin(String bootstrap) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.CLIENT_ID_CONFIG, "bench-admin"));
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "bench-admin"));
     }
 
     /** Stops the agents (each flushes and commits what it holds), then the stores, then any tool still running. */
@@ -343,10 +387,15 @@ public final class ClusterBenchmark {
     private static String machine() {
         long memoryBytes = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
-        return String.format(Locale.ROOT, "%d cores, %.1f GiB RAM, %s %s, %s %s",
-                Runtime.getRuntime().availableProcessors(), memoryBytes / (1024.0 * 1024 * 1024),
-                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
-                System.getProperty("os.name"), System.getProperty("os.version"));
+        return String.format(
+                Locale.ROOT,
+                "%d cores, %.1f GiB RAM, %s %s, %s %s",
+                Runtime.getRuntime().availableProcessors(),
+                memoryBytes / (1024.0 * 1024 * 1024),
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"));
     }
 
     static void deleteRecursively(Path root) {

@@ -194,26 +194,51 @@ record ClusterOptions(
         private void producerProperty(String value) {
             int eq = value.indexOf('=');
             require(eq > 0, "--producer-prop " + value + " is not KEY=VALUE");
-            producerProperties.put(value.substring(0, eq).strip(), value.substring(eq + 1).strip());
+            producerProperties.put(
+                    value.substring(0, eq).strip(), value.substring(eq + 1).strip());
         }
 
         ClusterOptions build(List<String> commandLine) {
             require(driverClasspath != null && !driverClasspath.isBlank(), "--driver-classpath is required");
             require(s3proxyClasspath != null && !s3proxyClasspath.isBlank(), "--s3proxy-classpath is required");
-            require(Files.isRegularFile(floeScript), "Floe launcher " + floeScript.toAbsolutePath()
-                    + " does not exist");
-            require(records >= (long) producers * producerProcesses, "--records " + records
-                    + " is fewer than the " + (long) producers * producerProcesses + " producers");
-            long warmup = warmupRecords != null ? warmupRecords
-                    : Math.min(records / 10, WARMUP_RECORDS_MAX);
-            require(warmup == 0 || warmup >= producers, "--warmup-records " + warmup + " is fewer than the "
-                    + producers + " producers of its JVM");
-            return new ClusterOptions(records, warmup, recordSizeBytes, partitions, agents, producers,
-                    producerProcesses, Collections.unmodifiableMap(new LinkedHashMap<>(producerProperties)),
-                    groupMembers, tailConsumer, tailConsumers, steadyRate, steadySeconds, idleSeconds, pgDurable,
-                    List.copyOf(agentArguments), floeJavaOptions, floeScript.toAbsolutePath(), driverClasspath,
-                    s3proxyClasspath, Duration.ofSeconds(startTimeoutS), Duration.ofSeconds(toolTimeoutS),
-                    Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);
+            require(
+                    Files.isRegularFile(floeScript),
+                    "Floe launcher " + floeScript.toAbsolutePath() + " does not exist");
+            require(
+                    records >= (long) producers * producerProcesses,
+                    "--records " + records + " is fewer than the " + (long) producers * producerProcesses
+                            + " producers");
+            long warmup = warmupRecords != null ? warmupRecords : Math.min(records / 10, WARMUP_RECORDS_MAX);
+            require(
+                    warmup == 0 || warmup >= producers,
+                    "--warmup-records " + warmup + " is fewer than the " + producers + " producers of its JVM");
+            return new ClusterOptions(
+                    records,
+                    warmup,
+                    recordSizeBytes,
+                    partitions,
+                    agents,
+                    producers,
+                    producerProcesses,
+                    Collections.unmodifiableMap(new LinkedHashMap<>(producerProperties)),
+                    groupMembers,
+                    tailConsumer,
+                    tailConsumers,
+                    steadyRate,
+                    steadySeconds,
+                    idleSeconds,
+                    pgDurable,
+                    List.copyOf(agentArguments),
+                    floeJavaOptions,
+                    floeScript.toAbsolutePath(),
+                    driverClasspath,
+                    s3proxyClasspath,
+                    Duration.ofSeconds(startTimeoutS),
+                    Duration.ofSeconds(toolTimeoutS),
+                    Duration.ofMillis(consumeTimeoutMs),
+                    Optional.ofNullable(out),
+                    keepDirs,
+                    commandLine);
         }
 
         private static boolean bool(String flag, String value) {

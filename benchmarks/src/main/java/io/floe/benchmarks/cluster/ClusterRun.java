@@ -27,7 +27,9 @@ record ClusterRun(
         List<String> notes) {
 
     boolean complete() {
-        return produce.isPresent() && catchUp.isPresent() && produced.map(p -> p.failures().isEmpty()).orElse(false)
+        return produce.isPresent()
+                && catchUp.isPresent()
+                && produced.map(p -> p.failures().isEmpty()).orElse(false)
                 && caughtUp.map(c -> c.failure().isEmpty()).orElse(false)
                 && tailed.map(t -> t.failure().isEmpty()).orElse(true);
     }

@@ -51,9 +51,19 @@ public final class ClusterStores implements AutoCloseable {
 
     /** The {@code floe agent} options that reach both stores; the S3 secret goes in the environment. */
     List<String> agentArguments() {
-        return List.of("--metadata", postgres.agentUrl(), "--objects", s3.objectsUrl(OBJECTS_PREFIX),
-                "--s3-endpoint", s3.endpoint().toString(), "--s3-region", "us-east-1", "--s3-path-style", "true",
-                "--s3-access-key-id", S3Server.ACCESS_KEY);
+        return List.of(
+                "--metadata",
+                postgres.agentUrl(),
+                "--objects",
+                s3.objectsUrl(OBJECTS_PREFIX),
+                "--s3-endpoint",
+                s3.endpoint().toString(),
+                "--s3-region",
+                "us-east-1",
+                "--s3-path-style",
+                "true",
+                "--s3-access-key-id",
+                S3Server.ACCESS_KEY);
     }
 
     @Override
@@ -85,17 +95,20 @@ public final class ClusterStores implements AutoCloseable {
         Path root = temporary ? Files.createTempDirectory("floe-stores-") : dir;
         Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
         ClusterStores stores = start(root, durable, classpath);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                stores.close();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            ChildProcess.killAll();
-            if (temporary) {
-                ClusterBenchmark.deleteRecursively(root);
-            }
-        }, "stop-stores"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                stores.close();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            ChildProcess.killAll();
+                            if (temporary) {
+                                ClusterBenchmark.deleteRecursively(root);
+                            }
+                        },
+                        "stop-stores"));
         System.out.println("PostgreSQL " + stores.postgres.maskedUrl() + " (password " + PostgresServer.PASSWORD
                 + (durable ? ", durable" : ", fsync off") + ")");
         System.out.println("S3Proxy    " + stores.s3.endpoint() + " bucket " + S3Server.BUCKET + " (key "

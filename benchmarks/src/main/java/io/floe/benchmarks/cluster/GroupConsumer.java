@@ -54,11 +54,13 @@ public final class GroupConsumer {
         long first = progress.firstNanos.get();
         long joinMs = first == 0 ? -1 : (first - progress.startNanos) / 1_000_000;
         long elapsedMs = Math.max(1, (progress.lastNanos.get() - first) / 1_000_000);
-        System.out.printf("%s records=%d bytes=%d join.ms=%d elapsed.ms=%d members=%d%n", SUMMARY_PREFIX, records,
-                progress.bytes.get(), joinMs, elapsedMs, members);
+        System.out.printf(
+                "%s records=%d bytes=%d join.ms=%d elapsed.ms=%d members=%d%n",
+                SUMMARY_PREFIX, records, progress.bytes.get(), joinMs, elapsedMs, members);
         if (records < expected) {
-            System.out.printf("WARNING: read %d of %d records: none for %d ms%n", records, expected,
-                    Duration.ofNanos(idleTimeoutNs).toMillis());
+            System.out.printf(
+                    "WARNING: read %d of %d records: none for %d ms%n",
+                    records, expected, Duration.ofNanos(idleTimeoutNs).toMillis());
             System.exit(2);
         }
     }

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -83,9 +83,24 @@ public final class LoadProducer {
             histograms.add(histogram);
             Properties own = new Properties();
             own.putAll(config);
-            own.put(ProducerConfig.CLIENT_ID_CONFIG, "load-producer-" + ProcessHandle.current().pid() + "-" + p);
-            Sender sender = new Sender(own, topic, share, payloads(recordSize, p), histogram, acked, errors,
-                    firstError, lastAckNanos, ready, go, goNanos, nanosPerRecord, skipRecords / producers);
+            own.put(
+                    ProducerConfig.CLIENT_ID_CONFIG,
+                    "load-producer-" + ProcessHandle.current().pid() + "-" + p);
+            Sender sender = new Sender(
+                    own,
+                    topic,
+                    share,
+                    payloads(recordSize, p),
+                    histogram,
+                    acked,
+                    errors,
+                    firstError,
+                    lastAckNanos,
+                    ready,
+                    go,
+                    goNanos,
+                    nanosPerRecord,
+                    skipRecords / producers);
             Thread thread = new Thread(sender, "load-producer-" + p);
             thread.start();
             threads.add(thread);
@@ -101,8 +116,9 @@ public final class LoadProducer {
             threads.get(0).join(200);
             long now = System.nanoTime();
             if (now - reported >= PROGRESS_INTERVAL_MS * 1_000_000) {
-                System.out.printf("progress acked=%d of %d errors=%d elapsed.ms=%d%n", acked.get(), records,
-                        errors.get(), (now - startNanos) / 1_000_000);
+                System.out.printf(
+                        "progress acked=%d of %d errors=%d elapsed.ms=%d%n",
+                        acked.get(), records, errors.get(), (now - startNanos) / 1_000_000);
                 reported = now;
             }
         }
@@ -116,9 +132,17 @@ public final class LoadProducer {
         if (firstError.get() != null) {
             System.out.println("first error: " + firstError.get());
         }
-        System.out.printf("%s records=%d bytes=%d errors=%d elapsed.ms=%d start.epoch.ms=%d end.epoch.ms=%d "
-                + "p50.ms=%d p99.ms=%d%n", SUMMARY_PREFIX, acked.get(), acked.get() * recordSize, errors.get(),
-                elapsedMs, startEpochMs, startEpochMs + elapsedMs, merged.percentileMs(0.50),
+        System.out.printf(
+                "%s records=%d bytes=%d errors=%d elapsed.ms=%d start.epoch.ms=%d end.epoch.ms=%d "
+                        + "p50.ms=%d p99.ms=%d%n",
+                SUMMARY_PREFIX,
+                acked.get(),
+                acked.get() * recordSize,
+                errors.get(),
+                elapsedMs,
+                startEpochMs,
+                startEpochMs + elapsedMs,
+                merged.percentileMs(0.50),
                 merged.percentileMs(0.99));
         System.exit(errors.get() > 0 ? 2 : 0);
     }
@@ -149,10 +173,22 @@ public final class LoadProducer {
     }
 
     /** One producer sending its share of the records. */
-    private record Sender(Properties config, String topic, long records, byte[][] payloads,
-            LatencyHistogram histogram, AtomicLong acked, AtomicLong errors, AtomicReference<String> firstError,
-            AtomicLong lastAckNanos, CountDownLatch ready, CountDownLatch go, AtomicLong goNanos,
-            double nanosPerRecord, long skip) implements Runnable {
+    private record Sender(
+            Properties config,
+            String topic,
+            long records,
+            byte[][] payloads,
+            LatencyHistogram histogram,
+            AtomicLong acked,
+            AtomicLong errors,
+            AtomicReference<String> firstError,
+            AtomicLong lastAckNanos,
+            CountDownLatch ready,
+            CountDownLatch go,
+            AtomicLong goNanos,
+            double nanosPerRecord,
+            long skip)
+            implements Runnable {
 
         @Override
         public void run() {
@@ -178,8 +214,8 @@ public final class LoadProducer {
                     }
                     long sentNanos = System.nanoTime();
                     boolean measured = i >= skip;
-                    producer.send(new ProducerRecord<>(topic, payloads[(int) (i % payloads.length)]),
-                            (metadata, error) -> {
+                    producer.send(
+                            new ProducerRecord<>(topic, payloads[(int) (i % payloads.length)]), (metadata, error) -> {
                                 long now = System.nanoTime();
                                 if (measured) {
                                     histogram.record((now - sentNanos) / 1_000_000);

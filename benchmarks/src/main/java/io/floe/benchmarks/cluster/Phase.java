@@ -11,7 +11,11 @@ record Phase(String name, Snapshot before, Snapshot after, LoadRange load) {
     /** The lowest and highest 1-minute load average seen during the phase. */
     record LoadRange(double min, double max) {
         static LoadRange of(List<Double> samples) {
-            double min = samples.stream().mapToDouble(Double::doubleValue).filter(v -> v >= 0).min().orElse(-1);
+            double min = samples.stream()
+                    .mapToDouble(Double::doubleValue)
+                    .filter(v -> v >= 0)
+                    .min()
+                    .orElse(-1);
             double max = samples.stream().mapToDouble(Double::doubleValue).max().orElse(-1);
             return new LoadRange(min, max);
         }
@@ -34,7 +38,8 @@ record Phase(String name, Snapshot before, Snapshot after, LoadRange load) {
 
     /** The change of a counter (or of a summary's count or sum) at agent {@code index}. */
     double agent(int index, String metric, Map<String, String> labels) {
-        return after.agents().get(index).sum(metric, labels) - before.agents().get(index).sum(metric, labels);
+        return after.agents().get(index).sum(metric, labels)
+                - before.agents().get(index).sum(metric, labels);
     }
 
     double agent(int index, String metric) {
@@ -52,14 +57,18 @@ record Phase(String name, Snapshot before, Snapshot after, LoadRange load) {
 
     /** Requests S3Proxy served during the phase for one operation. */
     double s3(String operation) {
-        return after.s3().counts().getOrDefault(operation, 0.0) - before.s3().counts().getOrDefault(operation, 0.0);
+        return after.s3().counts().getOrDefault(operation, 0.0)
+                - before.s3().counts().getOrDefault(operation, 0.0);
     }
 
     /** S3Proxy's mean time to serve one request of {@code operation} during the phase; NaN when it served none. */
     double s3MeanSeconds(String operation) {
         double count = s3(operation);
-        return count == 0 ? Double.NaN : (after.s3().seconds().getOrDefault(operation, 0.0)
-                - before.s3().seconds().getOrDefault(operation, 0.0)) / count;
+        return count == 0
+                ? Double.NaN
+                : (after.s3().seconds().getOrDefault(operation, 0.0)
+                                - before.s3().seconds().getOrDefault(operation, 0.0))
+                        / count;
     }
 
     /** The operations S3Proxy saw by the end of the phase, sorted. */
@@ -70,7 +79,8 @@ record Phase(String name, Snapshot before, Snapshot after, LoadRange load) {
     /** Statements PostgreSQL ran in the phase, by normalized text, most frequent first. */
     List<Map.Entry<String, Long>> statements() {
         return after.statements().entrySet().stream()
-                .map(e -> Map.entry(e.getKey(), e.getValue() - before.statements().getOrDefault(e.getKey(), 0L)))
+                .map(e ->
+                        Map.entry(e.getKey(), e.getValue() - before.statements().getOrDefault(e.getKey(), 0L)))
                 .filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .toList();

@@ -69,24 +69,51 @@ final class PostgresServer implements AutoCloseable {
             Files.setAttribute(data, "unix:uid", UNPRIVILEGED_ID);
             Files.setAttribute(data, "unix:gid", UNPRIVILEGED_ID);
         }
-        ChildProcess initdb = ChildProcess.start("initdb", command(root, binaries.resolve("bin/initdb").toString(),
-                "-D", data.toString(), "-U", USER, "-A", "scram-sha-256", "--pwfile=" + passwordFile, "-E", "UTF8",
-                "--locale=C"), dir.resolve("initdb.log"), Map.of());
+        ChildProcess initdb = ChildProcess.start(
+                "initdb",
+                command(
+                        root,
+                        binaries.resolve("bin/initdb").toString(),
+                        "-D",
+                        data.toString(),
+                        "-U",
+                        USER,
+                        "-A",
+                        "scram-sha-256",
+                        "--pwfile=" + passwordFile,
+                        "-E",
+                        "UTF8",
+                        "--locale=C"),
+                dir.resolve("initdb.log"),
+                Map.of());
         if (initdb.awaitExit(START_TIMEOUT) != 0) {
             throw new IOException("initdb failed:\n" + initdb.logTail(30));
         }
         int port = Ports.free();
-        List<String> settings = new ArrayList<>(List.of("-D", data.toString(), "-p", Integer.toString(port),
-                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=300",
+        List<String> settings = new ArrayList<>(List.of(
+                "-D",
+                data.toString(),
+                "-p",
+                Integer.toString(port),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                "unix_socket_directories=",
+                "-c",
+                "max_connections=300",
                 // Counts the agents' statements by text, for the report's breakdown of metadata transactions.
-                "-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"));
+                "-c",
+                "shared_preload_libraries=pg_stat_statements",
+                "-c",
+                "pg_stat_statements.track=all"));
         if (!durable) {
             settings.addAll(List.of("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
         }
-        List<String> serverCommand = new ArrayList<>(List.of(binaries.resolve("bin/postgres").toString()));
+        List<String> serverCommand =
+                new ArrayList<>(List.of(binaries.resolve("bin/postgres").toString()));
         serverCommand.addAll(settings);
-        ChildProcess server = ChildProcess.start("postgres",
-                command(root, serverCommand.toArray(String[]::new)), dir.resolve("postgres.log"), Map.of());
+        ChildProcess server = ChildProcess.start(
+                "postgres", command(root, serverCommand.toArray(String[]::new)), dir.resolve("postgres.log"), Map.of());
         PostgresServer postgres = new PostgresServer(server, port, durable);
         try {
             postgres.awaitReady();
@@ -162,14 +189,15 @@ final class PostgresServer implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read pg_stat_statements on port " + port + ": " + e.getMessage(),
-                    e);
+            throw new IllegalStateException(
+                    "cannot read pg_stat_statements on port " + port + ": " + e.getMessage(), e);
         }
         return Map.copyOf(calls);
     }
 
     private void execute(String database, String sql) {
-        try (Connection connection = connect(database); Statement statement = connection.createStatement()) {
+        try (Connection connection = connect(database);
+                Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL failed to run " + sql + ": " + e.getMessage(), e);
@@ -201,7 +229,9 @@ final class PostgresServer implements AutoCloseable {
             return;
         }
         try {
-            new ProcessBuilder("kill", "-INT", Long.toString(server.pid())).start().waitFor(5, TimeUnit.SECONDS);
+            new ProcessBuilder("kill", "-INT", Long.toString(server.pid()))
+                    .start()
+                    .waitFor(5, TimeUnit.SECONDS);
             server.awaitExit(STOP_TIMEOUT);
         } catch (IOException | IllegalStateException e) {
             server.stop(Duration.ofSeconds(5));
@@ -211,8 +241,8 @@ final class PostgresServer implements AutoCloseable {
     private static List<String> command(boolean root, String... command) {
         List<String> full = new ArrayList<>();
         if (root) {
-            full.addAll(List.of("setpriv", "--reuid=" + UNPRIVILEGED_ID, "--regid=" + UNPRIVILEGED_ID,
-                    "--clear-groups"));
+            full.addAll(
+                    List.of("setpriv", "--reuid=" + UNPRIVILEGED_ID, "--regid=" + UNPRIVILEGED_ID, "--clear-groups"));
         }
         full.addAll(List.of(command));
         return full;
@@ -220,7 +250,9 @@ final class PostgresServer implements AutoCloseable {
 
     private static void unpack(Path target) throws IOException, InterruptedException {
         Files.createDirectories(target);
-        Process tar = new ProcessBuilder("tar", "-xJf", "-", "-C", target.toString()).redirectErrorStream(true).start();
+        Process tar = new ProcessBuilder("tar", "-xJf", "-", "-C", target.toString())
+                .redirectErrorStream(true)
+                .start();
         try (InputStream binaries = PostgresServer.class.getResourceAsStream(BINARIES);
                 OutputStream stdin = tar.getOutputStream()) {
             if (binaries == null) {

@@ -71,7 +71,8 @@ final class RateSampler implements AutoCloseable {
         int j = 0;
         for (int i = 0; i < samples.size(); i++) {
             j = Math.max(j, i + 1);
-            while (j < samples.size() && (samples.get(j).nanos() - samples.get(i).nanos()) / 1e9 < windowSeconds) {
+            while (j < samples.size()
+                    && (samples.get(j).nanos() - samples.get(i).nanos()) / 1e9 < windowSeconds) {
                 j++;
             }
             if (j >= samples.size()) {
@@ -93,8 +94,11 @@ final class RateSampler implements AutoCloseable {
         }
         lines.add(header.toString());
         for (Sample sample : samples) {
-            StringBuilder line = new StringBuilder(String.format(java.util.Locale.ROOT, "%.1f,%.2f",
-                    (sample.nanos() - samples.get(0).nanos()) / 1e9, sample.loadAverage()));
+            StringBuilder line = new StringBuilder(String.format(
+                    java.util.Locale.ROOT,
+                    "%.1f,%.2f",
+                    (sample.nanos() - samples.get(0).nanos()) / 1e9,
+                    sample.loadAverage()));
             for (double puts : sample.puts()) {
                 line.append(',').append((long) puts);
             }

@@ -37,7 +37,8 @@ final class S3Server implements AutoCloseable {
     private final ChildProcess process;
     private final int port;
     private final URI metricsUri;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
 
     private S3Server(ChildProcess process, int port, URI metricsUri) {
         this.process = process;
@@ -45,24 +46,27 @@ final class S3Server implements AutoCloseable {
         this.metricsUri = metricsUri;
     }
 
-    static S3Server start(Path dir, String classpath, List<String> jvmOptions) throws IOException,
-            InterruptedException {
+    static S3Server start(Path dir, String classpath, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         Path data = Files.createDirectories(dir.resolve("data"));
         // filesystem-nio2 keeps a bucket as a directory: creating it creates the bucket.
         Files.createDirectories(data.resolve(BUCKET));
         int port = Ports.free();
         int metricsPort = Ports.free();
-        Path properties = Files.writeString(dir.resolve("s3proxy.properties"), String.join("\n",
-                "s3proxy.endpoint=http://127.0.0.1:" + port,
-                "s3proxy.authorization=aws-v2-or-v4",
-                "s3proxy.identity=" + ACCESS_KEY,
-                "s3proxy.credential=" + SECRET_KEY,
-                "jclouds.provider=filesystem-nio2",
-                "jclouds.filesystem.basedir=" + data,
-                "s3proxy.metrics.enabled=true",
-                "s3proxy.metrics.host=127.0.0.1",
-                "s3proxy.metrics.port=" + metricsPort,
-                ""));
+        Path properties = Files.writeString(
+                dir.resolve("s3proxy.properties"),
+                String.join(
+                        "\n",
+                        "s3proxy.endpoint=http://127.0.0.1:" + port,
+                        "s3proxy.authorization=aws-v2-or-v4",
+                        "s3proxy.identity=" + ACCESS_KEY,
+                        "s3proxy.credential=" + SECRET_KEY,
+                        "jclouds.provider=filesystem-nio2",
+                        "jclouds.filesystem.basedir=" + data,
+                        "s3proxy.metrics.enabled=true",
+                        "s3proxy.metrics.host=127.0.0.1",
+                        "s3proxy.metrics.port=" + metricsPort,
+                        ""));
         Path logback = Files.writeString(dir.resolve("logback.xml"), """
                 <configuration>
                   <appender name="out" class="ch.qos.logback.core.ConsoleAppender">
@@ -73,10 +77,12 @@ final class S3Server implements AutoCloseable {
                 """);
         List<String> jvm = new java.util.ArrayList<>(jvmOptions);
         jvm.add("-Dlogback.configurationFile=" + logback);
-        ChildProcess process = ChildProcess.start("s3proxy", ChildProcess.javaCommand(classpath, jvm, MAIN,
-                List.of("--properties", properties.toString())), dir.resolve("s3proxy.log"), Map.of());
-        S3Server server = new S3Server(process, port,
-                URI.create("http://127.0.0.1:" + metricsPort + "/metrics"));
+        ChildProcess process = ChildProcess.start(
+                "s3proxy",
+                ChildProcess.javaCommand(classpath, jvm, MAIN, List.of("--properties", properties.toString())),
+                dir.resolve("s3proxy.log"),
+                Map.of());
+        S3Server server = new S3Server(process, port, URI.create("http://127.0.0.1:" + metricsPort + "/metrics"));
         try {
             server.awaitReady();
         } catch (IOException | RuntimeException | InterruptedException e) {
@@ -100,13 +106,14 @@ final class S3Server implements AutoCloseable {
 
     Requests requests() throws IOException, InterruptedException {
         Exposition metrics = scrape();
-        return new Requests(Map.copyOf(metrics.sumBy(METRIC, "s3_operation")),
-                Map.copyOf(metrics.sumBy(SECONDS, "s3_operation")));
+        return new Requests(
+                Map.copyOf(metrics.sumBy(METRIC, "s3_operation")), Map.copyOf(metrics.sumBy(SECONDS, "s3_operation")));
     }
 
     Exposition scrape() throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(metricsUri).timeout(HTTP_TIMEOUT).GET()
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(metricsUri).timeout(HTTP_TIMEOUT).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + metricsUri + " answered " + response.statusCode());
         }
@@ -122,7 +129,11 @@ final class S3Server implements AutoCloseable {
                 throw new IOException("S3Proxy exited while starting:\n" + process.logTail(30));
             }
             try {
-                http.send(HttpRequest.newBuilder(endpoint()).timeout(HTTP_TIMEOUT).GET().build(),
+                http.send(
+                        HttpRequest.newBuilder(endpoint())
+                                .timeout(HTTP_TIMEOUT)
+                                .GET()
+                                .build(),
                         HttpResponse.BodyHandlers.discarding());
                 scrape();
                 return;
@@ -131,8 +142,8 @@ final class S3Server implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        throw new IOException("S3Proxy not ready after " + START_TIMEOUT.toSeconds() + " s (" + last + "):\n"
-                + process.logTail(30));
+        throw new IOException(
+                "S3Proxy not ready after " + START_TIMEOUT.toSeconds() + " s (" + last + "):\n" + process.logTail(30));
     }
 
     @Override

@@ -11,8 +11,14 @@ import java.util.Map;
  * Everything the benchmark reads at a phase boundary: each agent's metrics, the requests S3Proxy served by
  * operation, PostgreSQL's transaction counts and statement counts, the time and the machine's load average.
  */
-record Snapshot(long nanos, long epochMs, double loadAverage, List<Exposition> agents, S3Server.Requests s3,
-        PostgresServer.TransactionCounts transactions, Map<String, Long> statements) {
+record Snapshot(
+        long nanos,
+        long epochMs,
+        double loadAverage,
+        List<Exposition> agents,
+        S3Server.Requests s3,
+        PostgresServer.TransactionCounts transactions,
+        Map<String, Long> statements) {
 
     private static final Path LOADAVG = Path.of("/proc/loadavg");
 
@@ -21,8 +27,14 @@ record Snapshot(long nanos, long epochMs, double loadAverage, List<Exposition> a
         for (AgentNode agent : agents) {
             scrapes.add(agent.isAlive() ? agent.scrape() : Exposition.EMPTY);
         }
-        return new Snapshot(System.nanoTime(), System.currentTimeMillis(), currentLoadAverage(), List.copyOf(scrapes),
-                stores.s3().requests(), stores.postgres().transactions(), stores.postgres().statementCalls());
+        return new Snapshot(
+                System.nanoTime(),
+                System.currentTimeMillis(),
+                currentLoadAverage(),
+                List.copyOf(scrapes),
+                stores.s3().requests(),
+                stores.postgres().transactions(),
+                stores.postgres().statementCalls());
     }
 
     /** The 1-minute load average; -1 where /proc is not readable. */

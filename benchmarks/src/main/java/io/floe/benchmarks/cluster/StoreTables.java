@@ -31,20 +31,31 @@ final class StoreTables {
             return;
         }
         md.append("#### Object-store requests S3Proxy served, by phase (count, mean ms to serve)\n\n| operation |");
-        phases.forEach(p -> md.append(" ").append(p.name()).append(" (").append(f0(p.seconds())).append(" s) |"));
+        phases.forEach(p -> md.append(" ")
+                .append(p.name())
+                .append(" (")
+                .append(f0(p.seconds()))
+                .append(" s) |"));
         md.append("\n|---|").append("---:|".repeat(phases.size())).append("\n");
         for (String operation : phases.get(phases.size() - 1).s3Operations()) {
             md.append("| ").append(operation).append(" |");
-            phases.forEach(p -> md.append(" ").append(f0(p.s3(operation))).append(p.s3(operation) == 0 ? ""
-                    : ", " + f0(p.s3MeanSeconds(operation) * 1000) + " ms").append(" |"));
+            phases.forEach(p -> md.append(" ")
+                    .append(f0(p.s3(operation)))
+                    .append(p.s3(operation) == 0 ? "" : ", " + f0(p.s3MeanSeconds(operation) * 1000) + " ms")
+                    .append(" |"));
             md.append("\n");
         }
         md.append("| compaction: objects written / MiB written / MiB read (agents' counters) |");
-        phases.forEach(p -> md.append(" ").append(f0(p.agents(COMPACTION_SWAPS, Map.of()))).append(" / ")
-                .append(f1(p.agents(COMPACTION_WRITTEN, Map.of()) / MIB)).append(" / ")
-                .append(f1(p.agents(COMPACTION_READ, Map.of()) / MIB)).append(" |"));
+        phases.forEach(p -> md.append(" ")
+                .append(f0(p.agents(COMPACTION_SWAPS, Map.of())))
+                .append(" / ")
+                .append(f1(p.agents(COMPACTION_WRITTEN, Map.of()) / MIB))
+                .append(" / ")
+                .append(f1(p.agents(COMPACTION_READ, Map.of()) / MIB))
+                .append(" |"));
         md.append("\n| cleanup: objects deleted |");
-        phases.forEach(p -> md.append(" ").append(f0(p.agents(CLEANUP_DELETED, Map.of()))).append(" |"));
+        phases.forEach(p ->
+                md.append(" ").append(f0(p.agents(CLEANUP_DELETED, Map.of()))).append(" |"));
         md.append("\n\nS3Proxy counts every request it answered (its `http_server_request_duration_seconds_count` by "
                 + "`s3_operation`), whoever sent it: the agents' produce and fetch paths, which the agents meter "
                 + "themselves, and their maintenance jobs (compaction, cleanup), which they do not.\n\n");
@@ -63,16 +74,30 @@ final class StoreTables {
                 + "offset commits |\n|---|---:|---:|---:|---:|---:|---:|\n");
         for (Phase p : phases) {
             PostgresServer.TransactionCounts tx = p.transactions();
-            md.append("| ").append(p.name()).append(" | ").append(f1(p.seconds())).append(" | ")
-                    .append(f0(tx.commits())).append(" | ").append(f0(tx.rollbacks())).append(" | ")
-                    .append(f1(tx.commits() / p.seconds())).append(" | ")
-                    .append(f0(p.agents(FLUSHES, Map.of("outcome", "committed")))).append(" | ")
-                    .append(f0(p.agents(OFFSET_COMMITS, Map.of()))).append(" |\n");
+            md.append("| ")
+                    .append(p.name())
+                    .append(" | ")
+                    .append(f1(p.seconds()))
+                    .append(" | ")
+                    .append(f0(tx.commits()))
+                    .append(" | ")
+                    .append(f0(tx.rollbacks()))
+                    .append(" | ")
+                    .append(f1(tx.commits() / p.seconds()))
+                    .append(" | ")
+                    .append(f0(p.agents(FLUSHES, Map.of("outcome", "committed"))))
+                    .append(" | ")
+                    .append(f0(p.agents(OFFSET_COMMITS, Map.of())))
+                    .append(" |\n");
         }
-        producingRate.ifPresent(rate -> md.append("\nDuring producing (the idle rate subtracted for the rest of the "
-                + "produce phase's window): ").append(f1(rate)).append(" commits/s. PostgreSQL "
-                + "counts every transaction, reads included: commits of flushes, key registrations, heartbeats "
-                + "(one per agent per second), the agents' reads of other agents' commits, group coordination.\n"));
+        producingRate.ifPresent(
+                rate -> md.append("\nDuring producing (the idle rate subtracted for the rest of the "
+                                + "produce phase's window): ")
+                        .append(f1(rate))
+                        .append(
+                                " commits/s. PostgreSQL "
+                                        + "counts every transaction, reads included: commits of flushes, key registrations, heartbeats "
+                                        + "(one per agent per second), the agents' reads of other agents' commits, group coordination.\n"));
         md.append("\n");
         for (Phase phase : phases) {
             statements(md, phase);
@@ -86,12 +111,19 @@ final class StoreTables {
             return;
         }
         long total = statements.stream().mapToLong(Map.Entry::getValue).sum();
-        md.append("Statements in the ").append(phase.name()).append(" phase (`pg_stat_statements`, ")
-                .append(f0(total)).append(" in all):\n\n| calls | per s | statement |\n|---:|---:|---|\n");
+        md.append("Statements in the ")
+                .append(phase.name())
+                .append(" phase (`pg_stat_statements`, ")
+                .append(f0(total))
+                .append(" in all):\n\n| calls | per s | statement |\n|---:|---:|---|\n");
         for (Map.Entry<String, Long> statement : statements.subList(0, Math.min(STATEMENTS_SHOWN, statements.size()))) {
-            md.append("| ").append(f0(statement.getValue())).append(" | ")
-                    .append(f1(statement.getValue() / phase.seconds())).append(" | `")
-                    .append(abbreviate(statement.getKey())).append("` |\n");
+            md.append("| ")
+                    .append(f0(statement.getValue()))
+                    .append(" | ")
+                    .append(f1(statement.getValue() / phase.seconds()))
+                    .append(" | `")
+                    .append(abbreviate(statement.getKey()))
+                    .append("` |\n");
         }
         md.append("\n");
     }

@@ -63,7 +63,8 @@ public final class TailConsumer {
             System.exit(1);
         }
         String topic = args[1];
-        Progress progress = new Progress(Long.parseLong(args[2]),
+        Progress progress = new Progress(
+                Long.parseLong(args[2]),
                 Duration.ofMillis(Long.parseLong(args[3])).toNanos());
         Path histogramFile = Path.of(args[4]);
         int threads = args.length == 6 ? Integer.parseInt(args[5]) : 1;
@@ -101,18 +102,33 @@ public final class TailConsumer {
         latency.write(histogramFile);
         long first = progress.firstEpochMs.get();
         long last = progress.lastEpochMs.get();
-        System.out.printf("%s records=%d bytes=%d elapsed.ms=%d first.epoch.ms=%d last.epoch.ms=%d partitions=%d "
-                + "threads=%d%n", SUMMARY_PREFIX, progress.records.get(), progress.bytes.get(),
-                Math.max(1, last - first), first, last, partitions.size(), consumers.size());
+        System.out.printf(
+                "%s records=%d bytes=%d elapsed.ms=%d first.epoch.ms=%d last.epoch.ms=%d partitions=%d "
+                        + "threads=%d%n",
+                SUMMARY_PREFIX,
+                progress.records.get(),
+                progress.bytes.get(),
+                Math.max(1, last - first),
+                first,
+                last,
+                partitions.size(),
+                consumers.size());
         if (progress.records.get() < progress.expected) {
-            System.out.printf("WARNING: read %d of %d records: none for %d ms%n", progress.records.get(),
-                    progress.expected, Duration.ofNanos(progress.idleTimeoutNs).toMillis());
+            System.out.printf(
+                    "WARNING: read %d of %d records: none for %d ms%n",
+                    progress.records.get(),
+                    progress.expected,
+                    Duration.ofNanos(progress.idleTimeoutNs).toMillis());
             System.exit(2);
         }
     }
 
-    private static void consume(Properties config, List<TopicPartition> partitions, LatencyHistogram latency,
-            Progress progress, CountDownLatch ready) {
+    private static void consume(
+            Properties config,
+            List<TopicPartition> partitions,
+            LatencyHistogram latency,
+            Progress progress,
+            CountDownLatch ready) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -154,6 +170,8 @@ public final class TailConsumer {
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " has no partitions in the cluster's metadata");
         }
-        return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        return infos.stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition()))
+                .toList();
     }
 }

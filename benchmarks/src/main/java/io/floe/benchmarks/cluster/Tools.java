@@ -19,23 +19,34 @@ import org.slf4j.LoggerFactory;
 final class Tools {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(Tools.class);
-    private static final List<String> JVM = List.of("-Xmx512m", "-XX:+UseG1GC", "-Djava.awt.headless=true",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+    private static final List<String> JVM = List.of(
+            "-Xmx512m", "-XX:+UseG1GC", "-Djava.awt.headless=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     static final String TOPIC = "bench";
     static final String WARMUP_TOPIC = "bench-warmup";
     static final String STEADY_TOPIC = "bench-steady";
     static final String GROUP = "bench-catch-up";
 
     /** The producers' results, merged over the producer JVMs. */
-    record Produced(long records, long bytes, long errors, long startEpochMs, long endEpochMs,
-            LatencyHistogram latency, List<String> failures) {
+    record Produced(
+            long records,
+            long bytes,
+            long errors,
+            long startEpochMs,
+            long endEpochMs,
+            LatencyHistogram latency,
+            List<String> failures) {
         double seconds() {
             return Math.max(1, endEpochMs - startEpochMs) / 1000.0;
         }
     }
 
     /** The tail consumer's result. */
-    record Tailed(long records, long bytes, long firstEpochMs, long lastEpochMs, LatencyHistogram latency,
+    record Tailed(
+            long records,
+            long bytes,
+            long firstEpochMs,
+            long lastEpochMs,
+            LatencyHistogram latency,
             Optional<String> failure) {
         double seconds() {
             return Math.max(1, lastEpochMs - firstEpochMs) / 1000.0;
@@ -57,49 +68,76 @@ final class Tools {
     List<String> commandLines(String bootstrap) {
         List<String> lines = new ArrayList<>();
         if (options.warmupRecords() > 0) {
-            lines.add(LoadProducer.class.getSimpleName() + " " + String.join(" ", producerArgs(bootstrap,
-                    WARMUP_TOPIC, options.warmupRecords(), Path.of("warmup-latency.txt")))
+            lines.add(LoadProducer.class.getSimpleName() + " "
+                    + String.join(
+                            " ",
+                            producerArgs(
+                                    bootstrap, WARMUP_TOPIC, options.warmupRecords(), Path.of("warmup-latency.txt")))
                     + " (warm-up, not measured)");
         }
-        lines.add(LoadProducer.class.getSimpleName() + " " + String.join(" ", producerArgs(bootstrap, TOPIC,
-                options.records() / options.producerProcesses(), Path.of("latency-N.txt"))));
+        lines.add(LoadProducer.class.getSimpleName() + " "
+                + String.join(
+                        " ",
+                        producerArgs(
+                                bootstrap,
+                                TOPIC,
+                                options.records() / options.producerProcesses(),
+                                Path.of("latency-N.txt"))));
         if (options.tailConsumer()) {
             lines.add(TailConsumer.class.getSimpleName() + " " + String.join(" ", tailArgs(bootstrap)));
         }
         lines.add(GroupConsumer.class.getSimpleName() + " " + String.join(" ", groupArgs(bootstrap)));
         if (options.steadyRecords() > 0) {
-            lines.add(LoadProducer.class.getSimpleName() + " " + String.join(" ", steadyArgs(bootstrap,
-                    Path.of("steady-latency.txt"))));
+            lines.add(LoadProducer.class.getSimpleName() + " "
+                    + String.join(" ", steadyArgs(bootstrap, Path.of("steady-latency.txt"))));
         }
         return lines;
     }
 
     private List<String> steadyArgs(String bootstrap, Path histogram) {
-        List<String> args = new ArrayList<>(List.of(bootstrap, STEADY_TOPIC, Long.toString(options.steadyRecords()),
-                Integer.toString(options.recordSizeBytes()), Integer.toString(options.producers()),
-                histogram.toString(), "--rate=" + options.steadyRate(),
+        List<String> args = new ArrayList<>(List.of(
+                bootstrap,
+                STEADY_TOPIC,
+                Long.toString(options.steadyRecords()),
+                Integer.toString(options.recordSizeBytes()),
+                Integer.toString(options.producers()),
+                histogram.toString(),
+                "--rate=" + options.steadyRate(),
                 "--skip-records=" + options.steadyRecords() / 5));
         args.addAll(options.producerPropertyArgs());
         return args;
     }
 
     private List<String> producerArgs(String bootstrap, String topic, long records, Path histogram) {
-        List<String> args = new ArrayList<>(List.of(bootstrap, topic, Long.toString(records),
-                Integer.toString(options.recordSizeBytes()), Integer.toString(options.producers()),
+        List<String> args = new ArrayList<>(List.of(
+                bootstrap,
+                topic,
+                Long.toString(records),
+                Integer.toString(options.recordSizeBytes()),
+                Integer.toString(options.producers()),
                 histogram.toString()));
         args.addAll(options.producerPropertyArgs());
         return args;
     }
 
     private List<String> tailArgs(String bootstrap) {
-        return List.of(bootstrap, TOPIC, Long.toString(options.records()),
-                Long.toString(options.consumeIdleTimeout().toMillis()), dir.resolve("tail-latency.txt").toString(),
+        return List.of(
+                bootstrap,
+                TOPIC,
+                Long.toString(options.records()),
+                Long.toString(options.consumeIdleTimeout().toMillis()),
+                dir.resolve("tail-latency.txt").toString(),
                 Integer.toString(options.tailConsumers()));
     }
 
     private List<String> groupArgs(String bootstrap) {
-        return List.of(bootstrap, TOPIC, GROUP, Long.toString(options.records()),
-                Integer.toString(options.groupMembers()), Long.toString(options.consumeIdleTimeout().toMillis()));
+        return List.of(
+                bootstrap,
+                TOPIC,
+                GROUP,
+                Long.toString(options.records()),
+                Integer.toString(options.groupMembers()),
+                Long.toString(options.consumeIdleTimeout().toMillis()));
     }
 
     ChildProcess startTail(String bootstrap) {
@@ -118,14 +156,17 @@ final class Tools {
             }
             Thread.sleep(100);
         }
-        throw new IllegalStateException("tail consumer not ready after " + timeout.toSeconds() + " s:\n"
-                + tail.logTail(20));
+        throw new IllegalStateException(
+                "tail consumer not ready after " + timeout.toSeconds() + " s:\n" + tail.logTail(20));
     }
 
     /** The steady-rate phase: one producer JVM at {@code --steady-rate}, its first fifth left out of the latencies. */
     Produced steady(String bootstrap) throws InterruptedException {
-        ChildProcess process = start("steady-producer", LoadProducer.class,
-                steadyArgs(bootstrap, dir.resolve("steady-latency.txt")), dir.resolve("steady-producer.log"));
+        ChildProcess process = start(
+                "steady-producer",
+                LoadProducer.class,
+                steadyArgs(bootstrap, dir.resolve("steady-latency.txt")),
+                dir.resolve("steady-producer.log"));
         return collect(List.of(process), List.of(dir.resolve("steady-latency.txt")));
     }
 
@@ -138,8 +179,11 @@ final class Tools {
                     + (p < options.records() % options.producerProcesses() ? 1 : 0);
             Path histogram = dir.resolve("producer-" + p + "-latency.txt");
             histograms.add(histogram);
-            processes.add(start("producer-" + p, LoadProducer.class, producerArgs(bootstrap, TOPIC, share,
-                    histogram), dir.resolve("producer-" + p + ".log")));
+            processes.add(start(
+                    "producer-" + p,
+                    LoadProducer.class,
+                    producerArgs(bootstrap, TOPIC, share, histogram),
+                    dir.resolve("producer-" + p + ".log")));
         }
         return collect(processes, histograms);
     }
@@ -178,8 +222,11 @@ final class Tools {
      * Its only purpose is to warm the agents', S3Proxy's and PostgreSQL's code paths before anything is measured.
      */
     Optional<String> warmUp(String bootstrap) throws InterruptedException {
-        ChildProcess process = start("warm-up", LoadProducer.class, producerArgs(bootstrap, WARMUP_TOPIC,
-                options.warmupRecords(), dir.resolve("warmup-latency.txt")), dir.resolve("warmup.log"));
+        ChildProcess process = start(
+                "warm-up",
+                LoadProducer.class,
+                producerArgs(bootstrap, WARMUP_TOPIC, options.warmupRecords(), dir.resolve("warmup-latency.txt")),
+                dir.resolve("warmup.log"));
         List<String> failures = new ArrayList<>();
         int exit = await(process, options.toolTimeout(), failures);
         if (exit != 0 && failures.isEmpty()) {
@@ -193,35 +240,46 @@ final class Tools {
         int exit = await(tail, options.toolTimeout(), failures);
         Optional<ToolSummary> summary = ToolSummary.parse(tail.logLines(), TailConsumer.SUMMARY_PREFIX);
         if (summary.isEmpty()) {
-            return new Tailed(0, 0, 0, 0, new LatencyHistogram(),
+            return new Tailed(
+                    0,
+                    0,
+                    0,
+                    0,
+                    new LatencyHistogram(),
                     Optional.of("exited " + exit + " without a summary: " + tail.logTail(5)));
         }
-        Optional<String> failure = exit == 0 ? Optional.empty() : Optional.of("exited " + exit + ": "
-                + tail.logTail(3));
-        return new Tailed(summary.get().longValue("records"), summary.get().longValue("bytes"),
-                summary.get().longValue("first.epoch.ms"), summary.get().longValue("last.epoch.ms"),
-                read(dir.resolve("tail-latency.txt")).orElseGet(LatencyHistogram::new), failure);
+        Optional<String> failure =
+                exit == 0 ? Optional.empty() : Optional.of("exited " + exit + ": " + tail.logTail(3));
+        return new Tailed(
+                summary.get().longValue("records"),
+                summary.get().longValue("bytes"),
+                summary.get().longValue("first.epoch.ms"),
+                summary.get().longValue("last.epoch.ms"),
+                read(dir.resolve("tail-latency.txt")).orElseGet(LatencyHistogram::new),
+                failure);
     }
 
     CaughtUp catchUp(String bootstrap) throws InterruptedException {
-        ChildProcess group = start("group-consumer", GroupConsumer.class, groupArgs(bootstrap),
-                dir.resolve("group-consumer.log"));
+        ChildProcess group =
+                start("group-consumer", GroupConsumer.class, groupArgs(bootstrap), dir.resolve("group-consumer.log"));
         List<String> failures = new ArrayList<>();
         int exit = await(group, options.toolTimeout(), failures);
         Optional<ToolSummary> summary = ToolSummary.parse(group.logLines(), GroupConsumer.SUMMARY_PREFIX);
         if (summary.isEmpty()) {
-            return new CaughtUp(0, 0, 0, 0, Optional.of("exited " + exit + " without a summary: "
-                    + group.logTail(5)));
+            return new CaughtUp(0, 0, 0, 0, Optional.of("exited " + exit + " without a summary: " + group.logTail(5)));
         }
-        return new CaughtUp(summary.get().longValue("records"), summary.get().longValue("bytes"),
-                summary.get().longValue("join.ms"), summary.get().longValue("elapsed.ms"),
+        return new CaughtUp(
+                summary.get().longValue("records"),
+                summary.get().longValue("bytes"),
+                summary.get().longValue("join.ms"),
+                summary.get().longValue("elapsed.ms"),
                 exit == 0 ? Optional.empty() : Optional.of("exited " + exit + ": " + group.logTail(3)));
     }
 
     private ChildProcess start(String name, Class<?> main, List<String> args, Path log) {
         LOGGER.info("running tool={} args={} log={}", name, String.join(" ", args), log);
-        return ChildProcess.start(name, ChildProcess.javaCommand(options.driverClasspath(), JVM, main.getName(), args),
-                log, Map.of());
+        return ChildProcess.start(
+                name, ChildProcess.javaCommand(options.driverClasspath(), JVM, main.getName(), args), log, Map.of());
     }
 
     private static int await(ChildProcess process, Duration timeout, List<String> failures)

@@ -56,11 +56,15 @@ public final class AssignConsumer {
                 }
             }
             long elapsedMs = Duration.ofNanos(lastRecordNs - startNs).toMillis();
-            System.out.printf("%s records=%d bytes=%d elapsed.ms=%d partitions=%d%n",
+            System.out.printf(
+                    "%s records=%d bytes=%d elapsed.ms=%d partitions=%d%n",
                     SUMMARY_PREFIX, records, bytes, elapsedMs, partitions.size());
             if (records < expectedRecords) {
-                System.out.printf("WARNING: read %d of %d records: no record for %d ms%n",
-                        records, expectedRecords, Duration.ofNanos(idleTimeoutNs).toMillis());
+                System.out.printf(
+                        "WARNING: read %d of %d records: no record for %d ms%n",
+                        records,
+                        expectedRecords,
+                        Duration.ofNanos(idleTimeoutNs).toMillis());
                 System.exit(2);
             }
         }
@@ -85,6 +89,8 @@ public final class AssignConsumer {
         if (infos == null || infos.isEmpty()) {
             throw new IllegalStateException("topic " + topic + " has no partitions in the cluster's metadata");
         }
-        return infos.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        return infos.stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition()))
+                .toList();
     }
 }

@@ -50,6 +50,7 @@ record BenchmarkOptions(
     static final long FLOE_DEFAULT_FLUSH_INTERVAL_MS = 20;
     /** Records of the steady-rate phase per record/s of its rate when --latency-records is not given: ~15 s. */
     static final long LATENCY_SECONDS = 15;
+
     private static final String FLUSH_INTERVAL_FLAG = "--flush-interval-ms";
     private static final String FLUSH_INTERVAL_ENV = "FLOE_FLUSH_INTERVAL_MS";
 
@@ -89,7 +90,8 @@ record BenchmarkOptions(
             source = FLUSH_INTERVAL_ENV;
         }
         if (value == null) {
-            return configFile ? Optional.empty()
+            return configFile
+                    ? Optional.empty()
                     : Optional.of(new FlushInterval(FLOE_DEFAULT_FLUSH_INTERVAL_MS, "the agent's default"));
         }
         try {
@@ -214,32 +216,58 @@ record BenchmarkOptions(
         BenchmarkOptions build(List<String> commandLine) {
             require(kafkaClasspath != null && !kafkaClasspath.isBlank(), "--kafka-classpath is required");
             require(driverClasspath != null && !driverClasspath.isBlank(), "--driver-classpath is required");
-            require(warmupRecords < records,
+            require(
+                    warmupRecords < records,
                     "--warmup-records " + warmupRecords + " must be below --records " + records);
-            require(kafkaOnly || Files.isRegularFile(floeScript),
+            require(
+                    kafkaOnly || Files.isRegularFile(floeScript),
                     "Floe launcher " + floeScript.toAbsolutePath() + " does not exist (or use --kafka-only)");
-            long steadyRecords = latencyRate == 0 ? 0
+            long steadyRecords = latencyRate == 0
+                    ? 0
                     : latencyRecords != null ? latencyRecords : Math.multiplyExact(latencyRate, LATENCY_SECONDS);
-            long steadyWarmup = latencyRate == 0 ? 0
-                    : latencyWarmupRecords != null ? latencyWarmupRecords : steadyRecords / 5;
-            require(steadyWarmup == 0 || steadyWarmup < steadyRecords, "--latency-warmup-records " + steadyWarmup
-                    + " must be below --latency-records " + steadyRecords);
+            long steadyWarmup =
+                    latencyRate == 0 ? 0 : latencyWarmupRecords != null ? latencyWarmupRecords : steadyRecords / 5;
+            require(
+                    steadyWarmup == 0 || steadyWarmup < steadyRecords,
+                    "--latency-warmup-records " + steadyWarmup + " must be below --latency-records " + steadyRecords);
             long steadySeconds = latencyRate == 0 ? 0 : steadyRecords / latencyRate;
-            require(steadySeconds < toolTimeoutS, "--latency-records " + steadyRecords + " at --latency-rate "
-                    + latencyRate + " take " + steadySeconds + " s, not below --tool-timeout-s " + toolTimeoutS);
-            return new BenchmarkOptions(records, recordSizeBytes, partitions, rounds, warmupRecords, consumerMode,
-                    latencyRate, steadyRecords, steadyWarmup, kafkaOnly, kafkaClasspath, driverClasspath, floeScript.toAbsolutePath(), flushIntervalMs,
-                    List.copyOf(floeExtraArgs), floeJavaOptions, Duration.ofSeconds(startTimeoutS),
+            require(
+                    steadySeconds < toolTimeoutS,
+                    "--latency-records " + steadyRecords + " at --latency-rate " + latencyRate + " take "
+                            + steadySeconds + " s, not below --tool-timeout-s " + toolTimeoutS);
+            return new BenchmarkOptions(
+                    records,
+                    recordSizeBytes,
+                    partitions,
+                    rounds,
+                    warmupRecords,
+                    consumerMode,
+                    latencyRate,
+                    steadyRecords,
+                    steadyWarmup,
+                    kafkaOnly,
+                    kafkaClasspath,
+                    driverClasspath,
+                    floeScript.toAbsolutePath(),
+                    flushIntervalMs,
+                    List.copyOf(floeExtraArgs),
+                    floeJavaOptions,
+                    Duration.ofSeconds(startTimeoutS),
                     Duration.ofSeconds(toolTimeoutS),
-                    Duration.ofMillis(consumeTimeoutMs), Optional.ofNullable(out), keepDirs, commandLine);
+                    Duration.ofMillis(consumeTimeoutMs),
+                    Optional.ofNullable(out),
+                    keepDirs,
+                    commandLine);
         }
 
         private static ConsumerMode consumerMode(String value) {
             try {
                 return ConsumerMode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--consumer " + value + " is not one of "
-                        + Arrays.toString(ConsumerMode.values()).toLowerCase(java.util.Locale.ROOT), e);
+                throw new IllegalArgumentException(
+                        "--consumer " + value + " is not one of "
+                                + Arrays.toString(ConsumerMode.values()).toLowerCase(java.util.Locale.ROOT),
+                        e);
             }
         }
 

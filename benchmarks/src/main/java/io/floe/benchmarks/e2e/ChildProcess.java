@@ -52,8 +52,8 @@ public final class ChildProcess {
     }
 
     /** The command line of a child JVM running {@code mainClass} from {@code classpath}. */
-    public static List<String> javaCommand(String classpath, List<String> jvmOptions, String mainClass,
-            List<String> args) {
+    public static List<String> javaCommand(
+            String classpath, List<String> jvmOptions, String mainClass, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -89,8 +89,8 @@ public final class ChildProcess {
             return process.exitValue();
         }
         kill();
-        throw new IllegalStateException(name + " still running after " + timeout.toSeconds() + " s; killed it. Log: "
-                + logFile);
+        throw new IllegalStateException(
+                name + " still running after " + timeout.toSeconds() + " s; killed it. Log: " + logFile);
     }
 
     /** SIGTERM to the process tree, then waits {@code grace}; kills whatever is left. Returns the exit code. */
@@ -160,7 +160,9 @@ public final class ChildProcess {
     /** All lines of the log, read as UTF-8 with malformed bytes replaced. */
     public List<String> logLines() {
         try {
-            return new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8).lines().toList();
+            return new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
         } catch (IOException e) {
             return List.of("(cannot read " + logFile + ": " + e + ")");
         }

@@ -32,14 +32,15 @@ record ConsumerSummary(
         for (int i = 0; i + 1 < outputLines.size(); i++) {
             if (outputLines.get(i).strip().startsWith(PERF_HEADER_START)) {
                 // The tool prints the header before it consumes: an error can come where the values should be.
-                return zip(outputLines.get(i), outputLines.get(i + 1)).map(row -> new ConsumerSummary(
-                        Long.parseLong(row.get("data.consumed.in.nMsg")),
-                        Double.parseDouble(row.get("data.consumed.in.MB")),
-                        Double.parseDouble(row.get("MB.sec")),
-                        Double.parseDouble(row.get("nMsg.sec")),
-                        Long.parseLong(row.get("rebalance.time.ms")),
-                        Double.parseDouble(row.get("fetch.MB.sec")),
-                        Double.parseDouble(row.get("fetch.nMsg.sec"))));
+                return zip(outputLines.get(i), outputLines.get(i + 1))
+                        .map(row -> new ConsumerSummary(
+                                Long.parseLong(row.get("data.consumed.in.nMsg")),
+                                Double.parseDouble(row.get("data.consumed.in.MB")),
+                                Double.parseDouble(row.get("MB.sec")),
+                                Double.parseDouble(row.get("nMsg.sec")),
+                                Long.parseLong(row.get("rebalance.time.ms")),
+                                Double.parseDouble(row.get("fetch.MB.sec")),
+                                Double.parseDouble(row.get("fetch.nMsg.sec"))));
             }
         }
         return Optional.empty();
@@ -65,8 +66,8 @@ record ConsumerSummary(
         long records = Long.parseLong(fields.get("records"));
         double megabytes = Long.parseLong(fields.get("bytes")) / (1024.0 * 1024.0);
         double seconds = Math.max(1, Long.parseLong(fields.get("elapsed.ms"))) / 1000.0;
-        return new ConsumerSummary(records, megabytes, megabytes / seconds, records / seconds, 0,
-                megabytes / seconds, records / seconds);
+        return new ConsumerSummary(
+                records, megabytes, megabytes / seconds, records / seconds, 0, megabytes / seconds, records / seconds);
     }
 
     /** Header names to values; empty when the line after the header is not a row of values. */

@@ -47,8 +47,10 @@ final class FloeAgent implements Target {
                 if (attempt == START_ATTEMPTS || !portTaken(log, logBefore)) {
                     throw e;
                 }
-                LOGGER.warn("floe could not bind a port chosen free a moment before (another process took it); "
-                        + "starting again on other ports attempt={}", attempt + 1);
+                LOGGER.warn(
+                        "floe could not bind a port chosen free a moment before (another process took it); "
+                                + "starting again on other ports attempt={}",
+                        attempt + 1);
             }
         }
     }
@@ -68,10 +70,14 @@ final class FloeAgent implements Target {
         String listen = "127.0.0.1:" + Ports.free();
         String httpListen = "127.0.0.1:" + Ports.free();
         int jmxPort = Ports.free();
-        String javaOptions = String.join(" ", options.floeJavaOptions(), String.join(" ",
-                JmxHeapProbe.jvmOptions(jmxPort))).strip();
-        ChildProcess process = ChildProcess.start("floe", command(options, listen, httpListen, dataDir),
-                dir.resolve("agent.log"), Map.of("FLOE_JAVA_OPTS", javaOptions));
+        String javaOptions = String.join(
+                        " ", options.floeJavaOptions(), String.join(" ", JmxHeapProbe.jvmOptions(jmxPort)))
+                .strip();
+        ChildProcess process = ChildProcess.start(
+                "floe",
+                command(options, listen, httpListen, dataDir),
+                dir.resolve("agent.log"),
+                Map.of("FLOE_JAVA_OPTS", javaOptions));
         FloeAgent agent = new FloeAgent(listen, process, new JmxHeapProbe(jmxPort));
         try {
             Readiness.await("floe", listen, process, options.startTimeout());
@@ -84,10 +90,17 @@ final class FloeAgent implements Target {
     }
 
     static List<String> command(BenchmarkOptions options, String listen, String httpListen, Path dataDir) {
-        List<String> command = new ArrayList<>(List.of(options.floeScript().toString(), "agent",
-                "--listen", listen, "--http-listen", httpListen, "--data-dir", dataDir.toString()));
-        options.floeFlushIntervalMs().ifPresent(ms -> command.addAll(List.of("--flush-interval-ms",
-                Long.toString(ms))));
+        List<String> command = new ArrayList<>(List.of(
+                options.floeScript().toString(),
+                "agent",
+                "--listen",
+                listen,
+                "--http-listen",
+                httpListen,
+                "--data-dir",
+                dataDir.toString()));
+        options.floeFlushIntervalMs()
+                .ifPresent(ms -> command.addAll(List.of("--flush-interval-ms", Long.toString(ms))));
         command.addAll(options.floeExtraArgs());
         return command;
     }

@@ -22,6 +22,7 @@ final class FullGc {
     private static final Logger LOGGER = LoggerFactory.getLogger(FullGc.class);
     /** A full GC of a 1 GiB heap takes well under a second; the rest is jcmd's own JVM starting and attaching. */
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
     private static final Path JCMD = Path.of(System.getProperty("java.home"), "bin", "jcmd");
 
     private FullGc() {}
@@ -31,18 +32,28 @@ final class FullGc {
      * (the histogram's total). Throws when jcmd fails or gives no histogram.
      */
     static long run(String label, long pid, Path histogramFile) throws InterruptedException {
-        ChildProcess jcmd = ChildProcess.start("jcmd " + label, List.of(JCMD.toString(), Long.toString(pid),
-                "GC.class_histogram"), histogramFile, Map.of());
+        ChildProcess jcmd = ChildProcess.start(
+                "jcmd " + label,
+                List.of(JCMD.toString(), Long.toString(pid), "GC.class_histogram"),
+                histogramFile,
+                Map.of());
         int exit = jcmd.awaitExit(TIMEOUT);
         List<String> output = jcmd.logLines();
         OptionalLong objectsBytes = exit == 0 ? histogramTotalBytes(output) : OptionalLong.empty();
         if (objectsBytes.isEmpty()) {
-            String reason = output.stream().map(String::strip)
-                    .filter(l -> !l.isEmpty() && !l.equals(pid + ":")).findFirst().orElse("(no output)");
-            throw new IllegalStateException("jcmd " + pid + " GC.class_histogram exited " + exit
-                    + " without a histogram: " + reason);
+            String reason = output.stream()
+                    .map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.equals(pid + ":"))
+                    .findFirst()
+                    .orElse("(no output)");
+            throw new IllegalStateException(
+                    "jcmd " + pid + " GC.class_histogram exited " + exit + " without a histogram: " + reason);
         }
-        LOGGER.info("full GC system={} pid={} objectsBytes={} histogram={}", label, pid, objectsBytes.getAsLong(),
+        LOGGER.info(
+                "full GC system={} pid={} objectsBytes={} histogram={}",
+                label,
+                pid,
+                objectsBytes.getAsLong(),
                 histogramFile);
         return objectsBytes.getAsLong();
     }

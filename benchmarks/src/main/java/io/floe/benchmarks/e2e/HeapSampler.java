@@ -69,7 +69,12 @@ final class HeapSampler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        LOGGER.info("heap sampling ended system={} samples={} failures={} peakBytes={} lastError={}",
-                label, samples.get(), failures.get(), peakBytes.get(), lastError.get());
+        LOGGER.info(
+                "heap sampling ended system={} samples={} failures={} peakBytes={} lastError={}",
+                label,
+                samples.get(),
+                failures.get(),
+                peakBytes.get(),
+                lastError.get());
     }
 }

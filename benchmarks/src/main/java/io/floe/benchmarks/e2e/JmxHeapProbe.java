@@ -21,7 +21,8 @@ final class JmxHeapProbe implements HeapSampler.Probe, AutoCloseable {
 
     /** The options that open the JMX port this probe reads, on 127.0.0.1 only. */
     static List<String> jvmOptions(int port) {
-        return List.of("-Dcom.sun.management.jmxremote.port=" + port,
+        return List.of(
+                "-Dcom.sun.management.jmxremote.port=" + port,
                 "-Dcom.sun.management.jmxremote.rmi.port=" + port,
                 "-Dcom.sun.management.jmxremote.host=127.0.0.1",
                 "-Djava.rmi.server.hostname=127.0.0.1",
@@ -41,8 +42,8 @@ final class JmxHeapProbe implements HeapSampler.Probe, AutoCloseable {
     public synchronized long heapUsedBytes() throws IOException {
         if (memory == null) {
             connector = JMXConnectorFactory.connect(url);
-            memory = ManagementFactory.newPlatformMXBeanProxy(connector.getMBeanServerConnection(),
-                    ManagementFactory.MEMORY_MXBEAN_NAME, MemoryMXBean.class);
+            memory = ManagementFactory.newPlatformMXBeanProxy(
+                    connector.getMBeanServerConnection(), ManagementFactory.MEMORY_MXBEAN_NAME, MemoryMXBean.class);
         }
         return memory.getHeapMemoryUsage().getUsed();
     }

@@ -22,9 +22,16 @@ final class KafkaBroker implements Target {
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaBroker.class);
     private static final Duration FORMAT_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration STOP_GRACE = Duration.ofSeconds(60);
-    static final List<String> JVM_OPTIONS = List.of("-Xmx1g", "-Xms1g", "-server", "-XX:+UseG1GC",
-            "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
-            "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true");
+    static final List<String> JVM_OPTIONS = List.of(
+            "-Xmx1g",
+            "-Xms1g",
+            "-server",
+            "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=20",
+            "-XX:InitiatingHeapOccupancyPercent=35",
+            "-XX:+ExplicitGCInvokesConcurrent",
+            "-XX:MaxInlineLevel=15",
+            "-Djava.awt.headless=true");
 
     private final String label;
     private final String bootstrapServers;
@@ -40,13 +47,14 @@ final class KafkaBroker implements Target {
         this.heapSampler = new HeapSampler(label, heapProbe);
     }
 
-    static KafkaBroker start(String label, BenchmarkOptions options, Path dir) throws IOException,
-            InterruptedException {
+    static KafkaBroker start(String label, BenchmarkOptions options, Path dir)
+            throws IOException, InterruptedException {
         Files.createDirectories(dir);
         int clientPort = Ports.free();
         int controllerPort = Ports.free();
         int jmxPort = Ports.free();
-        Path serverProperties = Files.writeString(dir.resolve("server.properties"),
+        Path serverProperties = Files.writeString(
+                dir.resolve("server.properties"),
                 serverProperties(clientPort, controllerPort, dir.resolve("log-dirs"), options.partitions()));
         Path log4j = Files.writeString(dir.resolve("log4j2.properties"), log4jProperties(dir.resolve("server.log")));
         format(options.kafkaClasspath(), serverProperties, log4j, dir);
@@ -54,8 +62,12 @@ final class KafkaBroker implements Target {
         List<String> jvm = new java.util.ArrayList<>(JVM_OPTIONS);
         jvm.add("-Dlog4j2.configurationFile=" + log4j);
         jvm.addAll(JmxHeapProbe.jvmOptions(jmxPort));
-        ChildProcess process = ChildProcess.start(label, ChildProcess.javaCommand(options.kafkaClasspath(), jvm,
-                "kafka.Kafka", List.of(serverProperties.toString())), dir.resolve("stdout.log"), Map.of());
+        ChildProcess process = ChildProcess.start(
+                label,
+                ChildProcess.javaCommand(
+                        options.kafkaClasspath(), jvm, "kafka.Kafka", List.of(serverProperties.toString())),
+                dir.resolve("stdout.log"),
+                Map.of());
         String bootstrap = "127.0.0.1:" + clientPort;
         KafkaBroker broker = new KafkaBroker(label, bootstrap, process, new JmxHeapProbe(jmxPort));
         try {
@@ -70,15 +82,25 @@ final class KafkaBroker implements Target {
 
     private static void format(String classpath, Path serverProperties, Path log4j, Path dir)
             throws InterruptedException {
-        ChildProcess format = ChildProcess.start("kafka-storage-format", ChildProcess.javaCommand(classpath,
-                List.of("-Xmx256m", "-Dlog4j2.configurationFile=" + log4j), "kafka.tools.StorageTool",
-                List.of("format", "-t", Uuid.randomUuid().toString(), "-c", serverProperties.toString(),
-                        "--standalone")),
-                dir.resolve("format.log"), Map.of());
+        ChildProcess format = ChildProcess.start(
+                "kafka-storage-format",
+                ChildProcess.javaCommand(
+                        classpath,
+                        List.of("-Xmx256m", "-Dlog4j2.configurationFile=" + log4j),
+                        "kafka.tools.StorageTool",
+                        List.of(
+                                "format",
+                                "-t",
+                                Uuid.randomUuid().toString(),
+                                "-c",
+                                serverProperties.toString(),
+                                "--standalone")),
+                dir.resolve("format.log"),
+                Map.of());
         int exit = format.awaitExit(FORMAT_TIMEOUT);
         if (exit != 0) {
-            throw new IllegalStateException("kafka.tools.StorageTool format exited " + exit + ":\n"
-                    + format.logTail(20));
+            throw new IllegalStateException(
+                    "kafka.tools.StorageTool format exited " + exit + ":\n" + format.logTail(20));
         }
     }
 
@@ -89,8 +111,8 @@ final class KafkaBroker implements Target {
      */
     public static void main(String[] args) {
         if (args.length == 5 && args[0].equals("server-properties")) {
-            System.out.print(serverProperties(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Path.of(args[3]),
-                    Integer.parseInt(args[4])));
+            System.out.print(serverProperties(
+                    Integer.parseInt(args[1]), Integer.parseInt(args[2]), Path.of(args[3]), Integer.parseInt(args[4])));
         } else if (args.length == 1 && args[0].equals("jvm-options")) {
             System.out.println(String.join(" ", JVM_OPTIONS));
         } else if (args.length == 1 && args[0].equals("tool-jvm-options")) {

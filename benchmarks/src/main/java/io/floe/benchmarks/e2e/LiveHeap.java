@@ -51,6 +51,9 @@ record LiveHeap(Map<Phase, Outcome<Long>> afterPhase) {
 
     /** The largest reading over the phases; empty when none was measured. */
     OptionalLong maxBytes() {
-        return afterPhase.values().stream().flatMap(o -> o.measured().stream()).mapToLong(Long::longValue).max();
+        return afterPhase.values().stream()
+                .flatMap(o -> o.measured().stream())
+                .mapToLong(Long::longValue)
+                .max();
     }
 }

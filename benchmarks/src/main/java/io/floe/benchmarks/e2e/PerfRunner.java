@@ -23,8 +23,7 @@ final class PerfRunner {
     static final String PRODUCER_MAIN = "org.apache.kafka.tools.ProducerPerformance";
     static final String CONSUMER_MAIN = "org.apache.kafka.tools.ConsumerPerformance";
     static final String PRODUCER_PROPERTIES = "acks=all linger.ms=5 batch.size=131072";
-    static final List<String> TOOL_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseG1GC",
-            "-Djava.awt.headless=true");
+    static final List<String> TOOL_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseG1GC", "-Djava.awt.headless=true");
     private static final String BOOTSTRAP = "<bootstrap>";
 
     private final BenchmarkOptions options;
@@ -52,16 +51,27 @@ final class PerfRunner {
      * first {@code --latency-warmup-records} left out of the summary.
      */
     List<String> steadyProducerArgs(String bootstrapServers, String topic) {
-        return producerArgs(bootstrapServers, topic, options.latencyRecords(), options.latencyRate(),
+        return producerArgs(
+                bootstrapServers,
+                topic,
+                options.latencyRecords(),
+                options.latencyRate(),
                 options.latencyWarmupRecords());
     }
 
-    private List<String> producerArgs(String bootstrapServers, String topic, long records, long throughput,
-            long warmupRecords) {
-        List<String> args = new ArrayList<>(List.of("--bootstrap-server", bootstrapServers, "--topic", topic,
-                "--num-records", Long.toString(records),
-                "--record-size", Integer.toString(options.recordSizeBytes()),
-                "--throughput", Long.toString(throughput)));
+    private List<String> producerArgs(
+            String bootstrapServers, String topic, long records, long throughput, long warmupRecords) {
+        List<String> args = new ArrayList<>(List.of(
+                "--bootstrap-server",
+                bootstrapServers,
+                "--topic",
+                topic,
+                "--num-records",
+                Long.toString(records),
+                "--record-size",
+                Integer.toString(options.recordSizeBytes()),
+                "--throughput",
+                Long.toString(throughput)));
         if (warmupRecords > 0) {
             args.addAll(List.of("--warmup-records", Long.toString(warmupRecords)));
         }
@@ -71,13 +81,22 @@ final class PerfRunner {
     }
 
     List<String> consumerPerfArgs(String bootstrapServers, String topic) {
-        return List.of("--bootstrap-server", bootstrapServers, "--topic", topic,
-                "--num-records", Long.toString(options.records()),
-                "--timeout", Long.toString(options.consumeIdleTimeout().toMillis()));
+        return List.of(
+                "--bootstrap-server",
+                bootstrapServers,
+                "--topic",
+                topic,
+                "--num-records",
+                Long.toString(options.records()),
+                "--timeout",
+                Long.toString(options.consumeIdleTimeout().toMillis()));
     }
 
     List<String> assignConsumerArgs(String bootstrapServers, String topic) {
-        return List.of(bootstrapServers, topic, Long.toString(options.records()),
+        return List.of(
+                bootstrapServers,
+                topic,
+                Long.toString(options.records()),
                 Long.toString(options.consumeIdleTimeout().toMillis()));
     }
 
@@ -98,23 +117,43 @@ final class PerfRunner {
     }
 
     Outcome<ProducerSummary> produce(String bootstrapServers, String topic, Path logFile) {
-        return run("ProducerPerformance", options.kafkaClasspath(), PRODUCER_MAIN,
-                producerArgs(bootstrapServers, topic), logFile, ProducerSummary::parse);
+        return run(
+                "ProducerPerformance",
+                options.kafkaClasspath(),
+                PRODUCER_MAIN,
+                producerArgs(bootstrapServers, topic),
+                logFile,
+                ProducerSummary::parse);
     }
 
     Outcome<ProducerSummary> produceAtSteadyRate(String bootstrapServers, String topic, Path logFile) {
-        return run("ProducerPerformance", options.kafkaClasspath(), PRODUCER_MAIN,
-                steadyProducerArgs(bootstrapServers, topic), logFile, ProducerSummary::parse);
+        return run(
+                "ProducerPerformance",
+                options.kafkaClasspath(),
+                PRODUCER_MAIN,
+                steadyProducerArgs(bootstrapServers, topic),
+                logFile,
+                ProducerSummary::parse);
     }
 
     Outcome<ConsumerSummary> consumeWithGroup(String bootstrapServers, String topic, Path logFile) {
-        return complete(run("ConsumerPerformance", options.kafkaClasspath(), CONSUMER_MAIN,
-                consumerPerfArgs(bootstrapServers, topic), logFile, ConsumerSummary::parseConsumerPerformance));
+        return complete(run(
+                "ConsumerPerformance",
+                options.kafkaClasspath(),
+                CONSUMER_MAIN,
+                consumerPerfArgs(bootstrapServers, topic),
+                logFile,
+                ConsumerSummary::parseConsumerPerformance));
     }
 
     Outcome<ConsumerSummary> consumeWithAssign(String bootstrapServers, String topic, Path logFile) {
-        return complete(run("AssignConsumer", options.driverClasspath(), AssignConsumer.class.getName(),
-                assignConsumerArgs(bootstrapServers, topic), logFile, ConsumerSummary::parseAssignConsumer));
+        return complete(run(
+                "AssignConsumer",
+                options.driverClasspath(),
+                AssignConsumer.class.getName(),
+                assignConsumerArgs(bootstrapServers, topic),
+                logFile,
+                ConsumerSummary::parseAssignConsumer));
     }
 
     /** A consumer that stopped early (idle timeout) measured something other than the workload: a failure. */
@@ -127,22 +166,26 @@ final class PerfRunner {
         return outcome;
     }
 
-    private <T> Outcome<T> run(String tool, String classpath, String mainClass, List<String> args, Path logFile,
+    private <T> Outcome<T> run(
+            String tool,
+            String classpath,
+            String mainClass,
+            List<String> args,
+            Path logFile,
             Function<List<String>, Optional<T>> parser) {
         List<String> jvm = new ArrayList<>(TOOL_JVM_OPTIONS);
         jvm.add("-Dlog4j2.configurationFile=" + toolLog4j);
         jvm.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         LOGGER.info("running tool={} args={} log={}", tool, String.join(" ", args), logFile);
-        ChildProcess process = ChildProcess.start(tool,
-                ChildProcess.javaCommand(classpath, jvm, mainClass, args), logFile, Map.of());
+        ChildProcess process =
+                ChildProcess.start(tool, ChildProcess.javaCommand(classpath, jvm, mainClass, args), logFile, Map.of());
         try {
             int exit = process.awaitExit(options.toolTimeout());
             Optional<T> parsed = parse(parser, process.logLines());
             if (parsed.isPresent()) {
                 return Outcome.measured(parsed.get());
             }
-            return Outcome.failed(tool + " exited " + exit + " without a summary; last line: "
-                    + lastLine(process));
+            return Outcome.failed(tool + " exited " + exit + " without a summary; last line: " + lastLine(process));
         } catch (IllegalStateException e) {
             return Outcome.failed(e.getMessage());
         } catch (InterruptedException e) {
@@ -162,7 +205,8 @@ final class PerfRunner {
     }
 
     private static String lastLine(ChildProcess process) {
-        List<String> lines = process.logLines().stream().filter(l -> !l.isBlank()).toList();
+        List<String> lines =
+                process.logLines().stream().filter(l -> !l.isBlank()).toList();
         return lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1).strip();
     }
 }

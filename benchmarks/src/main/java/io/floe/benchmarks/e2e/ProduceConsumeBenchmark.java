@@ -51,7 +51,8 @@ public final class ProduceConsumeBenchmark {
         String candidate = options.kafkaOnly() ? "kafka-b" : "floe";
         List<SystemRun> runs = benchmark.runRounds(candidate);
 
-        Report report = new Report(options, BASELINE, candidate, perf.commandLines(Workload.TOPIC, Workload.LATENCY_TOPIC), runs);
+        Report report = new Report(
+                options, BASELINE, candidate, perf.commandLines(Workload.TOPIC, Workload.LATENCY_TOPIC), runs);
         String markdown = report.markdown(command(options), machine());
         System.out.println();
         System.out.println(markdown);
@@ -86,13 +87,20 @@ public final class ProduceConsumeBenchmark {
             target = label.equals("floe") ? FloeAgent.start(options, dir) : KafkaBroker.start(label, options, dir);
         } catch (IOException | RuntimeException e) {
             LOGGER.error("round={} system={} did not start: {}", round, label, e.getMessage());
-            return SystemRun.failedToStart(round, label, e.getMessage().lines().findFirst().orElse(e.toString()));
+            return SystemRun.failedToStart(
+                    round, label, e.getMessage().lines().findFirst().orElse(e.toString()));
         }
         running.set(target);
         try {
             SystemRun run = workload.run(round, target, dir);
-            LOGGER.info("round={} system={} produce={} groupConsume={} assignConsume={} steady={}", round, label,
-                    run.produce(), run.groupConsume(), run.assignConsume(), run.latency());
+            LOGGER.info(
+                    "round={} system={} produce={} groupConsume={} assignConsume={} steady={}",
+                    round,
+                    label,
+                    run.produce(),
+                    run.groupConsume(),
+                    run.assignConsume(),
+                    run.latency());
             return run;
         } catch (RuntimeException e) {
             LOGGER.error("round={} system={} driver error", round, label, e);
@@ -138,10 +146,15 @@ public final class ProduceConsumeBenchmark {
     private static String machine() {
         long memoryBytes = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
-        return String.format(java.util.Locale.ROOT, "%d cores, %.1f GiB RAM, %s %s, %s %s",
-                Runtime.getRuntime().availableProcessors(), memoryBytes / (1024.0 * 1024 * 1024),
-                System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
-                System.getProperty("os.name"), System.getProperty("os.version"));
+        return String.format(
+                java.util.Locale.ROOT,
+                "%d cores, %.1f GiB RAM, %s %s, %s %s",
+                Runtime.getRuntime().availableProcessors(),
+                memoryBytes / (1024.0 * 1024 * 1024),
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"));
     }
 
     private static void deleteRecursively(Path root) {

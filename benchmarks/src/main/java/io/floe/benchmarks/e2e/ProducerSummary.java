@@ -24,8 +24,8 @@ record ProducerSummary(
         long p99Ms,
         long p999Ms) {
 
-    private static final Pattern SUMMARY = Pattern.compile(
-            "^(\\d+)( steady state)? records sent, ([\\d.]+) records/sec \\(([\\d.]+) MB/sec\\), "
+    private static final Pattern SUMMARY =
+            Pattern.compile("^(\\d+)( steady state)? records sent, ([\\d.]+) records/sec \\(([\\d.]+) MB/sec\\), "
                     + "([\\d.]+) ms avg latency, ([\\d.]+) ms max latency, (\\d+) ms 50th, (\\d+) ms 95th, "
                     + "(\\d+) ms 99th, (\\d+) ms 99\\.9th\\.$");
 

@@ -21,19 +21,26 @@ final class Readiness {
         long deadlineNs = System.nanoTime() + timeout.toNanos();
         String lastError = "no attempt";
         try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.CLIENT_ID_CONFIG, "bench-readiness"))) {
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "bench-readiness"))) {
             while (System.nanoTime() < deadlineNs) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException(
                             label + " exited while starting. Log tail:\n" + process.logTail(40));
                 }
                 long attemptStartNs = System.nanoTime();
-                int attemptMs = (int) Math.max(100, Math.min(ATTEMPT_TIMEOUT.toMillis(),
-                        TimeUnit.NANOSECONDS.toMillis(deadlineNs - attemptStartNs)));
+                int attemptMs = (int) Math.max(
+                        100,
+                        Math.min(
+                                ATTEMPT_TIMEOUT.toMillis(),
+                                TimeUnit.NANOSECONDS.toMillis(deadlineNs - attemptStartNs)));
                 try {
                     if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs(attemptMs))
-                            .nodes().get().isEmpty()) {
+                            .nodes()
+                            .get()
+                            .isEmpty()) {
                         return;
                     }
                     lastError = "cluster has no nodes yet";

@@ -34,14 +34,23 @@ final class Report {
     private final List<SystemRun> runs;
     private final Optional<BenchmarkOptions.FlushInterval> floeFlushInterval;
 
-    Report(BenchmarkOptions options, String baseline, String candidate, List<String> toolCommands,
+    Report(
+            BenchmarkOptions options,
+            String baseline,
+            String candidate,
+            List<String> toolCommands,
             List<SystemRun> runs) {
         this(options, baseline, candidate, toolCommands, runs, System.getenv());
     }
 
     /** @param environment the environment the Floe agent inherits, for its flush interval */
-    Report(BenchmarkOptions options, String baseline, String candidate, List<String> toolCommands,
-            List<SystemRun> runs, Map<String, String> environment) {
+    Report(
+            BenchmarkOptions options,
+            String baseline,
+            String candidate,
+            List<String> toolCommands,
+            List<SystemRun> runs,
+            Map<String, String> environment) {
         this.options = options;
         this.baseline = baseline;
         this.candidate = candidate;
@@ -52,7 +61,11 @@ final class Report {
 
     String markdown(String command, String machine) {
         StringBuilder md = new StringBuilder();
-        md.append("## End-to-end produce/consume: ").append(candidate).append(" vs ").append(baseline).append("\n\n");
+        md.append("## End-to-end produce/consume: ")
+                .append(candidate)
+                .append(" vs ")
+                .append(baseline)
+                .append("\n\n");
         md.append(setup(command, machine)).append('\n');
         for (int round = 1; round <= options.rounds(); round++) {
             md.append(roundTable(round)).append('\n');
@@ -63,7 +76,9 @@ final class Report {
     }
 
     private String setup(String command, String machine) {
-        return String.format(Locale.ROOT, """
+        return String.format(
+                Locale.ROOT,
+                """
                 - Machine: %s
                 - Workload: %,d records of %,d bytes, %d partitions, producer %s, %d interleaved round(s): \
                 %s then %s in each, each system started fresh with empty storage.
@@ -71,9 +86,19 @@ final class Report {
                 - Command: `%s`
                 - Tools, each a child JVM (-Xmx512m), `<bootstrap>` being the system's listener:
                 %s
-                """, machine, options.records(), options.recordSizeBytes(), options.partitions(),
-                PerfRunner.PRODUCER_PROPERTIES, options.rounds(), baseline, candidate, steadySetup(), floeSetup(),
-                String.join(" ", KafkaBroker.JVM_OPTIONS), command,
+                """,
+                machine,
+                options.records(),
+                options.recordSizeBytes(),
+                options.partitions(),
+                PerfRunner.PRODUCER_PROPERTIES,
+                options.rounds(),
+                baseline,
+                candidate,
+                steadySetup(),
+                floeSetup(),
+                String.join(" ", KafkaBroker.JVM_OPTIONS),
+                command,
                 toolCommands.stream().map(c -> "    - `" + c + "`").collect(Collectors.joining("\n")));
     }
 
@@ -81,11 +106,19 @@ final class Report {
         if (!options.latencyPhase()) {
             return "";
         }
-        return String.format(Locale.ROOT, "- Steady-rate phase, after the consumers: %,d records at %,d records/s "
-                + "(~%d s) into topic `%s` (%d partitions, same producer properties), %s.%n",
-                options.latencyRecords(), options.latencyRate(), options.latencyRecords() / options.latencyRate(),
-                Workload.LATENCY_TOPIC, options.partitions(), options.latencyWarmupRecords() > 0
-                        ? String.format(Locale.ROOT, "figures over the last %,d (the first %,d warm the tool up)",
+        return String.format(
+                Locale.ROOT,
+                "- Steady-rate phase, after the consumers: %,d records at %,d records/s "
+                        + "(~%d s) into topic `%s` (%d partitions, same producer properties), %s.%n",
+                options.latencyRecords(),
+                options.latencyRate(),
+                options.latencyRecords() / options.latencyRate(),
+                Workload.LATENCY_TOPIC,
+                options.partitions(),
+                options.latencyWarmupRecords() > 0
+                        ? String.format(
+                                Locale.ROOT,
+                                "figures over the last %,d (the first %,d warm the tool up)",
                                 options.latencyRecords() - options.latencyWarmupRecords(),
                                 options.latencyWarmupRecords())
                         : "figures over all of them");
@@ -97,13 +130,17 @@ final class Report {
         }
         StringBuilder flags = new StringBuilder("Floe agent: `bin/floe agent --listen <free port>"
                 + " --http-listen <free port> --data-dir <temp dir>");
-        options.floeFlushIntervalMs().ifPresent(ms -> flags.append(" --flush-interval-ms ").append(ms));
+        options.floeFlushIntervalMs()
+                .ifPresent(ms -> flags.append(" --flush-interval-ms ").append(ms));
         options.floeExtraArgs().forEach(a -> flags.append(' ').append(a));
-        return flags.append("`, FLOE_JAVA_OPTS ").append(options.floeJavaOptions().isBlank()
-                ? "only a JMX port for the heap sampler (bin/floe's agent defaults: `-Xms1g -Xmx1g` with Kafka's G1 "
-                        + "settings)"
-                : "`" + options.floeJavaOptions() + "` and a JMX port for the heap sampler")
-                .append("; ").toString();
+        return flags.append("`, FLOE_JAVA_OPTS ")
+                .append(
+                        options.floeJavaOptions().isBlank()
+                                ? "only a JMX port for the heap sampler (bin/floe's agent defaults: `-Xms1g -Xmx1g` with Kafka's G1 "
+                                        + "settings)"
+                                : "`" + options.floeJavaOptions() + "` and a JMX port for the heap sampler")
+                .append("; ")
+                .toString();
     }
 
     String roundTable(int round) {
@@ -115,12 +152,17 @@ final class Report {
         for (String label : List.of(baseline, candidate)) {
             find(round, label).ifPresent(run -> md.append(roundRow(run)));
         }
-        md.append("| ").append(ratioLabel()).append(" | ")
-                .append(ratioCell(roundRatio(round, Report::produceMbPerSec))).append(" | ")
+        md.append("| ")
+                .append(ratioLabel())
+                .append(" | ")
+                .append(ratioCell(roundRatio(round, Report::produceMbPerSec)))
+                .append(" | ")
                 .append(ratioCell(roundRatio(round, Report::produceRecordsPerSec)))
                 .append(" | | | | | ")
-                .append(ratioCell(roundRatio(round, Report::groupConsumeMbPerSec))).append(" | | ")
-                .append(ratioCell(roundRatio(round, Report::assignConsumeMbPerSec))).append(" | | | |\n");
+                .append(ratioCell(roundRatio(round, Report::groupConsumeMbPerSec)))
+                .append(" | | ")
+                .append(ratioCell(roundRatio(round, Report::assignConsumeMbPerSec)))
+                .append(" | | | |\n");
         md.append(liveHeapTable(round));
         if (options.latencyPhase()) {
             md.append(String.format(Locale.ROOT, "%nSteady rate, %,d records/s asked:%n%n", options.latencyRate()));
@@ -136,7 +178,8 @@ final class Report {
     /** The live heap after each phase that can run; the round table shows the largest. */
     private String liveHeapTable(int round) {
         List<LiveHeap.Phase> phases = List.of(LiveHeap.Phase.values()).stream()
-                .filter(p -> p != LiveHeap.Phase.STEADY || options.latencyPhase()).toList();
+                .filter(p -> p != LiveHeap.Phase.STEADY || options.latencyPhase())
+                .toList();
         StringBuilder md = new StringBuilder("\nLive heap after a full GC at the end of each phase, MiB:\n\n");
         md.append("| system |");
         phases.forEach(p -> md.append(" after ").append(p.label()).append(" |"));
@@ -146,9 +189,13 @@ final class Report {
                 md.append("| ").append(run.label()).append(" |");
                 for (LiveHeap.Phase phase : phases) {
                     Outcome<Long> reading = run.liveHeap().after(phase);
-                    md.append(' ').append(cell(reading.measured().map(b -> b / MIB), "%.0f", reading)).append(" |");
+                    md.append(' ')
+                            .append(cell(reading.measured().map(b -> b / MIB), "%.0f", reading))
+                            .append(" |");
                 }
-                md.append(' ').append(mib(toOptionalDouble(run.liveHeap().maxBytes()))).append(" |\n");
+                md.append(' ')
+                        .append(mib(toOptionalDouble(run.liveHeap().maxBytes())))
+                        .append(" |\n");
             });
         }
         return md.toString();
@@ -177,7 +224,10 @@ final class Report {
                 + " | " + cell(p.map(ProducerSummary::maxLatencyMs), "%.0f", run.produce())
                 + " | " + cell(g.map(ConsumerSummary::fetchMegabytesPerSec), "%.1f", run.groupConsume())
                 + " | " + cell(g.map(s -> (double) s.groupJoinMs()), "%.0f", run.groupConsume())
-                + " | " + cell(run.assignConsume().measured().map(ConsumerSummary::fetchMegabytesPerSec), "%.1f",
+                + " | "
+                + cell(
+                        run.assignConsume().measured().map(ConsumerSummary::fetchMegabytesPerSec),
+                        "%.1f",
                         run.assignConsume())
                 + " | " + mib(toOptionalDouble(run.peakHeapBytes()))
                 + " | " + mib(toOptionalDouble(run.liveHeap().maxBytes()))
@@ -186,8 +236,8 @@ final class Report {
     }
 
     private String summary() {
-        StringBuilder md = new StringBuilder("### Summary: median over " + options.rounds()
-                + " round(s), [min–max]\n\n");
+        StringBuilder md =
+                new StringBuilder("### Summary: median over " + options.rounds() + " round(s), [min–max]\n\n");
         boolean steady = options.latencyPhase();
         md.append("| system | produce MB/s | p50 ms | p99 ms | ")
                 .append(steady ? "steady p50 ms | steady p99 ms | " : "")
@@ -195,28 +245,44 @@ final class Report {
                         + "| peak RSS MiB (max) |\n");
         md.append("|---|---:|---:|---:|").append(steady ? "---:|---:|" : "").append("---:|---:|---:|---:|---:|\n");
         for (String label : List.of(baseline, candidate)) {
-            List<SystemRun> of = runs.stream().filter(r -> r.label().equals(label)).toList();
-            md.append("| ").append(label)
-                    .append(" | ").append(spread(values(of, Report::produceMbPerSec), "%.1f"))
-                    .append(" | ").append(spread(values(of, r -> r.produce().measured().map(s -> (double) s.p50Ms())),
-                            "%.0f"))
-                    .append(" | ").append(spread(values(of, r -> r.produce().measured().map(s -> (double) s.p99Ms())),
-                            "%.0f"))
-                    .append(steady ? " | " + spread(values(of, Report::steadyP50Ms), "%.0f")
-                            + " | " + spread(values(of, Report::steadyP99Ms), "%.0f") : "")
-                    .append(" | ").append(spread(values(of, Report::groupConsumeMbPerSec), "%.1f"))
-                    .append(" | ").append(spread(values(of, Report::assignConsumeMbPerSec), "%.1f"))
-                    .append(" | ").append(mib(max(values(of, r -> toOptional(r.peakHeapBytes())))))
-                    .append(" | ").append(mib(max(values(of, r -> toOptional(r.liveHeap().maxBytes())))))
-                    .append(" | ").append(mib(max(values(of, r -> r.peakRssBytes() > 0
-                            ? Optional.of((double) r.peakRssBytes()) : Optional.empty()))))
+            List<SystemRun> of =
+                    runs.stream().filter(r -> r.label().equals(label)).toList();
+            md.append("| ")
+                    .append(label)
+                    .append(" | ")
+                    .append(spread(values(of, Report::produceMbPerSec), "%.1f"))
+                    .append(" | ")
+                    .append(spread(values(of, r -> r.produce().measured().map(s -> (double) s.p50Ms())), "%.0f"))
+                    .append(" | ")
+                    .append(spread(values(of, r -> r.produce().measured().map(s -> (double) s.p99Ms())), "%.0f"))
+                    .append(
+                            steady
+                                    ? " | " + spread(values(of, Report::steadyP50Ms), "%.0f") + " | "
+                                            + spread(values(of, Report::steadyP99Ms), "%.0f")
+                                    : "")
+                    .append(" | ")
+                    .append(spread(values(of, Report::groupConsumeMbPerSec), "%.1f"))
+                    .append(" | ")
+                    .append(spread(values(of, Report::assignConsumeMbPerSec), "%.1f"))
+                    .append(" | ")
+                    .append(mib(max(values(of, r -> toOptional(r.peakHeapBytes())))))
+                    .append(" | ")
+                    .append(mib(max(values(of, r -> toOptional(r.liveHeap().maxBytes())))))
+                    .append(" | ")
+                    .append(mib(max(values(
+                            of,
+                            r -> r.peakRssBytes() > 0 ? Optional.of((double) r.peakRssBytes()) : Optional.empty()))))
                     .append(" |\n");
         }
-        md.append("| ").append(ratioLabel())
-                .append(" | ").append(spread(ratios(Report::produceMbPerSec), "%.2f"))
-                .append(" | | | ").append(steady ? "| | " : "")
+        md.append("| ")
+                .append(ratioLabel())
+                .append(" | ")
+                .append(spread(ratios(Report::produceMbPerSec), "%.2f"))
+                .append(" | | | ")
+                .append(steady ? "| | " : "")
                 .append(spread(ratios(Report::groupConsumeMbPerSec), "%.2f"))
-                .append(" | ").append(spread(ratios(Report::assignConsumeMbPerSec), "%.2f"))
+                .append(" | ")
+                .append(spread(ratios(Report::assignConsumeMbPerSec), "%.2f"))
                 .append(" | | | |\n");
         if (steady && !options.kafkaOnly()) {
             md.append('\n').append(target()).append('\n');
@@ -226,8 +292,8 @@ final class Report {
 
     /** The acceptance target, judged on the median of Floe's steady p99 over the rounds. */
     String target() {
-        List<Double> p99 = values(runs.stream().filter(r -> r.label().equals(candidate)).toList(),
-                Report::steadyP99Ms);
+        List<Double> p99 =
+                values(runs.stream().filter(r -> r.label().equals(candidate)).toList(), Report::steadyP99Ms);
         if (floeFlushInterval.isEmpty()) {
             return "target: Floe steady p99 ≤ flush interval + " + TARGET_MARGIN_MS + " ms: not judged, the driver "
                     + "cannot tell the flush interval (a --config file among the --floe-arg arguments?)"
@@ -240,15 +306,23 @@ final class Report {
             return head + "not measured";
         }
         double median = median(p99);
-        return head + (median <= limitMs ? "met" : "not met")
-                + String.format(Locale.ROOT, " (median %.0f ms over %d round(s); flush interval %d ms from %s)",
-                        median, p99.size(), flushMs, floeFlushInterval.get().source());
+        return head
+                + (median <= limitMs ? "met" : "not met")
+                + String.format(
+                        Locale.ROOT,
+                        " (median %.0f ms over %d round(s); flush interval %d ms from %s)",
+                        median,
+                        p99.size(),
+                        flushMs,
+                        floeFlushInterval.get().source());
     }
 
     private String notes() {
         List<String> lines = new ArrayList<>();
-        lines.add("- produce: ProducerPerformance's final summary" + (options.warmupRecords() > 0
-                ? " (steady state, after " + options.warmupRecords() + " warm-up records)" : "")
+        lines.add("- produce: ProducerPerformance's final summary"
+                + (options.warmupRecords() > 0
+                        ? " (steady state, after " + options.warmupRecords() + " warm-up records)"
+                        : "")
                 + "; latencies are send-to-ack, acks=all.");
         lines.add("- group consume: ConsumerPerformance's fetch.MB.sec, which leaves out the group join "
                 + "(shown as group join ms); assign consume: AssignConsumer, assign() to all partitions, no group, "
@@ -262,36 +336,51 @@ final class Report {
                 + "without the garbage the peak includes. (`GC.run` would only start a concurrent cycle: both JVMs "
                 + "run G1 with -XX:+ExplicitGCInvokesConcurrent.) The round table shows the largest over the phases.");
         if (options.latencyPhase()) {
-            lines.add(String.format(Locale.ROOT, "- steady: after the consumers, ProducerPerformance throttled to "
-                    + "%,d records/s into its own topic `%s`, same producer properties%s: send-to-ack latency at a "
-                    + "rate both systems sustain, where the saturation latencies above are mostly time queued in the "
-                    + "producer.", options.latencyRate(), Workload.LATENCY_TOPIC, options.latencyWarmupRecords() > 0
-                            ? String.format(Locale.ROOT, ", its steady-state summary (after %,d warm-up records)",
-                                    options.latencyWarmupRecords()) : ""));
+            lines.add(String.format(
+                    Locale.ROOT,
+                    "- steady: after the consumers, ProducerPerformance throttled to "
+                            + "%,d records/s into its own topic `%s`, same producer properties%s: send-to-ack latency at a "
+                            + "rate both systems sustain, where the saturation latencies above are mostly time queued in the "
+                            + "producer.",
+                    options.latencyRate(),
+                    Workload.LATENCY_TOPIC,
+                    options.latencyWarmupRecords() > 0
+                            ? String.format(
+                                    Locale.ROOT,
+                                    ", its steady-state summary (after %,d warm-up records)",
+                                    options.latencyWarmupRecords())
+                            : ""));
         }
         for (SystemRun run : runs) {
             for (Outcome<?> o : List.of(run.produce(), run.groupConsume(), run.assignConsume())) {
                 if (o instanceof Outcome.Failed<?> f) {
-                    lines.add("- round " + run.round() + " " + run.label() + ": " + f.reason().lines().findFirst()
-                            .orElse(""));
+                    lines.add("- round " + run.round() + " " + run.label() + ": "
+                            + f.reason().lines().findFirst().orElse(""));
                 }
             }
             for (LiveHeap.Phase phase : LiveHeap.Phase.values()) {
                 if (run.liveHeap().after(phase) instanceof Outcome.Failed<?> f) {
-                    lines.add("- round " + run.round() + " " + run.label() + ": live heap after " + phase.label()
-                            + ": " + f.reason().lines().findFirst().orElse(""));
+                    lines.add("- round " + run.round() + " " + run.label() + ": live heap after " + phase.label() + ": "
+                            + f.reason().lines().findFirst().orElse(""));
                 }
             }
             if (run.latency() instanceof Outcome.Failed<?> f) {
                 lines.add("- round " + run.round() + " " + run.label() + ": steady phase: "
                         + f.reason().lines().findFirst().orElse(""));
             }
-            run.latency().measured()
+            run.latency()
+                    .measured()
                     .filter(s -> Math.abs(s.recordsPerSec() / options.latencyRate() - 1) > RATE_TOLERANCE)
-                    .ifPresent(s -> lines.add(String.format(Locale.ROOT, "- round %d %s: steady phase ran at "
-                            + "%,.0f records/s, %,d asked: %s, so its latencies include queueing.", run.round(),
-                            run.label(), s.recordsPerSec(), options.latencyRate(),
-                            s.recordsPerSec() < options.latencyRate() ? "the system did not keep up"
+                    .ifPresent(s -> lines.add(String.format(
+                            Locale.ROOT,
+                            "- round %d %s: steady phase ran at "
+                                    + "%,.0f records/s, %,d asked: %s, so its latencies include queueing.",
+                            run.round(),
+                            run.label(),
+                            s.recordsPerSec(),
+                            options.latencyRate(),
+                            s.recordsPerSec() < options.latencyRate()
+                                    ? "the system did not keep up"
                                     : "the tool sent a burst to catch up after a stall")));
             run.notes().forEach(n -> lines.add("- round " + run.round() + " " + run.label() + ": " + n));
         }
@@ -303,14 +392,17 @@ final class Report {
     }
 
     private Optional<SystemRun> find(int round, String label) {
-        return runs.stream().filter(r -> r.round() == round && r.label().equals(label)).findFirst();
+        return runs.stream()
+                .filter(r -> r.round() == round && r.label().equals(label))
+                .findFirst();
     }
 
     private OptionalDouble roundRatio(int round, Function<SystemRun, Optional<Double>> metric) {
         Optional<Double> base = find(round, baseline).flatMap(metric);
         Optional<Double> cand = find(round, candidate).flatMap(metric);
         return base.isPresent() && cand.isPresent() && base.get() > 0
-                ? OptionalDouble.of(cand.get() / base.get()) : OptionalDouble.empty();
+                ? OptionalDouble.of(cand.get() / base.get())
+                : OptionalDouble.empty();
     }
 
     private List<Double> ratios(Function<SystemRun, Optional<Double>> metric) {
@@ -369,8 +461,10 @@ final class Report {
         }
         int n = sortedValues.size();
         String m = String.format(Locale.ROOT, format, median(sortedValues));
-        return n == 1 ? m : m + " [" + String.format(Locale.ROOT, format, sortedValues.get(0)) + "–"
-                + String.format(Locale.ROOT, format, sortedValues.get(n - 1)) + "]";
+        return n == 1
+                ? m
+                : m + " [" + String.format(Locale.ROOT, format, sortedValues.get(0)) + "–"
+                        + String.format(Locale.ROOT, format, sortedValues.get(n - 1)) + "]";
     }
 
     /** The median of a non-empty list. */

@@ -24,15 +24,31 @@ record SystemRun(
         List<String> notes) {
 
     static SystemRun failedToStart(int round, String label, String reason) {
-        return new SystemRun(round, label, Outcome.failed("did not start: " + reason),
-                Outcome.skipped("not started"), Outcome.skipped("not started"), Outcome.skipped("not started"),
-                OptionalLong.empty(), LiveHeap.notMeasured(), 0, List.of());
+        return new SystemRun(
+                round,
+                label,
+                Outcome.failed("did not start: " + reason),
+                Outcome.skipped("not started"),
+                Outcome.skipped("not started"),
+                Outcome.skipped("not started"),
+                OptionalLong.empty(),
+                LiveHeap.notMeasured(),
+                0,
+                List.of());
     }
 
     /** The driver itself failed mid-run; the figures of this run are lost, the other runs go on. */
     static SystemRun driverError(int round, String label, RuntimeException error) {
-        return new SystemRun(round, label, Outcome.failed("driver error: " + error),
-                Outcome.skipped("driver error"), Outcome.skipped("driver error"), Outcome.skipped("driver error"),
-                OptionalLong.empty(), LiveHeap.notMeasured(), 0, List.of());
+        return new SystemRun(
+                round,
+                label,
+                Outcome.failed("driver error: " + error),
+                Outcome.skipped("driver error"),
+                Outcome.skipped("driver error"),
+                Outcome.skipped("driver error"),
+                OptionalLong.empty(),
+                LiveHeap.notMeasured(),
+                0,
+                List.of());
     }
 }

@@ -46,8 +46,9 @@ final class Workload {
     SystemRun run(int round, Target target, Path dir) throws InterruptedException {
         List<String> notes = new ArrayList<>();
         String bootstrap = target.bootstrapServers();
-        createTopic(bootstrap, TOPIC).ifPresent(error ->
-                notes.add("CreateTopics " + TOPIC + " failed (" + error + "); relied on auto-creation"));
+        createTopic(bootstrap, TOPIC)
+                .ifPresent(error ->
+                        notes.add("CreateTopics " + TOPIC + " failed (" + error + "); relied on auto-creation"));
         Map<LiveHeap.Phase, Outcome<Long>> live = new EnumMap<>(LiveHeap.Phase.class);
         Outcome<ProducerSummary> produce = perf.produce(bootstrap, TOPIC, dir.resolve("producer.log"));
         live.put(LiveHeap.Phase.PRODUCE, liveHeap(target, produce, LiveHeap.Phase.PRODUCE, dir));
@@ -68,8 +69,17 @@ final class Workload {
         }
         Outcome<ProducerSummary> latency = steadyRate(bootstrap, dir, notes);
         live.put(LiveHeap.Phase.STEADY, liveHeap(target, latency, LiveHeap.Phase.STEADY, dir));
-        return new SystemRun(round, target.label(), produce, group, assign, latency, target.peakHeapBytes(),
-                new LiveHeap(live), target.peakRssBytes(), notes);
+        return new SystemRun(
+                round,
+                target.label(),
+                produce,
+                group,
+                assign,
+                latency,
+                target.peakHeapBytes(),
+                new LiveHeap(live),
+                target.peakRssBytes(),
+                notes);
     }
 
     /**
@@ -102,8 +112,9 @@ final class Workload {
         if (!options.latencyPhase()) {
             return Outcome.skipped("--latency-rate 0");
         }
-        createTopic(bootstrap, LATENCY_TOPIC).ifPresent(error ->
-                notes.add("CreateTopics " + LATENCY_TOPIC + " failed (" + error + "); relied on auto-creation"));
+        createTopic(bootstrap, LATENCY_TOPIC)
+                .ifPresent(error -> notes.add(
+                        "CreateTopics " + LATENCY_TOPIC + " failed (" + error + "); relied on auto-creation"));
         busyMachine().ifPresent(notes::add);
         return perf.produceAtSteadyRate(bootstrap, LATENCY_TOPIC, dir.resolve("producer-steady.log"));
     }
@@ -117,9 +128,12 @@ final class Workload {
             double load = Double.parseDouble(Files.readString(LOADAVG).strip().split("\\s+")[0]);
             int cores = Runtime.getRuntime().availableProcessors();
             return load > cores
-                    ? Optional.of(String.format(Locale.ROOT, "1-minute load average %.1f on %d cores as the steady "
-                            + "phase started: other processes competed for the CPU, its latencies are inflated.",
-                            load, cores))
+                    ? Optional.of(String.format(
+                            Locale.ROOT,
+                            "1-minute load average %.1f on %d cores as the steady "
+                                    + "phase started: other processes competed for the CPU, its latencies are inflated.",
+                            load,
+                            cores))
                     : Optional.empty();
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
@@ -128,10 +142,14 @@ final class Workload {
 
     /** Creates the topic with P partitions, replication 1; returns the error when that failed. */
     private Optional<String> createTopic(String bootstrapServers, String topic) throws InterruptedException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.CLIENT_ID_CONFIG, "bench-admin"))) {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "bench-admin"))) {
             admin.createTopics(Set.of(new NewTopic(topic, options.partitions(), (short) 1)))
-                    .all().get(CREATE_TOPIC_TIMEOUT_S, TimeUnit.SECONDS);
+                    .all()
+                    .get(CREATE_TOPIC_TIMEOUT_S, TimeUnit.SECONDS);
             return Optional.empty();
         } catch (ExecutionException e) {
             return e.getCause() instanceof TopicExistsException

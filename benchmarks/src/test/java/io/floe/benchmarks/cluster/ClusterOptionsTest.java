@@ -17,8 +17,8 @@ class ClusterOptionsTest {
 
     private String[] args(String... extra) throws Exception {
         Path script = Files.writeString(dir.resolve("floe"), "#!/bin/sh\n");
-        List<String> args = new ArrayList<>(List.of("--driver-classpath", "d.jar", "--s3proxy-classpath", "s.jar",
-                "--floe-script", script.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--driver-classpath", "d.jar", "--s3proxy-classpath", "s.jar", "--floe-script", script.toString()));
         args.addAll(List.of(extra));
         return args.toArray(String[]::new);
     }
@@ -42,12 +42,30 @@ class ClusterOptionsTest {
 
     @Test
     void producerPropertiesOverrideTheDefaultsInPlaceAndAgentArgumentsAccumulate() throws Exception {
-        ClusterOptions options = ClusterOptions.parse(args("--producer-prop", "linger.ms=20", "--producer-prop",
-                "compression.type=lz4", "--agent-arg", "--flush-interval-ms=100", "--agent-arg", "--cache-bytes=1",
-                "--records", "200_000", "--no-tail-consumer", "--pg-durable", "false", "--steady-rate", "0"));
+        ClusterOptions options = ClusterOptions.parse(args(
+                "--producer-prop",
+                "linger.ms=20",
+                "--producer-prop",
+                "compression.type=lz4",
+                "--agent-arg",
+                "--flush-interval-ms=100",
+                "--agent-arg",
+                "--cache-bytes=1",
+                "--records",
+                "200_000",
+                "--no-tail-consumer",
+                "--pg-durable",
+                "false",
+                "--steady-rate",
+                "0"));
 
-        assertThat(options.producerPropertyArgs()).containsExactly("acks=all", "enable.idempotence=true",
-                "linger.ms=20", "batch.size=131072", "compression.type=lz4");
+        assertThat(options.producerPropertyArgs())
+                .containsExactly(
+                        "acks=all",
+                        "enable.idempotence=true",
+                        "linger.ms=20",
+                        "batch.size=131072",
+                        "compression.type=lz4");
         assertThat(options.agentArguments()).containsExactly("--flush-interval-ms=100", "--cache-bytes=1");
         assertThat(options.records()).isEqualTo(200_000);
         assertThat(options.tailConsumer()).isFalse();
@@ -62,7 +80,8 @@ class ClusterOptionsTest {
                 .hasMessageContaining("--driver-classpath is required");
         assertThatThrownBy(() -> ClusterOptions.parse(args("--records", "3")))
                 .hasMessageContaining("fewer than the 4 producers");
-        assertThatThrownBy(() -> ClusterOptions.parse(args("--pg-durable", "yes"))).hasMessageContaining("yes");
+        assertThatThrownBy(() -> ClusterOptions.parse(args("--pg-durable", "yes")))
+                .hasMessageContaining("yes");
         assertThatThrownBy(() -> ClusterOptions.parse(args("--producer-prop", "acks")))
                 .hasMessageContaining("KEY=VALUE");
         assertThatThrownBy(() -> ClusterOptions.parse(args("--bogus", "1"))).hasMessageContaining("unknown option");

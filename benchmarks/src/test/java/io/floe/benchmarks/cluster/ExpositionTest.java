@@ -23,9 +23,11 @@ class ExpositionTest {
     void sumsSamplesByNameAndLabels() {
         Exposition metrics = Exposition.parse(AGENT);
 
-        assertThat(metrics.sum("floe_objectstore_requests_seconds_count", Map.of("kind", "PUT"))).isEqualTo(40);
+        assertThat(metrics.sum("floe_objectstore_requests_seconds_count", Map.of("kind", "PUT")))
+                .isEqualTo(40);
         assertThat(metrics.sum("floe_objectstore_requests_seconds_count")).isEqualTo(52);
-        assertThat(metrics.sum("floe_fetch_reads_total", Map.of("source", "cache"))).isEqualTo(90);
+        assertThat(metrics.sum("floe_fetch_reads_total", Map.of("source", "cache")))
+                .isEqualTo(90);
         assertThat(metrics.sum("floe_produce_buffered_bytes")).isZero();
         assertThat(metrics.sum("absent")).isZero();
         assertThat(metrics.sumBy("floe_fetch_reads_total", "source"))
@@ -35,9 +37,13 @@ class ExpositionTest {
     @Test
     void readsEscapedLabelValuesAndIgnoresTimestamps() {
         Exposition.Sample weird = Exposition.parse(AGENT).samples().stream()
-                .filter(s -> s.name().equals("floe_weird")).findFirst().orElseThrow();
+                .filter(s -> s.name().equals("floe_weird"))
+                .findFirst()
+                .orElseThrow();
 
-        assertThat(weird.labels()).containsEntry("path", "a \"quoted\" \\ value").containsEntry("x", "1");
+        assertThat(weird.labels())
+                .containsEntry("path", "a \"quoted\" \\ value")
+                .containsEntry("x", "1");
         assertThat(weird.value()).isEqualTo(3);
     }
 

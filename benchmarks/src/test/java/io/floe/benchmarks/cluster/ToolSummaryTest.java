@@ -10,8 +10,12 @@ class ToolSummaryTest {
 
     @Test
     void theLastSummaryLineWins() {
-        List<String> log = List.of("progress acked=10", "load-producer records=1 bytes=2", "noise",
-                "  load-producer records=5 bytes=5120 errors=0 elapsed.ms=900  ", "load-producers records=7");
+        List<String> log = List.of(
+                "progress acked=10",
+                "load-producer records=1 bytes=2",
+                "noise",
+                "  load-producer records=5 bytes=5120 errors=0 elapsed.ms=900  ",
+                "load-producers records=7");
 
         ToolSummary summary = ToolSummary.parse(log, "load-producer").orElseThrow();
 

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 class BenchmarkOptionsTest {
 
     private static BenchmarkOptions parse(String... extra) {
-        List<String> args = new ArrayList<>(List.of("--kafka-classpath", "k.jar", "--driver-classpath", "d.jar",
-                "--kafka-only"));
+        List<String> args =
+                new ArrayList<>(List.of("--kafka-classpath", "k.jar", "--driver-classpath", "d.jar", "--kafka-only"));
         args.addAll(List.of(extra));
         return BenchmarkOptions.parse(args.toArray(String[]::new));
     }
@@ -41,8 +41,10 @@ class BenchmarkOptionsTest {
         assertThat(options.latencyRate()).isEqualTo(2_000);
         assertThat(options.latencyRecords()).isEqualTo(10_000);
         assertThat(options.latencyWarmupRecords()).isEqualTo(2_000);
-        assertThat(parse("--latency-warmup-records", "0").latencyWarmupRecords()).isZero();
-        assertThat(parse("--latency-warmup-records", "1000").latencyWarmupRecords()).isEqualTo(1_000);
+        assertThat(parse("--latency-warmup-records", "0").latencyWarmupRecords())
+                .isZero();
+        assertThat(parse("--latency-warmup-records", "1000").latencyWarmupRecords())
+                .isEqualTo(1_000);
     }
 
     @Test
@@ -60,14 +62,17 @@ class BenchmarkOptionsTest {
         assertThatThrownBy(() -> parse("--latency-rate", "fast")).hasMessageContaining("not a whole number");
         assertThatThrownBy(() -> parse("--latency-records", "1000", "--latency-warmup-records", "1000"))
                 .hasMessageContaining("must be below --latency-records 1000");
-        assertThatThrownBy(() -> parse("--latency-rate", "10", "--latency-records", "100000", "--tool-timeout-s",
-                "600")).hasMessageContaining("--tool-timeout-s 600");
+        assertThatThrownBy(
+                        () -> parse("--latency-rate", "10", "--latency-records", "100000", "--tool-timeout-s", "600"))
+                .hasMessageContaining("--tool-timeout-s 600");
     }
 
     @Test
     void usageListsTheLatencyOptions() {
-        assertThatThrownBy(() -> parse("--help")).hasMessageContaining("--latency-rate N")
-                .hasMessageContaining("--latency-records M").hasMessageContaining("--latency-warmup-records W");
+        assertThatThrownBy(() -> parse("--help"))
+                .hasMessageContaining("--latency-rate N")
+                .hasMessageContaining("--latency-records M")
+                .hasMessageContaining("--latency-warmup-records W");
     }
 
     @Test
@@ -79,9 +84,10 @@ class BenchmarkOptionsTest {
         assertThat(parse("--flush-interval-ms", "50").floeFlushInterval(Map.of("FLOE_FLUSH_INTERVAL_MS", "30")))
                 .contains(new BenchmarkOptions.FlushInterval(50, "--flush-interval-ms"));
         assertThat(parse("--flush-interval-ms", "50", "--floe-arg", "--flush-interval-ms=10")
-                .floeFlushInterval(Map.of()))
+                        .floeFlushInterval(Map.of()))
                 .contains(new BenchmarkOptions.FlushInterval(10, "--floe-arg"));
-        assertThat(parse("--floe-arg", "--config", "--floe-arg", "agent.properties").floeFlushInterval(Map.of()))
+        assertThat(parse("--floe-arg", "--config", "--floe-arg", "agent.properties")
+                        .floeFlushInterval(Map.of()))
                 .isEqualTo(Optional.empty());
     }
 }

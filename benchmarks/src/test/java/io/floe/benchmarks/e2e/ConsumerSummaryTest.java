@@ -22,13 +22,15 @@ class ConsumerSummaryTest {
 
     @Test
     void consumerPerformanceWithoutStatsIsEmpty() {
-        assertThat(ConsumerSummary.parseConsumerPerformance(List.of("Exception in thread \"main\" boom"))).isEmpty();
+        assertThat(ConsumerSummary.parseConsumerPerformance(List.of("Exception in thread \"main\" boom")))
+                .isEmpty();
         assertThat(ConsumerSummary.parseConsumerPerformance(List.of(
-                "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, "
-                        + "rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec",
-                "The node does not support FIND_COORDINATOR",
-                "org.apache.kafka.common.errors.UnsupportedVersionException: The node does not support"
-                        + " FIND_COORDINATOR"))).isEmpty();
+                        "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, "
+                                + "rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec",
+                        "The node does not support FIND_COORDINATOR",
+                        "org.apache.kafka.common.errors.UnsupportedVersionException: The node does not support"
+                                + " FIND_COORDINATOR")))
+                .isEmpty();
     }
 
     @Test

@@ -33,6 +33,7 @@ class FullGcTest {
 
     @Test
     void aClassNamedTotalIsNotTheTotalLine() {
-        assertThat(FullGc.histogramTotalBytes(List.of("   7:    12    288  Total (unnamed module @0x1)"))).isEmpty();
+        assertThat(FullGc.histogramTotalBytes(List.of("   7:    12    288  Total (unnamed module @0x1)")))
+                .isEmpty();
     }
 }

@@ -19,19 +19,18 @@ class ProducerSummaryTest {
     @Test
     void parsesTheFinalSummaryAndIgnoresProgressLines() {
         assertThat(ProducerSummary.parse(List.of("[2026] WARN something", PROGRESS, FINAL)))
-                .contains(new ProducerSummary(200_000, false, 15397.644160, 15.04, 1324.07, 2859.00,
-                        1372, 1854, 2029, 2221));
+                .contains(new ProducerSummary(
+                        200_000, false, 15397.644160, 15.04, 1324.07, 2859.00, 1372, 1854, 2029, 2221));
     }
 
     @Test
     void prefersTheSteadyStateSummaryWhenWarmupRecordsWereGiven() {
-        assertThat(ProducerSummary.parse(List.of(PROGRESS, FINAL, STEADY)))
-                .hasValueSatisfying(s -> {
-                    assertThat(s.steadyState()).isTrue();
-                    assertThat(s.records()).isEqualTo(150_000);
-                    assertThat(s.megabytesPerSec()).isEqualTo(15.63);
-                    assertThat(s.p99Ms()).isEqualTo(2000);
-                });
+        assertThat(ProducerSummary.parse(List.of(PROGRESS, FINAL, STEADY))).hasValueSatisfying(s -> {
+            assertThat(s.steadyState()).isTrue();
+            assertThat(s.records()).isEqualTo(150_000);
+            assertThat(s.megabytesPerSec()).isEqualTo(15.63);
+            assertThat(s.p99Ms()).isEqualTo(2000);
+        });
     }
 
     @Test

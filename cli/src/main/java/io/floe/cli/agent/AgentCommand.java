@@ -3,19 +3,18 @@ package io.floe.cli.agent;
 import io.floe.core.concurrency.Concurrency;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * {@code floe agent}: runs one agent until SIGTERM or SIGINT, then shuts it down in order and exits
@@ -47,9 +46,12 @@ public final class AgentCommand implements Callable<Integer> {
     @Mixin(name = "settings")
     private CommandSpec settingOptions = flags.mixin();
 
-    @Option(names = "--config", paramLabel = "FILE", order = 102,
-            description = "Properties file with settings, keyed by long option name (flush-interval-ms=20)."
-                    + " Env: " + CONFIG_ENV + ".")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            order = 102,
+            description = "Properties file with settings, keyed by long option name (flush-interval-ms=20)." + " Env: "
+                    + CONFIG_ENV + ".")
     private Path configFile;
 
     /** {@code env} stands for the process environment. */
@@ -94,8 +96,12 @@ public final class AgentCommand implements Callable<Integer> {
 
     /** The README.md table of the settings, {@code --config} last: the table {@code ReadmeSettingsTableTest} checks. */
     static String readmeTable() {
-        return Setting.readmeTable() + "\n" + Setting.row("`--config FILE`", "`" + CONFIG_ENV + "`", "none",
-                "properties file with any of the settings above");
+        return Setting.readmeTable() + "\n"
+                + Setting.row(
+                        "`--config FILE`",
+                        "`" + CONFIG_ENV + "`",
+                        "none",
+                        "properties file with any of the settings above");
     }
 
     /**

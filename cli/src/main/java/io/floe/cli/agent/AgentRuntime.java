@@ -31,7 +31,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -80,53 +79,84 @@ final class AgentRuntime implements AutoCloseable {
     public static AgentRuntime start(AgentSettings settings, Clock clock) {
         Stages stages = new Stages();
         AtomicBoolean serving = new AtomicBoolean();
-        PrometheusMeterRegistry registry = stages.start("metrics registry", AgentRuntime::registry,
-                PrometheusMeterRegistry::close);
+        PrometheusMeterRegistry registry =
+                stages.start("metrics registry", AgentRuntime::registry, PrometheusMeterRegistry::close);
         stages.start("JVM metrics", () -> bindJvmMetrics(registry), JvmGcMetrics::close);
         // Mounted now, served once the Iceberg catalog exists; until then it answers 503.
         RestCatalogHandler icebergRest = new RestCatalogHandler(ICEBERG_PATH);
-        HttpEndpoint http = stages.start("HTTP endpoint on " + settings.httpListen(),
-                () -> HttpEndpoint.start(settings.httpListen().host(), settings.httpListen().port(),
+        HttpEndpoint http = stages.start(
+                "HTTP endpoint on " + settings.httpListen(),
+                () -> HttpEndpoint.start(
+                        settings.httpListen().host(),
+                        settings.httpListen().port(),
                         HealthAndMetrics.addTo(new RouteTable(), registry, serving::get)
                                 .mount(ICEBERG_PATH, icebergRest)),
                 HttpEndpoint::close);
-        MetadataStore metadata = stages.start("metadata store " + Backends.redact(settings.metadataUrl()),
-                () -> Backends.metadataStore(settings.metadataUrl(), clock), MetadataStore::close);
-        ObjectStore objects = stages.start("object store " + settings.objectsUrl(),
-                () -> Backends.objectStore(settings.objectsUrl(), settings.s3(), clock), ObjectStore::close);
+        MetadataStore metadata = stages.start(
+                "metadata store " + Backends.redact(settings.metadataUrl()),
+                () -> Backends.metadataStore(settings.metadataUrl(), clock),
+                MetadataStore::close);
+        ObjectStore objects = stages.start(
+                "object store " + settings.objectsUrl(),
+                () -> Backends.objectStore(settings.objectsUrl(), settings.s3(), clock),
+                ObjectStore::close);
         String agentId = agentId();
         if (settings.nodeId() != NodeIds.ALLOCATED) {
-            stages.start("node id " + settings.nodeId(), () -> awaitNodeId(metadata, settings.nodeId(), agentId, clock),
-                    lease -> { });
+            stages.start(
+                    "node id " + settings.nodeId(),
+                    () -> awaitNodeId(metadata, settings.nodeId(), agentId, clock),
+                    lease -> {});
         }
-        Agent agent = stages.start("agent",
+        Agent agent = stages.start(
+                "agent",
                 () -> Agent.start(settings.agentConfig(agentId), AgentMetadata.of(metadata), objects, registry, clock),
                 Agent::close);
         if (settings.maintenance()) {
             // The agent's metered store: the jobs' requests count in floe_objectstore_* with the data path's.
-            stages.start("maintenance", () -> Maintenance.start(settings.maintenanceConfig(), agentId,
-                    MaintenanceMetadata.of(metadata), agent.objects(), agent.topics().configs(), clock, registry),
+            stages.start(
+                    "maintenance",
+                    () -> Maintenance.start(
+                            settings.maintenanceConfig(),
+                            agentId,
+                            MaintenanceMetadata.of(metadata),
+                            agent.objects(),
+                            agent.topics().configs(),
+                            clock,
+                            registry),
                     Maintenance::close);
         } else {
             LOGGER.info("Maintenance jobs are off: this agent runs no compaction, retention or cleanup");
         }
         agent.topics().configs().addCheck(Tableflow::validate);
         if (settings.tableflow()) {
-            TableCatalog tables = stages.start("Iceberg catalog",
-                    () -> TableflowSetup.catalog(settings, agent.objects()), TableCatalog::close);
+            TableCatalog tables = stages.start(
+                    "Iceberg catalog", () -> TableflowSetup.catalog(settings, agent.objects()), TableCatalog::close);
             agent.topics().configs().addChangeCheck(new SchemaChange(tables));
-            stages.start("Iceberg REST catalog at " + ICEBERG_PATH,
-                    () -> TableflowSetup.serveRestCatalog(icebergRest, settings, tables), RestCatalogHandler::stop);
-            stages.start("tableflow", () -> Tableflow.start(TableflowSetup.config(settings), agentId,
-                    TableflowMetadata.of(metadata), agent.objects(), tables, clock, registry), Tableflow::close);
+            stages.start(
+                    "Iceberg REST catalog at " + ICEBERG_PATH,
+                    () -> TableflowSetup.serveRestCatalog(icebergRest, settings, tables),
+                    RestCatalogHandler::stop);
+            stages.start(
+                    "tableflow",
+                    () -> Tableflow.start(
+                            TableflowSetup.config(settings),
+                            agentId,
+                            TableflowMetadata.of(metadata),
+                            agent.objects(),
+                            tables,
+                            clock,
+                            registry),
+                    Tableflow::close);
         } else {
             LOGGER.info("Tableflow is off: this agent materializes no tables");
             agent.topics().configs().addChangeCheck(new SchemaChange(null));
             icebergRest.off("this agent runs with --tableflow=false, so it serves no Iceberg catalog;"
                     + " ask an agent that runs Tableflow");
         }
-        KafkaServer kafka = stages.start("Kafka listener on " + settings.listen(),
-                () -> KafkaServer.start(kafkaConfig(settings), agent), server -> {
+        KafkaServer kafka = stages.start(
+                "Kafka listener on " + settings.listen(),
+                () -> KafkaServer.start(kafkaConfig(settings), agent),
+                server -> {
                     // Answer parked JoinGroup/SyncGroup requests first, so the listener's drain is quick.
                     agent.groups().close();
                     server.close();
@@ -134,9 +164,13 @@ final class AgentRuntime implements AutoCloseable {
         serving.set(true);
         AgentRuntime runtime = new AgentRuntime(stages, kafka, http, serving);
         agent.nodeIdLost().thenAccept(reason -> runtime.stopAfterLosingNodeId());
-        LOGGER.info("Floe agent started kafka={} advertised={} http={} metadata={} objects={} config=[{}]",
-                new HostPort(settings.listen().host(), kafka.port()), settings.advertise(),
-                new HostPort(settings.httpListen().host(), http.port()), metadata.describe(), objects.describe(),
+        LOGGER.info(
+                "Floe agent started kafka={} advertised={} http={} metadata={} objects={} config=[{}]",
+                new HostPort(settings.listen().host(), kafka.port()),
+                settings.advertise(),
+                new HostPort(settings.httpListen().host(), http.port()),
+                metadata.describe(),
+                objects.describe(),
                 settings.describe());
         return runtime;
     }
@@ -150,15 +184,21 @@ final class AgentRuntime implements AutoCloseable {
     private static NodeIdLease awaitNodeId(AgentMembership metadata, int nodeId, String agentId, Clock clock) {
         NodeIdClaim claim = metadata.claimNodeId(nodeId, agentId, clock.instant(), NodeIds.LEASE_TTL);
         if (claim instanceof NodeIdClaim.Held held) {
-            Duration wait = Duration.between(clock.instant(), held.holder().expiresAt()).plus(NODE_ID_WAIT_MARGIN);
+            Duration wait =
+                    Duration.between(clock.instant(), held.holder().expiresAt()).plus(NODE_ID_WAIT_MARGIN);
             if (wait.compareTo(NodeIds.LEASE_TTL.plus(NODE_ID_WAIT_MARGIN)) > 0) {
                 throw new NodeIdHeldException(agentId, held.holder());
             }
-            LOGGER.info("Node id is held; waiting for its lease to run out nodeId={} holder={} expiresAt={} waitMs={}",
-                    nodeId, held.holder().agentId(), held.holder().expiresAt(), wait.toMillis());
+            LOGGER.info(
+                    "Node id is held; waiting for its lease to run out nodeId={} holder={} expiresAt={} waitMs={}",
+                    nodeId,
+                    held.holder().agentId(),
+                    held.holder().expiresAt(),
+                    wait.toMillis());
             if (!wait.isNegative()) {
-                CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(wait.toMillis(),
-                        TimeUnit.MILLISECONDS)).join();
+                CompletableFuture.runAsync(
+                                () -> {}, CompletableFuture.delayedExecutor(wait.toMillis(), TimeUnit.MILLISECONDS))
+                        .join();
             }
             claim = metadata.claimNodeId(nodeId, agentId, clock.instant(), NodeIds.LEASE_TTL);
         }
@@ -269,6 +309,7 @@ final class AgentRuntime implements AutoCloseable {
      * no part of it: the id is allocated under this name.
      */
     private static String agentId() {
-        return "agent-" + ProcessHandle.current().pid() + "-" + Concurrency.threads().randomUuid().toString().substring(0, 8);
+        return "agent-" + ProcessHandle.current().pid() + "-"
+                + Concurrency.threads().randomUuid().toString().substring(0, 8);
     }
 }

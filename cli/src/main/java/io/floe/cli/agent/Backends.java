@@ -75,7 +75,8 @@ public final class Backends {
      * @throws IllegalArgumentException when {@code url} is not a metadata store URL
      */
     public static MetadataStore metadataStore(String url, Clock clock) {
-        return (MetadataStore) opener(url, Role.METADATA, S3Options.DEFAULTS, Mode.CREATE).open(clock);
+        return (MetadataStore)
+                opener(url, Role.METADATA, S3Options.DEFAULTS, Mode.CREATE).open(clock);
     }
 
     /**
@@ -85,7 +86,8 @@ public final class Backends {
      * @throws IllegalArgumentException when {@code url} is not a metadata store URL
      */
     public static MetadataStore existingMetadataStore(String url, Clock clock) {
-        return (MetadataStore) opener(url, Role.METADATA, S3Options.DEFAULTS, Mode.EXISTING).open(clock);
+        return (MetadataStore)
+                opener(url, Role.METADATA, S3Options.DEFAULTS, Mode.EXISTING).open(clock);
     }
 
     /**
@@ -113,9 +115,11 @@ public final class Backends {
     public static Database database(String metadataUrl) {
         Matcher matcher = URL.matcher(metadataUrl);
         if (matcher.matches() && matcher.group(1).equals("sqlite")) {
-            return new Database("jdbc:sqlite:" + path(metadataUrl, matcher.group(2)).toAbsolutePath(), null, null);
+            return new Database(
+                    "jdbc:sqlite:" + path(metadataUrl, matcher.group(2)).toAbsolutePath(), null, null);
         }
-        if (matcher.matches() && (matcher.group(1).equals("postgresql") || matcher.group(1).equals("postgres"))) {
+        if (matcher.matches()
+                && (matcher.group(1).equals("postgresql") || matcher.group(1).equals("postgres"))) {
             PostgresConfig config = PostgresConfig.parse(metadataUrl);
             return new Database(config.jdbcUrl(), config.user(), config.password());
         }
@@ -169,7 +173,9 @@ public final class Backends {
         Matcher matcher = URL.matcher(url);
         if (!matcher.matches()) {
             throw new IllegalArgumentException("'" + redact(url) + "' is not a store URL such as "
-                    + (role == Role.METADATA ? "sqlite:/path or postgresql://HOST/DATABASE" : "file:/path or s3://BUCKET"));
+                    + (role == Role.METADATA
+                            ? "sqlite:/path or postgresql://HOST/DATABASE"
+                            : "file:/path or s3://BUCKET"));
         }
         String scheme = matcher.group(1);
         String rest = matcher.group(2);
@@ -179,8 +185,10 @@ public final class Backends {
                 Path path = path(url, rest);
                 yield clock -> {
                     if (mode == Mode.EXISTING && !Files.isRegularFile(path)) {
-                        throw new MetadataStoreException("no metadata store at " + path.toAbsolutePath()
-                                + ": the file does not exist", false, null);
+                        throw new MetadataStoreException(
+                                "no metadata store at " + path.toAbsolutePath() + ": the file does not exist",
+                                false,
+                                null);
                     }
                     return SqlMetadataStore.openSqlite(path, clock);
                 };
@@ -195,8 +203,9 @@ public final class Backends {
                 Path path = path(url, rest);
                 yield clock -> {
                     if (mode == Mode.EXISTING && !Files.isDirectory(path)) {
-                        throw new ObjectStoreException("no object store at " + path.toAbsolutePath()
-                                + ": the directory does not exist", false);
+                        throw new ObjectStoreException(
+                                "no object store at " + path.toAbsolutePath() + ": the directory does not exist",
+                                false);
                     }
                     return new LocalObjectStore(path);
                 };
@@ -206,15 +215,16 @@ public final class Backends {
                 S3ObjectStoreConfig config = s3.applyTo(S3ObjectStoreConfig.forUri(uri(url)));
                 yield clock -> S3ObjectStore.open(config);
             }
-            default -> throw new IllegalArgumentException(
-                    "unknown " + role.description + " scheme '" + scheme + "' in " + redact(url));
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown " + role.description + " scheme '" + scheme + "' in " + redact(url));
         };
     }
 
     private static void require(Role expected, Role actual, String url) {
         if (expected != actual) {
-            throw new IllegalArgumentException(redact(url) + " names " + expected.withArticle + ", not "
-                    + actual.withArticle);
+            throw new IllegalArgumentException(
+                    redact(url) + " names " + expected.withArticle + ", not " + actual.withArticle);
         }
     }
 

@@ -37,7 +37,10 @@ record ConfigFile(String name, Map<String, String> values) {
             throw new InvalidSettingException("cannot read config file " + path + ": " + e.getMessage(), e);
         }
         Map<String, String> values = new TreeMap<>();
-        properties.stringPropertyNames().forEach(key -> values.put(key.trim(), properties.getProperty(key).trim()));
+        properties
+                .stringPropertyNames()
+                .forEach(key ->
+                        values.put(key.trim(), properties.getProperty(key).trim()));
         return new ConfigFile(path.toString(), values);
     }
 }

@@ -22,8 +22,13 @@ import java.util.regex.Pattern;
  * @param shown the effective value for the start-up line
  * @param maintenance the {@link MaintenanceConfig} field an integer setting sets, or {@code null}
  */
-record Declaration(Kind kind, Default defaultValue, String doc, boolean secret,
-        Function<AgentSettings, Object> shown, MaintenanceField maintenance) {
+record Declaration(
+        Kind kind,
+        Default defaultValue,
+        String doc,
+        boolean secret,
+        Function<AgentSettings, Object> shown,
+        MaintenanceField maintenance) {
 
     Declaration {
         Objects.requireNonNull(kind, "kind");
@@ -81,11 +86,18 @@ record Declaration(Kind kind, Default defaultValue, String doc, boolean secret,
     }
 
     /** The {@link MaintenanceConfig} field of this setting; its default is {@link MaintenanceConfig#DEFAULTS}'. */
-    Declaration sets(ToLongFunction<MaintenanceConfig> get, BiFunction<MaintenanceConfig, Long, MaintenanceConfig> set,
+    Declaration sets(
+            ToLongFunction<MaintenanceConfig> get,
+            BiFunction<MaintenanceConfig, Long, MaintenanceConfig> set,
             String note) {
         long value = get.applyAsLong(MaintenanceConfig.DEFAULTS);
-        return new Declaration(kind, new Default.Value(Long.toString(value), note.isEmpty() ? "" : " " + note), doc,
-                secret, settings -> get.applyAsLong(settings.maintenanceConfig()), new MaintenanceField(set));
+        return new Declaration(
+                kind,
+                new Default.Value(Long.toString(value), note.isEmpty() ? "" : " " + note),
+                doc,
+                secret,
+                settings -> get.applyAsLong(settings.maintenanceConfig()),
+                new MaintenanceField(set));
     }
 
     Declaration doc(String text) {

@@ -24,7 +24,8 @@ final class ExtractedNativeLibraries {
 
     /** Deletes the loaded libraries under {@code java.io.tmpdir} whose file name contains {@code name}, and their lock files. */
     static void deleteLoaded(String name) {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
+        Path tmp =
+                Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
         for (Path library : loaded(name, tmp)) {
             try {
                 Files.deleteIfExists(library);

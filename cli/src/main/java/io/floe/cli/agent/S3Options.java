@@ -15,8 +15,8 @@ import java.util.Optional;
  * @param pathStyleAccess address buckets as {@code endpoint/bucket} rather than {@code bucket.endpoint}
  * @param credentials a static access key; when empty the AWS SDK's default credential chain
  */
-public record S3Options(Optional<URI> endpoint, String region, boolean pathStyleAccess,
-        Optional<StaticCredentials> credentials) {
+public record S3Options(
+        Optional<URI> endpoint, String region, boolean pathStyleAccess, Optional<StaticCredentials> credentials) {
 
     /** AWS itself in the default region, with the default credential chain. */
     public static final S3Options DEFAULTS =
@@ -35,7 +35,8 @@ public record S3Options(Optional<URI> endpoint, String region, boolean pathStyle
             config = config.withEndpoint(endpoint.get());
         }
         if (credentials.isPresent()) {
-            config = config.withStaticCredentials(credentials.get().accessKeyId(), credentials.get().secretAccessKey());
+            config = config.withStaticCredentials(
+                    credentials.get().accessKeyId(), credentials.get().secretAccessKey());
         }
         return config;
     }

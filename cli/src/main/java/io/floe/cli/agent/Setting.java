@@ -31,20 +31,26 @@ import java.util.stream.Collectors;
  */
 enum Setting {
     LISTEN(address(1).byDefault(Defaults.LISTEN).doc("Kafka listener.").shows(AgentSettings::listen)),
-    ADVERTISE(address(1).derivedDefault("the `--listen` address")
+    ADVERTISE(address(1)
+            .derivedDefault("the `--listen` address")
             .doc("Address clients are told to connect to; required when the listener is a wildcard such as"
                     + " `0.0.0.0`.")
             .shows(AgentSettings::advertise)),
-    HTTP_LISTEN(address(0).byDefault("127.0.0.1:9644").doc("HTTP endpoint: `/metrics`, `/health`; port 0 picks a"
-            + " free port.").shows(AgentSettings::httpListen)),
-    DATA_DIR(text("DIR").byDefault("./floe-data")
+    HTTP_LISTEN(address(0)
+            .byDefault("127.0.0.1:9644")
+            .doc("HTTP endpoint: `/metrics`, `/health`; port 0 picks a" + " free port.")
+            .shows(AgentSettings::httpListen)),
+    DATA_DIR(text("DIR")
+            .byDefault("./floe-data")
             .doc("Directory of the default stores: `metadata.db` (SQLite) and `objects/`.")
             .shows(AgentSettings::dataDir)),
-    FLUSH_INTERVAL_MS(integer(1, 60_000).byObjectStore(AgentConfig.defaults().flushInterval().toMillis(), 250)
+    FLUSH_INTERVAL_MS(integer(1, 60_000)
+            .byObjectStore(AgentConfig.defaults().flushInterval().toMillis(), 250)
             .doc("Longest wait, after its first batch, before the produce buffer is flushed; on S3 every flush is a"
                     + " PUT, 4 per second at most by default.")
             .shows(AgentSettings::flushIntervalMs)),
-    FLUSH_MAX_BYTES(integer(1024, 1L << 30).byObjectStore(AgentConfig.defaults().flushMaxBytes(), 32L << 20)
+    FLUSH_MAX_BYTES(integer(1024, 1L << 30)
+            .byObjectStore(AgentConfig.defaults().flushMaxBytes(), 32L << 20)
             .doc("The produce buffer is flushed when it holds this many bytes; on S3 a flush is a PUT, and 32 MiB"
                     + " keeps an agent at 4 PUTs per second up to 128 MiB/s of ingest.")
             .shows(AgentSettings::flushMaxBytes)),
@@ -53,44 +59,61 @@ enum Setting {
                     + " unanswered has sent as many as it ever had in flight (group commit); on S3 each early"
                     + " flush would be one more PUT.")
             .shows(AgentSettings::flushWhenProducersWait)),
-    CACHE_BYTES(integer(0, Long.MAX_VALUE).byDefault(AgentConfig.defaults().cacheBytesMax(), "(256 MiB)")
+    CACHE_BYTES(integer(0, Long.MAX_VALUE)
+            .byDefault(AgentConfig.defaults().cacheBytesMax(), "(256 MiB)")
             .doc("Bound of the in-memory read cache (with `s3:` objects it also holds fresh objects for tailing"
                     + " consumers; with `file:` objects the page cache does).")
             .shows(AgentSettings::cacheBytes)),
-    NODE_ID(integer(0, Integer.MAX_VALUE).byDefault(Defaults.NODE_ID)
+    NODE_ID(integer(0, Integer.MAX_VALUE)
+            .byDefault(Defaults.NODE_ID)
             .doc("Broker id clients see; `allocated`: the lowest id no live agent holds, taken from the metadata"
                     + " store at start and held while the agent lives. A given id that a live agent holds is"
                     + " refused.")
             .shows(s -> s.nodeId() == NodeIds.ALLOCATED ? Defaults.NODE_ID : Integer.toString(s.nodeId()))),
-    CLUSTER_ID(text("ID", Pattern.compile("[A-Za-z0-9._-]{1,128}"), "expected 1 to 128 letters, digits, '.', '_' or '-'")
-            .byDefault(AgentConfig.defaults().clusterId()).doc("Cluster id clients see.")
-            .shows(AgentSettings::clusterId)),
+    CLUSTER_ID(
+            text("ID", Pattern.compile("[A-Za-z0-9._-]{1,128}"), "expected 1 to 128 letters, digits, '.', '_' or '-'")
+                    .byDefault(AgentConfig.defaults().clusterId())
+                    .doc("Cluster id clients see.")
+                    .shows(AgentSettings::clusterId)),
     AUTO_CREATE_TOPICS(bool().byDefault(AgentConfig.defaults().autoCreateTopics())
-            .doc("Create unknown topics on Metadata and Produce requests.").shows(AgentSettings::autoCreateTopics)),
-    DEFAULT_PARTITIONS(integer(1, Integer.MAX_VALUE).byDefault(AgentConfig.defaults().defaultPartitions())
-            .doc("Partitions of auto-created topics.").shows(AgentSettings::defaultPartitions)),
-    MAX_MESSAGE_BYTES(integer(1024, Integer.MAX_VALUE).byDefault(AgentConfig.DEFAULT_MAX_MESSAGE_BYTES)
+            .doc("Create unknown topics on Metadata and Produce requests.")
+            .shows(AgentSettings::autoCreateTopics)),
+    DEFAULT_PARTITIONS(integer(1, Integer.MAX_VALUE)
+            .byDefault(AgentConfig.defaults().defaultPartitions())
+            .doc("Partitions of auto-created topics.")
+            .shows(AgentSettings::defaultPartitions)),
+    MAX_MESSAGE_BYTES(integer(1024, Integer.MAX_VALUE)
+            .byDefault(AgentConfig.DEFAULT_MAX_MESSAGE_BYTES)
             .doc("Default `max.message.bytes` of topics: the largest record batch accepted.")
             .shows(AgentSettings::maxMessageBytes)),
-    METADATA(text("URL").derivedDefault("`sqlite:<data-dir>/metadata.db`")
+    METADATA(text("URL")
+            .derivedDefault("`sqlite:<data-dir>/metadata.db`")
             .doc("Metadata store: `sqlite:PATH`, or `postgresql://USER:PASSWORD@HOST:PORT/DATABASE` for several"
                     + " agents.")
             .shows(s -> Backends.redact(s.metadataUrl()))),
-    OBJECTS(text("URL").derivedDefault("`file:<data-dir>/objects`")
-            .doc("Object store: `file:DIR`, or `s3://BUCKET/PREFIX`.").shows(AgentSettings::objectsUrl)),
-    S3_ENDPOINT(text("URL").derivedDefault("AWS")
+    OBJECTS(text("URL")
+            .derivedDefault("`file:<data-dir>/objects`")
+            .doc("Object store: `file:DIR`, or `s3://BUCKET/PREFIX`.")
+            .shows(AgentSettings::objectsUrl)),
+    S3_ENDPOINT(text("URL")
+            .derivedDefault("AWS")
             .doc("An S3-compatible endpoint (`http://` or `https://`) instead of AWS.")
             .shows(s -> s.s3().endpoint().map(URI::toString).orElse("(AWS)"))),
     S3_REGION(text("REGION", Pattern.compile("[A-Za-z0-9_-]+"), "expected a region name such as us-east-1")
-            .byDefault(S3Options.DEFAULTS.region()).doc("S3 signing region.").shows(s -> s.s3().region())),
+            .byDefault(S3Options.DEFAULTS.region())
+            .doc("S3 signing region.")
+            .shows(s -> s.s3().region())),
     S3_PATH_STYLE(bool().byDefault(S3Options.DEFAULTS.pathStyleAccess())
             .doc("Address buckets as `ENDPOINT/BUCKET`; most S3-compatible stores need it.")
             .shows(s -> s.s3().pathStyleAccess())),
-    S3_ACCESS_KEY_ID(text("ID").derivedDefault("none")
+    S3_ACCESS_KEY_ID(text("ID")
+            .derivedDefault("none")
             .doc("Static S3 key id, together with the secret; without both, the AWS SDK's default credential"
                     + " chain (environment, profile, web identity, container or instance role).")
             .shows(s -> s.s3().credentials().map(StaticCredentials::accessKeyId).orElse(Defaults.CHAIN))),
-    S3_SECRET_ACCESS_KEY(text("SECRET").derivedDefault("none").asSecret()
+    S3_SECRET_ACCESS_KEY(text("SECRET")
+            .derivedDefault("none")
+            .asSecret()
             .doc("Static S3 secret; never logged, shown as `****`. Prefer the environment or the config file: a"
                     + " flag is visible in the process list.")
             .shows(s -> s.s3().credentials().map(c -> "****").orElse(Defaults.CHAIN))),
@@ -100,47 +123,68 @@ enum Setting {
             .shows(AgentSettings::maintenance)),
     // The compaction target sets the small-object size too: a quarter of it, MaintenanceConfig.DEFAULTS' ratio.
     COMPACTION_TARGET_BYTES(integer(1024, 1L << 30)
-            .sets(MaintenanceConfig::compactionTargetBytes, (c, v) -> c.withCompaction(c.compactionInterval(), v,
-                    Math.max(1, v / 4), c.compactionMinAge()), "(64 MiB)")
+            .sets(
+                    MaintenanceConfig::compactionTargetBytes,
+                    (c, v) -> c.withCompaction(c.compactionInterval(), v, Math.max(1, v / 4), c.compactionMinAge()),
+                    "(64 MiB)")
             .doc("Size compaction grows per-partition objects to; objects under a quarter of it are compacted.")),
     COMPACTION_INTERVAL_MS(integer(Limits.JOB_INTERVAL_MS_MIN, Limits.JOB_INTERVAL_MS_MAX)
-            .sets(millis(MaintenanceConfig::compactionInterval), (c, v) -> c.withCompaction(Duration.ofMillis(v),
-                    c.compactionTargetBytes(), c.compactionSmallObjectBytes(), c.compactionMinAge()), "")
+            .sets(
+                    millis(MaintenanceConfig::compactionInterval),
+                    (c, v) -> c.withCompaction(
+                            Duration.ofMillis(v),
+                            c.compactionTargetBytes(),
+                            c.compactionSmallObjectBytes(),
+                            c.compactionMinAge()),
+                    "")
             .doc("Pause between compaction runs.")),
     KEY_COMPACTION_INTERVAL_MS(integer(Limits.JOB_INTERVAL_MS_MIN, Limits.JOB_INTERVAL_MS_MAX)
-            .sets(millis(MaintenanceConfig::keyCompactionInterval),
-                    (c, v) -> c.withKeyCompaction(Duration.ofMillis(v), c.keyCompactionBufferBytes()), "")
+            .sets(
+                    millis(MaintenanceConfig::keyCompactionInterval),
+                    (c, v) -> c.withKeyCompaction(Duration.ofMillis(v), c.keyCompactionBufferBytes()),
+                    "")
             .doc("Pause between key compaction runs, which keep the newest record per key of topics with"
                     + " `cleanup.policy=compact`.")),
     KEY_COMPACTION_BUFFER_BYTES(integer(MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN, 1L << 30)
-            .sets(MaintenanceConfig::keyCompactionBufferBytes,
-                    (c, v) -> c.withKeyCompaction(c.keyCompactionInterval(), v.intValue()), "(16 MiB, about 630000 keys)")
+            .sets(
+                    MaintenanceConfig::keyCompactionBufferBytes,
+                    (c, v) -> c.withKeyCompaction(c.keyCompactionInterval(), v.intValue()),
+                    "(16 MiB, about 630000 keys)")
             .doc("Memory of key compaction's key-to-offset map, 24 bytes a key: a pass over a partition cleans as"
                     + " many dirty records as the map holds keys (Kafka's `log.cleaner.dedupe.buffer.size`).")),
     RETENTION_CHECK_INTERVAL_MS(integer(Limits.JOB_INTERVAL_MS_MIN, Limits.JOB_INTERVAL_MS_MAX)
-            .sets(millis(MaintenanceConfig::retentionInterval),
-                    (c, v) -> c.withRetentionInterval(Duration.ofMillis(v)), "")
+            .sets(
+                    millis(MaintenanceConfig::retentionInterval),
+                    (c, v) -> c.withRetentionInterval(Duration.ofMillis(v)),
+                    "")
             .doc("Pause between retention runs, which apply `retention.ms` and `retention.bytes`.")),
     OBJECT_DELETE_DELAY_MS(integer(0, Limits.DELAY_MS_MAX)
-            .sets(millis(MaintenanceConfig::objectDeleteDelay),
-                    (c, v) -> c.withCleanup(c.cleanupInterval(), Duration.ofMillis(v), c.orphanGrace()), "")
+            .sets(
+                    millis(MaintenanceConfig::objectDeleteDelay),
+                    (c, v) -> c.withCleanup(c.cleanupInterval(), Duration.ofMillis(v), c.orphanGrace()),
+                    "")
             .doc("How long an object that lost its last reference stays readable, for fetches already planned"
                     + " (Kafka's `file.delete.delay.ms`).")),
     ORPHAN_GRACE_MS(integer(Limits.ORPHAN_GRACE_MS_MIN, Limits.DELAY_MS_MAX)
-            .sets(millis(MaintenanceConfig::orphanGrace),
-                    (c, v) -> c.withCleanup(c.cleanupInterval(), c.objectDeleteDelay(), Duration.ofMillis(v)), "")
+            .sets(
+                    millis(MaintenanceConfig::orphanGrace),
+                    (c, v) -> c.withCleanup(c.cleanupInterval(), c.objectDeleteDelay(), Duration.ofMillis(v)),
+                    "")
             .doc("Age at which an upload that was never committed is deleted; agents register object keys up to a"
                     + " minute before uploading, and an S3 upload may retry for two.")),
     PRODUCER_ID_EXPIRATION_MS(integer(Limits.PRODUCER_ID_EXPIRATION_MS_MIN, Limits.PRODUCER_ID_EXPIRATION_MS_MAX)
-            .sets(millis(MaintenanceConfig::producerIdExpiration),
-                    (c, v) -> c.withProducerIdExpiration(Duration.ofMillis(v)), "(1 day)")
+            .sets(
+                    millis(MaintenanceConfig::producerIdExpiration),
+                    (c, v) -> c.withProducerIdExpiration(Duration.ofMillis(v)),
+                    "(1 day)")
             .doc("How long an idle idempotent producer's state on a partition is kept after its last write there"
                     + " (Kafka's `producer.id.expiration.ms`); well above the clients' `delivery.timeout.ms`.")),
     TABLEFLOW(bool().byDefault(true)
             .doc("Materialize topics with `floe.tableflow.enabled=true` as Iceberg tables in the object store,"
                     + " cataloged in the metadata database; agents take turns per table through leases.")
             .shows(AgentSettings::tableflow)),
-    TABLEFLOW_LEASE_MS(integer(100, Integer.MAX_VALUE).byDefault(TableflowConfig.DEFAULT_LEASE_TTL.toMillis())
+    TABLEFLOW_LEASE_MS(integer(100, Integer.MAX_VALUE)
+            .byDefault(TableflowConfig.DEFAULT_LEASE_TTL.toMillis())
             .doc("How long an agent's lease on a table lasts without renewal: a table whose agent died moves to"
                     + " another agent within it.")
             .shows(s -> s.tableflowLease().toMillis())),
@@ -152,8 +196,10 @@ enum Setting {
 
     /** Defaults that the resolver or the start-up line use as well. */
     static final class Defaults {
-        static final String LISTEN = new HostPort(AgentConfig.defaults().advertisedHost(),
-                AgentConfig.defaults().advertisedPort()).toString();
+        static final String LISTEN = new HostPort(
+                        AgentConfig.defaults().advertisedHost(),
+                        AgentConfig.defaults().advertisedPort())
+                .toString();
         static final String NODE_ID = "allocated";
         private static final String CHAIN = "(default chain)";
 
@@ -173,6 +219,7 @@ enum Setting {
         static final long ORPHAN_GRACE_MS_MIN = 300_000;
         /** Well above the clients' delivery.timeout.ms (2 minutes by default): retries older than this are not recognized. */
         static final long PRODUCER_ID_EXPIRATION_MS_MIN = 600_000;
+
         static final long PRODUCER_ID_EXPIRATION_MS_MAX = 31_536_000_000L; // 365 days
         /** Below a minute a table would be given up on during an ordinary catalog or store outage. */
         static final long TABLEFLOW_STALL_TIMEOUT_MS_MIN = 60_000;
@@ -208,7 +255,8 @@ enum Setting {
     /** The built-in default; empty when the default is derived from other settings. */
     Optional<String> defaultValue() {
         return declaration.defaultValue() instanceof Declaration.Default.Value value
-                ? Optional.of(value.text()) : Optional.empty();
+                ? Optional.of(value.text())
+                : Optional.empty();
     }
 
     /** True for a credential, whose value is shown as {@code ****}. */
@@ -218,21 +266,28 @@ enum Setting {
 
     /** The option's description in {@code --help}: the documentation, the limits, the default. */
     String help() {
-        return plain(sentence(declaration.doc()) + " Default: " + declaration.defaultValue().doc() + ".");
+        return plain(sentence(declaration.doc()) + " Default: "
+                + declaration.defaultValue().doc() + ".");
     }
 
     /** This setting's row of the README.md table. */
     String readmeRow() {
-        String flag = flag() + " " + (declaration.kind() instanceof Declaration.Kind.Bool
-                ? "[" + declaration.kind().label() + "]" : declaration.kind().label());
+        String flag = flag() + " "
+                + (declaration.kind() instanceof Declaration.Kind.Bool
+                        ? "[" + declaration.kind().label() + "]"
+                        : declaration.kind().label());
         String meaning = sentence(declaration.doc());
-        return row("`" + flag + "`", "`" + envVar() + "`", declaration.defaultValue().doc(),
+        return row(
+                "`" + flag + "`",
+                "`" + envVar() + "`",
+                declaration.defaultValue().doc(),
                 meaning.substring(0, meaning.length() - 1));
     }
 
     /** A row of a Markdown table; a {@code |} in a cell is escaped. */
     static String row(String... cells) {
-        return Arrays.stream(cells).map(cell -> cell.replace("|", "\\|"))
+        return Arrays.stream(cells)
+                .map(cell -> cell.replace("|", "\\|"))
                 .collect(Collectors.joining(" | ", "| ", " |"));
     }
 
@@ -249,17 +304,20 @@ enum Setting {
 
     /** Every setting's effective value as {@code key=value}, for the start-up line; secrets show as {@code ****}. */
     static String describe(AgentSettings settings) {
-        return Arrays.stream(values()).map(setting -> setting.key() + "=" + setting.declaration.shown().apply(settings))
+        return Arrays.stream(values())
+                .map(setting ->
+                        setting.key() + "=" + setting.declaration.shown().apply(settings))
                 .collect(Collectors.joining(" "));
     }
 
     /** The README.md table of the settings, one row each (the {@code --config} row is the command's). */
     static String readmeTable() {
-        return Arrays.stream(values()).map(Setting::readmeRow)
-                .collect(Collectors.joining("\n"));
+        return Arrays.stream(values()).map(Setting::readmeRow).collect(Collectors.joining("\n"));
     }
 
     static Optional<Setting> byKey(String key) {
-        return Arrays.stream(values()).filter(setting -> setting.key().equals(key)).findFirst();
+        return Arrays.stream(values())
+                .filter(setting -> setting.key().equals(key))
+                .findFirst();
     }
 }

@@ -73,8 +73,11 @@ final class SettingFlags {
         public void consumeParameters(Stack<String> args, ArgSpec argSpec, CommandSpec commandSpec) {
             String next = args.isEmpty() ? null : args.peek();
             boolean isBoolean = next != null
-                    && (next.toLowerCase(Locale.ROOT).equals("true") || next.toLowerCase(Locale.ROOT).equals("false"));
-            boolean isWord = next != null && !next.startsWith("-") && commandSpec.positionalParameters().isEmpty()
+                    && (next.toLowerCase(Locale.ROOT).equals("true")
+                            || next.toLowerCase(Locale.ROOT).equals("false"));
+            boolean isWord = next != null
+                    && !next.startsWith("-")
+                    && commandSpec.positionalParameters().isEmpty()
                     && !commandSpec.subcommands().containsKey(next);
             argSpec.setValue(isBoolean || isWord ? args.pop() : "true");
         }

@@ -86,8 +86,8 @@ final class SettingsResolver {
         for (String key : file.values().keySet()) {
             if (Setting.byKey(key).isEmpty()) {
                 String known = Arrays.stream(Setting.values()).map(Setting::key).collect(Collectors.joining(", "));
-                throw new InvalidSettingException("unknown setting '" + key + "' in config file " + file.name()
-                        + " (known: " + known + ")");
+                throw new InvalidSettingException(
+                        "unknown setting '" + key + "' in config file " + file.name() + " (known: " + known + ")");
             }
         }
     }
@@ -148,8 +148,11 @@ final class SettingsResolver {
             throw value.invalid(expected);
         }
         String scheme = uri.getScheme();
-        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                || uri.getHost() == null || uri.getUserInfo() != null || uri.getRawQuery() != null
+        if (scheme == null
+                || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                || uri.getHost() == null
+                || uri.getUserInfo() != null
+                || uri.getRawQuery() != null
                 || uri.getRawFragment() != null) {
             throw value.invalid(expected);
         }
@@ -236,8 +239,8 @@ final class SettingsResolver {
 
     /** The given value, or the default of {@code objectsUrl}'s kind of object store. */
     private Value byObjectStore(Setting setting, String objectsUrl) {
-        Declaration.Default.ByObjectStore defaults = (Declaration.Default.ByObjectStore) setting.declaration()
-                .defaultValue();
+        Declaration.Default.ByObjectStore defaults =
+                (Declaration.Default.ByObjectStore) setting.declaration().defaultValue();
         return lookup(setting).orElseGet(() -> new Value(setting, defaults.forObjects(objectsUrl), "default"));
     }
 
@@ -250,7 +253,8 @@ final class SettingsResolver {
         try {
             return (int) integer(value);
         } catch (InvalidSettingException e) {
-            throw value.invalid("expected an integer from 0 to " + Integer.MAX_VALUE + ", or " + Setting.Defaults.NODE_ID);
+            throw value.invalid(
+                    "expected an integer from 0 to " + Integer.MAX_VALUE + ", or " + Setting.Defaults.NODE_ID);
         }
     }
 
@@ -260,7 +264,8 @@ final class SettingsResolver {
 
     /** An integer within the setting's limits. */
     private static long integer(Value value) {
-        Declaration.Kind.Int kind = (Declaration.Kind.Int) value.setting().declaration().kind();
+        Declaration.Kind.Int kind =
+                (Declaration.Kind.Int) value.setting().declaration().kind();
         return integer(value, kind.min(), kind.max());
     }
 
@@ -294,7 +299,8 @@ final class SettingsResolver {
     /** Text, matching the setting's pattern when it has one. */
     private String text(Setting setting) {
         Value value = required(setting);
-        Declaration.Kind.Text kind = (Declaration.Kind.Text) setting.declaration().kind();
+        Declaration.Kind.Text kind =
+                (Declaration.Kind.Text) setting.declaration().kind();
         if (kind.pattern() != null && !kind.pattern().matcher(value.text()).matches()) {
             throw value.invalid(kind.expectation());
         }

@@ -1,6 +1,7 @@
 package io.floe.cli.agent;
 
 import io.floe.core.object.ObjectStore;
+import io.floe.tableflow.TableflowConfig;
 import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
@@ -8,7 +9,6 @@ import io.floe.tableflow.rest.ReadOnlyRestCatalog;
 import io.floe.tableflow.rest.RestCatalogConfig;
 import io.floe.tableflow.rest.RestCatalogHandler;
 import io.floe.tableflow.table.TableCatalog;
-import io.floe.tableflow.TableflowConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,7 +27,8 @@ final class TableflowSetup {
     private TableflowSetup() {}
 
     static TableflowConfig config(AgentSettings settings) {
-        return TableflowConfig.defaults(spool(settings)).withLeaseTtl(settings.tableflowLease())
+        return TableflowConfig.defaults(spool(settings))
+                .withLeaseTtl(settings.tableflowLease())
                 .withStallTimeout(settings.tableflowStallTimeout());
     }
 
@@ -35,15 +36,17 @@ final class TableflowSetup {
         ObjectLocations locations = new ObjectLocations(Backends.location(settings.objectsUrl()));
         ObjectStoreFileIO io = new ObjectStoreFileIO(objects, locations, spool(settings));
         Backends.Database database = Backends.database(settings.metadataUrl());
-        return new TableCatalog(IcebergCatalogs.jdbc(database.jdbcUrl(), database.user(), database.password(),
-                locations.root() + "/tables", io), TableflowConfig.DEFAULT_NAMESPACE);
+        return new TableCatalog(
+                IcebergCatalogs.jdbc(
+                        database.jdbcUrl(), database.user(), database.password(), locations.root() + "/tables", io),
+                TableflowConfig.DEFAULT_NAMESPACE);
     }
 
     /** Makes {@code handler} serve the REST catalog over {@code tables}' catalog; returns it. */
-    static RestCatalogHandler serveRestCatalog(RestCatalogHandler handler, AgentSettings settings,
-            TableCatalog tables) {
-        handler.serve(new ReadOnlyRestCatalog(tables.catalog(),
-                RestCatalogConfig.DEFAULTS.withDefaults(restCatalogDefaults(settings))));
+    static RestCatalogHandler serveRestCatalog(
+            RestCatalogHandler handler, AgentSettings settings, TableCatalog tables) {
+        handler.serve(new ReadOnlyRestCatalog(
+                tables.catalog(), RestCatalogConfig.DEFAULTS.withDefaults(restCatalogDefaults(settings))));
         return handler;
     }
 

@@ -20,16 +20,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * {@code floe debug segment}: verifies a segment's footer with {@link SegmentReader}, then prints
@@ -58,7 +57,9 @@ final class SegmentCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE|KEY", description = "A segment file, or with --objects an object key.")
     private String target;
 
-    @Option(names = "--objects", paramLabel = "URL",
+    @Option(
+            names = "--objects",
+            paramLabel = "URL",
             description = "Object store to read KEY from: file:DIR or s3://BUCKET/PREFIX.")
     private String objectsUrl;
 
@@ -90,15 +91,16 @@ final class SegmentCommand implements Callable<Integer> {
         } catch (SegmentFormatException e) {
             // The reader names the buffer it was given; the operator knows the file or key.
             String problem = e.getMessage().startsWith(READER_NAME)
-                    ? segment.name() + " " + e.getMessage().substring(READER_NAME.length()) : e.getMessage();
+                    ? segment.name() + " " + e.getMessage().substring(READER_NAME.length())
+                    : e.getMessage();
             err.println("floe debug segment: not a valid Floe segment: " + problem);
             return CommandLine.ExitCode.SOFTWARE;
         }
         int damaged = print(out, segment, footer);
         out.flush();
         if (damaged > 0) {
-            err.println("floe debug segment: " + damaged + " of " + footer.batches().size() + " batches in "
-                    + segment.name() + " fail their CRC check");
+            err.println("floe debug segment: " + damaged + " of "
+                    + footer.batches().size() + " batches in " + segment.name() + " fail their CRC check");
             return CommandLine.ExitCode.SOFTWARE;
         }
         return CommandLine.ExitCode.OK;
@@ -140,7 +142,10 @@ final class SegmentCommand implements Callable<Integer> {
     /** The batch's bytes; the reader has checked that its range lies inside the object. */
     private static ByteBuffer slice(ByteBuffer object, SegmentBatch batch) {
         int start = object.position() + (int) batch.range().position();
-        return object.duplicate().limit(start + batch.range().length()).position(start).slice();
+        return object.duplicate()
+                .limit(start + batch.range().length())
+                .position(start)
+                .slice();
     }
 
     private static Segment readFile(Path file) throws IOException {
@@ -164,7 +169,8 @@ final class SegmentCommand implements Callable<Integer> {
 
     private Segment readObject() {
         ObjectKey key = new ObjectKey(target);
-        try (ObjectStore store = Backends.existingObjectStore(objectsUrl, s3.options(), Concurrency.threads().clock())) {
+        try (ObjectStore store = Backends.existingObjectStore(
+                objectsUrl, s3.options(), Concurrency.threads().clock())) {
             try {
                 return new Segment(key + " in " + store.describe(), store.get(key));
             } catch (ObjectNotFoundException e) {

@@ -25,8 +25,10 @@ import picocli.CommandLine.Spec;
  * committed offset, the log end offset, the lag and the member consuming it, as
  * {@code kafka-consumer-groups --describe} prints them.
  */
-@Command(name = "describe", description = "Shows each partition of a group: committed offset, log end offset, lag and "
-        + "the member consuming it.")
+@Command(
+        name = "describe",
+        description = "Shows each partition of a group: committed offset, log end offset, lag and "
+                + "the member consuming it.")
 final class DescribeGroupsCommand implements Callable<Integer> {
 
     /** Orders partitions by topic, then partition number. */
@@ -44,11 +46,16 @@ final class DescribeGroupsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return admin.run("describe", DeleteGroupsCommand.subject(groups), spec.commandLine().getErr(), this::describe);
+        return admin.run(
+                "describe",
+                DeleteGroupsCommand.subject(groups),
+                spec.commandLine().getErr(),
+                this::describe);
     }
 
     private void describe(Admin client) throws ExecutionException, InterruptedException {
-        Map<String, ConsumerGroupDescription> descriptions = client.describeConsumerGroups(groups).all().get();
+        Map<String, ConsumerGroupDescription> descriptions =
+                client.describeConsumerGroups(groups).all().get();
         PrintWriter out = spec.commandLine().getOut();
         for (int i = 0; i < groups.size(); i++) {
             if (i > 0) {
@@ -72,21 +79,43 @@ final class DescribeGroupsCommand implements Callable<Integer> {
         if (group.members().isEmpty()) {
             out.println("Consumer group '" + group.groupId() + "' has no active members.");
         }
-        Table table = new Table("GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",
-                "CONSUMER-ID", "HOST", "CLIENT-ID");
+        Table table = new Table(
+                "GROUP",
+                "TOPIC",
+                "PARTITION",
+                "CURRENT-OFFSET",
+                "LOG-END-OFFSET",
+                "LAG",
+                "CONSUMER-ID",
+                "HOST",
+                "CLIENT-ID");
         for (TopicPartition partition : partitions) {
             OffsetAndMetadata offset = committed.get(partition);
             Long current = offset == null ? null : offset.offset();
             Long end = ends.get(partition);
             MemberDescription owner = owners.get(partition);
-            table.add(group.groupId(), partition.topic(), partition.partition(), current, end,
+            table.add(
+                    group.groupId(),
+                    partition.topic(),
+                    partition.partition(),
+                    current,
+                    end,
                     current == null || end == null ? null : Math.max(0, end - current),
-                    owner == null ? null : owner.consumerId(), owner == null ? null : owner.host(),
+                    owner == null ? null : owner.consumerId(),
+                    owner == null ? null : owner.host(),
                     owner == null ? null : owner.clientId());
         }
         for (MemberDescription member : group.members()) {
             if (member.assignment().topicPartitions().isEmpty()) {
-                table.add(group.groupId(), null, null, null, null, null, member.consumerId(), member.host(),
+                table.add(
+                        group.groupId(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        member.consumerId(),
+                        member.host(),
                         member.clientId());
             }
         }

@@ -10,8 +10,12 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "groups",
         description = "Manages consumer groups: list, describe, reset-offsets, delete.",
-        subcommands = {ListGroupsCommand.class, DescribeGroupsCommand.class, ResetOffsetsCommand.class,
-            DeleteGroupsCommand.class})
+        subcommands = {
+            ListGroupsCommand.class,
+            DescribeGroupsCommand.class,
+            ResetOffsetsCommand.class,
+            DeleteGroupsCommand.class
+        })
 public final class GroupsCommand implements Callable<Integer> {
 
     @Spec

@@ -37,8 +37,8 @@ final class ListGroupsCommand implements Callable<Integer> {
                 return;
             }
             Table table = new Table("GROUP", "STATE");
-            groups.forEach(group -> table.add(group.groupId(),
-                    group.groupState().map(Object::toString).orElse("Unknown")));
+            groups.forEach(group -> table.add(
+                    group.groupId(), group.groupState().map(Object::toString).orElse("Unknown")));
             table.print(out);
         });
     }

@@ -20,11 +20,14 @@ final class Offsets {
     static Map<TopicPartition, OffsetAndMetadata> committed(Admin client, String group)
             throws ExecutionException, InterruptedException {
         Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
-        client.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().forEach((partition, offset) -> {
-            if (offset != null) {
-                committed.put(partition, offset);
-            }
-        });
+        client.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
+                .get()
+                .forEach((partition, offset) -> {
+                    if (offset != null) {
+                        committed.put(partition, offset);
+                    }
+                });
         return committed;
     }
 
@@ -42,13 +45,15 @@ final class Offsets {
             throws ExecutionException, InterruptedException {
         Set<String> topics = client.listTopics().names().get();
         Map<TopicPartition, OffsetSpec> wanted = new HashMap<>();
-        partitions.stream().filter(partition -> topics.contains(partition.topic()))
+        partitions.stream()
+                .filter(partition -> topics.contains(partition.topic()))
                 .forEach(partition -> wanted.put(partition, spec));
         Map<TopicPartition, Long> found = new HashMap<>();
         if (wanted.isEmpty()) {
             return found;
         }
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> answers = client.listOffsets(wanted).all().get();
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> answers =
+                client.listOffsets(wanted).all().get();
         answers.forEach((partition, info) -> found.put(partition, info.offset()));
         return found;
     }

@@ -38,9 +38,12 @@ import picocli.CommandLine.Spec;
  * --reset-offsets}: prints the new offsets, and commits them only with {@code --execute}, which needs
  * the group to have no members. New offsets are kept within each partition's log start and end.
  */
-@Command(name = "reset-offsets",
-        description = {"Moves a group's committed offsets. Prints the new offsets; commits them only with --execute,",
-            "which needs the group to have no active members."})
+@Command(
+        name = "reset-offsets",
+        description = {
+            "Moves a group's committed offsets. Prints the new offsets; commits them only with --execute,",
+            "which needs the group to have no active members."
+        })
 final class ResetOffsetsCommand implements Callable<Integer> {
 
     @Spec
@@ -55,9 +58,13 @@ final class ResetOffsetsCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     private Target target;
 
-    @Option(names = "--topic", paramLabel = "TOPIC[:P,...]",
-            description = {"Partitions to reset: all of a topic, or the listed ones (orders:0,2). Repeatable.",
-                "Default: every partition the group has committed offsets for."})
+    @Option(
+            names = "--topic",
+            paramLabel = "TOPIC[:P,...]",
+            description = {
+                "Partitions to reset: all of a topic, or the listed ones (orders:0,2). Repeatable.",
+                "Default: every partition the group has committed offsets for."
+            })
     private List<String> topics = new ArrayList<>();
 
     @ArgGroup(exclusive = true)
@@ -74,11 +81,17 @@ final class ResetOffsetsCommand implements Callable<Integer> {
         @Option(names = "--to-offset", required = true, paramLabel = "N", description = "Offset N in each partition.")
         Long offset;
 
-        @Option(names = "--to-datetime", required = true, paramLabel = "YYYY-MM-DDTHH:mm:SS[.sss][Z|+hh:mm]",
+        @Option(
+                names = "--to-datetime",
+                required = true,
+                paramLabel = "YYYY-MM-DDTHH:mm:SS[.sss][Z|+hh:mm]",
                 description = "The first record at or after this time (local time when no zone is given).")
         String datetime;
 
-        @Option(names = "--shift-by", required = true, paramLabel = "N",
+        @Option(
+                names = "--shift-by",
+                required = true,
+                paramLabel = "N",
                 description = "The committed offset moved by N (negative: back).")
         Long shift;
     }
@@ -117,8 +130,8 @@ final class ResetOffsetsCommand implements Callable<Integer> {
             selections.add(selection);
         }
         boolean execute = mode != null && mode.execute;
-        return admin.run("reset-offsets", "group '" + group + "'", err,
-                client -> reset(client, selections, time, execute));
+        return admin.run(
+                "reset-offsets", "group '" + group + "'", err, client -> reset(client, selections, time, execute));
     }
 
     private void reset(Admin client, List<Selection> selections, Instant time, boolean execute)
@@ -148,7 +161,8 @@ final class ResetOffsetsCommand implements Callable<Integer> {
     private void requireInactive(Admin client) throws ExecutionException, InterruptedException {
         ConsumerGroupDescription description;
         try {
-            description = client.describeConsumerGroups(List.of(group)).all().get().get(group);
+            description =
+                    client.describeConsumerGroups(List.of(group)).all().get().get(group);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
                 return; // a new group: its first offsets
@@ -162,13 +176,14 @@ final class ResetOffsetsCommand implements Callable<Integer> {
         }
     }
 
-    private Set<TopicPartition> partitions(Admin client, List<Selection> selections,
-            Map<TopicPartition, OffsetAndMetadata> committed) throws ExecutionException, InterruptedException {
+    private Set<TopicPartition> partitions(
+            Admin client, List<Selection> selections, Map<TopicPartition, OffsetAndMetadata> committed)
+            throws ExecutionException, InterruptedException {
         Set<TopicPartition> partitions = new TreeSet<>(DescribeGroupsCommand.BY_TOPIC_AND_PARTITION);
         if (selections.isEmpty()) {
             if (committed.isEmpty()) {
-                throw new CommandFailure("group '" + group + "' has no committed offsets; name the partitions"
-                        + " with --topic");
+                throw new CommandFailure(
+                        "group '" + group + "' has no committed offsets; name the partitions" + " with --topic");
             }
             partitions.addAll(committed.keySet());
             return partitions;
@@ -178,22 +193,32 @@ final class ResetOffsetsCommand implements Callable<Integer> {
             if (selection.partitions().isEmpty()) {
                 whole.add(selection.topic());
             }
-            selection.partitions().forEach(partition -> partitions.add(new TopicPartition(selection.topic(), partition)));
+            selection
+                    .partitions()
+                    .forEach(partition -> partitions.add(new TopicPartition(selection.topic(), partition)));
         }
         if (!whole.isEmpty()) {
-            for (TopicDescription description : client.describeTopics(whole).allTopicNames().get().values()) {
-                description.partitions().forEach(p -> partitions.add(new TopicPartition(description.name(), p.partition())));
+            for (TopicDescription description :
+                    client.describeTopics(whole).allTopicNames().get().values()) {
+                description
+                        .partitions()
+                        .forEach(p -> partitions.add(new TopicPartition(description.name(), p.partition())));
             }
         }
         return partitions;
     }
 
     /** The new offset of every partition, within its log start and end. */
-    private Map<TopicPartition, Long> plan(Admin client, Set<TopicPartition> partitions,
-            Map<TopicPartition, OffsetAndMetadata> committed, Instant time) throws ExecutionException, InterruptedException {
+    private Map<TopicPartition, Long> plan(
+            Admin client,
+            Set<TopicPartition> partitions,
+            Map<TopicPartition, OffsetAndMetadata> committed,
+            Instant time)
+            throws ExecutionException, InterruptedException {
         Map<TopicPartition, Long> earliest = Offsets.look(client, partitions, OffsetSpec.earliest());
         Map<TopicPartition, Long> latest = Offsets.look(client, partitions, OffsetSpec.latest());
-        Map<TopicPartition, Long> atTime = time == null ? Map.of()
+        Map<TopicPartition, Long> atTime = time == null
+                ? Map.of()
                 : Offsets.look(client, partitions, OffsetSpec.forTimestamp(time.toEpochMilli()));
         Map<TopicPartition, Long> planned = new TreeMap<>(DescribeGroupsCommand.BY_TOPIC_AND_PARTITION);
         for (TopicPartition partition : partitions) {
@@ -215,8 +240,8 @@ final class ResetOffsetsCommand implements Callable<Integer> {
             } else {
                 OffsetAndMetadata current = committed.get(partition);
                 if (current == null) {
-                    throw new CommandFailure("--shift-by needs a committed offset, and group '" + group
-                            + "' has none for " + partition);
+                    throw new CommandFailure(
+                            "--shift-by needs a committed offset, and group '" + group + "' has none for " + partition);
                 }
                 wanted = current.offset() + target.shift;
             }

@@ -19,10 +19,11 @@ public final class HealthAndMetrics {
      *     does, and 503 while it starts or stops, so load balancers stop sending clients to it
      */
     public static RouteTable addTo(RouteTable routes, PrometheusMeterRegistry registry, BooleanSupplier serving) {
-        return routes
-                .get("/metrics", () -> new TextResponse(200, PROMETHEUS_TEXT, registry.scrape()))
-                .get("/health", () -> serving.getAsBoolean()
-                        ? TextResponse.ok("ok")
-                        : new TextResponse(503, TextResponse.PLAIN, "unavailable"));
+        return routes.get("/metrics", () -> new TextResponse(200, PROMETHEUS_TEXT, registry.scrape()))
+                .get(
+                        "/health",
+                        () -> serving.getAsBoolean()
+                                ? TextResponse.ok("ok")
+                                : new TextResponse(503, TextResponse.PLAIN, "unavailable"));
     }
 }

@@ -26,6 +26,7 @@ public final class HttpEndpoint implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(HttpEndpoint.class);
     /** Enough for scrapes and health checks; handlers that need more bring their own executor. */
     private static final int THREADS = 2;
+
     private static final int BACKLOG = 64;
 
     private final HttpServer server;
@@ -96,8 +97,11 @@ public final class HttpEndpoint implements AutoCloseable {
                 }
                 send(exchange, new TextResponse(404, TextResponse.PLAIN, "no route for " + path + "\n"));
             } catch (RuntimeException e) {
-                LOGGER.warn("HTTP request failed method={} uri={}", exchange.getRequestMethod(),
-                        exchange.getRequestURI(), e);
+                LOGGER.warn(
+                        "HTTP request failed method={} uri={}",
+                        exchange.getRequestMethod(),
+                        exchange.getRequestURI(),
+                        e);
                 throw e;
             }
         }

@@ -56,7 +56,6 @@ public final class RouteTable {
         return Optional.ofNullable(best).map(mounts::get);
     }
 
-
     private static void requirePath(String path) {
         Objects.requireNonNull(path, "path");
         if (!path.startsWith("/")) {

@@ -6,14 +6,13 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.StorageStats;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * {@code floe storage stats}: opens the metadata store, prints its {@link StorageStats} and closes
@@ -32,7 +31,10 @@ final class StatsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--metadata", paramLabel = "URL", defaultValue = "sqlite:floe-data/metadata.db",
+    @Option(
+            names = "--metadata",
+            paramLabel = "URL",
+            defaultValue = "sqlite:floe-data/metadata.db",
             description = "Metadata store: sqlite:PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE."
                     + " Default: ${DEFAULT-VALUE} (the agent's default).")
     private String metadataUrl;
@@ -43,17 +45,19 @@ final class StatsCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         StorageStats stats;
         String store;
-        try (MetadataStore metadata = Backends.existingMetadataStore(metadataUrl, Concurrency.threads().clock())) {
+        try (MetadataStore metadata = Backends.existingMetadataStore(
+                metadataUrl, Concurrency.threads().clock())) {
             store = metadata.describe();
             stats = metadata.storageStats();
         } catch (IllegalArgumentException e) {
             err.println("floe storage stats: invalid value for --metadata: " + e.getMessage());
             return CommandLine.ExitCode.USAGE;
         } catch (MetadataStoreException e) {
-            err.println("floe storage stats: " + e.getMessage() + (e.getMessage().contains(LOCKED)
-                    ? ". Stop that agent first, or read the same figures from its /metrics endpoint"
-                            + " (floe_storage_objects, floe_storage_bytes, ...)"
-                    : ""));
+            err.println("floe storage stats: " + e.getMessage()
+                    + (e.getMessage().contains(LOCKED)
+                            ? ". Stop that agent first, or read the same figures from its /metrics endpoint"
+                                    + " (floe_storage_objects, floe_storage_bytes, ...)"
+                            : ""));
             return CommandLine.ExitCode.SOFTWARE;
         }
         out.println("Metadata store: " + Backends.redact(store));

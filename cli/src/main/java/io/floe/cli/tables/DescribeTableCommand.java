@@ -34,8 +34,10 @@ import picocli.CommandLine.Spec;
  * snapshots, files, rows, the watermark in its current snapshot) against the topic's end offsets: the
  * offsets materialized and the lag per partition, and the dead letters.
  */
-@Command(name = "describe", description = "Shows a topic's table: snapshots, files, rows, offsets materialized,"
-        + " lag per partition, dead letters.")
+@Command(
+        name = "describe",
+        description = "Shows a topic's table: snapshots, files, rows, offsets materialized,"
+                + " lag per partition, dead letters.")
 final class DescribeTableCommand implements Callable<Integer> {
 
     @Spec
@@ -47,12 +49,17 @@ final class DescribeTableCommand implements Callable<Integer> {
     /** The agent's default HTTP port (its {@code --http-listen}). */
     static final int DEFAULT_HTTP_PORT = 9644;
 
-    @Option(names = "--http", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--http",
+            paramLabel = "HOST:PORT",
             description = "The agent's HTTP endpoint (its --http-listen), which serves the Iceberg REST catalog at"
                     + " /iceberg. Default: the --bootstrap host, port " + DEFAULT_HTTP_PORT + ".")
     private String http;
 
-    @Option(names = "--namespace", paramLabel = "NAME", defaultValue = "floe",
+    @Option(
+            names = "--namespace",
+            paramLabel = "NAME",
+            defaultValue = "floe",
             description = "The tables' Iceberg namespace. Default: ${DEFAULT-VALUE}.")
     private String namespace;
 
@@ -67,8 +74,10 @@ final class DescribeTableCommand implements Callable<Integer> {
                 describe(admin, catalog);
             } catch (RemoteTables.UnreachableCatalogException e) {
                 throw new TablesOptions.CommandFailure("cannot reach the agent's Iceberg REST catalog at " + uri
-                        + (http == null ? " (the --bootstrap host and the default HTTP port " + DEFAULT_HTTP_PORT + ")"
-                                : "") + ": " + e.getMessage() + "; give the agent's HTTP endpoint, its --http-listen,"
+                        + (http == null
+                                ? " (the --bootstrap host and the default HTTP port " + DEFAULT_HTTP_PORT + ")"
+                                : "")
+                        + ": " + e.getMessage() + "; give the agent's HTTP endpoint, its --http-listen,"
                         + " with --http HOST:PORT");
             }
         });
@@ -100,21 +109,27 @@ final class DescribeTableCommand implements Callable<Integer> {
             RemoteTable.CurrentSnapshot current = table.current().get();
             Instant at = current.committedAt();
             out.println("Current snapshot: " + current.id() + ", committed " + at + " ("
-                    + Duration.between(at, Concurrency.threads().clock().instant()).toSeconds() + " s ago)");
-            out.println("Data files: " + current.dataFiles() + ", rows: " + current.rows() + ", bytes: "
-                    + current.bytes());
+                    + Duration.between(at, Concurrency.threads().clock().instant())
+                            .toSeconds() + " s ago)");
+            out.println(
+                    "Data files: " + current.dataFiles() + ", rows: " + current.rows() + ", bytes: " + current.bytes());
         }
         table.stalled().ifPresent(stalled -> out.println("Stalled: " + stalled));
 
-        TopicDescription description = admin.describeTopics(java.util.List.of(topic)).allTopicNames().get().get(topic);
+        TopicDescription description = admin.describeTopics(java.util.List.of(topic))
+                .allTopicNames()
+                .get()
+                .get(topic);
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
         description.partitions().forEach(p -> {
             latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest());
             earliest.put(new TopicPartition(topic, p.partition()), OffsetSpec.earliest());
         });
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts = admin.listOffsets(earliest).all().get();
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+                admin.listOffsets(latest).all().get();
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> starts =
+                admin.listOffsets(earliest).all().get();
         Optional<Watermark> watermark = table.watermark();
         Table partitions = new Table("PARTITION", "MATERIALIZED-UP-TO", "END-OFFSET", "LAG", "REMOVED-UNREAD");
         long totalLag = 0;
@@ -135,15 +150,21 @@ final class DescribeTableCommand implements Callable<Integer> {
             }
         }
         partitions.print(out);
-        out.println("Lag: " + totalLag + " records" + oldestMissing(behind)
-                .map(at -> ", the oldest not in the table is " + Duration.between(at, Concurrency.threads().clock().instant()).toSeconds()
-                        + " s old")
-                .orElse(""));
+        out.println("Lag: " + totalLag + " records"
+                + oldestMissing(behind)
+                        .map(at -> ", the oldest not in the table is "
+                                + Duration.between(
+                                                at,
+                                                Concurrency.threads().clock().instant())
+                                        .toSeconds() + " s old")
+                        .orElse(""));
         if (totalRemoved > 0) {
             out.println("Removed before the table read them: " + totalRemoved + " records (the table skips them)");
         }
-        out.println("Dead letters: " + table.deadLetterRows()
-                .map(rows -> rows + " (table " + namespace + "_dead_letters." + topic + ")").orElse("0"));
+        out.println("Dead letters: "
+                + table.deadLetterRows()
+                        .map(rows -> rows + " (table " + namespace + "_dead_letters." + topic + ")")
+                        .orElse("0"));
     }
 
     /** The timestamp of the oldest record not in the table: the first record at each partition's watermark. */
@@ -151,16 +172,25 @@ final class DescribeTableCommand implements Callable<Integer> {
         if (behind.isEmpty()) {
             return Optional.empty();
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.connection.bootstrap(),
-                ConsumerConfig.CLIENT_ID_CONFIG, "floe-cli",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        options.connection.bootstrap(),
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        "floe-cli",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+                        500),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.assign(behind.keySet());
             behind.forEach(consumer::seek);
             Map<TopicPartition, Long> first = new HashMap<>();
-            Instant deadline = Concurrency.threads().clock().instant().plusMillis(Math.min(options.connection.timeoutMs(), 5_000));
-            while (first.size() < behind.size() && Concurrency.threads().clock().instant().isBefore(deadline)) {
+            Instant deadline =
+                    Concurrency.threads().clock().instant().plusMillis(Math.min(options.connection.timeoutMs(), 5_000));
+            while (first.size() < behind.size()
+                    && Concurrency.threads().clock().instant().isBefore(deadline)) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
                     first.putIfAbsent(partition, record.timestamp());

@@ -10,8 +10,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code floe tables disable TOPIC}: stops materializing; the table and its settings stay. */
-@Command(name = "disable", description = "Stops materializing a topic; the table stays readable and resumes where"
-        + " it stopped when enabled again.")
+@Command(
+        name = "disable",
+        description = "Stops materializing a topic; the table stays readable and resumes where"
+                + " it stopped when enabled again.")
 final class DisableTableCommand implements Callable<Integer> {
 
     @Spec

@@ -17,8 +17,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code floe tables enable TOPIC}: sets {@code floe.tableflow.enabled=true} and the given table settings. */
-@Command(name = "enable", description = "Materializes a topic as the Iceberg table floe.TOPIC (topic configs"
-        + " floe.tableflow.*; unset options keep the topic's current values).")
+@Command(
+        name = "enable",
+        description = "Materializes a topic as the Iceberg table floe.TOPIC (topic configs"
+                + " floe.tableflow.*; unset options keep the topic's current values).")
 final class EnableTableCommand implements Callable<Integer> {
 
     @Spec
@@ -39,11 +41,15 @@ final class EnableTableCommand implements Callable<Integer> {
     @Option(names = "--schema-file", paramLabel = "PATH", description = "Read the value schema from a file.")
     private Path schemaFile;
 
-    @Option(names = "--avro-framing", paramLabel = "none|confluent",
+    @Option(
+            names = "--avro-framing",
+            paramLabel = "none|confluent",
             description = "confluent: values start with a magic byte and a schema id.")
     private String avroFraming;
 
-    @Option(names = "--partitioning", paramLabel = "none|day|hour",
+    @Option(
+            names = "--partitioning",
+            paramLabel = "none|day|hour",
             description = "Partition the table by the record timestamp (applies when the table is created).")
     private String partitioning;
 

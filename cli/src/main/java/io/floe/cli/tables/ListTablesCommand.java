@@ -26,21 +26,29 @@ final class ListTablesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return options.run("list", spec.commandLine().getErr(), admin -> {
-            List<ConfigResource> topics = admin.listTopics().names().get().stream().sorted()
-                    .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList();
-            Map<ConfigResource, Config> configs = admin.describeConfigs(topics).all().get();
+            List<ConfigResource> topics = admin.listTopics().names().get().stream()
+                    .sorted()
+                    .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name))
+                    .toList();
+            Map<ConfigResource, Config> configs =
+                    admin.describeConfigs(topics).all().get();
             Table table = new Table("TABLE", "TOPIC", "FORMAT", "PARTITIONING", "COMMIT-INTERVAL-MS");
             for (ConfigResource topic : topics) {
                 Config config = configs.get(topic);
                 if (!"true".equalsIgnoreCase(value(config, TableflowConfigs.ENABLED))) {
                     continue;
                 }
-                table.add("floe." + topic.name(), topic.name(), value(config, TableflowConfigs.FORMAT),
-                        value(config, TableflowConfigs.PARTITIONING), value(config, TableflowConfigs.COMMIT_INTERVAL_MS));
+                table.add(
+                        "floe." + topic.name(),
+                        topic.name(),
+                        value(config, TableflowConfigs.FORMAT),
+                        value(config, TableflowConfigs.PARTITIONING),
+                        value(config, TableflowConfigs.COMMIT_INTERVAL_MS));
             }
             if (table.isEmpty()) {
-                spec.commandLine().getOut().println("No topic has Tableflow enabled"
-                        + " (floe tables enable TOPIC turns it on).");
+                spec.commandLine()
+                        .getOut()
+                        .println("No topic has Tableflow enabled" + " (floe tables enable TOPIC turns it on).");
             } else {
                 table.print(spec.commandLine().getOut());
             }
@@ -53,7 +61,10 @@ final class ListTablesCommand implements Callable<Integer> {
         if (entry != null && entry.value() != null) {
             return entry.value();
         }
-        return TableflowConfigs.DEFINITIONS.stream().filter(def -> def.name().equals(name)).findFirst()
-                .map(TableflowConfigs.Definition::defaultValue).orElse("");
+        return TableflowConfigs.DEFINITIONS.stream()
+                .filter(def -> def.name().equals(name))
+                .findFirst()
+                .map(TableflowConfigs.Definition::defaultValue)
+                .orElse("");
     }
 }

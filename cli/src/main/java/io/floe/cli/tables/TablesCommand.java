@@ -10,8 +10,12 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "tables",
         description = "Manages Tableflow: topics materialized as Iceberg tables (enable, disable, list, describe).",
-        subcommands = {EnableTableCommand.class, DisableTableCommand.class, ListTablesCommand.class,
-            DescribeTableCommand.class})
+        subcommands = {
+            EnableTableCommand.class,
+            DisableTableCommand.class,
+            ListTablesCommand.class,
+            DescribeTableCommand.class
+        })
 public final class TablesCommand implements Callable<Integer> {
 
     @Spec

@@ -59,9 +59,12 @@ final class TablesOptions {
     static void set(Admin admin, String topic, Map<String, String> configs)
             throws ExecutionException, InterruptedException {
         List<AlterConfigOp> ops = configs.entrySet().stream()
-                .map(entry -> new AlterConfigOp(new ConfigEntry(entry.getKey(), entry.getValue()), AlterConfigOp.OpType.SET))
+                .map(entry ->
+                        new AlterConfigOp(new ConfigEntry(entry.getKey(), entry.getValue()), AlterConfigOp.OpType.SET))
                 .toList();
-        admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops)).all().get();
+        admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), ops))
+                .all()
+                .get();
     }
 
     private String message(Throwable error) {
@@ -69,7 +72,8 @@ final class TablesOptions {
             return error.getMessage();
         }
         if (error instanceof org.apache.kafka.common.errors.TimeoutException) {
-            return "no answer from " + connection.bootstrap() + " within " + connection.timeoutMs() + " ms (is an agent running there?)";
+            return "no answer from " + connection.bootstrap() + " within " + connection.timeoutMs()
+                    + " ms (is an agent running there?)";
         }
         String text = error.getMessage();
         return text == null ? error.getClass().getSimpleName() : text;

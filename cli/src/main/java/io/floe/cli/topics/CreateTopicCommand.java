@@ -29,11 +29,15 @@ final class CreateTopicCommand implements Callable<Integer> {
     @Parameters(paramLabel = "TOPIC", description = "Name of the topic.")
     private String topic;
 
-    @Option(names = "--partitions", paramLabel = "N",
+    @Option(
+            names = "--partitions",
+            paramLabel = "N",
             description = "Number of partitions. Default: the agent's --default-partitions.")
     private Integer partitions;
 
-    @Option(names = "--config", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--config",
+            paramLabel = "KEY=VALUE",
             description = {"A topic config override. Repeatable.", "Example: --config retention.ms=86400000"})
     private Map<String, String> configs = new LinkedHashMap<>();
 
@@ -43,13 +47,14 @@ final class CreateTopicCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (partitions != null && partitions < 1) {
-            spec.commandLine().getErr().println("floe topics create: invalid value '" + partitions
-                    + "' for --partitions: expected a positive integer");
+            spec.commandLine()
+                    .getErr()
+                    .println("floe topics create: invalid value '" + partitions
+                            + "' for --partitions: expected a positive integer");
             return CommandLine.ExitCode.USAGE;
         }
         return admin.run("create", "topic '" + topic + "'", spec.commandLine().getErr(), client -> {
-            NewTopic newTopic = new NewTopic(topic, Optional.ofNullable(partitions), Optional.empty())
-                    .configs(configs);
+            NewTopic newTopic = new NewTopic(topic, Optional.ofNullable(partitions), Optional.empty()).configs(configs);
             try {
                 client.createTopics(List.of(newTopic)).all().get();
                 spec.commandLine().getOut().println("Created topic " + topic + ".");

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code floe topics describe [TOPIC...]}: partitions, leaders and configs with their sources. */
-@Command(name = "describe",
+@Command(
+        name = "describe",
         description = "Shows topics' partitions, leaders and configs (with where each config value comes from).")
 final class DescribeTopicCommand implements Callable<Integer> {
 
@@ -47,13 +48,14 @@ final class DescribeTopicCommand implements Callable<Integer> {
         List<String> names = topics.isEmpty()
                 ? client.listTopics().names().get().stream().sorted().collect(Collectors.toList())
                 : topics;
-        Map<String, TopicDescription> descriptions = client.describeTopics(names).allTopicNames().get();
+        Map<String, TopicDescription> descriptions =
+                client.describeTopics(names).allTopicNames().get();
         Optional<Map<ConfigResource, Config>> configs = configs(client, names);
         PrintWriter out = spec.commandLine().getOut();
         for (String name : names) {
             TopicDescription description = descriptions.get(name);
-            out.println("Topic: " + name + "\tTopicId: " + description.topicId()
-                    + "\tPartitionCount: " + description.partitions().size());
+            out.println("Topic: " + name + "\tTopicId: " + description.topicId() + "\tPartitionCount: "
+                    + description.partitions().size());
             for (TopicPartitionInfo partition : description.partitions()) {
                 out.println("\tPartition: " + partition.partition() + "\tLeader: " + node(partition.leader())
                         + "\tReplicas: " + nodes(partition.replicas()) + "\tIsr: " + nodes(partition.isr()));
@@ -64,8 +66,8 @@ final class DescribeTopicCommand implements Callable<Integer> {
             }
             configs.get().get(new ConfigResource(ConfigResource.Type.TOPIC, name)).entries().stream()
                     .sorted((a, b) -> a.name().compareTo(b.name()))
-                    .forEach(entry -> out.println("\tConfig: " + entry.name() + "=" + value(entry)
-                            + "\t(" + source(entry.source()) + ")"));
+                    .forEach(entry -> out.println(
+                            "\tConfig: " + entry.name() + "=" + value(entry) + "\t(" + source(entry.source()) + ")"));
         }
     }
 

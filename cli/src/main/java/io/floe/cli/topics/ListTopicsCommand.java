@@ -23,12 +23,12 @@ final class ListTopicsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return admin.run("list", "topics", spec.commandLine().getErr(), client -> client
-                .listTopics(new ListTopicsOptions().listInternal(internal))
-                .names()
-                .get()
-                .stream()
-                .sorted()
-                .forEach(spec.commandLine().getOut()::println));
+        return admin.run(
+                "list",
+                "topics",
+                spec.commandLine().getErr(),
+                client -> client.listTopics(new ListTopicsOptions().listInternal(internal)).names().get().stream()
+                        .sorted()
+                        .forEach(spec.commandLine().getOut()::println));
     }
 }

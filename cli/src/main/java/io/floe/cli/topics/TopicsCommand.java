@@ -10,8 +10,12 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "topics",
         description = "Manages topics: create, list, describe, delete.",
-        subcommands = {CreateTopicCommand.class, ListTopicsCommand.class, DescribeTopicCommand.class,
-            DeleteTopicCommand.class})
+        subcommands = {
+            CreateTopicCommand.class,
+            ListTopicsCommand.class,
+            DescribeTopicCommand.class,
+            DeleteTopicCommand.class
+        })
 public final class TopicsCommand implements Callable<Integer> {
 
     @Spec

@@ -60,8 +60,11 @@ class AgentEndToEndIT {
             assertThat(out.toString()).contains("Topic: orders", "PartitionCount: 3", "Partition: 2\tLeader: 0");
 
             assertThat(get(runtime, "/health")).isEqualTo("ok");
-            assertThat(get(runtime, "/metrics")).contains("jvm_memory_used_bytes", "process_uptime_seconds",
-                    "floe_storage_objects"); // published by the maintenance jobs
+            assertThat(get(runtime, "/metrics"))
+                    .contains(
+                            "jvm_memory_used_bytes",
+                            "process_uptime_seconds",
+                            "floe_storage_objects"); // published by the maintenance jobs
         } finally {
             assertThat(runtime.stop()).as("stopped cleanly").isTrue();
         }
@@ -87,12 +90,19 @@ class AgentEndToEndIT {
             CommandLine floe = Floe.commandLine(Map.of());
             floe.setErr(new PrintWriter(err));
 
-            int exitCode = floe.execute("agent", "--listen", "127.0.0.1:" + taken.getLocalPort(),
-                    "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString());
+            int exitCode = floe.execute(
+                    "agent",
+                    "--listen",
+                    "127.0.0.1:" + taken.getLocalPort(),
+                    "--http-listen",
+                    "127.0.0.1:0",
+                    "--data-dir",
+                    dataDir.toString());
 
             assertThat(exitCode).isEqualTo(1);
-            assertThat(err.toString()).startsWith("floe agent: cannot start Kafka listener on 127.0.0.1:"
-                    + taken.getLocalPort()).hasLineCount(1);
+            assertThat(err.toString())
+                    .startsWith("floe agent: cannot start Kafka listener on 127.0.0.1:" + taken.getLocalPort())
+                    .hasLineCount(1);
         }
     }
 
@@ -101,14 +111,24 @@ class AgentEndToEndIT {
         AgentSettings settings = settings(freePort(), "--maintenance", "false");
 
         try (AgentRuntime runtime = AgentRuntime.start(settings, Clock.systemUTC())) {
-            assertThat(get(runtime, "/metrics")).contains("jvm_memory_used_bytes").doesNotContain("floe_storage");
+            assertThat(get(runtime, "/metrics"))
+                    .contains("jvm_memory_used_bytes")
+                    .doesNotContain("floe_storage");
         }
     }
 
     private AgentSettings settings(int port, String... more) {
         CommandLine floe = Floe.commandLine(Map.of());
-        List<String> args = new ArrayList<>(List.of("agent", "--listen", "127.0.0.1:" + port,
-                "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString(), "--flush-interval-ms", "5"));
+        List<String> args = new ArrayList<>(List.of(
+                "agent",
+                "--listen",
+                "127.0.0.1:" + port,
+                "--http-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dataDir.toString(),
+                "--flush-interval-ms",
+                "5"));
         args.addAll(List.of(more));
         CommandLine.ParseResult parsed = floe.parseArgs(args.toArray(String[]::new));
         AgentCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();

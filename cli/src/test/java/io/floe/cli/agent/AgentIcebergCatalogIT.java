@@ -31,7 +31,8 @@ class AgentIcebergCatalogIT {
     @TempDir
     Path dataDir;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
     void servesTheCatalogConfigAndRefusesWrites() throws Exception {
@@ -39,10 +40,14 @@ class AgentIcebergCatalogIT {
             HttpResponse<String> config = send(runtime, "GET", "/iceberg/v1/config");
             assertThat(config.statusCode()).isEqualTo(200);
             assertThat(config.headers().firstValue("Content-Type")).hasValue("application/json");
-            assertThat(config.body()).contains("\"defaults\":{}", "\"overrides\":{}",
-                    "\"GET /v1/{prefix}/namespaces/{namespace}/tables/{table}\"");
+            assertThat(config.body())
+                    .contains(
+                            "\"defaults\":{}",
+                            "\"overrides\":{}",
+                            "\"GET /v1/{prefix}/namespaces/{namespace}/tables/{table}\"");
 
-            assertThat(send(runtime, "GET", "/iceberg/v1/namespaces").statusCode()).isEqualTo(200);
+            assertThat(send(runtime, "GET", "/iceberg/v1/namespaces").statusCode())
+                    .isEqualTo(200);
             HttpResponse<String> post = send(runtime, "POST", "/iceberg/v1/namespaces");
             assertThat(post.statusCode()).isEqualTo(405);
             assertThat(ErrorResponseParser.fromJson(post.body()).message()).contains("read-only");
@@ -62,8 +67,14 @@ class AgentIcebergCatalogIT {
     }
 
     private AgentSettings settings(String... more) throws IOException {
-        List<String> args = new ArrayList<>(List.of("agent", "--listen", "127.0.0.1:" + freePort(),
-                "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "agent",
+                "--listen",
+                "127.0.0.1:" + freePort(),
+                "--http-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dataDir.toString()));
         args.addAll(List.of(more));
         CommandLine.ParseResult parsed = Floe.commandLine(Map.of()).parseArgs(args.toArray(String[]::new));
         AgentCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();

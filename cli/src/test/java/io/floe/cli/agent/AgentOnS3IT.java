@@ -104,11 +104,24 @@ class AgentOnS3IT {
     @Test
     void producesAndConsumesWithSegmentsInTheBucket() throws Exception {
         int port = freePort();
-        AgentSettings settings = settings(Map.of("FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY),
-                "--listen", "127.0.0.1:" + port, "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString(),
-                "--flush-interval-ms", "5", "--objects", "s3://" + BUCKET + "/cluster-1",
-                "--s3-endpoint", s3.endpoint().toString(), "--s3-path-style", "true",
-                "--s3-access-key-id", InProcessS3.ACCESS_KEY);
+        AgentSettings settings = settings(
+                Map.of("FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY),
+                "--listen",
+                "127.0.0.1:" + port,
+                "--http-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dataDir.toString(),
+                "--flush-interval-ms",
+                "5",
+                "--objects",
+                "s3://" + BUCKET + "/cluster-1",
+                "--s3-endpoint",
+                s3.endpoint().toString(),
+                "--s3-path-style",
+                "true",
+                "--s3-access-key-id",
+                InProcessS3.ACCESS_KEY);
         String bootstrap = "127.0.0.1:" + port;
 
         try (AgentRuntime runtime = AgentRuntime.start(settings, Clock.systemUTC())) {
@@ -120,37 +133,63 @@ class AgentOnS3IT {
             assertThat(metrics(runtime)).contains("floe_storage_objects");
         }
 
-        try (ObjectStore bucket = Backends.objectStore("s3://" + BUCKET + "/cluster-1", settings.s3(),
-                Clock.systemUTC())) {
+        try (ObjectStore bucket =
+                Backends.objectStore("s3://" + BUCKET + "/cluster-1", settings.s3(), Clock.systemUTC())) {
             List<ObjectInfo> segments = bucket.list("segments/");
             assertThat(segments).isNotEmpty();
-            assertThat(segments).allSatisfy(info -> assertThat(info.key().value()).endsWith(".seg"));
+            assertThat(segments)
+                    .allSatisfy(info -> assertThat(info.key().value()).endsWith(".seg"));
         }
-        String started = logLines().stream().filter(line -> line.startsWith("Floe agent started")).findFirst()
+        String started = logLines().stream()
+                .filter(line -> line.startsWith("Floe agent started"))
+                .findFirst()
                 .orElseThrow();
-        assertThat(started).contains("objects=s3://" + BUCKET + "/cluster-1", "s3-endpoint=" + s3.endpoint(),
-                "s3-access-key-id=" + InProcessS3.ACCESS_KEY, "s3-secret-access-key=****", "maintenance=true");
-        assertThat(String.join("\n", logLines())).doesNotContain(InProcessS3.SECRET_KEY)
-                .containsSubsequence("Stopping Kafka listener", "Stopping maintenance", "Stopping agent",
-                        "Stopping object store s3://" + BUCKET + "/cluster-1", "Stopping metadata store");
+        assertThat(started)
+                .contains(
+                        "objects=s3://" + BUCKET + "/cluster-1",
+                        "s3-endpoint=" + s3.endpoint(),
+                        "s3-access-key-id=" + InProcessS3.ACCESS_KEY,
+                        "s3-secret-access-key=****",
+                        "maintenance=true");
+        assertThat(String.join("\n", logLines()))
+                .doesNotContain(InProcessS3.SECRET_KEY)
+                .containsSubsequence(
+                        "Stopping Kafka listener",
+                        "Stopping maintenance",
+                        "Stopping agent",
+                        "Stopping object store s3://" + BUCKET + "/cluster-1",
+                        "Stopping metadata store");
     }
 
     @Test
     void anEndpointWhereNothingListensFailsTheStartWithOneLine() throws IOException {
         URI nowhere = URI.create("http://127.0.0.1:" + freePort());
         StringWriter err = new StringWriter();
-        CommandLine floe = Floe.commandLine(Map.of("FLOE_S3_ACCESS_KEY_ID", "id",
-                "FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY));
+        CommandLine floe = Floe.commandLine(
+                Map.of("FLOE_S3_ACCESS_KEY_ID", "id", "FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY));
         floe.setErr(new PrintWriter(err, true));
 
-        int exitCode = floe.execute("agent", "--listen", "127.0.0.1:" + freePort(), "--http-listen", "127.0.0.1:0",
-                "--data-dir", dataDir.toString(), "--objects", "s3://" + BUCKET, "--s3-endpoint", nowhere.toString(),
-                "--s3-path-style", "true");
+        int exitCode = floe.execute(
+                "agent",
+                "--listen",
+                "127.0.0.1:" + freePort(),
+                "--http-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dataDir.toString(),
+                "--objects",
+                "s3://" + BUCKET,
+                "--s3-endpoint",
+                nowhere.toString(),
+                "--s3-path-style",
+                "true");
 
         assertThat(exitCode).isEqualTo(1);
-        assertThat(err.toString()).startsWith("floe agent: cannot start object store s3://" + BUCKET
-                + ": cannot reach the object store at endpoint " + nowhere + " to check bucket " + BUCKET)
-                .hasLineCount(1).doesNotContain(InProcessS3.SECRET_KEY);
+        assertThat(err.toString())
+                .startsWith("floe agent: cannot start object store s3://" + BUCKET
+                        + ": cannot reach the object store at endpoint " + nowhere + " to check bucket " + BUCKET)
+                .hasLineCount(1)
+                .doesNotContain(InProcessS3.SECRET_KEY);
     }
 
     @Test
@@ -159,14 +198,30 @@ class AgentOnS3IT {
         CommandLine floe = Floe.commandLine(Map.of());
         floe.setErr(new PrintWriter(err, true));
 
-        int exitCode = floe.execute("agent", "--listen", "127.0.0.1:" + freePort(), "--http-listen", "127.0.0.1:0",
-                "--data-dir", dataDir.toString(), "--objects", "s3://no-such-bucket/x", "--s3-endpoint",
-                s3.endpoint().toString(), "--s3-path-style", "true", "--s3-access-key-id", InProcessS3.ACCESS_KEY,
-                "--s3-secret-access-key", InProcessS3.SECRET_KEY);
+        int exitCode = floe.execute(
+                "agent",
+                "--listen",
+                "127.0.0.1:" + freePort(),
+                "--http-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dataDir.toString(),
+                "--objects",
+                "s3://no-such-bucket/x",
+                "--s3-endpoint",
+                s3.endpoint().toString(),
+                "--s3-path-style",
+                "true",
+                "--s3-access-key-id",
+                InProcessS3.ACCESS_KEY,
+                "--s3-secret-access-key",
+                InProcessS3.SECRET_KEY);
 
         assertThat(exitCode).isEqualTo(1);
-        assertThat(err.toString()).startsWith("floe agent: cannot start object store s3://no-such-bucket/x: bucket"
-                + " no-such-bucket does not exist at endpoint " + s3.endpoint()).hasLineCount(1);
+        assertThat(err.toString())
+                .startsWith("floe agent: cannot start object store s3://no-such-bucket/x: bucket"
+                        + " no-such-bucket does not exist at endpoint " + s3.endpoint())
+                .hasLineCount(1);
     }
 
     private List<String> logLines() {
@@ -186,7 +241,9 @@ class AgentOnS3IT {
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(props)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
@@ -239,7 +296,8 @@ class AgentOnS3IT {
     private static String metrics(AgentRuntime runtime) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + runtime.httpPort() + "/metrics"))
                 .build();
-        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+        return HttpClient.newHttpClient()
+                .send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
                 .body();
     }
 

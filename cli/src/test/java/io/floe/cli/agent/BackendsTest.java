@@ -28,7 +28,8 @@ class BackendsTest {
     @Test
     void fileUrlsOpenTheLocalObjectStore() {
         try (ObjectStore store = Backends.objectStore("file:" + dir.resolve("objects"), S3Options.DEFAULTS, CLOCK)) {
-            assertThat(store.describe()).isEqualTo("file:" + dir.resolve("objects").toAbsolutePath());
+            assertThat(store.describe())
+                    .isEqualTo("file:" + dir.resolve("objects").toAbsolutePath());
         }
         try (ObjectStore store = Backends.objectStore("file://" + dir.resolve("other"), S3Options.DEFAULTS, CLOCK)) {
             assertThat(store.describe()).endsWith("other");
@@ -66,13 +67,13 @@ class BackendsTest {
     @Test
     void anS3EndpointWhereNothingListensFailsTheOpen() throws IOException {
         URI nowhere = URI.create("http://127.0.0.1:" + closedPort());
-        S3Options s3 = new S3Options(Optional.of(nowhere), "us-east-1", true,
-                Optional.of(new StaticCredentials("id", "secret-value")));
+        S3Options s3 = new S3Options(
+                Optional.of(nowhere), "us-east-1", true, Optional.of(new StaticCredentials("id", "secret-value")));
 
         assertThatThrownBy(() -> Backends.objectStore("s3://floe-data/cluster-1", s3, CLOCK))
                 .isInstanceOf(ObjectStoreException.class)
-                .hasMessageStartingWith("cannot reach the object store at endpoint " + nowhere
-                        + " to check bucket floe-data")
+                .hasMessageStartingWith(
+                        "cannot reach the object store at endpoint " + nowhere + " to check bucket floe-data")
                 .hasMessageNotContaining("secret-value");
     }
 
@@ -105,8 +106,10 @@ class BackendsTest {
 
     @Test
     void redactHidesPasswordsAndParameters() {
-        assertThat(Backends.redact("postgresql://floe:hunter2@db:5432/floe")).isEqualTo("postgresql://floe:****@db:5432/floe");
-        assertThat(Backends.redact("postgresql://db/floe?user=floe&password=hunter2")).isEqualTo("postgresql://db/floe?...");
+        assertThat(Backends.redact("postgresql://floe:hunter2@db:5432/floe"))
+                .isEqualTo("postgresql://floe:****@db:5432/floe");
+        assertThat(Backends.redact("postgresql://db/floe?user=floe&password=hunter2"))
+                .isEqualTo("postgresql://db/floe?...");
         assertThat(Backends.redact("postgresql://floe@db/floe")).isEqualTo("postgresql://floe@db/floe");
         assertThat(Backends.redact("sqlite:/var/lib/floe/metadata.db")).isEqualTo("sqlite:/var/lib/floe/metadata.db");
     }

@@ -17,8 +17,8 @@ class ConfigFileTest {
 
     @Test
     void readsPropertiesTrimmed() throws IOException {
-        Path path = Files.writeString(dir.resolve("floe.properties"),
-                "# comment\nflush-interval-ms = 25 \nlisten=127.0.0.1:9192\n");
+        Path path = Files.writeString(
+                dir.resolve("floe.properties"), "# comment\nflush-interval-ms = 25 \nlisten=127.0.0.1:9192\n");
 
         ConfigFile file = ConfigFile.load(path);
 

@@ -33,9 +33,18 @@ class FloeProcessIT {
     @Test
     void sigtermStopsTheAgentInOrderAndExitsWithZero() throws Exception {
         assertThat(JAR).as("built by the package phase").exists();
-        Process process = new ProcessBuilder(javaCommand(), "-Djava.io.tmpdir=" + tmpDir, "-jar", JAR.toString(), "agent",
-                "--listen", "127.0.0.1:" + freePort(), "--http-listen", "127.0.0.1:0",
-                "--data-dir", dataDir.toString())
+        Process process = new ProcessBuilder(
+                        javaCommand(),
+                        "-Djava.io.tmpdir=" + tmpDir,
+                        "-jar",
+                        JAR.toString(),
+                        "agent",
+                        "--listen",
+                        "127.0.0.1:" + freePort(),
+                        "--http-listen",
+                        "127.0.0.1:0",
+                        "--data-dir",
+                        dataDir.toString())
                 .redirectErrorStream(true)
                 .start();
         List<String> lines = new CopyOnWriteArrayList<>();
@@ -43,21 +52,32 @@ class FloeProcessIT {
         Thread reader = new Thread(() -> collect(process, lines, started), "floe-process-output");
         reader.start();
         try {
-            assertThat(started.await(60, TimeUnit.SECONDS)).as("started; output: %s", lines).isTrue();
+            assertThat(started.await(60, TimeUnit.SECONDS))
+                    .as("started; output: %s", lines)
+                    .isTrue();
 
             process.toHandle().destroy(); // SIGTERM; Process.destroy() would also close our end of its output
 
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("exited; output: %s", lines).isTrue();
+            assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                    .as("exited; output: %s", lines)
+                    .isTrue();
             reader.join();
             assertThat(process.exitValue()).as("exit code; output: %s", lines).isZero();
             String output = String.join("\n", lines);
-            assertThat(output).containsSubsequence("Shutdown requested", "Stopping Kafka listener",
-                    "Stopping agent", "Stopping object store", "Stopping metadata store", "Stopping HTTP endpoint",
-                    "Floe agent stopped clean=true");
+            assertThat(output)
+                    .containsSubsequence(
+                            "Shutdown requested",
+                            "Stopping Kafka listener",
+                            "Stopping agent",
+                            "Stopping object store",
+                            "Stopping metadata store",
+                            "Stopping HTTP endpoint",
+                            "Floe agent stopped clean=true");
             assertThat(Files.exists(dataDir.resolve("metadata.db"))).isTrue();
             try (var left = Files.list(tmpDir)) {
                 assertThat(left.map(path -> path.getFileName().toString()))
-                        .as("native libraries extracted to java.io.tmpdir are deleted").noneMatch(n -> n.contains("sqlite"));
+                        .as("native libraries extracted to java.io.tmpdir are deleted")
+                        .noneMatch(n -> n.contains("sqlite"));
             }
         } finally {
             process.destroyForcibly();
@@ -65,8 +85,8 @@ class FloeProcessIT {
     }
 
     private static void collect(Process process, List<String> lines, CountDownLatch started) {
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 lines.add(line);
                 if (line.contains("Floe agent started")) {

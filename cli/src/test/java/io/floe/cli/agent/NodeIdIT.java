@@ -54,8 +54,9 @@ class NodeIdIT {
             int exitCode = floe.execute(arguments("--node-id", "3").toArray(String[]::new));
 
             assertThat(exitCode).isEqualTo(1);
-            assertThat(err.toString()).startsWith("floe agent: cannot start node id 3: node id 3 is held by agent"
-                    + " agent-elsewhere").contains("start this one with another --node-id, or without --node-id")
+            assertThat(err.toString())
+                    .startsWith("floe agent: cannot start node id 3: node id 3 is held by agent" + " agent-elsewhere")
+                    .contains("start this one with another --node-id, or without --node-id")
                     .hasLineCount(1);
         }
     }
@@ -68,11 +69,15 @@ class NodeIdIT {
             try (AgentRuntime pinned = AgentRuntime.start(settings("--node-id", "0"), Clock.systemUTC());
                     AgentRuntime allocated = AgentRuntime.start(settings(), Clock.systemUTC())) {
                 assertThat(other.claimNodeId(0, "agent-next", Instant.now(), Duration.ofSeconds(6)))
-                        .isInstanceOfSatisfying(NodeIdClaim.Held.class,
-                                held -> assertThat(held.holder().agentId()).startsWith("agent-").isNotEqualTo(
-                                        "agent-crashed"));
-                assertThat(other.allocateNodeId("agent-next", Instant.now(), Duration.ofSeconds(6)).nodeId())
-                        .as("ids 0 and 1 are held by the two agents").isEqualTo(2);
+                        .isInstanceOfSatisfying(
+                                NodeIdClaim.Held.class,
+                                held -> assertThat(held.holder().agentId())
+                                        .startsWith("agent-")
+                                        .isNotEqualTo("agent-crashed"));
+                assertThat(other.allocateNodeId("agent-next", Instant.now(), Duration.ofSeconds(6))
+                                .nodeId())
+                        .as("ids 0 and 1 are held by the two agents")
+                        .isEqualTo(2);
             }
         }
     }
@@ -83,9 +88,20 @@ class NodeIdIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
-        List<String> args = new ArrayList<>(List.of("agent", "--listen", "127.0.0.1:" + port,
-                "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString(), "--metadata", metadataUrl,
-                "--objects", "file:" + dataDir.resolve("objects"), "--tableflow", "false"));
+        List<String> args = new ArrayList<>(List.of(
+                "agent",
+                "--listen",
+                "127.0.0.1:" + port,
+                "--http-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dataDir.toString(),
+                "--metadata",
+                metadataUrl,
+                "--objects",
+                "file:" + dataDir.resolve("objects"),
+                "--tableflow",
+                "false"));
         args.addAll(List.of(more));
         return args;
     }

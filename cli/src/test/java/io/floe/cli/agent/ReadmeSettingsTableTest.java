@@ -30,7 +30,8 @@ class ReadmeSettingsTableTest {
         String table = AgentCommand.readmeTable();
 
         if (Boolean.getBoolean("floe.readme.write")) {
-            Files.writeString(README, readme.substring(0, rows) + table + readme.substring(end), StandardCharsets.UTF_8);
+            Files.writeString(
+                    README, readme.substring(0, rows) + table + readme.substring(end), StandardCharsets.UTF_8);
             return;
         }
         assertThat(readme.substring(rows, end)).as(REGENERATE).isEqualTo(table);

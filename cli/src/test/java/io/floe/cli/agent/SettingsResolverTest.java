@@ -62,30 +62,45 @@ class SettingsResolverTest {
     @Test
     void theFlushIntervalDefaultsToTheObjectStoresOwn() {
         assertThat(resolve(Map.of(), Map.of(), Map.of()).flushIntervalMs()).isEqualTo(20);
-        assertThat(resolveFlags(Setting.OBJECTS, "s3://bucket/prefix").flushIntervalMs()).as("4 PUTs per second")
+        assertThat(resolveFlags(Setting.OBJECTS, "s3://bucket/prefix").flushIntervalMs())
+                .as("4 PUTs per second")
                 .isEqualTo(250);
-        assertThat(resolve(Map.of(Setting.OBJECTS, "s3://bucket/prefix", Setting.FLUSH_INTERVAL_MS, "50"), Map.of(),
-                Map.of()).flushIntervalMs()).isEqualTo(50);
+        assertThat(resolve(
+                                Map.of(Setting.OBJECTS, "s3://bucket/prefix", Setting.FLUSH_INTERVAL_MS, "50"),
+                                Map.of(),
+                                Map.of())
+                        .flushIntervalMs())
+                .isEqualTo(50);
     }
 
     @Test
     void theFlushSizeDefaultsToTheObjectStoresOwn() {
         assertThat(resolve(Map.of(), Map.of(), Map.of()).flushMaxBytes()).isEqualTo(8L << 20);
         assertThat(resolveFlags(Setting.OBJECTS, "s3://bucket/prefix").flushMaxBytes())
-                .as("4 PUTs per second up to 128 MiB/s").isEqualTo(32L << 20);
-        assertThat(resolve(Map.of(Setting.OBJECTS, "s3://bucket/prefix", Setting.FLUSH_MAX_BYTES, "4096"), Map.of(),
-                Map.of()).flushMaxBytes()).isEqualTo(4096);
+                .as("4 PUTs per second up to 128 MiB/s")
+                .isEqualTo(32L << 20);
+        assertThat(resolve(
+                                Map.of(Setting.OBJECTS, "s3://bucket/prefix", Setting.FLUSH_MAX_BYTES, "4096"),
+                                Map.of(),
+                                Map.of())
+                        .flushMaxBytes())
+                .isEqualTo(4096);
     }
 
     @Test
     void flushingWhenProducersWaitDefaultsToOnForLocalFilesAndOffForS3() {
-        assertThat(resolve(Map.of(), Map.of(), Map.of()).flushWhenProducersWait()).isTrue();
+        assertThat(resolve(Map.of(), Map.of(), Map.of()).flushWhenProducersWait())
+                .isTrue();
         assertThat(resolveFlags(Setting.OBJECTS, "s3://bucket/prefix").flushWhenProducersWait())
-                .as("each early flush would be one more PUT").isFalse();
+                .as("each early flush would be one more PUT")
+                .isFalse();
         assertThat(resolve(Map.of(Setting.FLUSH_WHEN_PRODUCERS_WAIT, "false"), Map.of(), Map.of())
-                .agentConfig("agent-x").flushWhenProducersWait()).isFalse();
+                        .agentConfig("agent-x")
+                        .flushWhenProducersWait())
+                .isFalse();
         assertThatThrownBy(() -> resolveFlags(Setting.FLUSH_WHEN_PRODUCERS_WAIT, "sometimes"))
-                .hasMessageContaining("--flush-when-producers-wait").hasMessageContaining("expected true or false");
+                .hasMessageContaining("--flush-when-producers-wait")
+                .hasMessageContaining("expected true or false");
     }
 
     @Test
@@ -138,23 +153,37 @@ class SettingsResolverTest {
         AgentSettings settings = resolve(Map.of(), env, Map.of());
 
         MaintenanceConfig defaults = MaintenanceConfig.DEFAULTS;
-        assertThat(settings).isEqualTo(new AgentSettings(
-                new HostPort("10.0.0.1", 19092),
-                new HostPort("broker.example", 9092),
-                new HostPort("10.0.0.1", 0),
-                Path.of("/var/lib/floe"),
-                250, 4096, true, 0, 7, "prod-1", false, 6, 2_097_152,
-                "postgresql://floe:pw@db.example:5432/floe",
-                "s3://floe-data/cluster-1",
-                new S3Options(Optional.of(URI.create("http://minio.example:9000")), "eu-west-1", true,
-                        Optional.of(new StaticCredentials("AKIDEXAMPLE", "s3cr3t"))),
-                false,
-                defaults.withCompaction(Duration.ofSeconds(5), 8L << 20, 2L << 20, defaults.compactionMinAge())
-                        .withKeyCompaction(Duration.ofSeconds(6), 1 << 20)
-                        .withRetentionInterval(Duration.ofSeconds(7))
-                        .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15))
-                        .withProducerIdExpiration(Duration.ofHours(1)),
-                true, Duration.ofSeconds(15), Duration.ofHours(1)));
+        assertThat(settings)
+                .isEqualTo(new AgentSettings(
+                        new HostPort("10.0.0.1", 19092),
+                        new HostPort("broker.example", 9092),
+                        new HostPort("10.0.0.1", 0),
+                        Path.of("/var/lib/floe"),
+                        250,
+                        4096,
+                        true,
+                        0,
+                        7,
+                        "prod-1",
+                        false,
+                        6,
+                        2_097_152,
+                        "postgresql://floe:pw@db.example:5432/floe",
+                        "s3://floe-data/cluster-1",
+                        new S3Options(
+                                Optional.of(URI.create("http://minio.example:9000")),
+                                "eu-west-1",
+                                true,
+                                Optional.of(new StaticCredentials("AKIDEXAMPLE", "s3cr3t"))),
+                        false,
+                        defaults.withCompaction(Duration.ofSeconds(5), 8L << 20, 2L << 20, defaults.compactionMinAge())
+                                .withKeyCompaction(Duration.ofSeconds(6), 1 << 20)
+                                .withRetentionInterval(Duration.ofSeconds(7))
+                                .withCleanup(defaults.cleanupInterval(), Duration.ZERO, Duration.ofMinutes(15))
+                                .withProducerIdExpiration(Duration.ofHours(1)),
+                        true,
+                        Duration.ofSeconds(15),
+                        Duration.ofHours(1)));
     }
 
     @Test
@@ -180,8 +209,12 @@ class SettingsResolverTest {
 
         assertThat(fromFile.metadataUrl()).isEqualTo("sqlite:/srv/floe/meta.db");
         assertThat(fromFile.objectsUrl()).isEqualTo("file:/srv/floe/objects");
-        assertThat(fromFile.s3()).isEqualTo(new S3Options(Optional.of(URI.create("https://s3.example")),
-                "eu-central-1", true, Optional.of(new StaticCredentials("file-id", "file-secret"))));
+        assertThat(fromFile.s3())
+                .isEqualTo(new S3Options(
+                        Optional.of(URI.create("https://s3.example")),
+                        "eu-central-1",
+                        true,
+                        Optional.of(new StaticCredentials("file-id", "file-secret"))));
         assertThat(fromFile.maintenance()).isFalse();
         assertThat(fromFile.maintenanceConfig().compactionTargetBytes()).isEqualTo(1_048_576);
         assertThat(fromFile.maintenanceConfig().compactionSmallObjectBytes()).isEqualTo(262_144);
@@ -218,8 +251,8 @@ class SettingsResolverTest {
 
     @Test
     void theEmbeddedStoresFollowTheDataDirectoryUnlessNamed() {
-        AgentSettings settings = resolve(Map.of(Setting.DATA_DIR, "/data/floe", Setting.OBJECTS, "s3://bucket-1/p"),
-                Map.of(), Map.of());
+        AgentSettings settings =
+                resolve(Map.of(Setting.DATA_DIR, "/data/floe", Setting.OBJECTS, "s3://bucket-1/p"), Map.of(), Map.of());
 
         assertThat(settings.metadataUrl()).isEqualTo("sqlite:/data/floe/metadata.db");
         assertThat(settings.objectsUrl()).isEqualTo("s3://bucket-1/p");
@@ -285,16 +318,27 @@ class SettingsResolverTest {
 
     @Test
     void theSecretKeyIsNeverShown() {
-        assertThatThrownBy(() -> resolve(Map.of(Setting.S3_ACCESS_KEY_ID, "AKIDEXAMPLE",
-                Setting.S3_SECRET_ACCESS_KEY, "  "), Map.of(), Map.of()))
+        assertThatThrownBy(() -> resolve(
+                        Map.of(Setting.S3_ACCESS_KEY_ID, "AKIDEXAMPLE", Setting.S3_SECRET_ACCESS_KEY, "  "),
+                        Map.of(),
+                        Map.of()))
                 .hasMessage("invalid value '****' for --s3-secret-access-key: expected a non-blank value");
 
-        AgentSettings settings = resolve(Map.of(Setting.S3_ACCESS_KEY_ID, "AKIDEXAMPLE",
-                Setting.S3_SECRET_ACCESS_KEY, "s3cr3t-v@lue", Setting.METADATA,
-                "postgresql://floe:hunter2@db.example:5432/floe?password=hunter2"), Map.of(), Map.of());
+        AgentSettings settings = resolve(
+                Map.of(
+                        Setting.S3_ACCESS_KEY_ID,
+                        "AKIDEXAMPLE",
+                        Setting.S3_SECRET_ACCESS_KEY,
+                        "s3cr3t-v@lue",
+                        Setting.METADATA,
+                        "postgresql://floe:hunter2@db.example:5432/floe?password=hunter2"),
+                Map.of(),
+                Map.of());
 
         assertThat(settings.describe())
-                .contains("s3-access-key-id=AKIDEXAMPLE", "s3-secret-access-key=****",
+                .contains(
+                        "s3-access-key-id=AKIDEXAMPLE",
+                        "s3-secret-access-key=****",
                         "metadata=postgresql://floe:****@db.example:5432/floe?...")
                 .doesNotContain("s3cr3t", "hunter2");
         assertThat(settings.toString()).doesNotContain("s3cr3t", "hunter2");
@@ -314,14 +358,16 @@ class SettingsResolverTest {
                 .hasMessage("invalid value '1024' for --key-compaction-buffer-bytes: expected an integer from 102400 to"
                         + " 1073741824");
         assertThatThrownBy(() -> resolveFlags(Setting.KEY_COMPACTION_INTERVAL_MS, "10"))
-                .hasMessageContaining("'10' for --key-compaction-interval-ms: expected an integer from 1000 to 86400000");
+                .hasMessageContaining(
+                        "'10' for --key-compaction-interval-ms: expected an integer from 1000 to 86400000");
         assertThatThrownBy(() -> resolveFlags(Setting.RETENTION_CHECK_INTERVAL_MS, "soon"))
                 .hasMessageContaining("'soon' for --retention-check-interval-ms");
         assertThatThrownBy(() -> resolveFlags(Setting.OBJECT_DELETE_DELAY_MS, "-1"))
                 .hasMessageContaining("'-1' for --object-delete-delay-ms: expected an integer from 0 to 604800000");
         assertThatThrownBy(() -> resolveFlags(Setting.PRODUCER_ID_EXPIRATION_MS, "120000"))
-                .hasMessageStartingWith("invalid value '120000' for --producer-id-expiration-ms: expected an integer from"
-                        + " 600000 to");
+                .hasMessageStartingWith(
+                        "invalid value '120000' for --producer-id-expiration-ms: expected an integer from"
+                                + " 600000 to");
         assertThatThrownBy(() -> resolveFlags(Setting.ORPHAN_GRACE_MS, "60000"))
                 .hasMessage("invalid value '60000' for --orphan-grace-ms: expected an integer from 300000 to"
                         + " 604800000");
@@ -415,8 +461,8 @@ class SettingsResolverTest {
                 .hasMessageStartingWith("--listen 0.0.0.0:9092 binds every interface")
                 .hasMessageContaining("--advertise HOST:PORT");
 
-        AgentSettings settings = resolve(
-                Map.of(Setting.LISTEN, "0.0.0.0:9092", Setting.ADVERTISE, "10.1.2.3:9092"), Map.of(), Map.of());
+        AgentSettings settings =
+                resolve(Map.of(Setting.LISTEN, "0.0.0.0:9092", Setting.ADVERTISE, "10.1.2.3:9092"), Map.of(), Map.of());
         assertThat(settings.listen()).isEqualTo(new HostPort("0.0.0.0", 9092));
         assertThat(settings.advertise()).isEqualTo(new HostPort("10.1.2.3", 9092));
     }
@@ -455,8 +501,13 @@ class SettingsResolverTest {
         assertThat(settings.metadataUrl()).isEqualTo("sqlite:/tmp/floe-x/metadata.db");
         assertThat(settings.objectsUrl()).isEqualTo("file:/tmp/floe-x/objects");
         assertThat(settings.describe())
-                .contains("data-dir=/tmp/floe-x", "flush-interval-ms=20", "listen=127.0.0.1:9092",
-                        "metadata=sqlite:/tmp/floe-x/metadata.db", "objects=file:/tmp/floe-x/objects",
-                        "s3-secret-access-key=(default chain)", "maintenance=true");
+                .contains(
+                        "data-dir=/tmp/floe-x",
+                        "flush-interval-ms=20",
+                        "listen=127.0.0.1:9092",
+                        "metadata=sqlite:/tmp/floe-x/metadata.db",
+                        "objects=file:/tmp/floe-x/objects",
+                        "s3-secret-access-key=(default chain)",
+                        "maintenance=true");
     }
 }

@@ -18,16 +18,34 @@ class TableflowSetupTest {
 
     @Test
     void anS3StoreTellsClientsHowToReachTheBucketButNotTheCredentials() {
-        AgentSettings settings = parse("agent", "--objects", "s3://floe-data/c1", "--s3-endpoint",
-                "http://127.0.0.1:9000", "--s3-region", "eu-west-1", "--s3-path-style", "true",
-                "--s3-access-key-id", "id", "--s3-secret-access-key", "s3cr3t");
+        AgentSettings settings = parse(
+                "agent",
+                "--objects",
+                "s3://floe-data/c1",
+                "--s3-endpoint",
+                "http://127.0.0.1:9000",
+                "--s3-region",
+                "eu-west-1",
+                "--s3-path-style",
+                "true",
+                "--s3-access-key-id",
+                "id",
+                "--s3-secret-access-key",
+                "s3cr3t");
 
-        assertThat(TableflowSetup.restCatalogDefaults(settings)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "client.region", "eu-west-1", "s3.endpoint", "http://127.0.0.1:9000", "s3.path-style-access", "true"));
+        assertThat(TableflowSetup.restCatalogDefaults(settings))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "client.region",
+                        "eu-west-1",
+                        "s3.endpoint",
+                        "http://127.0.0.1:9000",
+                        "s3.path-style-access",
+                        "true"));
     }
 
     @Test
     void aLocalStoreNeedsNoDefaults() {
-        assertThat(TableflowSetup.restCatalogDefaults(parse("agent", "--objects", "file:/tmp/floe-objects"))).isEmpty();
+        assertThat(TableflowSetup.restCatalogDefaults(parse("agent", "--objects", "file:/tmp/floe-objects")))
+                .isEmpty();
     }
 }

@@ -45,28 +45,60 @@ class TablesCommandIT {
         try (AgentRuntime runtime = AgentRuntime.start(settings(port), Clock.systemUTC())) {
             String bootstrap = "127.0.0.1:" + port;
             String http = "127.0.0.1:" + runtime.httpPort();
-            assertThat(floe("topics", "create", "counts", "--partitions", "2", "--bootstrap", bootstrap)).isZero();
+            assertThat(floe("topics", "create", "counts", "--partitions", "2", "--bootstrap", bootstrap))
+                    .isZero();
 
-            assertThat(floe("tables", "enable", "counts", "--format", "json", "--schema", JSON_SCHEMA,
-                    "--commit-interval-ms", "100", "--bootstrap", bootstrap)).as(err.toString()).isZero();
+            assertThat(floe(
+                            "tables",
+                            "enable",
+                            "counts",
+                            "--format",
+                            "json",
+                            "--schema",
+                            JSON_SCHEMA,
+                            "--commit-interval-ms",
+                            "100",
+                            "--bootstrap",
+                            bootstrap))
+                    .as(err.toString())
+                    .isZero();
             assertThat(out.toString()).contains("Tableflow enabled for topic 'counts': table floe.counts");
 
-            assertThat(floe("tables", "enable", "counts", "--format", "avro", "--schema", "{not avro",
-                    "--bootstrap", bootstrap)).isEqualTo(1);
+            assertThat(floe(
+                            "tables",
+                            "enable",
+                            "counts",
+                            "--format",
+                            "avro",
+                            "--schema",
+                            "{not avro",
+                            "--bootstrap",
+                            bootstrap))
+                    .isEqualTo(1);
             assertThat(err.toString()).contains("floe tables enable:", "not a valid Avro schema");
             // A value field may not take a name that Iceberg or another engine reserves: refused when set.
-            assertThat(floe("tables", "enable", "counts", "--format", "json", "--schema",
-                    "{\"type\":\"object\",\"properties\":{\"_file\":{\"type\":\"string\"}}}",
-                    "--bootstrap", bootstrap)).isEqualTo(1);
+            assertThat(floe(
+                            "tables",
+                            "enable",
+                            "counts",
+                            "--format",
+                            "json",
+                            "--schema",
+                            "{\"type\":\"object\",\"properties\":{\"_file\":{\"type\":\"string\"}}}",
+                            "--bootstrap",
+                            bootstrap))
+                    .isEqualTo(1);
             assertThat(err.toString()).contains("value field _file of the declared schema is a name Iceberg reserves");
 
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArraySerializer(),
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                    new ByteArraySerializer(),
                     new ByteArraySerializer())) {
                 for (int i = 0; i < 50; i++) {
                     producer.send(new ProducerRecord<>("counts", i % 2, null, bytes("{\"n\": " + i + "}")));
                 }
-                producer.send(new ProducerRecord<>("counts", 0, null, bytes("{\"m\": 1}"))).get();
+                producer.send(new ProducerRecord<>("counts", 0, null, bytes("{\"m\": 1}")))
+                        .get();
             }
 
             assertThat(floe("tables", "list", "--bootstrap", bootstrap)).isZero();
@@ -78,24 +110,32 @@ class TablesCommandIT {
                 if (code == 0 && out.toString().contains("Lag: 0 records")) {
                     break;
                 }
-                assertThat(Instant.now()).as("table caught up; last output: %s%s", out, err).isBefore(deadline);
+                assertThat(Instant.now())
+                        .as("table caught up; last output: %s%s", out, err)
+                        .isBefore(deadline);
                 Thread.sleep(200);
             }
             assertThat(out.toString()).contains("Table: floe.counts", "rows: 50", "Dead letters: 1");
 
-            assertThat(floe("tables", "disable", "counts", "--bootstrap", bootstrap)).isZero();
+            assertThat(floe("tables", "disable", "counts", "--bootstrap", bootstrap))
+                    .isZero();
             assertThat(floe("tables", "list", "--bootstrap", bootstrap)).isZero();
             assertThat(out.toString()).contains("No topic has Tableflow enabled");
 
-            assertThat(floe("tables", "describe", "nothing", "--bootstrap", bootstrap, "--http", http)).isEqualTo(1);
+            assertThat(floe("tables", "describe", "nothing", "--bootstrap", bootstrap, "--http", http))
+                    .isEqualTo(1);
             assertThat(err.toString()).contains("has no table floe.nothing");
 
             // An HTTP endpoint that is not where the command looks: it says what it could not reach and how
             // to point it at the agent, not Iceberg's "Error occurred while processing GET request".
             String nowhere = "127.0.0.1:" + freePort();
-            assertThat(floe("tables", "describe", "counts", "--bootstrap", bootstrap, "--http", nowhere)).isEqualTo(1);
-            assertThat(err.toString()).contains("cannot reach the agent's Iceberg REST catalog at http://" + nowhere
-                    + "/iceberg", "--http HOST:PORT").doesNotContain("Error occurred while processing");
+            assertThat(floe("tables", "describe", "counts", "--bootstrap", bootstrap, "--http", nowhere))
+                    .isEqualTo(1);
+            assertThat(err.toString())
+                    .contains(
+                            "cannot reach the agent's Iceberg REST catalog at http://" + nowhere + "/iceberg",
+                            "--http HOST:PORT")
+                    .doesNotContain("Error occurred while processing");
         }
     }
 
@@ -110,8 +150,16 @@ class TablesCommandIT {
 
     private AgentSettings settings(int port) {
         CommandLine floe = Floe.commandLine(Map.of());
-        List<String> args = new ArrayList<>(List.of("agent", "--listen", "127.0.0.1:" + port,
-                "--http-listen", "127.0.0.1:0", "--data-dir", dataDir.toString(), "--flush-interval-ms", "5"));
+        List<String> args = new ArrayList<>(List.of(
+                "agent",
+                "--listen",
+                "127.0.0.1:" + port,
+                "--http-listen",
+                "127.0.0.1:0",
+                "--data-dir",
+                dataDir.toString(),
+                "--flush-interval-ms",
+                "5"));
         CommandLine.ParseResult parsed = floe.parseArgs(args.toArray(String[]::new));
         AgentCommand command = parsed.subcommand().commandSpec().commandLine().getCommand();
         return command.settings();

@@ -42,10 +42,12 @@ class SegmentCommandTest {
 
     /** Two batches: three plain records in partition 0, two idempotent ones in partition 4. */
     private static ByteBuffer segment() {
-        ByteBuffer plain = MemoryRecords.withRecords(Compression.NONE, record(TIMESTAMP), record(TIMESTAMP + 1),
-                record(TIMESTAMP + 2)).buffer();
-        ByteBuffer idempotent = MemoryRecords.withIdempotentRecords(Compression.NONE, 77L, (short) 2, 10,
-                record(TIMESTAMP + 5), record(TIMESTAMP + 9)).buffer();
+        ByteBuffer plain = MemoryRecords.withRecords(
+                        Compression.NONE, record(TIMESTAMP), record(TIMESTAMP + 1), record(TIMESTAMP + 2))
+                .buffer();
+        ByteBuffer idempotent = MemoryRecords.withIdempotentRecords(
+                        Compression.NONE, 77L, (short) 2, 10, record(TIMESTAMP + 5), record(TIMESTAMP + 9))
+                .buffer();
         SegmentWriter writer = new SegmentWriter();
         writer.append(TOPIC_ID, 0, 3, -1L, (short) -1, -1, TIMESTAMP + 2, plain);
         writer.append(TOPIC_ID, 4, 2, 77L, (short) 2, 10, TIMESTAMP + 9, idempotent);
@@ -53,7 +55,9 @@ class SegmentCommandTest {
     }
 
     private static SimpleRecord record(long timestamp) {
-        return new SimpleRecord(timestamp, "key".getBytes(StandardCharsets.UTF_8),
+        return new SimpleRecord(
+                timestamp,
+                "key".getBytes(StandardCharsets.UTF_8),
                 ("value-" + timestamp).getBytes(StandardCharsets.UTF_8));
     }
 
@@ -71,13 +75,15 @@ class SegmentCommandTest {
         assertThat(run("debug", "segment", file.toString())).isZero();
 
         assertThat(out.toString().lines()).hasSize(3);
-        assertThat(out.toString().lines().findFirst()).contains("segment " + file + " bytes=" + segment.remaining()
-                + " version=1 batches=2");
-        assertThat(out.toString()).contains("batch 0 topic-id=" + TOPIC_ID + " partition=0 range=[5,")
+        assertThat(out.toString().lines().findFirst())
+                .contains("segment " + file + " bytes=" + segment.remaining() + " version=1 batches=2");
+        assertThat(out.toString())
+                .contains("batch 0 topic-id=" + TOPIC_ID + " partition=0 range=[5,")
                 .contains(" records=3 producer-id=-1 producer-epoch=-1 base-sequence=-1 max-timestamp="
                         + (TIMESTAMP + 2) + " (2023-11-14T22:13:20.002Z) crc=ok")
                 .contains("batch 1 topic-id=" + TOPIC_ID + " partition=4")
-                .contains(" records=2 producer-id=77 producer-epoch=2 base-sequence=10 max-timestamp=" + (TIMESTAMP + 9));
+                .contains(
+                        " records=2 producer-id=77 producer-epoch=2 base-sequence=10 max-timestamp=" + (TIMESTAMP + 9));
         assertThat(out.toString()).doesNotContain("crc=BAD");
         assertThat(err.toString()).isEmpty();
     }
@@ -85,18 +91,25 @@ class SegmentCommandTest {
     @Test
     void aDamagedBatchIsReportedAndFailsTheCheck() throws IOException {
         ByteBuffer segment = segment();
-        int lastByteOfFirstBatch = 5 + MemoryRecords.withRecords(Compression.NONE, record(TIMESTAMP),
-                record(TIMESTAMP + 1), record(TIMESTAMP + 2)).sizeInBytes() - 1;
+        int lastByteOfFirstBatch = 5
+                + MemoryRecords.withRecords(
+                                Compression.NONE, record(TIMESTAMP), record(TIMESTAMP + 1), record(TIMESTAMP + 2))
+                        .sizeInBytes()
+                - 1;
         segment.put(lastByteOfFirstBatch, (byte) (segment.get(lastByteOfFirstBatch) ^ 0x01));
         Path file = write("damaged.seg", segment);
 
         assertThat(run("debug", "segment", file.toString())).isEqualTo(1);
 
         assertThat(out.toString()).contains("batch 0 ").contains("partition=0").contains("crc=BAD");
-        assertThat(out.toString().lines().filter(line -> line.startsWith("batch 1 ")).findFirst())
+        assertThat(out.toString()
+                        .lines()
+                        .filter(line -> line.startsWith("batch 1 "))
+                        .findFirst())
                 .hasValueSatisfying(line -> assertThat(line).endsWith("crc=ok"));
-        assertThat(err.toString()).isEqualTo("floe debug segment: 1 of 2 batches in " + file
-                + " fail their CRC check" + System.lineSeparator());
+        assertThat(err.toString())
+                .isEqualTo("floe debug segment: 1 of 2 batches in " + file + " fail their CRC check"
+                        + System.lineSeparator());
     }
 
     @Test
@@ -108,8 +121,10 @@ class SegmentCommandTest {
 
         assertThat(run("debug", "segment", file.toString())).isEqualTo(1);
 
-        assertThat(err.toString()).startsWith("floe debug segment: not a valid Floe segment: " + file
-                + " footer CRC32C mismatch: stored 0x").hasLineCount(1);
+        assertThat(err.toString())
+                .startsWith(
+                        "floe debug segment: not a valid Floe segment: " + file + " footer CRC32C mismatch: stored 0x")
+                .hasLineCount(1);
         assertThat(out.toString()).isEmpty();
     }
 
@@ -119,8 +134,9 @@ class SegmentCommandTest {
 
         assertThat(run("debug", "segment", file.toString())).isEqualTo(1);
 
-        assertThat(err.toString()).isEqualTo("floe debug segment: not a valid Floe segment: " + file + " has"
-                + " no FLOE magic in its header at 0: found bytes 0x74686573" + System.lineSeparator());
+        assertThat(err.toString())
+                .isEqualTo("floe debug segment: not a valid Floe segment: " + file + " has"
+                        + " no FLOE magic in its header at 0: found bytes 0x74686573" + System.lineSeparator());
     }
 
     @Test
@@ -135,8 +151,8 @@ class SegmentCommandTest {
     @Test
     void aMissingFileOrADirectoryFailsWithOneLine() {
         assertThat(run("debug", "segment", dir.resolve("nope.seg").toString())).isEqualTo(1);
-        assertThat(err.toString()).isEqualTo("floe debug segment: no file " + dir.resolve("nope.seg")
-                + System.lineSeparator());
+        assertThat(err.toString())
+                .isEqualTo("floe debug segment: no file " + dir.resolve("nope.seg") + System.lineSeparator());
 
         err.getBuffer().setLength(0);
         assertThat(run("debug", "segment", dir.toString())).isEqualTo(1);
@@ -150,31 +166,36 @@ class SegmentCommandTest {
             store.put(key, segment());
         }
 
-        assertThat(run("debug", "segment", "--objects", "file:" + dir.resolve("objects"), key.value())).isZero();
+        assertThat(run("debug", "segment", "--objects", "file:" + dir.resolve("objects"), key.value()))
+                .isZero();
 
         assertThat(out.toString()).startsWith("segment " + key + " in file:").contains("version=1 batches=2");
     }
 
     @Test
     void aMissingObjectOrStoreFailsWithOneLine() {
-        assertThat(run("debug", "segment", "--objects", "file:" + dir.resolve("none"), "segments/x.seg")).isEqualTo(1);
+        assertThat(run("debug", "segment", "--objects", "file:" + dir.resolve("none"), "segments/x.seg"))
+                .isEqualTo(1);
         assertThat(err.toString()).contains("no object store at " + dir.resolve("none"));
 
         err.getBuffer().setLength(0);
         new LocalObjectStore(dir.resolve("objects")).close();
         assertThat(run("debug", "segment", "--objects", "file:" + dir.resolve("objects"), "segments/x.seg"))
                 .isEqualTo(1);
-        assertThat(err.toString()).startsWith("floe debug segment: no object segments/x.seg in file:")
+        assertThat(err.toString())
+                .startsWith("floe debug segment: no object segments/x.seg in file:")
                 .hasLineCount(1);
     }
 
     @Test
     void badUsageExitsWithTwo() {
-        assertThat(run("debug", "segment", "--objects", "ftp://host/x", "segments/x.seg")).isEqualTo(2);
+        assertThat(run("debug", "segment", "--objects", "ftp://host/x", "segments/x.seg"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("unknown object store scheme 'ftp'");
 
         err.getBuffer().setLength(0);
-        assertThat(run("debug", "segment", "--objects", "file:" + dir, "/absolute")).isEqualTo(2);
+        assertThat(run("debug", "segment", "--objects", "file:" + dir, "/absolute"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("invalid object key '/absolute'");
 
         err.getBuffer().setLength(0);
@@ -185,7 +206,8 @@ class SegmentCommandTest {
         err.getBuffer().setLength(0);
         assertThat(run("debug", "segment", "--objects", "ftp://host/x", "--s3-path-style", "segments/x.seg"))
                 .isEqualTo(2);
-        assertThat(err.toString()).as("a bare boolean flag leaves the key to the parameter")
+        assertThat(err.toString())
+                .as("a bare boolean flag leaves the key to the parameter")
                 .contains("unknown object store scheme 'ftp'");
 
         assertThat(run("debug")).isEqualTo(2);

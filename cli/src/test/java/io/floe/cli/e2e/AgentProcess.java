@@ -32,15 +32,21 @@ public final class AgentProcess implements AutoCloseable {
      * Starts {@code floe agent} with {@code agentArguments} in a JVM with {@code jvmOptions} (a heap
      * limit at least), {@code environment} added to this JVM's environment.
      */
-    public static AgentProcess start(List<String> jvmOptions, List<String> agentArguments, Map<String, String> environment,
-            Path log) throws IOException {
+    public static AgentProcess start(
+            List<String> jvmOptions, List<String> agentArguments, Map<String, String> environment, Path log)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(jvmOptions);
-        command.addAll(List.of("-Dlogback.configurationFile=logback.xml", "-cp", System.getProperty("java.class.path"),
-                "io.floe.cli.Floe", "agent"));
+        command.addAll(List.of(
+                "-Dlogback.configurationFile=logback.xml",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.floe.cli.Floe",
+                "agent"));
         command.addAll(agentArguments);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environment);
         return new AgentProcess(builder.start(), log);
@@ -72,7 +78,9 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     private void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IOException("kill -" + name + " " + process.pid() + " exited with " + kill.exitValue());
         }

@@ -106,7 +106,8 @@ class CompactedTopicIT {
 
                 assertThat(read(floe.bootstrap(), partitions)).isEqualTo(survivors);
                 try (KafkaConsumer<byte[], byte[]> consumer = Records.consumer(floe.bootstrap())) {
-                    assertThat(consumer.beginningOffsets(partitions).values()).as("the log start does not move")
+                    assertThat(consumer.beginningOffsets(partitions).values())
+                            .as("the log start does not move")
                             .containsOnly(0L);
                 }
 
@@ -116,14 +117,17 @@ class CompactedTopicIT {
 
                 // The producer's sequences live in the metadata store: it appends on after compaction
                 // removed batches it wrote.
-                producer.send(new ProducerRecord<>(TOPIC, 0, Records.bytes("key-1"), Records.bytes("after"))).get();
-                assertThat(read(floe.bootstrap(), partitions.subList(0, 1))).last()
+                producer.send(new ProducerRecord<>(TOPIC, 0, Records.bytes("key-1"), Records.bytes("after")))
+                        .get();
+                assertThat(read(floe.bootstrap(), partitions.subList(0, 1)))
+                        .last()
                         .satisfies(seen -> assertThat(seen.value()).isEqualTo("after"));
             }
             try (KafkaProducer<byte[], byte[]> producer = Records.producer(floe.bootstrap(), Map.of())) {
                 assertThatThrownBy(() -> producer.send(new ProducerRecord<>(TOPIC, 0, null, Records.bytes("no key")))
-                        .get())
-                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(InvalidRecordException.class);
+                                .get())
+                        .isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(InvalidRecordException.class);
             }
             new ObjectCleanup(config(), floe.metadata(), floe.agent().objects(), new SimpleMeterRegistry())
                     .run(Instant.now().plus(Duration.ofDays(1)));
@@ -133,10 +137,14 @@ class CompactedTopicIT {
 
     private static void createCompactedTopic(String bootstrap) throws Exception {
         try (Admin admin = Records.admin(bootstrap)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1).configs(Map.of(
-                    TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-                    TopicConfig.DELETE_RETENTION_MS_CONFIG, Long.toString(DELETE_RETENTION_MS)))))
-                    .all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)
+                            .configs(Map.of(
+                                    TopicConfig.CLEANUP_POLICY_CONFIG,
+                                    TopicConfig.CLEANUP_POLICY_COMPACT,
+                                    TopicConfig.DELETE_RETENTION_MS_CONFIG,
+                                    Long.toString(DELETE_RETENTION_MS)))))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
@@ -153,26 +161,37 @@ class CompactedTopicIT {
         }
         producer.flush();
         for (int p = 0; p < PARTITIONS; p++) {
-            producer.send(new ProducerRecord<>(TOPIC, p, Records.bytes("last-" + p), Records.bytes("end"))).get();
+            producer.send(new ProducerRecord<>(TOPIC, p, Records.bytes("last-" + p), Records.bytes("end")))
+                    .get();
         }
     }
 
     private static KeyCompaction keyCompaction(InProcessFloe floe) {
-        return new KeyCompaction(config(), MaintenanceMetadata.of(floe.metadata()), floe.agent().objects(),
-                floe.agent().topics().configs(), "test-agent", Clock.systemUTC(), new SimpleMeterRegistry());
+        return new KeyCompaction(
+                config(),
+                MaintenanceMetadata.of(floe.metadata()),
+                floe.agent().objects(),
+                floe.agent().topics().configs(),
+                "test-agent",
+                Clock.systemUTC(),
+                new SimpleMeterRegistry());
     }
 
     /** Replaced objects stay readable for an hour, for the reads planned before each swap. */
     private static MaintenanceConfig config() {
-        return MaintenanceConfig.DEFAULTS.withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO)
+        return MaintenanceConfig.DEFAULTS
+                .withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO)
                 .withCleanup(Duration.ofHours(1), Duration.ofHours(1), Duration.ZERO);
     }
 
     private static List<Seen> read(String bootstrap, List<TopicPartition> partitions) {
         List<Seen> seen = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : Records.readToEnd(bootstrap, partitions, Duration.ofSeconds(60))) {
-            seen.add(new Seen(new TopicPartition(record.topic(), record.partition()), record.offset(),
-                    Records.text(record.key()), Records.text(record.value())));
+            seen.add(new Seen(
+                    new TopicPartition(record.topic(), record.partition()),
+                    record.offset(),
+                    Records.text(record.key()),
+                    Records.text(record.value())));
         }
         seen.sort((a, b) -> Long.compare(position(a), position(b)));
         return seen;
@@ -193,9 +212,12 @@ class CompactedTopicIT {
     }
 
     private static void assertStorageConsistent(MetadataStore metadata, ObjectStore objects) {
-        List<ObjectKey> stored = objects.list("segments/").stream().map(ObjectInfo::key).toList();
+        List<ObjectKey> stored =
+                objects.list("segments/").stream().map(ObjectInfo::key).toList();
         assertThat(metadata.unknownObjects(stored)).as("objects no row knows").isEmpty();
-        assertThat(metadata.storageStats().pendingDeletions()).as("unreferenced objects left").isZero();
+        assertThat(metadata.storageStats().pendingDeletions())
+                .as("unreferenced objects left")
+                .isZero();
         for (Topic topic : metadata.topics()) {
             for (int p = 0; p < topic.partitionCount(); p++) {
                 io.floe.core.log.TopicPartition tp = new io.floe.core.log.TopicPartition(topic.name(), p);
@@ -203,7 +225,9 @@ class CompactedTopicIT {
                 List<BatchCoordinate> page;
                 while (!(page = metadata.batches(tp, next, 1000)).isEmpty()) {
                     for (BatchCoordinate batch : page) {
-                        assertThat(stored).as("object of batch %d of %s", batch.baseOffset(), tp).contains(batch.object());
+                        assertThat(stored)
+                                .as("object of batch %d of %s", batch.baseOffset(), tp)
+                                .contains(batch.object());
                         next = batch.nextOffset();
                     }
                 }

@@ -56,20 +56,29 @@ class CrashRecoveryIT {
 
         ConcurrentLinkedQueue<String> acknowledged = new ConcurrentLinkedQueue<>();
         CountDownLatch enoughAcked = new CountDownLatch(5_000);
-        try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of(
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 5_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000))) {
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(
+                bootstrap,
+                Map.of(
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                        5_000,
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                        2_000,
+                        ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                        2_000))) {
             for (int i = 0; i <= 10_000; i++) {
                 String value = "value-" + i;
-                producer.send(new ProducerRecord<>(TOPIC, Records.bytes("k" + i), Records.bytes(value)), (ack, error) -> {
-                    if (error == null) {
-                        acknowledged.add(value);
-                        enoughAcked.countDown();
-                    }
-                });
+                producer.send(
+                        new ProducerRecord<>(TOPIC, Records.bytes("k" + i), Records.bytes(value)), (ack, error) -> {
+                            if (error == null) {
+                                acknowledged.add(value);
+                                enoughAcked.countDown();
+                            }
+                        });
             }
             // Kill while sends are still in flight; no more sends after it (each would block on metadata).
-            assertThat(enoughAcked.await(60, TimeUnit.SECONDS)).as("acks before the kill").isTrue();
+            assertThat(enoughAcked.await(60, TimeUnit.SECONDS))
+                    .as("acks before the kill")
+                    .isTrue();
             agent.kill();
             producer.flush();
             producer.close(Duration.ofSeconds(10));
@@ -79,7 +88,9 @@ class CrashRecoveryIT {
 
         agent = startAgent(port);
         awaitReady(bootstrap);
-        List<TopicPartition> partitions = IntStream.range(0, 3).mapToObj(p -> new TopicPartition(TOPIC, p)).toList();
+        List<TopicPartition> partitions = IntStream.range(0, 3)
+                .mapToObj(p -> new TopicPartition(TOPIC, p))
+                .toList();
         // Read to the end: the log may hold more than what was acknowledged (batches committed whose
         // answers the kill cut off), so a count of acknowledged records is not where to stop.
         List<ConsumerRecord<byte[], byte[]>> read = Records.readToEnd(bootstrap, partitions, Duration.ofMinutes(1));
@@ -89,19 +100,31 @@ class CrashRecoveryIT {
         assertThat(new HashSet<>(values)).containsAll(acked);
         assertThat(values).doesNotHaveDuplicates();
         for (TopicPartition tp : partitions) {
-            List<Long> offsets = read.stream().filter(r -> r.partition() == tp.partition())
-                    .map(ConsumerRecord::offset).toList();
-            assertThat(offsets).as("dense offsets of %s", tp)
-                    .containsExactlyElementsOf(IntStream.range(0, offsets.size()).mapToObj(i -> (long) i).toList());
+            List<Long> offsets = read.stream()
+                    .filter(r -> r.partition() == tp.partition())
+                    .map(ConsumerRecord::offset)
+                    .toList();
+            assertThat(offsets)
+                    .as("dense offsets of %s", tp)
+                    .containsExactlyElementsOf(IntStream.range(0, offsets.size())
+                            .mapToObj(i -> (long) i)
+                            .toList());
         }
     }
 
     private AgentProcess startAgent(int port) throws IOException {
-        return AgentProcess.start(List.of("-Xmx512m"), List.of(
-                "--listen", "127.0.0.1:" + port,
-                "--http-listen", "127.0.0.1:" + InProcessFloe.freePort(),
-                "--data-dir", dataDir.toString(),
-                "--flush-interval-ms", "10"), Map.of(),
+        return AgentProcess.start(
+                List.of("-Xmx512m"),
+                List.of(
+                        "--listen",
+                        "127.0.0.1:" + port,
+                        "--http-listen",
+                        "127.0.0.1:" + InProcessFloe.freePort(),
+                        "--data-dir",
+                        dataDir.toString(),
+                        "--flush-interval-ms",
+                        "10"),
+                Map.of(),
                 dataDir.resolveSibling(dataDir.getFileName() + "-agent.log"));
     }
 

@@ -57,8 +57,13 @@ final class CrashRunChecks {
     private final long killedAt;
     private final Map<Position, String> logByPosition = new HashMap<>();
 
-    CrashRunChecks(int sent, List<Ack> acks, List<String> sendFailures, List<ConsumerRecord<byte[], byte[]>> log,
-            List<GroupReader> readers, long killedAt) {
+    CrashRunChecks(
+            int sent,
+            List<Ack> acks,
+            List<String> sendFailures,
+            List<ConsumerRecord<byte[], byte[]>> log,
+            List<GroupReader> readers,
+            long killedAt) {
         this.sent = sent;
         this.acks = acks;
         this.sendFailures = sendFailures;
@@ -74,16 +79,30 @@ final class CrashRunChecks {
     }
 
     String summary() {
-        long distinct = deliveries.stream().map(d -> new Position(d.partition(), d.offset())).distinct().count();
-        return String.format("sent=%d acked=%d ackedAfterKill=%d log=%d delivered=%d deliveredAfterKill=%d"
-                + " redelivered=%d sessions=%d commits=%d acknowledgedCommits=%d readerErrors=%d", sent, acks.size(),
-                acks.stream().filter(a -> a.atNanos() > killedAt).count(), log.size(), deliveries.size(),
-                deliveries.stream().filter(d -> d.atNanos() > killedAt).count(), deliveries.size() - distinct,
-                sessionStarts.size(), commits.size(), commits.stream().filter(CommitAttempt::acknowledged).count(),
+        long distinct = deliveries.stream()
+                .map(d -> new Position(d.partition(), d.offset()))
+                .distinct()
+                .count();
+        return String.format(
+                "sent=%d acked=%d ackedAfterKill=%d log=%d delivered=%d deliveredAfterKill=%d"
+                        + " redelivered=%d sessions=%d commits=%d acknowledgedCommits=%d readerErrors=%d",
+                sent,
+                acks.size(),
+                acks.stream().filter(a -> a.atNanos() > killedAt).count(),
+                log.size(),
+                deliveries.size(),
+                deliveries.stream().filter(d -> d.atNanos() > killedAt).count(),
+                deliveries.size() - distinct,
+                sessionStarts.size(),
+                commits.size(),
+                commits.stream().filter(CommitAttempt::acknowledged).count(),
                 readerErrors.size());
     }
 
-    void assertAll(Map<Integer, Long> committed, Map<Integer, Long> endOffsets, ConsumerGroupDescription group,
+    void assertAll(
+            Map<Integer, Long> committed,
+            Map<Integer, Long> endOffsets,
+            ConsumerGroupDescription group,
             int killedNode) {
         SoftAssertions softly = new SoftAssertions();
         checkProducers(softly);
@@ -95,30 +114,51 @@ final class CrashRunChecks {
     }
 
     private void checkProducers(SoftAssertions softly) {
-        softly.assertThat(sendFailures).as("sends that failed for good (the producers must carry on through the"
-                + " survivors)").isEmpty();
+        softly.assertThat(sendFailures)
+                .as("sends that failed for good (the producers must carry on through the" + " survivors)")
+                .isEmpty();
         softly.assertThat(acks).as("acknowledged records").hasSize(sent);
-        softly.assertThat(acks.stream().filter(a -> a.atNanos() <= killedAt).count()).as("acknowledged before the kill")
+        softly.assertThat(acks.stream().filter(a -> a.atNanos() <= killedAt).count())
+                .as("acknowledged before the kill")
                 .isPositive();
-        softly.assertThat(acks.stream().filter(a -> a.atNanos() > killedAt).count()).as("acknowledged after the kill")
+        softly.assertThat(acks.stream().filter(a -> a.atNanos() > killedAt).count())
+                .as("acknowledged after the kill")
                 .isPositive();
     }
 
     private void checkLog(SoftAssertions softly) {
-        Map<String, Long> counts = log.stream().collect(Collectors.groupingBy(r -> Records.text(r.value()),
-                Collectors.counting()));
-        expectNone(softly, "values stored more than once", counts.entrySet().stream().filter(e -> e.getValue() > 1)
-                .map(e -> e.getKey() + " x" + e.getValue()).toList());
-        expectNone(softly, "acknowledged records missing from the log", acks.stream()
-                .filter(a -> !counts.containsKey(a.value())).map(Ack::toString).toList());
-        expectNone(softly, "acknowledged records not at their acknowledged partition and offset", acks.stream()
-                .filter(a -> counts.containsKey(a.value()))
-                .filter(a -> !a.value().equals(logByPosition.get(new Position(a.partition(), a.offset()))))
-                .map(a -> a + " but the log has " + logByPosition.get(new Position(a.partition(), a.offset())))
-                .toList());
+        Map<String, Long> counts =
+                log.stream().collect(Collectors.groupingBy(r -> Records.text(r.value()), Collectors.counting()));
+        expectNone(
+                softly,
+                "values stored more than once",
+                counts.entrySet().stream()
+                        .filter(e -> e.getValue() > 1)
+                        .map(e -> e.getKey() + " x" + e.getValue())
+                        .toList());
+        expectNone(
+                softly,
+                "acknowledged records missing from the log",
+                acks.stream()
+                        .filter(a -> !counts.containsKey(a.value()))
+                        .map(Ack::toString)
+                        .toList());
+        expectNone(
+                softly,
+                "acknowledged records not at their acknowledged partition and offset",
+                acks.stream()
+                        .filter(a -> counts.containsKey(a.value()))
+                        .filter(a -> !a.value().equals(logByPosition.get(new Position(a.partition(), a.offset()))))
+                        .map(a -> a + " but the log has " + logByPosition.get(new Position(a.partition(), a.offset())))
+                        .toList());
         Set<String> acknowledged = acks.stream().map(Ack::value).collect(Collectors.toSet());
-        expectNone(softly, "values in the log never acknowledged", counts.keySet().stream()
-                .filter(value -> !acknowledged.contains(value)).sorted().toList());
+        expectNone(
+                softly,
+                "values in the log never acknowledged",
+                counts.keySet().stream()
+                        .filter(value -> !acknowledged.contains(value))
+                        .sorted()
+                        .toList());
         List<String> gaps = new ArrayList<>();
         List<String> reordered = new ArrayList<>();
         byPartition(log, ConsumerRecord::partition).forEach((partition, records) -> {
@@ -142,11 +182,20 @@ final class CrashRunChecks {
 
     private void checkGroupReads(SoftAssertions softly) {
         Set<String> consumed = deliveries.stream().map(Delivery::value).collect(Collectors.toSet());
-        expectNone(softly, "acknowledged records the group never consumed", acks.stream()
-                .filter(a -> !consumed.contains(a.value())).map(Ack::toString).toList());
-        expectNone(softly, "deliveries that differ from the log at their offset", deliveries.stream()
-                .filter(d -> !d.value().equals(logByPosition.get(new Position(d.partition(), d.offset()))))
-                .map(Delivery::toString).toList());
+        expectNone(
+                softly,
+                "acknowledged records the group never consumed",
+                acks.stream()
+                        .filter(a -> !consumed.contains(a.value()))
+                        .map(Ack::toString)
+                        .toList());
+        expectNone(
+                softly,
+                "deliveries that differ from the log at their offset",
+                deliveries.stream()
+                        .filter(d -> !d.value().equals(logByPosition.get(new Position(d.partition(), d.offset()))))
+                        .map(Delivery::toString)
+                        .toList());
         List<String> backwards = new ArrayList<>();
         runs().forEach((run, offsets) -> {
             for (int i = 1; i < offsets.size(); i++) {
@@ -162,7 +211,8 @@ final class CrashRunChecks {
     /** Redelivery is allowed only where a session started, at a committed offset no lower than acknowledged. */
     private void checkRedeliveries(SoftAssertions softly) {
         Map<Integer, Set<Long>> attempted = new HashMap<>();
-        commits.forEach(c -> attempted.computeIfAbsent(c.partition(), p -> new HashSet<>()).add(c.offset()));
+        commits.forEach(c ->
+                attempted.computeIfAbsent(c.partition(), p -> new HashSet<>()).add(c.offset()));
         List<String> uncommittedStarts = new ArrayList<>();
         List<String> startsBelowCommit = new ArrayList<>();
         runs().forEach((run, offsets) -> {
@@ -173,24 +223,36 @@ final class CrashRunChecks {
             long started = sessionStarts.getOrDefault(new Session(run.reader(), run.session()), Long.MIN_VALUE);
             long acknowledgedBefore = commits.stream()
                     .filter(c -> c.partition() == run.partition() && c.acknowledged() && c.atNanos() < started)
-                    .mapToLong(CommitAttempt::offset).max().orElse(0);
+                    .mapToLong(CommitAttempt::offset)
+                    .max()
+                    .orElse(0);
             if (first < acknowledgedBefore) {
-                startsBelowCommit.add(run + " started at " + first + " below the acknowledged commit "
-                        + acknowledgedBefore);
+                startsBelowCommit.add(
+                        run + " started at " + first + " below the acknowledged commit " + acknowledgedBefore);
             }
         });
         expectNone(softly, "sessions starting at an offset nobody committed", uncommittedStarts);
-        expectNone(softly, "sessions starting below a commit acknowledged before them (a lost commit)",
-                startsBelowCommit);
+        expectNone(
+                softly, "sessions starting below a commit acknowledged before them (a lost commit)", startsBelowCommit);
     }
 
-    private void checkGroupWentOn(SoftAssertions softly, Map<Integer, Long> committed, Map<Integer, Long> endOffsets,
-            ConsumerGroupDescription group, int killedNode) {
-        softly.assertThat(deliveries.stream().filter(d -> d.atNanos() > killedAt).count())
-                .as("records consumed after the kill").isPositive();
-        softly.assertThat(commits.stream().filter(c -> c.acknowledged() && c.atNanos() > killedAt).count())
-                .as("commits acknowledged after the kill").isPositive();
-        softly.assertThat(committed).as("the group's committed offsets against the log end offsets")
+    private void checkGroupWentOn(
+            SoftAssertions softly,
+            Map<Integer, Long> committed,
+            Map<Integer, Long> endOffsets,
+            ConsumerGroupDescription group,
+            int killedNode) {
+        softly.assertThat(
+                        deliveries.stream().filter(d -> d.atNanos() > killedAt).count())
+                .as("records consumed after the kill")
+                .isPositive();
+        softly.assertThat(commits.stream()
+                        .filter(c -> c.acknowledged() && c.atNanos() > killedAt)
+                        .count())
+                .as("commits acknowledged after the kill")
+                .isPositive();
+        softly.assertThat(committed)
+                .as("the group's committed offsets against the log end offsets")
                 .isEqualTo(endOffsets);
         softly.assertThat(group.groupState()).as("group state at the end").isEqualTo(GroupState.STABLE);
         softly.assertThat(group.members()).as("group members at the end").hasSize(2);
@@ -200,19 +262,24 @@ final class CrashRunChecks {
     /** Each member's deliveries by partition and session, offsets in delivery order. */
     private Map<Run, List<Long>> runs() {
         Map<Run, List<Long>> runs = new LinkedHashMap<>();
-        deliveries.forEach(d -> runs.computeIfAbsent(new Run(d.reader(), d.session(), d.partition()),
-                r -> new ArrayList<>()).add(d.offset()));
+        deliveries.forEach(
+                d -> runs.computeIfAbsent(new Run(d.reader(), d.session(), d.partition()), r -> new ArrayList<>())
+                        .add(d.offset()));
         return runs;
     }
 
     private static <T> Map<Integer, List<T>> byPartition(List<T> items, Function<T, Integer> partition) {
         Map<Integer, List<T>> grouped = new TreeMap<>();
-        items.forEach(item -> grouped.computeIfAbsent(partition.apply(item), p -> new ArrayList<>()).add(item));
+        items.forEach(item -> grouped.computeIfAbsent(partition.apply(item), p -> new ArrayList<>())
+                .add(item));
         return grouped;
     }
 
     private static void expectNone(SoftAssertions softly, String what, List<String> violations) {
-        softly.assertThat(violations.size()).as("%s: %d, first ones: %s", what, violations.size(),
-                violations.subList(0, Math.min(SHOWN, violations.size()))).isZero();
+        softly.assertThat(violations.size())
+                .as(
+                        "%s: %d, first ones: %s",
+                        what, violations.size(), violations.subList(0, Math.min(SHOWN, violations.size())))
+                .isZero();
     }
 }

@@ -72,6 +72,7 @@ class GroupFencingIT {
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(90);
     /** Longer than the agents' leases (6 s): the paused coordinator's node id and group leases run out. */
     private static final Duration PAUSE = Duration.ofSeconds(12);
+
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(90);
     private static final long POLL_INTERVAL_MS = 100;
 
@@ -128,7 +129,9 @@ class GroupFencingIT {
         }
         mark("agents a, b up");
         try (Admin admin = Records.admin(agents.get(0).bootstrap())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             offsets = new OffsetWatch(jdbcUrl);
             offsets.start();
             producer = startProducer(agents.get(0).bootstrap());
@@ -137,7 +140,9 @@ class GroupFencingIT {
                 members.add(member);
                 member.start();
             }
-            await("every partition owned and committed", START_TIMEOUT,
+            await(
+                    "every partition owned and committed",
+                    START_TIMEOUT,
                     () -> ownership.owned() == PARTITIONS && offsets.latest().size() == PARTITIONS);
             mark("group consuming");
             settle();
@@ -164,26 +169,41 @@ class GroupFencingIT {
             settle();
 
             Agent leaving = coordinatorOf(admin);
-            assertThat(leaving.process().terminate(60)).as("agent %s stopped on SIGTERM", leaving.name()).isTrue();
+            assertThat(leaving.process().terminate(60))
+                    .as("agent %s stopped on SIGTERM", leaving.name())
+                    .isTrue();
             mark("agent " + leaving.name() + " left");
             settle();
 
             producing.set(false);
             producer.join(TimeUnit.SECONDS.toMillis(30));
-            Agent survivor = agents.stream().filter(agent -> agent.process().isAlive()).findFirst().orElseThrow();
+            Agent survivor = agents.stream()
+                    .filter(agent -> agent.process().isAlive())
+                    .findFirst()
+                    .orElseThrow();
             Map<Integer, Long> ends = endOffsets(survivor);
             mark("producer stopped, ends " + ends);
-            drained = awaitQuietly("the group committed every record", DRAIN_TIMEOUT,
+            drained = awaitQuietly(
+                    "the group committed every record",
+                    DRAIN_TIMEOUT,
                     () -> offsets.latest().equals(ends));
             mark("group drained: " + drained + ", committed " + offsets.latest());
         }
         System.out.println("GroupFencingIT timeline=" + timeline + " assignments=" + ownership.assignments()
                 + " commits=" + offsets.changes() + " regressions=" + offsets.regressions());
         // Safety first: a split group may also never drain, but what it broke is the point.
-        assertThat(ownership.violations()).as("partitions owned by two members at once").isEmpty();
-        assertThat(offsets.regressions()).as("committed offsets that moved backwards").isEmpty();
-        assertThat(drained).as("the group committed every record within " + DRAIN_TIMEOUT).isTrue();
-        assertThat(members).allSatisfy(member -> assertThat(member.failure()).as("member %d", member.id).isNull());
+        assertThat(ownership.violations())
+                .as("partitions owned by two members at once")
+                .isEmpty();
+        assertThat(offsets.regressions())
+                .as("committed offsets that moved backwards")
+                .isEmpty();
+        assertThat(drained)
+                .as("the group committed every record within " + DRAIN_TIMEOUT)
+                .isTrue();
+        assertThat(members)
+                .allSatisfy(member ->
+                        assertThat(member.failure()).as("member %d", member.id).isNull());
     }
 
     // ----- agents
@@ -194,24 +214,34 @@ class GroupFencingIT {
         Path log = LOGS.resolve("agent-" + name + ".log");
         Files.deleteIfExists(log);
         String databaseName = jdbcUrl.substring(jdbcUrl.lastIndexOf('/') + 1);
-        AgentProcess process = AgentProcess.start(AGENT_JVM, List.of(
-                "--listen", "127.0.0.1:" + kafkaPort,
-                "--http-listen", "127.0.0.1:" + httpPort,
-                "--data-dir", dir.resolve("agent-" + name).toString(),
-                "--metadata", "postgresql://" + TestPostgres.USER + ":" + TestPostgres.PASSWORD + "@127.0.0.1:"
-                        + TestPostgres.get().port() + "/" + databaseName,
-                "--objects", "file:" + dir.resolve("objects"),
-                "--tableflow", "false"), Map.of(), log);
+        AgentProcess process = AgentProcess.start(
+                AGENT_JVM,
+                List.of(
+                        "--listen", "127.0.0.1:" + kafkaPort,
+                        "--http-listen", "127.0.0.1:" + httpPort,
+                        "--data-dir", dir.resolve("agent-" + name).toString(),
+                        "--metadata",
+                                "postgresql://" + TestPostgres.USER + ":" + TestPostgres.PASSWORD + "@127.0.0.1:"
+                                        + TestPostgres.get().port() + "/" + databaseName,
+                        "--objects", "file:" + dir.resolve("objects"),
+                        "--tableflow", "false"),
+                Map.of(),
+                log);
         return new Agent(name, kafkaPort, httpPort, process);
     }
 
     private void awaitHealthy(Agent agent) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + agent.httpPort() + "/health"))
-                .timeout(Duration.ofSeconds(5)).build();
+                .timeout(Duration.ofSeconds(5))
+                .build();
         await("agent " + agent.name() + " healthy", START_TIMEOUT, () -> {
-            assertThat(agent.process().isAlive()).as("agent %s runs; its log ends with:%n%s", agent.name(),
-                    agent.process().logTail(40)).isTrue();
+            assertThat(agent.process().isAlive())
+                    .as(
+                            "agent %s runs; its log ends with:%n%s",
+                            agent.name(), agent.process().logTail(40))
+                    .isTrue();
             try {
                 return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
             } catch (IOException notYet) {
@@ -225,9 +255,16 @@ class GroupFencingIT {
 
     /** The agent the group's coordinator lookup names now (by its port). */
     private Agent coordinatorOf(Admin admin) throws Exception {
-        Node node = admin.describeConsumerGroups(List.of(GROUP)).all().get(30, TimeUnit.SECONDS).get(GROUP).coordinator();
+        Node node = admin.describeConsumerGroups(List.of(GROUP))
+                .all()
+                .get(30, TimeUnit.SECONDS)
+                .get(GROUP)
+                .coordinator();
         mark("coordinator is node " + node.id() + " at port " + node.port());
-        return agents.stream().filter(agent -> agent.kafkaPort() == node.port()).findFirst().orElseThrow();
+        return agents.stream()
+                .filter(agent -> agent.kafkaPort() == node.port())
+                .findFirst()
+                .orElseThrow();
     }
 
     private static Map<Integer, Long> endOffsets(Agent agent) throws Exception {
@@ -235,7 +272,9 @@ class GroupFencingIT {
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             IntStream.range(0, PARTITIONS).forEach(p -> latest.put(new TopicPartition(TOPIC, p), OffsetSpec.latest()));
             Map<Integer, Long> ends = new TreeMap<>();
-            admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS)
+            admin.listOffsets(latest)
+                    .all()
+                    .get(30, TimeUnit.SECONDS)
                     .forEach((partition, info) -> ends.put(partition.partition(), info.offset()));
             return ends;
         }
@@ -244,23 +283,25 @@ class GroupFencingIT {
     // ----- clients
 
     private Thread startProducer(String bootstrap) {
-        Thread thread = new Thread(() -> {
-            try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of())) {
-                long sequence = 0;
-                while (producing.get()) {
-                    byte[] value = Records.bytes("payment-" + sequence);
-                    producer.send(new ProducerRecord<>(TOPIC, (int) (sequence % PARTITIONS), null, value));
-                    sequence++;
-                    if (sequence % 20 == 0) {
+        Thread thread = new Thread(
+                () -> {
+                    try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of())) {
+                        long sequence = 0;
+                        while (producing.get()) {
+                            byte[] value = Records.bytes("payment-" + sequence);
+                            producer.send(new ProducerRecord<>(TOPIC, (int) (sequence % PARTITIONS), null, value));
+                            sequence++;
+                            if (sequence % 20 == 0) {
+                                producer.flush();
+                                TimeUnit.MILLISECONDS.sleep(POLL_INTERVAL_MS); // pacing: about 200 records a second
+                            }
+                        }
                         producer.flush();
-                        TimeUnit.MILLISECONDS.sleep(POLL_INTERVAL_MS); // pacing: about 200 records a second
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
-                }
-                producer.flush();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "producer");
+                },
+                "producer");
         thread.start();
         return thread;
     }
@@ -414,7 +455,8 @@ class GroupFencingIT {
         }
 
         private void run() {
-            try (Connection connection = DriverManager.getConnection(jdbcUrl, TestPostgres.USER, TestPostgres.PASSWORD)) {
+            try (Connection connection =
+                    DriverManager.getConnection(jdbcUrl, TestPostgres.USER, TestPostgres.PASSWORD)) {
                 while (running.get()) {
                     try {
                         read(connection);
@@ -455,7 +497,9 @@ class GroupFencingIT {
     /** Waits until the group owns every partition again and has committed progress on them since the call. */
     private void settle() throws InterruptedException {
         long commitsBefore = offsets.changes();
-        await("the group owning every partition and committing again", SETTLE_TIMEOUT,
+        await(
+                "the group owning every partition and committing again",
+                SETTLE_TIMEOUT,
                 () -> ownership.owned() == PARTITIONS && offsets.changes() >= commitsBefore + PARTITIONS);
     }
 

@@ -129,10 +129,10 @@ public final class GroupReader {
         // while the member keeps its partitions, so the group's offsets would stay behind.
         Map<TopicPartition, OffsetAndMetadata> processed = new HashMap<>(unsettled);
         for (ConsumerRecord<byte[], byte[]> record : records) {
-            deliveries.add(new Delivery(id, session, record.partition(), record.offset(), Records.text(record.value()),
-                    System.nanoTime()));
-            processed.put(new TopicPartition(record.topic(), record.partition()),
-                    new OffsetAndMetadata(record.offset() + 1));
+            deliveries.add(new Delivery(
+                    id, session, record.partition(), record.offset(), Records.text(record.value()), System.nanoTime()));
+            processed.put(
+                    new TopicPartition(record.topic(), record.partition()), new OffsetAndMetadata(record.offset() + 1));
         }
         if (!processed.isEmpty()) {
             commit(processed);
@@ -154,8 +154,8 @@ public final class GroupReader {
         }
         long now = System.nanoTime();
         for (Map.Entry<TopicPartition, OffsetAndMetadata> offset : offsets.entrySet()) {
-            commits.add(new CommitAttempt(id, offset.getKey().partition(), offset.getValue().offset(), acknowledged,
-                    now));
+            commits.add(new CommitAttempt(
+                    id, offset.getKey().partition(), offset.getValue().offset(), acknowledged, now));
         }
     }
 

@@ -29,9 +29,8 @@ final class InProcessFloe implements AutoCloseable {
     private InProcessFloe(Path dataDir, Duration flushInterval, int port, UnaryOperator<MetadataStore> decorate) {
         metadata = decorate.apply(SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db")));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
-        AgentConfig config = AgentConfig.defaults()
-                .withAdvertised("127.0.0.1", port)
-                .withFlush(flushInterval, 8L * 1024 * 1024);
+        AgentConfig config =
+                AgentConfig.defaults().withAdvertised("127.0.0.1", port).withFlush(flushInterval, 8L * 1024 * 1024);
         agent = Agent.start(config, AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(), Clock.systemUTC());
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
     }

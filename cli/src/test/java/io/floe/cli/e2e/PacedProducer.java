@@ -89,12 +89,14 @@ public final class PacedProducer {
 
     private void run() {
         // Generous timeouts: an agent's partitions stay unreachable until the survivors stop listing it.
-        try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of(
-                ProducerConfig.CLIENT_ID_CONFIG, "paced-producer-" + id,
-                ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000))) {
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(
+                bootstrap,
+                Map.of(
+                        ProducerConfig.CLIENT_ID_CONFIG, "paced-producer-" + id,
+                        ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE,
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000,
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000,
+                        ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000))) {
             long start = System.nanoTime();
             long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
             for (int sequence = 0; sequence < count; sequence++) {
@@ -111,8 +113,8 @@ public final class PacedProducer {
 
     private void send(KafkaProducer<byte[], byte[]> producer, int sequence) {
         String value = value(id, sequence);
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, Records.bytes("key-" + sequence % KEYS),
-                Records.bytes(value));
+        ProducerRecord<byte[], byte[]> record =
+                new ProducerRecord<>(topic, Records.bytes("key-" + sequence % KEYS), Records.bytes(value));
         producer.send(record, (metadata, error) -> {
             if (error == null) {
                 acks.add(new Ack(value, metadata.partition(), metadata.offset(), System.nanoTime()));

@@ -2,6 +2,7 @@ package io.floe.cli.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.testkit.fault.MetadataFaults;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import io.floe.testkit.fault.MetadataFaults;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -45,11 +45,11 @@ class ProduceConsumeIT {
             String topic = "records-" + compression;
             Records.createTopic(floe.bootstrap(), topic, PARTITIONS);
 
-            Map<TopicPartition, List<Sent>> sent = produce(floe.bootstrap(), topic, RECORDS,
-                    Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression));
+            Map<TopicPartition, List<Sent>> sent = produce(
+                    floe.bootstrap(), topic, RECORDS, Map.of(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression));
 
-            List<ConsumerRecord<byte[], byte[]>> read = Records.readAll(floe.bootstrap(), sent.keySet(), RECORDS,
-                    Duration.ofMinutes(2));
+            List<ConsumerRecord<byte[], byte[]>> read =
+                    Records.readAll(floe.bootstrap(), sent.keySet(), RECORDS, Duration.ofMinutes(2));
             assertSameLog(sent, read);
         }
     }
@@ -58,15 +58,15 @@ class ProduceConsumeIT {
     void producerRetriesOfCommitsWithUnknownOutcomeNeverDuplicate() throws Exception {
         // Every other commit is applied but answered as unknown, so its producers get a retriable
         // error and resend batches that are already stored: they must resolve to the original offsets.
-        try (InProcessFloe floe = InProcessFloe.start(dataDir,
-                store -> MetadataFaults.commitsAppliedButReportedUnknown(store, commit -> commit % 2 == 0))) {
+        try (InProcessFloe floe = InProcessFloe.start(
+                dataDir, store -> MetadataFaults.commitsAppliedButReportedUnknown(store, commit -> commit % 2 == 0))) {
             Records.createTopic(floe.bootstrap(), "retried", 2);
 
-            Map<TopicPartition, List<Sent>> sent = produce(floe.bootstrap(), "retried", 20_000,
-                    Map.of(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 10));
+            Map<TopicPartition, List<Sent>> sent =
+                    produce(floe.bootstrap(), "retried", 20_000, Map.of(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 10));
 
-            List<ConsumerRecord<byte[], byte[]>> read = Records.readAll(floe.bootstrap(), sent.keySet(), 20_000,
-                    Duration.ofMinutes(1));
+            List<ConsumerRecord<byte[], byte[]>> read =
+                    Records.readAll(floe.bootstrap(), sent.keySet(), 20_000, Duration.ofMinutes(1));
             assertSameLog(sent, read);
             assertThat(read).hasSize(20_000);
         }
@@ -80,8 +80,8 @@ class ProduceConsumeIT {
             sent = produce(floe.bootstrap(), "durable", 10_000, Map.of());
         }
         try (InProcessFloe restarted = InProcessFloe.start(dataDir)) {
-            List<ConsumerRecord<byte[], byte[]>> read = Records.readAll(restarted.bootstrap(), sent.keySet(), 10_000,
-                    Duration.ofMinutes(1));
+            List<ConsumerRecord<byte[], byte[]>> read =
+                    Records.readAll(restarted.bootstrap(), sent.keySet(), 10_000, Duration.ofMinutes(1));
             assertSameLog(sent, read);
         }
     }
@@ -89,8 +89,8 @@ class ProduceConsumeIT {
     /** What the producer sent and where the agent acknowledged it. */
     record Sent(long offset, byte[] key, byte[] value, List<Header> headers) {}
 
-    static Map<TopicPartition, List<Sent>> produce(String bootstrap, String topic, int count,
-            Map<String, Object> overrides) throws Exception {
+    static Map<TopicPartition, List<Sent>> produce(
+            String bootstrap, String topic, int count, Map<String, Object> overrides) throws Exception {
         Map<TopicPartition, List<Sent>> sent = new HashMap<>();
         List<Future<RecordMetadata>> acks = new ArrayList<>(count);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(count);
@@ -105,7 +105,11 @@ class ProduceConsumeIT {
                 RecordMetadata ack = acks.get(i).get();
                 ProducerRecord<byte[], byte[]> record = records.get(i);
                 sent.computeIfAbsent(new TopicPartition(topic, ack.partition()), tp -> new ArrayList<>())
-                        .add(new Sent(ack.offset(), record.key(), record.value(), List.of(record.headers().toArray())));
+                        .add(new Sent(
+                                ack.offset(),
+                                record.key(),
+                                record.value(),
+                                List.of(record.headers().toArray())));
             }
         }
         return sent;
@@ -114,7 +118,8 @@ class ProduceConsumeIT {
     static ProducerRecord<byte[], byte[]> record(String topic, int i) {
         byte[] key = Records.bytes("key-" + (i % 997));
         byte[] value = Records.bytes("value-" + i + "-" + "x".repeat(i % 200));
-        List<Header> headers = List.of(new RecordHeader("seq", ByteBuffer.allocate(4).putInt(i).array()),
+        List<Header> headers = List.of(
+                new RecordHeader("seq", ByteBuffer.allocate(4).putInt(i).array()),
                 new RecordHeader("origin", "e2e".getBytes(StandardCharsets.UTF_8)));
         return new ProducerRecord<>(topic, null, key, value, headers);
     }
@@ -126,19 +131,28 @@ class ProduceConsumeIT {
      */
     static void assertSameLog(Map<TopicPartition, List<Sent>> sent, List<ConsumerRecord<byte[], byte[]>> read) {
         Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> byPartition = new HashMap<>();
-        read.forEach(r -> byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()),
-                tp -> new ArrayList<>()).add(r));
+        read.forEach(r -> byPartition
+                .computeIfAbsent(new TopicPartition(r.topic(), r.partition()), tp -> new ArrayList<>())
+                .add(r));
         for (Map.Entry<TopicPartition, List<Sent>> entry : sent.entrySet()) {
             List<Sent> expected = entry.getValue();
             List<ConsumerRecord<byte[], byte[]>> actual = byPartition.getOrDefault(entry.getKey(), List.of());
             assertThat(actual).as("records of %s", entry.getKey()).hasSize(expected.size());
-            assertThat(actual).extracting(ConsumerRecord::offset).as("offsets of %s", entry.getKey())
-                    .containsExactlyElementsOf(IntStream.range(0, expected.size()).mapToObj(i -> (long) i).toList());
+            assertThat(actual)
+                    .extracting(ConsumerRecord::offset)
+                    .as("offsets of %s", entry.getKey())
+                    .containsExactlyElementsOf(IntStream.range(0, expected.size())
+                            .mapToObj(i -> (long) i)
+                            .toList());
             Map<String, ConsumerRecord<byte[], byte[]>> byValue = new HashMap<>();
-            actual.forEach(r -> assertThat(byValue.put(Records.text(r.value()), r)).as("duplicate").isNull());
+            actual.forEach(r -> assertThat(byValue.put(Records.text(r.value()), r))
+                    .as("duplicate")
+                    .isNull());
             for (Sent want : expected) {
                 ConsumerRecord<byte[], byte[]> got = byValue.get(Records.text(want.value()));
-                assertThat(got).as("record %s of %s", Records.text(want.value()), entry.getKey()).isNotNull();
+                assertThat(got)
+                        .as("record %s of %s", Records.text(want.value()), entry.getKey())
+                        .isNotNull();
                 if (want.offset() >= 0) {
                     assertThat(got.offset()).isEqualTo(want.offset());
                 }
@@ -151,8 +165,8 @@ class ProduceConsumeIT {
     }
 
     /** Records the producer sent to one partition are stored in the order it sent them. */
-    private static void assertOrderKept(TopicPartition partition, List<Sent> sentInOrder,
-            Map<String, ConsumerRecord<byte[], byte[]>> byValue) {
+    private static void assertOrderKept(
+            TopicPartition partition, List<Sent> sentInOrder, Map<String, ConsumerRecord<byte[], byte[]>> byValue) {
         long previous = -1;
         for (Sent want : sentInOrder) {
             long offset = byValue.get(Records.text(want.value())).offset();

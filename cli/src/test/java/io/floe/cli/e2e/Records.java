@@ -55,9 +55,12 @@ public final class Records {
         return Admin.create(props);
     }
 
-    static void createTopic(String bootstrap, String topic, int partitions) throws ExecutionException, InterruptedException {
+    static void createTopic(String bootstrap, String topic, int partitions)
+            throws ExecutionException, InterruptedException {
         try (Admin admin = admin(bootstrap)) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("topic creation timed out", e);
         }
@@ -67,8 +70,8 @@ public final class Records {
      * Reads every record of {@code partitions} from offset 0 (by assignment, no group) until
      * {@code expected} records arrived or {@code timeout} passed.
      */
-    static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, Collection<TopicPartition> partitions,
-            long expected, Duration timeout) {
+    static List<ConsumerRecord<byte[], byte[]>> readAll(
+            String bootstrap, Collection<TopicPartition> partitions, long expected, Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
@@ -82,8 +85,8 @@ public final class Records {
     }
 
     /** Reads every record of {@code partitions} from offset 0 up to their end offsets at the start (no group). */
-    static List<ConsumerRecord<byte[], byte[]>> readToEnd(String bootstrap, Collection<TopicPartition> partitions,
-            Duration timeout) {
+    static List<ConsumerRecord<byte[], byte[]>> readToEnd(
+            String bootstrap, Collection<TopicPartition> partitions, Duration timeout) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {

@@ -92,10 +92,12 @@ class StreamsWordCountIT {
                 String repartition = APPLICATION + "-counts-repartition";
                 assertThat(topics).contains(changelog, repartition);
                 ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, changelog);
-                Config config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
-                assertThat(config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value()).isEqualTo("compact");
-                assertThat(admin.listGroups().all().get()).anySatisfy(group ->
-                        assertThat(group.groupId()).isEqualTo(APPLICATION));
+                Config config =
+                        admin.describeConfigs(List.of(resource)).all().get().get(resource);
+                assertThat(config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value())
+                        .isEqualTo("compact");
+                assertThat(admin.listGroups().all().get())
+                        .anySatisfy(group -> assertThat(group.groupId()).isEqualTo(APPLICATION));
             }
         }
     }
@@ -122,12 +124,20 @@ class StreamsWordCountIT {
             }
 
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
-            MaintenanceConfig config = MaintenanceConfig.DEFAULTS
-                    .withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO);
-            new KeyCompaction(config, MaintenanceMetadata.of(floe.metadata()), floe.agent().objects(), floe.agent().topics().configs(),
-                    "test-agent", Clock.systemUTC(), meters).run(Instant.now());
+            MaintenanceConfig config =
+                    MaintenanceConfig.DEFAULTS.withCompaction(Duration.ofHours(1), 1L << 20, 1L << 18, Duration.ZERO);
+            new KeyCompaction(
+                            config,
+                            MaintenanceMetadata.of(floe.metadata()),
+                            floe.agent().objects(),
+                            floe.agent().topics().configs(),
+                            "test-agent",
+                            Clock.systemUTC(),
+                            meters)
+                    .run(Instant.now());
             assertThat(meters.counter("floe.key.compaction.records.removed").count())
-                    .as("superseded counts removed from the changelog").isPositive();
+                    .as("superseded counts removed from the changelog")
+                    .isPositive();
 
             try (KafkaStreams restarted = new KafkaStreams(wordCount(), streamsConfig(floe.bootstrap()))) {
                 restarted.cleanUp();
@@ -142,7 +152,8 @@ class StreamsWordCountIT {
     private static org.apache.kafka.streams.Topology wordCount() {
         StreamsBuilder builder = new StreamsBuilder();
         builder.<String, String>stream(INPUT)
-                .flatMapValues(line -> Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+")))
+                .flatMapValues(
+                        line -> Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+")))
                 .filter((key, word) -> !word.isEmpty())
                 .groupBy((key, word) -> word)
                 .count(Materialized.as("counts"))
@@ -173,15 +184,17 @@ class StreamsWordCountIT {
         try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of())) {
             for (int copy = 0; copy < copies; copy++) {
                 for (int line = 0; line < TEXT.size(); line++) {
-                    producer.send(new ProducerRecord<>(INPUT, Records.bytes("line-" + copy + "-" + line),
-                            Records.bytes(TEXT.get(line)))).get();
+                    producer.send(new ProducerRecord<>(
+                                    INPUT, Records.bytes("line-" + copy + "-" + line), Records.bytes(TEXT.get(line))))
+                            .get();
                 }
             }
         }
     }
 
     private static Map<String, Long> expectedCounts(int copies) {
-        return IntStream.range(0, copies).boxed()
+        return IntStream.range(0, copies)
+                .boxed()
                 .flatMap(copy -> TEXT.stream())
                 .flatMap(line -> Arrays.stream(line.toLowerCase(Locale.ROOT).split("\\W+")))
                 .filter(word -> !word.isEmpty())
@@ -195,10 +208,11 @@ class StreamsWordCountIT {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
-                .mapToObj(partition -> new TopicPartition(OUTPUT, partition)).toList();
+                .mapToObj(partition -> new TopicPartition(OUTPUT, partition))
+                .toList();
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                new LongDeserializer())) {
+        try (KafkaConsumer<String, Long> consumer =
+                new KafkaConsumer<>(props, new StringDeserializer(), new LongDeserializer())) {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (!latest.equals(expected) && System.nanoTime() < deadline) {

@@ -73,9 +73,11 @@ class TableflowCrashIT {
         String bootstrap = "127.0.0.1:" + port;
         agent = startAgent(port);
         try (Admin admin = Records.admin(bootstrap)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1).configs(Map.of(
-                    "floe.tableflow.enabled", "true", "floe.tableflow.commit.interval.ms", "100"))))
-                    .all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)
+                            .configs(Map.of(
+                                    "floe.tableflow.enabled", "true", "floe.tableflow.commit.interval.ms", "100"))))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         }
 
         AtomicBoolean producing = new AtomicBoolean(true);
@@ -94,7 +96,8 @@ class TableflowCrashIT {
         producerThread.join();
 
         List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
-                .mapToObj(p -> new TopicPartition(TOPIC, p)).toList();
+                .mapToObj(p -> new TopicPartition(TOPIC, p))
+                .toList();
         List<ConsumerRecord<byte[], byte[]>> topic = Records.readToEnd(bootstrap, partitions, Duration.ofMinutes(1));
         assertThat(topic).as("records in the topic (seed %d)", seed).hasSizeGreaterThan(1_000);
         Map<String, String> expected = new HashMap<>();
@@ -105,7 +108,9 @@ class TableflowCrashIT {
         List<String> duplicates = new ArrayList<>();
         for (Record row : rows) {
             String position = row.getField(Rows.PARTITION) + "/" + row.getField(Rows.OFFSET);
-            String value = StandardCharsets.UTF_8.decode(((ByteBuffer) row.getField("value")).duplicate()).toString();
+            String value = StandardCharsets.UTF_8
+                    .decode(((ByteBuffer) row.getField("value")).duplicate())
+                    .toString();
             if (actual.put(position, value) != null) {
                 duplicates.add(position);
             }
@@ -115,9 +120,15 @@ class TableflowCrashIT {
     }
 
     private static void produceUntilStopped(String bootstrap, AtomicBoolean producing, AtomicInteger sent) {
-        try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of(
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000))) {
+        try (KafkaProducer<byte[], byte[]> producer = Records.producer(
+                bootstrap,
+                Map.of(
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                        10_000,
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                        3_000,
+                        ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                        10_000))) {
             while (producing.get()) {
                 int i = sent.getAndIncrement();
                 try {
@@ -135,16 +146,23 @@ class TableflowCrashIT {
     /** Opens the catalog the agent writes (the SQLite file is shared safely) and waits for the table to hold {@code count} rows. */
     private List<Record> awaitTable(int count, Duration timeout) throws Exception {
         try (LocalObjectStore objects = new LocalObjectStore(dataDir.resolve("objects"))) {
-            ObjectLocations locations = new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
-            try (TableCatalog tables = new TableCatalog(IcebergCatalogs.jdbc(
-                    "jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(), null, null,
-                    locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dataDir.resolve("test-spool"))),
+            ObjectLocations locations =
+                    new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
+            try (TableCatalog tables = new TableCatalog(
+                    IcebergCatalogs.jdbc(
+                            "jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(),
+                            null,
+                            null,
+                            locations.root() + "/tables",
+                            new ObjectStoreFileIO(objects, locations, dataDir.resolve("test-spool"))),
                     "floe")) {
                 Instant deadline = Instant.now().plus(timeout);
                 while (true) {
                     Optional<Table> table = tables.load(TOPIC);
                     long materialized = table.flatMap(Watermark::of)
-                            .map(mark -> mark.nextOffsets().values().stream().mapToLong(Long::longValue).sum())
+                            .map(mark -> mark.nextOffsets().values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .sum())
                             .orElse(0L);
                     if (materialized >= count || Instant.now().isAfter(deadline)) {
                         return table.map(TableflowCrashIT::rows).orElse(List.of());
@@ -173,13 +191,21 @@ class TableflowCrashIT {
     }
 
     private AgentProcess startAgent(int port) throws IOException {
-        return AgentProcess.start(List.of("-Xmx512m"), List.of(
-                "--listen", "127.0.0.1:" + port,
-                "--http-listen", "127.0.0.1:" + InProcessFloe.freePort(),
-                "--data-dir", dataDir.toString(),
-                // A restarted agent takes the dead one's table lease within a second.
-                "--tableflow-lease-ms", "1000",
-                "--flush-interval-ms", "10"), Map.of(),
+        return AgentProcess.start(
+                List.of("-Xmx512m"),
+                List.of(
+                        "--listen",
+                        "127.0.0.1:" + port,
+                        "--http-listen",
+                        "127.0.0.1:" + InProcessFloe.freePort(),
+                        "--data-dir",
+                        dataDir.toString(),
+                        // A restarted agent takes the dead one's table lease within a second.
+                        "--tableflow-lease-ms",
+                        "1000",
+                        "--flush-interval-ms",
+                        "10"),
+                Map.of(),
                 dataDir.resolveSibling(dataDir.getFileName() + "-agent.log"));
     }
 }

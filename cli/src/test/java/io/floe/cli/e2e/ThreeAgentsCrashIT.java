@@ -105,29 +105,42 @@ class ThreeAgentsCrashIT {
                     new PacedProducer(2, nodes.get(1).bootstrap(), TOPIC, RECORDS_PER_PRODUCER, RECORDS_PER_SECOND));
             producers.forEach(PacedProducer::start);
             int total = producers.size() * RECORDS_PER_PRODUCER;
-            await("40% of the records acknowledged", SETTLE_TIMEOUT,
+            await(
+                    "40% of the records acknowledged",
+                    SETTLE_TIMEOUT,
                     () -> producers.stream().mapToInt(PacedProducer::ackedCount).sum() >= total * KILL_WHEN_ACKED);
             victim.process().kill();
             long killedAt = System.nanoTime();
             mark("agent " + victim.nodeId() + " killed");
             for (PacedProducer producer : producers) {
-                assertThat(producer.awaitDone(Duration.ofSeconds(120))).as("producer finished").isTrue();
+                assertThat(producer.awaitDone(Duration.ofSeconds(120)))
+                        .as("producer finished")
+                        .isTrue();
             }
-            List<PacedProducer.Ack> acks = producers.stream().flatMap(p -> p.acks().stream()).toList();
+            List<PacedProducer.Ack> acks =
+                    producers.stream().flatMap(p -> p.acks().stream()).toList();
             mark("producers done");
             awaitDrained(admin, acks);
             mark("group drained");
             ConsumerGroupDescription group = describeGroup(admin);
             for (GroupReader reader : readers) {
-                assertThat(reader.stop(Duration.ofSeconds(30))).as("reader stopped").isTrue();
+                assertThat(reader.stop(Duration.ofSeconds(30)))
+                        .as("reader stopped")
+                        .isTrue();
             }
 
-            Node survivor = nodes.stream().filter(node -> node != victim).findFirst().orElseThrow();
-            List<ConsumerRecord<byte[], byte[]>> log = Records.readToEnd(survivor.bootstrap(), partitions(),
-                    SETTLE_TIMEOUT);
+            Node survivor =
+                    nodes.stream().filter(node -> node != victim).findFirst().orElseThrow();
+            List<ConsumerRecord<byte[], byte[]>> log =
+                    Records.readToEnd(survivor.bootstrap(), partitions(), SETTLE_TIMEOUT);
             mark("log read");
-            CrashRunChecks run = new CrashRunChecks(total, acks, producers.stream()
-                    .flatMap(p -> p.failures().stream()).toList(), log, readers, killedAt);
+            CrashRunChecks run = new CrashRunChecks(
+                    total,
+                    acks,
+                    producers.stream().flatMap(p -> p.failures().stream()).toList(),
+                    log,
+                    readers,
+                    killedAt);
             System.out.println(run.summary() + " victim=" + victim.nodeId() + " timeline=" + timeline);
             run.assertAll(committedOffsets(admin), endOffsets(admin), group, victim.nodeId());
         }
@@ -148,18 +161,30 @@ class ThreeAgentsCrashIT {
             int httpPort = InProcessFloe.freePort();
             Path log = LOGS.resolve("agent-" + nodeId + ".log");
             Files.deleteIfExists(log);
-            AgentProcess process = AgentProcess.start(AGENT_JVM, List.of(
-                    "--node-id", Integer.toString(nodeId),
-                    "--listen", "127.0.0.1:" + kafkaPort,
-                    "--http-listen", "127.0.0.1:" + httpPort,
-                    "--data-dir", dir.resolve("agent-" + nodeId).toString(),
-                    "--metadata", metadata,
-                    "--objects", "s3://" + BUCKET + "/three-agents",
-                    "--s3-endpoint", s3.endpoint().toString(),
-                    "--s3-path-style", "true",
-                    "--s3-access-key-id", InProcessS3.ACCESS_KEY),
+            AgentProcess process = AgentProcess.start(
+                    AGENT_JVM,
+                    List.of(
+                            "--node-id",
+                            Integer.toString(nodeId),
+                            "--listen",
+                            "127.0.0.1:" + kafkaPort,
+                            "--http-listen",
+                            "127.0.0.1:" + httpPort,
+                            "--data-dir",
+                            dir.resolve("agent-" + nodeId).toString(),
+                            "--metadata",
+                            metadata,
+                            "--objects",
+                            "s3://" + BUCKET + "/three-agents",
+                            "--s3-endpoint",
+                            s3.endpoint().toString(),
+                            "--s3-path-style",
+                            "true",
+                            "--s3-access-key-id",
+                            InProcessS3.ACCESS_KEY),
                     // The secret from the environment, as the README advises: a flag shows in the process list.
-                    Map.of("FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY), log);
+                    Map.of("FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY),
+                    log);
             nodes.add(new Node(nodeId, kafkaPort, httpPort, process));
         }
         for (Node node : nodes) {
@@ -169,19 +194,30 @@ class ThreeAgentsCrashIT {
         // Each agent answers Metadata from its own view of the membership: all of them must list all three.
         for (Node node : nodes) {
             try (Admin admin = Records.admin(node.bootstrap())) {
-                await("agent " + node.nodeId() + " lists 3 brokers", START_TIMEOUT,
-                        () -> admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() == 3);
+                await(
+                        "agent " + node.nodeId() + " lists 3 brokers",
+                        START_TIMEOUT,
+                        () -> admin.describeCluster()
+                                        .nodes()
+                                        .get(10, TimeUnit.SECONDS)
+                                        .size()
+                                == 3);
             }
         }
     }
 
     private void awaitHealthy(Node node) throws Exception {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.httpPort() + "/health"))
-                .timeout(Duration.ofSeconds(5)).build();
+                .timeout(Duration.ofSeconds(5))
+                .build();
         await("agent " + node.nodeId() + " healthy", START_TIMEOUT, () -> {
-            assertThat(node.process().isAlive()).as("agent %d runs; its log ends with:%n%s", node.nodeId(),
-                    node.process().logTail(40)).isTrue();
+            assertThat(node.process().isAlive())
+                    .as(
+                            "agent %d runs; its log ends with:%n%s",
+                            node.nodeId(), node.process().logTail(40))
+                    .isTrue();
             try {
                 return http.send(health, HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
             } catch (IOException notYet) {
@@ -191,22 +227,30 @@ class ThreeAgentsCrashIT {
     }
 
     private void createTopic(Admin admin) throws Exception {
-        admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
         for (Node node : nodes) {
             try (Admin direct = Records.admin(node.bootstrap())) {
-                await("agent " + node.nodeId() + " knows topic " + TOPIC, SETTLE_TIMEOUT,
+                await(
+                        "agent " + node.nodeId() + " knows topic " + TOPIC,
+                        SETTLE_TIMEOUT,
                         () -> topic(direct).partitions().size() == PARTITIONS);
             }
         }
     }
 
     private void awaitStableGroup(Admin admin, int members) throws Exception {
-        await("group " + GROUP + " stable with " + members + " members sharing " + PARTITIONS + " partitions",
-                SETTLE_TIMEOUT, () -> {
+        await(
+                "group " + GROUP + " stable with " + members + " members sharing " + PARTITIONS + " partitions",
+                SETTLE_TIMEOUT,
+                () -> {
                     ConsumerGroupDescription group = describeGroup(admin);
-                    int assigned = group.members().stream().mapToInt(m -> m.assignment().topicPartitions().size())
+                    int assigned = group.members().stream()
+                            .mapToInt(m -> m.assignment().topicPartitions().size())
                             .sum();
-                    return group.groupState() == GroupState.STABLE && group.members().size() == members
+                    return group.groupState() == GroupState.STABLE
+                            && group.members().size() == members
                             && assigned == PARTITIONS;
                 });
     }
@@ -214,36 +258,53 @@ class ThreeAgentsCrashIT {
     /** The group's coordinator if it leads a partition, otherwise the agent leading the most partitions. */
     private Node victim(Admin admin) throws Exception {
         int coordinator = describeGroup(admin).coordinator().id();
-        List<Integer> leaders = topic(admin).partitions().stream().map(p -> p.leader().id()).toList();
+        List<Integer> leaders =
+                topic(admin).partitions().stream().map(p -> p.leader().id()).toList();
         Map<Integer, Long> led = leaders.stream().collect(Collectors.groupingBy(id -> id, Collectors.counting()));
-        int victim = led.getOrDefault(coordinator, 0L) > 0 ? coordinator
-                : led.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        int victim = led.getOrDefault(coordinator, 0L) > 0
+                ? coordinator
+                : led.entrySet().stream()
+                        .max(Map.Entry.comparingByValue())
+                        .orElseThrow()
+                        .getKey();
         System.out.println("coordinator=" + coordinator + " leaders=" + leaders + " killing=" + victim);
-        return nodes.stream().filter(node -> node.nodeId() == victim).findFirst().orElseThrow();
+        return nodes.stream()
+                .filter(node -> node.nodeId() == victim)
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Waits until the group consumed every acknowledged record and committed offsets up to the end of the log. */
     private void awaitDrained(Admin admin, List<PacedProducer.Ack> acks) throws Exception {
         await("the group consumed and committed every acknowledged record", SETTLE_TIMEOUT, () -> {
-            Set<String> consumed = readers.stream().flatMap(r -> r.deliveries().stream())
-                    .map(GroupReader.Delivery::value).collect(Collectors.toSet());
+            Set<String> consumed = readers.stream()
+                    .flatMap(r -> r.deliveries().stream())
+                    .map(GroupReader.Delivery::value)
+                    .collect(Collectors.toSet());
             return acks.stream().allMatch(ack -> consumed.contains(ack.value()))
                     && committedOffsets(admin).equals(endOffsets(admin));
         });
     }
 
     private static ConsumerGroupDescription describeGroup(Admin admin) throws Exception {
-        return admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP).get(10, TimeUnit.SECONDS);
+        return admin.describeConsumerGroups(List.of(GROUP))
+                .describedGroups()
+                .get(GROUP)
+                .get(10, TimeUnit.SECONDS);
     }
 
     private static TopicDescription topic(Admin admin) throws Exception {
-        return admin.describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS).get(TOPIC);
+        return admin.describeTopics(List.of(TOPIC))
+                .allTopicNames()
+                .get(10, TimeUnit.SECONDS)
+                .get(TOPIC);
     }
 
     /** The group's committed offset of every partition, 0 where it committed none. */
     private static Map<Integer, Long> committedOffsets(Admin admin) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
         Map<Integer, Long> offsets = new HashMap<>();
         for (TopicPartition partition : partitions()) {
             OffsetAndMetadata offset = committed.get(partition);
@@ -256,13 +317,17 @@ class ThreeAgentsCrashIT {
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         partitions().forEach(partition -> latest.put(partition, OffsetSpec.latest()));
         Map<Integer, Long> offsets = new HashMap<>();
-        admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS)
+        admin.listOffsets(latest)
+                .all()
+                .get(10, TimeUnit.SECONDS)
                 .forEach((partition, info) -> offsets.put(partition.partition(), info.offset()));
         return offsets;
     }
 
     private static List<TopicPartition> partitions() {
-        return IntStream.range(0, PARTITIONS).mapToObj(p -> new TopicPartition(TOPIC, p)).toList();
+        return IntStream.range(0, PARTITIONS)
+                .mapToObj(p -> new TopicPartition(TOPIC, p))
+                .toList();
     }
 
     /** A condition polled until it holds; an exception counts as "not yet" until the timeout. */
@@ -283,8 +348,10 @@ class ThreeAgentsCrashIT {
                 last = notYet;
             }
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after " + timeout + " waiting until " + what
-                        + (last == null ? "" : "; last error: " + last) + "; agent logs in " + LOGS.toAbsolutePath(),
+                throw new AssertionError(
+                        "timed out after " + timeout + " waiting until " + what
+                                + (last == null ? "" : "; last error: " + last) + "; agent logs in "
+                                + LOGS.toAbsolutePath(),
                         last);
             }
             Thread.sleep(POLL_INTERVAL_MS); // a poll interval: the condition decides, not the time

@@ -70,8 +70,11 @@ class GroupsCommandTest {
         int port = freePort();
         metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
-        agent = Agent.start(AgentConfig.defaults().withAdvertised("127.0.0.1", port)
-                .withFlush(Duration.ofMillis(5), 1024 * 1024), AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(),
+        agent = Agent.start(
+                AgentConfig.defaults().withAdvertised("127.0.0.1", port).withFlush(Duration.ofMillis(5), 1024 * 1024),
+                AgentMetadata.of(metadata),
+                objects,
+                new SimpleMeterRegistry(),
                 Clock.systemUTC());
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
         agent.topics().create(new NewTopic("orders", 2, Map.of()), false);
@@ -107,11 +110,12 @@ class GroupsCommandTest {
 
         assertThat(groups("describe", "billing")).isZero();
 
-        assertThat(out.toString().lines()).containsExactly(
-                "Consumer group 'billing' has no active members.",
-                "GROUP    TOPIC   PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID",
-                "billing  orders  0          4               10              6    -            -     -",
-                "billing  orders  1          5               5               0    -            -     -");
+        assertThat(out.toString().lines())
+                .containsExactly(
+                        "Consumer group 'billing' has no active members.",
+                        "GROUP    TOPIC   PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID",
+                        "billing  orders  0          4               10              6    -            -     -",
+                        "billing  orders  1          5               5               0    -            -     -");
     }
 
     @Test
@@ -131,9 +135,11 @@ class GroupsCommandTest {
                     .anySatisfy(line -> assertThat(line).matches("live\\s+orders\\s+0\\s+7\\s+10\\s+3\\s+.*"))
                     .anySatisfy(line -> assertThat(line).matches("live\\s+orders\\s+1\\s+-\\s+5\\s+-\\s+.*"));
 
-            assertThat(groups("reset-offsets", "live", "--to-earliest", "--execute")).isEqualTo(1);
-            assertThat(err.toString()).startsWith("floe groups reset-offsets: offsets can only be reset while group"
-                    + " 'live' is inactive, but its state is Stable");
+            assertThat(groups("reset-offsets", "live", "--to-earliest", "--execute"))
+                    .isEqualTo(1);
+            assertThat(err.toString())
+                    .startsWith("floe groups reset-offsets: offsets can only be reset while group"
+                            + " 'live' is inactive, but its state is Stable");
         }
     }
 
@@ -142,14 +148,16 @@ class GroupsCommandTest {
         commit("billing", Map.of(ORDERS_0, 4L, ORDERS_1, 5L));
 
         assertThat(groups("reset-offsets", "billing", "--to-earliest")).isZero();
-        assertThat(out.toString().lines()).containsExactly(
-                "GROUP    TOPIC   PARTITION  NEW-OFFSET",
-                "billing  orders  0          0",
-                "billing  orders  1          0",
-                "Dry run: nothing committed. Rerun with --execute to commit these offsets.");
+        assertThat(out.toString().lines())
+                .containsExactly(
+                        "GROUP    TOPIC   PARTITION  NEW-OFFSET",
+                        "billing  orders  0          0",
+                        "billing  orders  1          0",
+                        "Dry run: nothing committed. Rerun with --execute to commit these offsets.");
         assertThat(committed("billing")).containsEntry(ORDERS_0, 4L).containsEntry(ORDERS_1, 5L);
 
-        assertThat(groups("reset-offsets", "billing", "--to-earliest", "--topic", "orders:0", "--execute")).isZero();
+        assertThat(groups("reset-offsets", "billing", "--to-earliest", "--topic", "orders:0", "--execute"))
+                .isZero();
         assertThat(out.toString()).contains("Committed new offsets of 1 partition for group billing.");
         assertThat(committed("billing")).containsEntry(ORDERS_0, 0L).containsEntry(ORDERS_1, 5L);
     }
@@ -163,21 +171,28 @@ class GroupsCommandTest {
         assertThat(reset("--to-offset", "100")).as("clamped to the log end").isEqualTo(10);
         assertThat(reset("--shift-by", "-4")).isEqualTo(6);
         assertThat(reset("--shift-by", "-40")).as("clamped to the log start").isZero();
-        assertThat(reset("--to-datetime", Instant.ofEpochMilli(T0 + 7000).toString())).isEqualTo(7);
-        assertThat(reset("--to-datetime", "2023-11-14T22:13:26.500Z")).as("T0 + 6.5 s").isEqualTo(7);
+        assertThat(reset("--to-datetime", Instant.ofEpochMilli(T0 + 7000).toString()))
+                .isEqualTo(7);
+        assertThat(reset("--to-datetime", "2023-11-14T22:13:26.500Z"))
+                .as("T0 + 6.5 s")
+                .isEqualTo(7);
         assertThat(reset("--to-datetime", Instant.ofEpochMilli(T0 + 9500).toString()))
-                .as("after the last record: the log end").isEqualTo(10);
+                .as("after the last record: the log end")
+                .isEqualTo(10);
 
-        assertThat(groups("reset-offsets", "fresh", "--to-earliest", "--topic", "orders", "--execute")).isZero();
+        assertThat(groups("reset-offsets", "fresh", "--to-earliest", "--topic", "orders", "--execute"))
+                .isZero();
         assertThat(committed("fresh")).containsExactlyInAnyOrderEntriesOf(Map.of(ORDERS_0, 0L, ORDERS_1, 0L));
     }
 
     @Test
     void resetRefusesPartitionsWithoutOffsets() {
         assertThat(groups("reset-offsets", "billing", "--to-earliest")).isEqualTo(1);
-        assertThat(err.toString()).contains("group 'billing' has no committed offsets; name the partitions with --topic");
+        assertThat(err.toString())
+                .contains("group 'billing' has no committed offsets; name the partitions with --topic");
 
-        assertThat(groups("reset-offsets", "billing", "--shift-by", "1", "--topic", "orders:0")).isEqualTo(1);
+        assertThat(groups("reset-offsets", "billing", "--shift-by", "1", "--topic", "orders:0"))
+                .isEqualTo(1);
         assertThat(err.toString()).contains("--shift-by needs a committed offset");
     }
 
@@ -196,7 +211,9 @@ class GroupsCommandTest {
     @Test
     void describingAnUnknownGroupFailsWithOneLine() {
         assertThat(groups("describe", "missing")).isEqualTo(1);
-        assertThat(err.toString()).startsWith("floe groups describe: group 'missing' does not exist").hasLineCount(1);
+        assertThat(err.toString())
+                .startsWith("floe groups describe: group 'missing' does not exist")
+                .hasLineCount(1);
     }
 
     /** Runs {@code floe groups ARGS --bootstrap ...} with fresh output buffers. */
@@ -235,30 +252,42 @@ class GroupsCommandTest {
 
     private Map<TopicPartition, Long> committed(String group) throws Exception {
         Map<TopicPartition, Long> offsets = new java.util.HashMap<>();
-        admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
+        admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()
+                .get()
                 .forEach((partition, offset) -> offsets.put(partition, offset.offset()));
         return offsets;
     }
 
     /** Records with timestamps T0, T0 + 1000, ... so --to-datetime finds them by second. */
     private void produce(TopicPartition partition, int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
-                new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(partition.topic(), partition.partition(), T0 + i * 1000L, "k" + i,
-                        "v" + i));
+                producer.send(new ProducerRecord<>(
+                        partition.topic(), partition.partition(), T0 + i * 1000L, "k" + i, "v" + i));
             }
             producer.flush();
         }
     }
 
     private KafkaConsumer<String, String> consumer(String group) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.GROUP_ID_CONFIG, group,
-                ConsumerConfig.CLIENT_ID_CONFIG, "groups-test-client",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer());
+        return new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        group,
+                        ConsumerConfig.CLIENT_ID_CONFIG,
+                        "groups-test-client",
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer());
     }
 
     private static void pollUntilAssigned(KafkaConsumer<String, String> consumer, int partitions) {

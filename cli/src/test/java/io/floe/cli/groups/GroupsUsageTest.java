@@ -42,26 +42,35 @@ class GroupsUsageTest {
         assertThat(run("groups", "reset-offsets", "billing")).isEqualTo(2);
         assertThat(err.toString()).contains("--to-earliest");
 
-        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--to-latest")).isEqualTo(2);
-        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--dry-run", "--execute")).isEqualTo(2);
+        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--to-latest"))
+                .isEqualTo(2);
+        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--dry-run", "--execute"))
+                .isEqualTo(2);
     }
 
     @Test
     void resetRefusesMalformedTimesAndPartitions() {
-        assertThat(run("groups", "reset-offsets", "billing", "--to-datetime", "yesterday")).isEqualTo(2);
+        assertThat(run("groups", "reset-offsets", "billing", "--to-datetime", "yesterday"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("invalid value 'yesterday' for --to-datetime");
 
-        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--topic", "orders:x")).isEqualTo(2);
+        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--topic", "orders:x"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("invalid value 'orders:x' for --topic");
-        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--topic", ":1")).isEqualTo(2);
+        assertThat(run("groups", "reset-offsets", "billing", "--to-earliest", "--topic", ":1"))
+                .isEqualTo(2);
     }
 
     @Test
     void timesWithoutAZoneAreLocal() {
-        assertThat(ResetOffsetsCommand.parseTime("2023-11-14T22:13:20Z").toEpochMilli()).isEqualTo(1_700_000_000_000L);
-        assertThat(ResetOffsetsCommand.parseTime("2023-11-14T23:13:20.000+01:00").toEpochMilli())
+        assertThat(ResetOffsetsCommand.parseTime("2023-11-14T22:13:20Z").toEpochMilli())
                 .isEqualTo(1_700_000_000_000L);
-        assertThat(ResetOffsetsCommand.parseTime("2023-11-14T22:13:20")).isEqualTo(
-                java.time.LocalDateTime.of(2023, 11, 14, 22, 13, 20).atZone(java.time.ZoneId.systemDefault()).toInstant());
+        assertThat(ResetOffsetsCommand.parseTime("2023-11-14T23:13:20.000+01:00")
+                        .toEpochMilli())
+                .isEqualTo(1_700_000_000_000L);
+        assertThat(ResetOffsetsCommand.parseTime("2023-11-14T22:13:20"))
+                .isEqualTo(java.time.LocalDateTime.of(2023, 11, 14, 22, 13, 20)
+                        .atZone(java.time.ZoneId.systemDefault())
+                        .toInstant());
     }
 }

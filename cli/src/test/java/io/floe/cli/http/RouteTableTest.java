@@ -23,7 +23,8 @@ class RouteTableTest {
 
     @Test
     void rejectsTakenAndMalformedRoutes() {
-        RouteTable routes = new RouteTable().get("/health", () -> TextResponse.ok("ok")).mount("/iceberg", NOTHING);
+        RouteTable routes =
+                new RouteTable().get("/health", () -> TextResponse.ok("ok")).mount("/iceberg", NOTHING);
 
         assertThatThrownBy(() -> routes.get("/health", () -> TextResponse.ok("again")))
                 .hasMessage("route GET /health is already taken");

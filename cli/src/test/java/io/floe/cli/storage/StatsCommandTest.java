@@ -44,12 +44,13 @@ class StatsCommandTest {
 
         assertThat(run("storage", "stats", "--metadata", "sqlite:" + db)).isZero();
 
-        assertThat(out.toString().lines()).containsExactly(
-                "Metadata store: sqlite:" + db,
-                "Committed objects: 2",
-                "Committed bytes: " + 3 * ProduceFixture.BATCH_BYTES,
-                "Registered uploads, not committed: 1",
-                "Objects pending deletion: 0");
+        assertThat(out.toString().lines())
+                .containsExactly(
+                        "Metadata store: sqlite:" + db,
+                        "Committed objects: 2",
+                        "Committed bytes: " + 3 * ProduceFixture.BATCH_BYTES,
+                        "Registered uploads, not committed: 1",
+                        "Objects pending deletion: 0");
         assertThat(err.toString()).isEmpty();
     }
 
@@ -63,7 +64,8 @@ class StatsCommandTest {
             running.close();
         }
 
-        assertThat(err.toString()).startsWith("floe storage stats: cannot open metadata store " + db)
+        assertThat(err.toString())
+                .startsWith("floe storage stats: cannot open metadata store " + db)
                 .contains("another Floe agent is using this embedded metadata store")
                 .contains("Stop that agent first, or read the same figures from its /metrics endpoint")
                 .hasLineCount(1);
@@ -76,17 +78,21 @@ class StatsCommandTest {
 
         assertThat(run("storage", "stats", "--metadata", "sqlite:" + db)).isEqualTo(1);
 
-        assertThat(err.toString()).isEqualTo("floe storage stats: no metadata store at " + db
-                + ": the file does not exist" + System.lineSeparator());
+        assertThat(err.toString())
+                .isEqualTo("floe storage stats: no metadata store at " + db + ": the file does not exist"
+                        + System.lineSeparator());
         assertThat(db.getParent()).doesNotExist();
     }
 
     @Test
     void aBadUrlIsAUsageError() {
-        assertThat(run("storage", "stats", "--metadata", "postgresql://floe:hunter2@/floe")).isEqualTo(2);
+        assertThat(run("storage", "stats", "--metadata", "postgresql://floe:hunter2@/floe"))
+                .isEqualTo(2);
 
-        assertThat(err.toString()).startsWith("floe storage stats: invalid value for --metadata:")
-                .contains("names no host").doesNotContain("hunter2");
+        assertThat(err.toString())
+                .startsWith("floe storage stats: invalid value for --metadata:")
+                .contains("names no host")
+                .doesNotContain("hunter2");
         assertThat(run("storage")).isEqualTo(2);
     }
 

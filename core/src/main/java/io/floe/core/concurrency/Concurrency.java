@@ -64,7 +64,8 @@ public interface Concurrency {
 
         @Override
         public ExecutorService pool(String name, int threads) {
-            return threads == 1 ? Executors.newSingleThreadExecutor(Threads.daemon(name))
+            return threads == 1
+                    ? Executors.newSingleThreadExecutor(Threads.daemon(name))
                     : Executors.newFixedThreadPool(threads, Threads.daemon(name));
         }
 

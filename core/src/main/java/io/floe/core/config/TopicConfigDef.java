@@ -24,11 +24,11 @@ record TopicConfigDef(String name, ConfigType type, String defaultValue, Set<Str
                         throw new NumberFormatException("not a boolean");
                     }
                 }
-                default -> { }
+                default -> {}
             }
         } catch (NumberFormatException e) {
-            throw new InvalidConfigException(
-                    "Invalid value " + value + " for configuration " + name + ": expected a " + type.name().toLowerCase());
+            throw new InvalidConfigException("Invalid value " + value + " for configuration " + name + ": expected a "
+                    + type.name().toLowerCase());
         }
         if (!allowed.isEmpty()) {
             List<String> items = type == ConfigType.LIST ? List.of(value.split("\\s*,\\s*")) : List.of(value);

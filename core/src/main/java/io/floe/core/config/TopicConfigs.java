@@ -117,15 +117,16 @@ public final class TopicConfigs {
         for (TopicConfigDef def : DEFINITIONS.values()) {
             String override = topic.configs().get(def.name());
             String agentValue = agentDefaults.get(def.name());
-            ConfigSource source = override != null ? ConfigSource.TOPIC_OVERRIDE
+            ConfigSource source = override != null
+                    ? ConfigSource.TOPIC_OVERRIDE
                     : agentValue != null ? ConfigSource.STATIC_AGENT : ConfigSource.DEFAULT;
             String value = override != null ? override : agentValue != null ? agentValue : def.defaultValue();
             entries.add(new ConfigEntry(def.name(), value, source, def.type(), false, false, def.documentation()));
         }
         topic.configs().forEach((name, value) -> {
             if (!DEFINITIONS.containsKey(name)) {
-                entries.add(new ConfigEntry(name, value, ConfigSource.TOPIC_OVERRIDE, ConfigType.STRING, false, false,
-                        "Floe setting"));
+                entries.add(new ConfigEntry(
+                        name, value, ConfigSource.TOPIC_OVERRIDE, ConfigType.STRING, false, false, "Floe setting"));
             }
         });
         return entries;
@@ -159,35 +160,76 @@ public final class TopicConfigs {
     private static Map<String, TopicConfigDef> definitions() {
         Map<String, TopicConfigDef> defs = new LinkedHashMap<>();
         List.of(
-                new TopicConfigDef(CLEANUP_POLICY, ConfigType.LIST, "delete", Set.of("delete", "compact"),
-                        "delete removes old segments by retention; compact keeps the newest record per key"),
-                new TopicConfigDef("compression.type", ConfigType.STRING, "producer",
-                        Set.of("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
-                        "batches are stored as the producer compressed them"),
-                new TopicConfigDef("delete.retention.ms", ConfigType.LONG, "86400000",
-                        "how long tombstones are kept in compacted topics"),
-                new TopicConfigDef("file.delete.delay.ms", ConfigType.LONG, "60000", "delay before deleting an object"),
-                new TopicConfigDef("flush.messages", ConfigType.LONG, "9223372036854775807", "ignored: every ack is durable"),
-                new TopicConfigDef("flush.ms", ConfigType.LONG, "9223372036854775807", "ignored: every ack is durable"),
-                new TopicConfigDef("index.interval.bytes", ConfigType.INT, "4096", "ignored by Floe"),
-                new TopicConfigDef("max.compaction.lag.ms", ConfigType.LONG, "9223372036854775807",
-                        "maximum time a record stays uncompacted"),
-                new TopicConfigDef(MAX_MESSAGE_BYTES, ConfigType.INT, "1048588", "largest record batch accepted"),
-                new TopicConfigDef("message.timestamp.after.max.ms", ConfigType.LONG, "3600000",
-                        "how far in the future a timestamp may be"),
-                new TopicConfigDef("message.timestamp.before.max.ms", ConfigType.LONG, "9223372036854775807",
-                        "how far in the past a timestamp may be"),
-                new TopicConfigDef(MESSAGE_TIMESTAMP_TYPE, ConfigType.STRING, "CreateTime",
-                        Set.of("CreateTime", "LogAppendTime"), "CreateTime keeps producer timestamps"),
-                new TopicConfigDef("min.cleanable.dirty.ratio", ConfigType.DOUBLE, "0.5", "when key compaction runs"),
-                new TopicConfigDef("min.compaction.lag.ms", ConfigType.LONG, "0", "minimum time a record stays uncompacted"),
-                new TopicConfigDef("min.insync.replicas", ConfigType.INT, "1",
-                        "accepted for compatibility: objects are durable when acknowledged"),
-                new TopicConfigDef(RETENTION_BYTES, ConfigType.LONG, "-1", "maximum log size per partition, -1 unlimited"),
-                new TopicConfigDef(RETENTION_MS, ConfigType.LONG, "604800000", "how long records are kept, -1 forever"),
-                new TopicConfigDef("segment.bytes", ConfigType.INT, "1073741824", "ignored by Floe"),
-                new TopicConfigDef("segment.ms", ConfigType.LONG, "604800000", "ignored by Floe"),
-                new TopicConfigDef("unclean.leader.election.enable", ConfigType.BOOLEAN, "false", "no replicas in Floe"))
+                        new TopicConfigDef(
+                                CLEANUP_POLICY,
+                                ConfigType.LIST,
+                                "delete",
+                                Set.of("delete", "compact"),
+                                "delete removes old segments by retention; compact keeps the newest record per key"),
+                        new TopicConfigDef(
+                                "compression.type",
+                                ConfigType.STRING,
+                                "producer",
+                                Set.of("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
+                                "batches are stored as the producer compressed them"),
+                        new TopicConfigDef(
+                                "delete.retention.ms",
+                                ConfigType.LONG,
+                                "86400000",
+                                "how long tombstones are kept in compacted topics"),
+                        new TopicConfigDef(
+                                "file.delete.delay.ms", ConfigType.LONG, "60000", "delay before deleting an object"),
+                        new TopicConfigDef(
+                                "flush.messages",
+                                ConfigType.LONG,
+                                "9223372036854775807",
+                                "ignored: every ack is durable"),
+                        new TopicConfigDef(
+                                "flush.ms", ConfigType.LONG, "9223372036854775807", "ignored: every ack is durable"),
+                        new TopicConfigDef("index.interval.bytes", ConfigType.INT, "4096", "ignored by Floe"),
+                        new TopicConfigDef(
+                                "max.compaction.lag.ms",
+                                ConfigType.LONG,
+                                "9223372036854775807",
+                                "maximum time a record stays uncompacted"),
+                        new TopicConfigDef(
+                                MAX_MESSAGE_BYTES, ConfigType.INT, "1048588", "largest record batch accepted"),
+                        new TopicConfigDef(
+                                "message.timestamp.after.max.ms",
+                                ConfigType.LONG,
+                                "3600000",
+                                "how far in the future a timestamp may be"),
+                        new TopicConfigDef(
+                                "message.timestamp.before.max.ms",
+                                ConfigType.LONG,
+                                "9223372036854775807",
+                                "how far in the past a timestamp may be"),
+                        new TopicConfigDef(
+                                MESSAGE_TIMESTAMP_TYPE,
+                                ConfigType.STRING,
+                                "CreateTime",
+                                Set.of("CreateTime", "LogAppendTime"),
+                                "CreateTime keeps producer timestamps"),
+                        new TopicConfigDef(
+                                "min.cleanable.dirty.ratio", ConfigType.DOUBLE, "0.5", "when key compaction runs"),
+                        new TopicConfigDef(
+                                "min.compaction.lag.ms",
+                                ConfigType.LONG,
+                                "0",
+                                "minimum time a record stays uncompacted"),
+                        new TopicConfigDef(
+                                "min.insync.replicas",
+                                ConfigType.INT,
+                                "1",
+                                "accepted for compatibility: objects are durable when acknowledged"),
+                        new TopicConfigDef(
+                                RETENTION_BYTES, ConfigType.LONG, "-1", "maximum log size per partition, -1 unlimited"),
+                        new TopicConfigDef(
+                                RETENTION_MS, ConfigType.LONG, "604800000", "how long records are kept, -1 forever"),
+                        new TopicConfigDef("segment.bytes", ConfigType.INT, "1073741824", "ignored by Floe"),
+                        new TopicConfigDef("segment.ms", ConfigType.LONG, "604800000", "ignored by Floe"),
+                        new TopicConfigDef(
+                                "unclean.leader.election.enable", ConfigType.BOOLEAN, "false", "no replicas in Floe"))
                 .forEach(def -> defs.put(def.name(), def));
         return java.util.Collections.unmodifiableMap(defs);
     }

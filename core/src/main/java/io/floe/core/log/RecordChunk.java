@@ -34,7 +34,9 @@ public sealed interface RecordChunk {
 
         public InFile {
             Objects.requireNonNull(file, "file");
-            if (position < file.range().position() || length < 0 || position + length > file.range().end()) {
+            if (position < file.range().position()
+                    || length < 0
+                    || position + length > file.range().end()) {
                 throw new IllegalArgumentException("[" + position + ", " + (position + length) + ") is outside "
                         + file.range() + " of " + file.key());
             }

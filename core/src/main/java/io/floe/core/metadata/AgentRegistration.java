@@ -34,8 +34,8 @@ public record AgentRegistration(String agentId, int nodeId, String host, int por
     private static void requireText(String name, String value, int lengthMax) {
         Objects.requireNonNull(value, name);
         if (value.isBlank() || value.length() > lengthMax) {
-            throw new IllegalArgumentException(name + " must be 1 to " + lengthMax + " characters and not blank, got '"
-                    + value + "'");
+            throw new IllegalArgumentException(
+                    name + " must be 1 to " + lengthMax + " characters and not blank, got '" + value + "'");
         }
     }
 }

@@ -14,8 +14,7 @@ import java.util.Objects;
  *     its lease ran out) may still believe they own partitions: their session timeouts have not
  *     passed since that holder last answered them. A new holder forms no generation before it.
  */
-public record CoordinatorLease(String groupId, String owner, long epoch, Instant expiresAt,
-        Instant priorMembersUntil) {
+public record CoordinatorLease(String groupId, String owner, long epoch, Instant expiresAt, Instant priorMembersUntil) {
 
     public CoordinatorLease {
         Objects.requireNonNull(groupId, "groupId");

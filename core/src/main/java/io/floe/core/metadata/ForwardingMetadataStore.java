@@ -120,7 +120,8 @@ public class ForwardingMetadataStore implements MetadataStore {
 
     @Override
     public Optional<BatchCoordinate> firstBatchAtOrAfter(TopicPartition topicPartition, long timestamp) {
-        return call(MetadataOperation.FIRST_BATCH_AT_OR_AFTER,
+        return call(
+                MetadataOperation.FIRST_BATCH_AT_OR_AFTER,
                 () -> delegate.firstBatchAtOrAfter(topicPartition, timestamp));
     }
 
@@ -151,8 +152,8 @@ public class ForwardingMetadataStore implements MetadataStore {
 
     @Override
     public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
-        return call(MetadataOperation.TRUNCATE_LOG,
-                () -> delegate.truncateLog(topicPartition, newLogStart, deleteAfter));
+        return call(
+                MetadataOperation.TRUNCATE_LOG, () -> delegate.truncateLog(topicPartition, newLogStart, deleteAfter));
     }
 
     @Override
@@ -261,9 +262,10 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public Optional<CoordinatorLease> acquireCoordinator(String groupId, String owner, Instant now,
-            Duration ttl, Duration sessionTimeout) {
-        return call(MetadataOperation.ACQUIRE_COORDINATOR,
+    public Optional<CoordinatorLease> acquireCoordinator(
+            String groupId, String owner, Instant now, Duration ttl, Duration sessionTimeout) {
+        return call(
+                MetadataOperation.ACQUIRE_COORDINATOR,
                 () -> delegate.acquireCoordinator(groupId, owner, now, ttl, sessionTimeout));
     }
 
@@ -274,8 +276,8 @@ public class ForwardingMetadataStore implements MetadataStore {
 
     @Override
     public List<StoredObject> smallObjects(long sizeBelowBytes, Instant registeredBefore, int max) {
-        return call(MetadataOperation.SMALL_OBJECTS,
-                () -> delegate.smallObjects(sizeBelowBytes, registeredBefore, max));
+        return call(
+                MetadataOperation.SMALL_OBJECTS, () -> delegate.smallObjects(sizeBelowBytes, registeredBefore, max));
     }
 
     @Override
@@ -290,7 +292,8 @@ public class ForwardingMetadataStore implements MetadataStore {
 
     @Override
     public int scheduleUnreferenced(Instant registeredBefore, Instant now, Instant deleteAfter) {
-        return call(MetadataOperation.SCHEDULE_UNREFERENCED,
+        return call(
+                MetadataOperation.SCHEDULE_UNREFERENCED,
                 () -> delegate.scheduleUnreferenced(registeredBefore, now, deleteAfter));
     }
 
@@ -318,6 +321,7 @@ public class ForwardingMetadataStore implements MetadataStore {
     public List<ReferenceMismatch> referenceMismatches() {
         return call(MetadataOperation.REFERENCE_MISMATCHES, () -> delegate.referenceMismatches());
     }
+
     @Override
     public String describe() {
         return delegate.describe();

@@ -30,8 +30,8 @@ public interface Leases {
      * owner's lease runs. {@code sessionTimeout} is the longest session timeout of the owner's members;
      * the next holder's {@link CoordinatorLease#priorMembersUntil()} is this lease's end plus it.
      */
-    Optional<CoordinatorLease> acquireCoordinator(String groupId, String owner, Instant now, Duration ttl,
-            Duration sessionTimeout);
+    Optional<CoordinatorLease> acquireCoordinator(
+            String groupId, String owner, Instant now, Duration ttl, Duration sessionTimeout);
 
     /**
      * Gives up {@code lease} at {@code now} (the group moved to another agent, or this one stops): the

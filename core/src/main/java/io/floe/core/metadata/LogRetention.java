@@ -31,8 +31,7 @@ public interface LogRetention {
      * and schedules objects that lost their last reference for deletion after {@code deleteAfter}.
      * Returns the log start: below {@code newLogStart} when a hold stopped it. Idempotent.
      */
-    long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter)
-            throws UnknownTopicException;
+    long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) throws UnknownTopicException;
 
     /**
      * Sets {@code holder}'s retention hold on partitions of {@code topic} (partition index → offset),

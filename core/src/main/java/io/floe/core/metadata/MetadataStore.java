@@ -6,8 +6,16 @@ package io.floe.core.metadata;
  * Only the composition root, implementations, their decorators and tests see it whole; everything
  * else takes the roles it uses. The contract is the {@linkplain io.floe.core.metadata package's}.
  */
-public interface MetadataStore extends TopicMetadata, LogAppends, LogReads, LogRetention, ConsumerOffsets,
-        AgentMembership, Leases, ObjectLifecycle, AutoCloseable {
+public interface MetadataStore
+        extends TopicMetadata,
+                LogAppends,
+                LogReads,
+                LogRetention,
+                ConsumerOffsets,
+                AgentMembership,
+                Leases,
+                ObjectLifecycle,
+                AutoCloseable {
 
     /** A short description for logs: the kind of store and where it is. */
     String describe();

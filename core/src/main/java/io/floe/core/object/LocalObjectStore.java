@@ -18,10 +18,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +58,12 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
     private final Path tempDirectory;
     /** Temporary files' names: unique to this process (its pid and start time) and this store. */
     private static final String PROCESS = ProcessHandle.current().pid() + "-"
-            + ProcessHandle.current().info().startInstant().map(at -> Long.toString(at.toEpochMilli())).orElse("0");
+            + ProcessHandle.current()
+                    .info()
+                    .startInstant()
+                    .map(at -> Long.toString(at.toEpochMilli()))
+                    .orElse("0");
+
     private static final AtomicLong STORES = new AtomicLong();
     private final String tempPrefix = PROCESS + "-" + STORES.incrementAndGet() + "-";
     private final AtomicLong temps = new AtomicLong();
@@ -67,6 +72,7 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
     private final Set<Path> durableDirectories = ConcurrentHashMap.newKeySet();
     /** Serialises check-then-rename in the fallback for file systems without hard links. */
     private final Object renameLock = new Object();
+
     private final OpenFiles openFiles = new OpenFiles(OPEN_FILES_MAX);
 
     /** Opens the store in {@code root}, creating the directory when it is missing. */
@@ -85,8 +91,8 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
             syncDirectory(this.root.getParent());
             this.hardLinks = tryHardLinks && probeHardLinks(tempDirectory);
         } catch (IOException e) {
-            throw new ObjectStoreException("cannot open local object store in " + root.toAbsolutePath() + ": " + e,
-                    retriable(e), e);
+            throw new ObjectStoreException(
+                    "cannot open local object store in " + root.toAbsolutePath() + ": " + e, retriable(e), e);
         }
     }
 
@@ -160,8 +166,10 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
             ByteBuffer field = ByteBuffer.allocate(Long.BYTES);
             for (int i = 0; i < positions.length; i++) {
                 if (positions[i] < 0 || positions[i] + Long.BYTES > size) {
-                    throw new ObjectStoreException("base offset at " + positions[i] + " of object " + key + " in "
-                            + describe() + " is past its end: the object has " + size + " bytes", false);
+                    throw new ObjectStoreException(
+                            "base offset at " + positions[i] + " of object " + key + " in " + describe()
+                                    + " is past its end: the object has " + size + " bytes",
+                            false);
                 }
                 field.clear();
                 field.putLong(0, offsets[i]);
@@ -188,8 +196,10 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
 
     private void checkWithin(ObjectKey key, ByteRange range, long size) {
         if (range.end() > size) {
-            throw new ObjectStoreException("range [" + range.position() + ", " + range.end() + ") of object "
-                    + key + " in " + describe() + " is past its end: the object has " + size + " bytes", false);
+            throw new ObjectStoreException(
+                    "range [" + range.position() + ", " + range.end() + ") of object " + key + " in " + describe()
+                            + " is past its end: the object has " + size + " bytes",
+                    false);
         }
     }
 
@@ -199,8 +209,10 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
         try (FileChannel channel = openForRead(key, path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = channel.size();
             if (size > Integer.MAX_VALUE) {
-                throw new ObjectStoreException("object " + key + " in " + describe() + " has " + size
-                        + " bytes, more than one buffer holds; read it by ranges", false);
+                throw new ObjectStoreException(
+                        "object " + key + " in " + describe() + " has " + size
+                                + " bytes, more than one buffer holds; read it by ranges",
+                        false);
             }
             return readFully(key, channel, 0, (int) size);
         } catch (IOException e) {
@@ -215,8 +227,8 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
         try {
             Files.walkFileTree(root, new PrefixVisitor(prefix, found));
         } catch (IOException e) {
-            throw new ObjectStoreException("list prefix '" + prefix + "' in " + describe() + " failed: " + e,
-                    retriable(e), e);
+            throw new ObjectStoreException(
+                    "list prefix '" + prefix + "' in " + describe() + " failed: " + e, retriable(e), e);
         }
         found.sort(Comparator.comparing(ObjectInfo::key));
         return found;
@@ -289,8 +301,11 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
             Files.createDirectory(dir);
         } catch (FileAlreadyExistsException e) {
             if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-                throw new ObjectStoreException("cannot put object " + key + " in " + describe() + ": "
-                        + root.relativize(dir) + " is an object, not a directory", false, e);
+                throw new ObjectStoreException(
+                        "cannot put object " + key + " in " + describe() + ": " + root.relativize(dir)
+                                + " is an object, not a directory",
+                        false,
+                        e);
             }
         }
         // Another thread may have created the directory without having synced its parent yet.
@@ -321,8 +336,9 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
 
     private ObjectStoreException alreadyExists(ObjectKey key, Path target) {
         if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
-            return new ObjectStoreException("cannot put object " + key + " in " + describe()
-                    + ": the key is a directory holding other objects", false);
+            return new ObjectStoreException(
+                    "cannot put object " + key + " in " + describe() + ": the key is a directory holding other objects",
+                    false);
         }
         return new ObjectAlreadyExistsException(key);
     }
@@ -356,9 +372,12 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
         ByteBuffer buffer = ByteBuffer.allocate(length);
         while (buffer.hasRemaining()) {
             if (channel.read(buffer, position + buffer.position()) < 0) {
-                throw new ObjectStoreException("object " + key + " in " + store + " ended at "
-                        + (position + buffer.position()) + " while reading " + length + " bytes from " + position
-                        + "; it was changed outside the store", false);
+                throw new ObjectStoreException(
+                        "object " + key + " in " + store + " ended at "
+                                + (position + buffer.position()) + " while reading " + length + " bytes from "
+                                + position
+                                + "; it was changed outside the store",
+                        false);
             }
         }
         return buffer.flip();
@@ -397,8 +416,10 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
             Files.createLink(link, probe);
             return true;
         } catch (UnsupportedOperationException | IOException e) {
-            LOGGER.warn("no hard links, falling back to rename (create-only within this process only) path={}",
-                    tempDirectory, e);
+            LOGGER.warn(
+                    "no hard links, falling back to rename (create-only within this process only) path={}",
+                    tempDirectory,
+                    e);
             return false;
         } finally {
             deleteTemp(link);
@@ -407,8 +428,8 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
     }
 
     private ObjectStoreException failure(String operation, ObjectKey key, IOException e) {
-        return new ObjectStoreException(operation + " object " + key + " in " + describe() + " failed: " + e,
-                retriable(e), e);
+        return new ObjectStoreException(
+                operation + " object " + key + " in " + describe() + " failed: " + e, retriable(e), e);
     }
 
     /** Access problems need an operator; other I/O errors (full disk, a flaky mount) may pass. */
@@ -445,7 +466,10 @@ public final class LocalObjectStore implements ObjectStore, LocalFiles {
             String key = keyOf(file);
             if (attrs.isRegularFile() && key.startsWith(prefix)) {
                 try {
-                    found.add(new ObjectInfo(new ObjectKey(key), attrs.size(), attrs.lastModifiedTime().toInstant()));
+                    found.add(new ObjectInfo(
+                            new ObjectKey(key),
+                            attrs.size(),
+                            attrs.lastModifiedTime().toInstant()));
                 } catch (IllegalArgumentException e) {
                     LOGGER.warn("skipping a file whose name is no object key path={}", file);
                 }

@@ -41,8 +41,10 @@ public final class ObjectFileRange {
      */
     public static ObjectFileRange inMemory(ObjectKey key, String store, ByteBuffer object, ByteRange range) {
         if (range.end() > object.limit()) {
-            throw new ObjectStoreException("range " + range + " is past the end of object " + key + " in " + store
-                    + ": the object has " + object.limit() + " bytes", false);
+            throw new ObjectStoreException(
+                    "range " + range + " is past the end of object " + key + " in " + store + ": the object has "
+                            + object.limit() + " bytes",
+                    false);
         }
         return new ObjectFileRange(key, store, new HeldBytes(object), range);
     }
@@ -94,8 +96,8 @@ public final class ObjectFileRange {
 
     private void checkWithin(long position, long count) {
         if (position < range.position() || count < 0 || position + count > range.end()) {
-            throw new IndexOutOfBoundsException("[" + position + ", " + (position + count) + ") is outside "
-                    + range + " of " + key);
+            throw new IndexOutOfBoundsException(
+                    "[" + position + ", " + (position + count) + ") is outside " + range + " of " + key);
         }
     }
 

@@ -37,7 +37,8 @@ public final class ObjectKeys {
      */
     public static Optional<Instant> createdAt(ObjectKey key) {
         Matcher matcher = SEGMENT_KEY.matcher(key.value());
-        return matcher.matches() ? Optional.of(Instant.ofEpochMilli(Long.parseLong(matcher.group(1))))
+        return matcher.matches()
+                ? Optional.of(Instant.ofEpochMilli(Long.parseLong(matcher.group(1))))
                 : Optional.empty();
     }
 }

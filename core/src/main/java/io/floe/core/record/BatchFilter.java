@@ -43,9 +43,15 @@ public abstract class BatchFilter {
     /** Filters the one batch in {@code batchBytes}, decompressing into {@code buffers}. */
     public final Filtered apply(ByteBuffer batchBytes, DecompressionBuffers buffers) {
         MemoryRecords records = MemoryRecords.readableRecords(batchBytes.duplicate());
-        FilterResult result = records.filterTo(kafkaFilter, ByteBuffer.allocate(batchBytes.remaining()),
-                buffers.supplier(), Records.SOFT_MAX_ARRAY_LENGTH);
-        return new Filtered(result.messagesRead(), result.messagesRetained(), result.outputBuffer().flip());
+        FilterResult result = records.filterTo(
+                kafkaFilter,
+                ByteBuffer.allocate(batchBytes.remaining()),
+                buffers.supplier(),
+                Records.SOFT_MAX_ARRAY_LENGTH);
+        return new Filtered(
+                result.messagesRead(),
+                result.messagesRetained(),
+                result.outputBuffer().flip());
     }
 
     /** Kafka's side of the filter, calling {@link #retain} with views of its batch and record. */

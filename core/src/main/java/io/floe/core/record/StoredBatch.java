@@ -32,7 +32,8 @@ public final class StoredBatch {
 
     /** Views {@code bytes} (exactly one batch; the first if more) as a record batch, without copying. */
     public static StoredBatch of(ByteBuffer bytes) {
-        Iterator<MutableRecordBatch> batches = MemoryRecords.readableRecords(bytes.duplicate()).batches().iterator();
+        Iterator<MutableRecordBatch> batches =
+                MemoryRecords.readableRecords(bytes.duplicate()).batches().iterator();
         if (!batches.hasNext()) {
             throw new IllegalArgumentException("no complete record batch in " + bytes.remaining() + " bytes");
         }
@@ -41,7 +42,8 @@ public final class StoredBatch {
 
     /** The first complete batch in {@code bytes}, or null when they hold none. */
     public static StoredBatch firstOrNull(ByteBuffer bytes) {
-        Iterator<MutableRecordBatch> batches = MemoryRecords.readableRecords(bytes.duplicate()).batches().iterator();
+        Iterator<MutableRecordBatch> batches =
+                MemoryRecords.readableRecords(bytes.duplicate()).batches().iterator();
         return batches.hasNext() ? new StoredBatch(batches.next()) : null;
     }
 

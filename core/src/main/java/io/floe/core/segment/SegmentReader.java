@@ -55,13 +55,17 @@ public final class SegmentReader {
         int storedCrc = object.getInt(size - TRAILER_BYTES + Integer.BYTES);
         int computedCrc = SegmentLayout.crc32c(object, footerStart, footerLength);
         if (storedCrc != computedCrc) {
-            throw invalid(name, "footer CRC32C mismatch: stored " + hex(storedCrc) + ", computed " + hex(computedCrc)
-                    + " over " + footerLength + " bytes");
+            throw invalid(
+                    name,
+                    "footer CRC32C mismatch: stored " + hex(storedCrc) + ", computed " + hex(computedCrc) + " over "
+                            + footerLength + " bytes");
         }
         int count = object.getInt(footerStart);
         if (count < 0 || SegmentLayout.footerBytes(count) != footerLength) {
-            throw invalid(name, "footer of " + footerLength + " bytes cannot hold " + count + " entries of "
-                    + ENTRY_BYTES + " bytes after a " + COUNT_BYTES + " byte count");
+            throw invalid(
+                    name,
+                    "footer of " + footerLength + " bytes cannot hold " + count + " entries of " + ENTRY_BYTES
+                            + " bytes after a " + COUNT_BYTES + " byte count");
         }
         ByteBuffer entries = object.duplicate().position(footerStart + COUNT_BYTES);
         List<SegmentBatch> batches = new ArrayList<>(count);
@@ -77,8 +81,10 @@ public final class SegmentReader {
         int footerLength = object.getInt(size - TRAILER_BYTES);
         int maxFooterLength = size - HEADER_BYTES - TRAILER_BYTES;
         if (footerLength < COUNT_BYTES || footerLength > maxFooterLength) {
-            throw invalid(name, "has footer length " + footerLength + ", outside [" + COUNT_BYTES + ", "
-                    + maxFooterLength + "] for an object of " + size + " bytes");
+            throw invalid(
+                    name,
+                    "has footer length " + footerLength + ", outside [" + COUNT_BYTES + ", " + maxFooterLength
+                            + "] for an object of " + size + " bytes");
         }
         return size - TRAILER_BYTES - footerLength;
     }
@@ -94,12 +100,21 @@ public final class SegmentReader {
         int baseSequence = in.getInt();
         long maxTimestamp = in.getLong();
         if (position < HEADER_BYTES || position > batchAreaEnd || length < 0 || length > batchAreaEnd - position) {
-            throw invalid(name, "entry " + index + " has position " + position + " length " + length
-                    + ", outside the batch area [" + HEADER_BYTES + ", " + batchAreaEnd + ")");
+            throw invalid(
+                    name,
+                    "entry " + index + " has position " + position + " length " + length + ", outside the batch area ["
+                            + HEADER_BYTES + ", " + batchAreaEnd + ")");
         }
         try {
-            return new SegmentBatch(topicId, partition, new ByteRange(position, length), recordCount, producerId,
-                    producerEpoch, baseSequence, maxTimestamp);
+            return new SegmentBatch(
+                    topicId,
+                    partition,
+                    new ByteRange(position, length),
+                    recordCount,
+                    producerId,
+                    producerEpoch,
+                    baseSequence,
+                    maxTimestamp);
         } catch (IllegalArgumentException e) {
             throw new SegmentFormatException(name + " entry " + index + " is invalid: " + e.getMessage(), e);
         }
@@ -110,8 +125,7 @@ public final class SegmentReader {
             if (object.get(at + i) != MAGIC[i]) {
                 byte[] found = new byte[MAGIC.length];
                 object.get(at, found);
-                throw invalid(name, "has no FLOE magic in its " + where + " at " + at + ": found bytes "
-                        + hex(found));
+                throw invalid(name, "has no FLOE magic in its " + where + " at " + at + ": found bytes " + hex(found));
             }
         }
     }

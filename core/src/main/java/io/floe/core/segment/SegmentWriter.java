@@ -51,8 +51,8 @@ public final class SegmentWriter {
             ByteBuffer batch) {
         Objects.requireNonNull(batch, "batch");
         if (finished) {
-            throw new IllegalStateException("segment already finished with " + batches.size()
-                    + " batches; start a new writer");
+            throw new IllegalStateException(
+                    "segment already finished with " + batches.size() + " batches; start a new writer");
         }
         int length = batch.remaining();
         if (length == 0) {
@@ -65,8 +65,8 @@ public final class SegmentWriter {
                     + MAX_SEGMENT_BYTES);
         }
         ByteRange range = new ByteRange(batchAreaEnd, length);
-        batches.add(new SegmentBatch(topicId, partition, range, recordCount, producerId, producerEpoch, baseSequence,
-                maxTimestamp));
+        batches.add(new SegmentBatch(
+                topicId, partition, range, recordCount, producerId, producerEpoch, baseSequence, maxTimestamp));
         contents.add(batch.duplicate());
         batchAreaEnd += length;
         return range;
@@ -108,8 +108,8 @@ public final class SegmentWriter {
             throw new IllegalStateException("segment already finished with " + batches.size() + " batches");
         }
         if (out.capacity() < sizeBytes()) {
-            throw new IllegalArgumentException("buffer of " + out.capacity() + " bytes is too small for a segment of "
-                    + sizeBytes());
+            throw new IllegalArgumentException(
+                    "buffer of " + out.capacity() + " bytes is too small for a segment of " + sizeBytes());
         }
         finished = true;
         out.clear();
@@ -124,7 +124,9 @@ public final class SegmentWriter {
             SegmentLayout.writeEntry(out, batch);
         }
         int footerLength = out.position() - footerStart;
-        out.putInt(footerLength).putInt(SegmentLayout.crc32c(out, footerStart, footerLength)).put(MAGIC);
+        out.putInt(footerLength)
+                .putInt(SegmentLayout.crc32c(out, footerStart, footerLength))
+                .put(MAGIC);
         return out.flip();
     }
 }

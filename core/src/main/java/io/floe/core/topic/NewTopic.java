@@ -10,7 +10,8 @@ public record NewTopic(String name, int partitionCount, Map<String, String> conf
         Objects.requireNonNull(name, "name");
         configs = Map.copyOf(configs);
         if (partitionCount < 1) {
-            throw new IllegalArgumentException("topic " + name + " needs at least one partition, got " + partitionCount);
+            throw new IllegalArgumentException(
+                    "topic " + name + " needs at least one partition, got " + partitionCount);
         }
     }
 }

@@ -15,7 +15,8 @@ public record Topic(String name, UUID id, int partitionCount, Map<String, String
         Objects.requireNonNull(id, "id");
         configs = Map.copyOf(configs);
         if (partitionCount < 1) {
-            throw new IllegalArgumentException("topic " + name + " needs at least one partition, got " + partitionCount);
+            throw new IllegalArgumentException(
+                    "topic " + name + " needs at least one partition, got " + partitionCount);
         }
     }
 

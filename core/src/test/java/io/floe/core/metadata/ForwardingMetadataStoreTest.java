@@ -51,24 +51,33 @@ class ForwardingMetadataStoreTest {
 
     @TestFactory
     Stream<DynamicTest> everyRoleMethodPassesItsOwnOperationAndRunsTheSameDelegateMethod() {
-        return roleMethods().stream().map(method -> DynamicTest.dynamicTest(signature(method),
-                () -> assertForwards(method)));
+        return roleMethods().stream()
+                .map(method -> DynamicTest.dynamicTest(signature(method), () -> assertForwards(method)));
     }
 
     @Test
     void theRolesAreTheEightAndEachOperationIsOneMethods() {
         List<Method> methods = roleMethods();
         assertThat(Arrays.stream(MetadataStore.class.getInterfaces()).filter(role -> role != AutoCloseable.class))
-                .containsExactlyInAnyOrder(TopicMetadata.class, LogAppends.class, LogReads.class,
-                        LogRetention.class, ConsumerOffsets.class, AgentMembership.class, Leases.class,
+                .containsExactlyInAnyOrder(
+                        TopicMetadata.class,
+                        LogAppends.class,
+                        LogReads.class,
+                        LogRetention.class,
+                        ConsumerOffsets.class,
+                        AgentMembership.class,
+                        Leases.class,
                         ObjectLifecycle.class);
         Map<MetadataOperation, String> methodOf = new EnumMap<>(MetadataOperation.class);
         for (Method method : methods) {
             MetadataOperation operation = forward(method).operations.get(0);
             String earlier = methodOf.put(operation, signature(method));
-            assertThat(earlier).as("%s is passed by both %s and %s", operation, earlier, signature(method)).isNull();
+            assertThat(earlier)
+                    .as("%s is passed by both %s and %s", operation, earlier, signature(method))
+                    .isNull();
         }
-        assertThat(methodOf.keySet()).as("operations no method passes")
+        assertThat(methodOf.keySet())
+                .as("operations no method passes")
                 .containsExactlyInAnyOrder(MetadataOperation.values());
     }
 
@@ -93,10 +102,13 @@ class ForwardingMetadataStoreTest {
         assertThat(operation.role()).as("role of %s", operation).isEqualTo(method.getDeclaringClass());
         assertThat(operation.method()).as("method of %s", operation).isEqualTo(method.getName());
         if (OVERLOADS.containsKey(signature(method))) {
-            assertThat(operation.name()).as("the overload's constant").isEqualTo(OVERLOADS.get(signature(method)).name());
+            assertThat(operation.name())
+                    .as("the overload's constant")
+                    .isEqualTo(OVERLOADS.get(signature(method)).name());
         } else {
             assertThat(roleMethods().stream().filter(other -> other.getName().equals(method.getName())))
-                    .as("overloads of %s missing from OVERLOADS", method.getName()).hasSize(1);
+                    .as("overloads of %s missing from OVERLOADS", method.getName())
+                    .hasSize(1);
         }
         assertThat(recording.invoked).as("delegate methods run").hasSize(1);
         Method invoked = recording.invoked.get(0);
@@ -120,8 +132,10 @@ class ForwardingMetadataStoreTest {
         final List<Method> invoked = new ArrayList<>();
 
         ForwardingMetadataStore forwarding() {
-            MetadataStore delegate = (MetadataStore) Proxy.newProxyInstance(MetadataStore.class.getClassLoader(),
-                    new Class<?>[] {MetadataStore.class}, (proxy, invokedMethod, args) -> {
+            MetadataStore delegate = (MetadataStore) Proxy.newProxyInstance(
+                    MetadataStore.class.getClassLoader(),
+                    new Class<?>[] {MetadataStore.class},
+                    (proxy, invokedMethod, args) -> {
                         invoked.add(invokedMethod);
                         return zero(invokedMethod.getReturnType());
                     });
@@ -136,7 +150,9 @@ class ForwardingMetadataStoreTest {
     }
 
     private static Object[] dummyArguments(Method method) {
-        return Arrays.stream(method.getParameterTypes()).map(ForwardingMetadataStoreTest::dummy).toArray();
+        return Arrays.stream(method.getParameterTypes())
+                .map(ForwardingMetadataStoreTest::dummy)
+                .toArray();
     }
 
     private static Object dummy(Class<?> type) {
@@ -187,7 +203,11 @@ class ForwardingMetadataStoreTest {
     }
 
     private static String signature(Method method) {
-        return method.getName() + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
-                .reduce((a, b) -> a + "," + b).map(params -> "(" + params + ")").orElse("()");
+        return method.getName()
+                + Arrays.stream(method.getParameterTypes())
+                        .map(Class::getSimpleName)
+                        .reduce((a, b) -> a + "," + b)
+                        .map(params -> "(" + params + ")")
+                        .orElse("()");
     }
 }

@@ -35,8 +35,7 @@ class LocalObjectStoreRenameTest {
 
         store.put(key, bytes("original"));
 
-        assertThatThrownBy(() -> store.put(key, bytes("replacement")))
-                .isInstanceOf(ObjectAlreadyExistsException.class);
+        assertThatThrownBy(() -> store.put(key, bytes("replacement"))).isInstanceOf(ObjectAlreadyExistsException.class);
         assertThat(store.get(key)).isEqualTo(bytes("original"));
         assertThat(store.get(key, new ByteRange(2, 3))).isEqualTo(bytes("igi"));
         try (Stream<Path> temp = Files.list(root.resolve(".tmp"))) {

@@ -19,7 +19,9 @@ class ObjectKeysTest {
 
     @Test
     void aKeyFromElsewhereTellsNothing() {
-        assertThat(ObjectKeys.createdAt(new ObjectKey("segments/00/by-hand.seg"))).isEmpty();
-        assertThat(ObjectKeys.createdAt(new ObjectKey("tables/1700000123456-x.parquet"))).isEmpty();
+        assertThat(ObjectKeys.createdAt(new ObjectKey("segments/00/by-hand.seg")))
+                .isEmpty();
+        assertThat(ObjectKeys.createdAt(new ObjectKey("tables/1700000123456-x.parquet")))
+                .isEmpty();
     }
 }

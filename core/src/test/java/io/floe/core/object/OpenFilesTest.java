@@ -15,6 +15,7 @@ class OpenFilesTest {
 
     @TempDir
     Path dir;
+
     private final AtomicInteger opens = new AtomicInteger();
 
     @Test

@@ -186,8 +186,15 @@ class SegmentReaderTest {
         SegmentWriter writer = new SegmentWriter();
         writer.append(ORDERS, 0, 5, 1000L, (short) 3, 17, 1_700_000_000_123L, bytes("orders-0-batch"));
         writer.append(ORDERS, 1, 1, -1L, (short) -1, -1, -1L, bytes("orders-1"));
-        writer.append(CLICKS, 9, Integer.MAX_VALUE, Long.MAX_VALUE, Short.MAX_VALUE, Integer.MAX_VALUE,
-                Long.MIN_VALUE, bytes("clicks-9"));
+        writer.append(
+                CLICKS,
+                9,
+                Integer.MAX_VALUE,
+                Long.MAX_VALUE,
+                Short.MAX_VALUE,
+                Integer.MAX_VALUE,
+                Long.MIN_VALUE,
+                bytes("clicks-9"));
         return writer;
     }
 

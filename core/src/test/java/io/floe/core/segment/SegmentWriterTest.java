@@ -81,7 +81,9 @@ class SegmentWriterTest {
 
     @Test
     void doesNotMoveTheCallersBuffer() {
-        ByteBuffer batch = ByteBuffer.wrap("xxpayloadyy".getBytes(StandardCharsets.US_ASCII)).position(2).limit(9);
+        ByteBuffer batch = ByteBuffer.wrap("xxpayloadyy".getBytes(StandardCharsets.US_ASCII))
+                .position(2)
+                .limit(9);
         SegmentWriter writer = new SegmentWriter();
 
         ByteRange range = writer.append(TOPIC, 0, 1, -1L, (short) -1, -1, 0L, batch);

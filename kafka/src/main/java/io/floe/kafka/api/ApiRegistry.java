@@ -40,8 +40,14 @@ public final class ApiRegistry {
         Builder apis = builder()
                 .blocking(ApiKeys.METADATA, 0, 13, new MetadataApi(agent))
                 .eventLoop(ApiKeys.PRODUCE, 3, 13, new ProduceApi(agent))
-                .eventLoop(ApiKeys.FETCH, 4, 18, new FetchApi(agent, new FetchSessionCache(
-                        FetchSessionCache.DEFAULT_MAX_SESSIONS, fetchSessionIds::nextInt)))
+                .eventLoop(
+                        ApiKeys.FETCH,
+                        4,
+                        18,
+                        new FetchApi(
+                                agent,
+                                new FetchSessionCache(
+                                        FetchSessionCache.DEFAULT_MAX_SESSIONS, fetchSessionIds::nextInt)))
                 .blocking(ApiKeys.LIST_OFFSETS, 1, 11, new ListOffsetsApi(agent))
                 .blocking(ApiKeys.INIT_PRODUCER_ID, 0, 5, new InitProducerIdApi(agent))
                 .blocking(ApiKeys.CREATE_TOPICS, 2, 7, new CreateTopicsApi(agent))
@@ -104,8 +110,10 @@ public final class ApiRegistry {
             registered.forEach((key, api) -> served.put(key, api.versions()));
             if (!registered.containsKey(ApiKeys.API_VERSIONS)) {
                 served.put(ApiKeys.API_VERSIONS, API_VERSIONS);
-                registered.put(ApiKeys.API_VERSIONS, new RegisteredApi(ApiKeys.API_VERSIONS, API_VERSIONS,
-                        Execution.EVENT_LOOP, new ApiVersionsApi(served)));
+                registered.put(
+                        ApiKeys.API_VERSIONS,
+                        new RegisteredApi(
+                                ApiKeys.API_VERSIONS, API_VERSIONS, Execution.EVENT_LOOP, new ApiVersionsApi(served)));
             }
             return new ApiRegistry(registered, served);
         }

@@ -34,9 +34,8 @@ final class ApiVersionsApi implements KafkaApi<ApiVersionsRequestData, ApiVersio
         if (context.apiVersion() >= 3 && !validSoftware(request)) {
             return CompletableFuture.completedFuture(response.setErrorCode(Errors.INVALID_REQUEST.code()));
         }
-        return CompletableFuture.completedFuture(response
-                .setErrorCode(Errors.NONE.code())
-                .setApiKeys(AdvertisedVersions.of(served)));
+        return CompletableFuture.completedFuture(
+                response.setErrorCode(Errors.NONE.code()).setApiKeys(AdvertisedVersions.of(served)));
     }
 
     @Override

@@ -41,11 +41,13 @@ final class ConfigMapping {
 
     /** A topic's configs as CreateTopics (v5+) returns them. */
     static List<CreatableTopicConfigs> creatableTopicConfigs(List<ConfigEntry> entries) {
-        return entries.stream().map(entry -> new CreatableTopicConfigs()
-                .setName(entry.name())
-                .setValue(visibleValue(entry))
-                .setReadOnly(entry.readOnly())
-                .setConfigSource(source(entry.source()))
-                .setIsSensitive(entry.sensitive())).toList();
+        return entries.stream()
+                .map(entry -> new CreatableTopicConfigs()
+                        .setName(entry.name())
+                        .setValue(visibleValue(entry))
+                        .setReadOnly(entry.readOnly())
+                        .setConfigSource(source(entry.source()))
+                        .setIsSensitive(entry.sensitive()))
+                .toList();
     }
 }

@@ -35,20 +35,26 @@ final class CreatePartitionsApi implements KafkaApi<CreatePartitionsRequestData,
     }
 
     @Override
-    public CompletionStage<CreatePartitionsResponseData> handle(RequestContext context,
-            CreatePartitionsRequestData request) {
+    public CompletionStage<CreatePartitionsResponseData> handle(
+            RequestContext context, CreatePartitionsRequestData request) {
         return CompletableFuture.completedFuture(respond(request));
     }
 
     private CreatePartitionsResponseData respond(CreatePartitionsRequestData request) {
         CreatePartitionsResponseData response = new CreatePartitionsResponseData().setThrottleTimeMs(0);
-        Set<String> duplicated = TopicNames.duplicated(request.topics().stream().map(topic -> topic.name()).toList());
+        Set<String> duplicated = TopicNames.duplicated(
+                request.topics().stream().map(topic -> topic.name()).toList());
         Set<String> answered = new HashSet<>();
         for (CreatePartitionsTopic topic : request.topics()) {
             if (answered.add(topic.name())) {
-                response.results().add(duplicated.contains(topic.name())
-                        ? failed(topic.name(), new InvalidRequestException("Duplicate topic in request: " + topic.name()))
-                        : increase(topic, request.validateOnly()));
+                response.results()
+                        .add(
+                                duplicated.contains(topic.name())
+                                        ? failed(
+                                                topic.name(),
+                                                new InvalidRequestException(
+                                                        "Duplicate topic in request: " + topic.name()))
+                                        : increase(topic, request.validateOnly()));
             }
         }
         return response;
@@ -60,8 +66,8 @@ final class CreatePartitionsApi implements KafkaApi<CreatePartitionsRequestData,
                 throw new InvalidReplicaAssignmentException("Floe places partitions itself; manual replica "
                         + "assignments are not supported (topic " + request.name() + ")");
             }
-            Topic topic = agent.topics().find(request.name())
-                    .orElseThrow(() -> new UnknownTopicException(request.name()));
+            Topic topic =
+                    agent.topics().find(request.name()).orElseThrow(() -> new UnknownTopicException(request.name()));
             int current = topic.partitionCount();
             if (request.count() < current) {
                 throw new InvalidPartitionsException("Topic currently has " + current

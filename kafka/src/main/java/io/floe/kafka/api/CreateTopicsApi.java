@@ -52,15 +52,18 @@ final class CreateTopicsApi implements KafkaApi<CreateTopicsRequestData, CreateT
 
     private CreateTopicsResponseData respond(CreateTopicsRequestData request) {
         CreateTopicsResponseData response = new CreateTopicsResponseData().setThrottleTimeMs(0);
-        Set<String> duplicated = TopicNames.duplicated(request.topics().stream().map(topic -> topic.name()).toList());
+        Set<String> duplicated = TopicNames.duplicated(
+                request.topics().stream().map(topic -> topic.name()).toList());
         Set<String> answered = new HashSet<>();
         for (CreatableTopic topic : request.topics()) {
             if (!answered.add(topic.name())) {
                 continue;
             }
             CreatableTopicResult result = duplicated.contains(topic.name())
-                    ? failed(topic.name(), new InvalidRequestException("Create topics request contains multiple "
-                            + "entries for topic " + topic.name()))
+                    ? failed(
+                            topic.name(),
+                            new InvalidRequestException(
+                                    "Create topics request contains multiple " + "entries for topic " + topic.name()))
                     : create(topic, request.validateOnly());
             response.topics().add(result);
         }
@@ -76,7 +79,8 @@ final class CreateTopicsApi implements KafkaApi<CreateTopicsRequestData, CreateT
                     .setErrorCode(Errors.NONE.code())
                     .setNumPartitions(topic.partitionCount())
                     .setReplicationFactor((short) 1)
-                    .setConfigs(ConfigMapping.creatableTopicConfigs(agent.topics().configs().describe(topic)));
+                    .setConfigs(ConfigMapping.creatableTopicConfigs(
+                            agent.topics().configs().describe(topic)));
         } catch (RuntimeException e) {
             return failed(request.name(), KafkaErrors.toApiException(e));
         }
@@ -102,8 +106,7 @@ final class CreateTopicsApi implements KafkaApi<CreateTopicsRequestData, CreateT
         Map<String, String> configs = new HashMap<>();
         for (CreatableTopicConfig config : request.configs()) {
             if (config.value() == null) {
-                throw new InvalidConfigurationException("Null value not supported for topic config "
-                        + config.name());
+                throw new InvalidConfigurationException("Null value not supported for topic config " + config.name());
             }
             configs.put(config.name(), config.value());
         }

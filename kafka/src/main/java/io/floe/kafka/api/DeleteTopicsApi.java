@@ -50,12 +50,14 @@ final class DeleteTopicsApi implements KafkaApi<DeleteTopicsRequestData, DeleteT
     }
 
     private DeletableTopicResult delete(DeleteTopicState target) {
-        DeletableTopicResult result = new DeletableTopicResult().setName(target.name()).setTopicId(target.topicId());
+        DeletableTopicResult result =
+                new DeletableTopicResult().setName(target.name()).setTopicId(target.topicId());
         boolean byName = target.name() != null;
         boolean byId = !Uuid.ZERO_UUID.equals(target.topicId());
         try {
             if (byName == byId) {
-                throw new InvalidRequestException("Give a topic's name or its id, not " + (byName ? "both" : "neither"));
+                throw new InvalidRequestException(
+                        "Give a topic's name or its id, not " + (byName ? "both" : "neither"));
             }
             String name = target.name();
             if (byId) {

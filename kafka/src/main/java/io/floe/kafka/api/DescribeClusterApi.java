@@ -34,8 +34,8 @@ final class DescribeClusterApi implements KafkaApi<DescribeClusterRequestData, D
     }
 
     @Override
-    public CompletionStage<DescribeClusterResponseData> handle(RequestContext context,
-            DescribeClusterRequestData request) {
+    public CompletionStage<DescribeClusterResponseData> handle(
+            RequestContext context, DescribeClusterRequestData request) {
         Cluster cluster = agent.cluster();
         DescribeClusterResponseData response = new DescribeClusterResponseData()
                 .setThrottleTimeMs(0)
@@ -43,23 +43,22 @@ final class DescribeClusterApi implements KafkaApi<DescribeClusterRequestData, D
                 .setClusterId(cluster.clusterId())
                 .setControllerId(cluster.controller().nodeId());
         if (request.endpointType() == CONTROLLERS) {
-            return CompletableFuture.completedFuture(response
-                    .setErrorCode(Errors.MISMATCHED_ENDPOINT_TYPE.code())
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.MISMATCHED_ENDPOINT_TYPE.code())
                     .setErrorMessage("The request was sent to an endpoint of type BROKER, but we wanted an "
                             + "endpoint of type CONTROLLER"));
         }
         if (request.endpointType() != BROKERS) {
-            return CompletableFuture.completedFuture(response
-                    .setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
+            return CompletableFuture.completedFuture(response.setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
                     .setErrorMessage("Unsupported endpoint type " + request.endpointType()));
         }
         for (AgentNode node : cluster.liveAgents()) {
-            response.brokers().add(new DescribeClusterBroker()
-                    .setBrokerId(node.nodeId())
-                    .setHost(node.host())
-                    .setPort(node.port())
-                    .setRack(null)
-                    .setIsFenced(false));
+            response.brokers()
+                    .add(new DescribeClusterBroker()
+                            .setBrokerId(node.nodeId())
+                            .setHost(node.host())
+                            .setPort(node.port())
+                            .setRack(null)
+                            .setIsFenced(false));
         }
         return CompletableFuture.completedFuture(response.setErrorCode(Errors.NONE.code()));
     }

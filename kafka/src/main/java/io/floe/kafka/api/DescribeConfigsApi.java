@@ -20,13 +20,12 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource;
+import org.apache.kafka.common.message.DescribeConfigsResponseData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
 import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsSynonym;
-import org.apache.kafka.common.message.DescribeConfigsResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
 
@@ -51,8 +50,8 @@ final class DescribeConfigsApi implements KafkaApi<DescribeConfigsRequestData, D
     }
 
     @Override
-    public CompletionStage<DescribeConfigsResponseData> handle(RequestContext context,
-            DescribeConfigsRequestData request) {
+    public CompletionStage<DescribeConfigsResponseData> handle(
+            RequestContext context, DescribeConfigsRequestData request) {
         DescribeConfigsResponseData response = new DescribeConfigsResponseData().setThrottleTimeMs(0);
         for (DescribeConfigsResource resource : request.resources()) {
             response.results().add(describe(resource, request.includeSynonyms(), request.includeDocumentation()));
@@ -65,7 +64,8 @@ final class DescribeConfigsApi implements KafkaApi<DescribeConfigsRequestData, D
                 .setResourceType(resource.resourceType())
                 .setResourceName(resource.resourceName());
         try {
-            Set<String> keys = resource.configurationKeys() == null ? null : new HashSet<>(resource.configurationKeys());
+            Set<String> keys =
+                    resource.configurationKeys() == null ? null : new HashSet<>(resource.configurationKeys());
             List<DescribeConfigsResourceResult> configs = new ArrayList<>();
             for (ConfigEntry entry : entries(resource)) {
                 if (keys == null || keys.contains(entry.name())) {
@@ -105,8 +105,8 @@ final class DescribeConfigsApi implements KafkaApi<DescribeConfigsRequestData, D
     private void requireThisBroker(String name) {
         String self = Integer.toString(agent.config().nodeId());
         if (!name.isEmpty() && !name.equals(self)) {
-            throw new InvalidRequestException("Unexpected broker id, expected " + self
-                    + " or empty string, but received " + name);
+            throw new InvalidRequestException(
+                    "Unexpected broker id, expected " + self + " or empty string, but received " + name);
         }
     }
 
@@ -125,11 +125,15 @@ final class DescribeConfigsApi implements KafkaApi<DescribeConfigsRequestData, D
     /** The entry itself and, below it, the built-in default it overrides, in Kafka's precedence order. */
     private static List<DescribeConfigsSynonym> synonyms(ConfigEntry entry) {
         List<DescribeConfigsSynonym> synonyms = new ArrayList<>(2);
-        synonyms.add(new DescribeConfigsSynonym().setName(entry.name()).setValue(ConfigMapping.visibleValue(entry))
+        synonyms.add(new DescribeConfigsSynonym()
+                .setName(entry.name())
+                .setValue(ConfigMapping.visibleValue(entry))
                 .setSource(ConfigMapping.source(entry.source())));
         String builtIn = TopicConfigs.builtInDefault(entry.name());
         if (entry.source() != ConfigSource.DEFAULT && builtIn != null && !entry.sensitive()) {
-            synonyms.add(new DescribeConfigsSynonym().setName(entry.name()).setValue(builtIn)
+            synonyms.add(new DescribeConfigsSynonym()
+                    .setName(entry.name())
+                    .setValue(builtIn)
                     .setSource(ConfigMapping.source(ConfigSource.DEFAULT)));
         }
         return synonyms;

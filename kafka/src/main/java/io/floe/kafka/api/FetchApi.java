@@ -66,12 +66,21 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
         }
         List<Slot> slots = resolve(plan.entries(), byId);
         List<PartitionQuery> queries = new ArrayList<>();
-        slots.stream().filter(slot -> slot.error() == null).forEach(slot -> queries.add(
-                new PartitionQuery(slot.topicPartition(), slot.entry().fetchOffset(), slot.entry().maxBytes())));
+        slots.stream()
+                .filter(slot -> slot.error() == null)
+                .forEach(slot -> queries.add(new PartitionQuery(
+                        slot.topicPartition(),
+                        slot.entry().fetchOffset(),
+                        slot.entry().maxBytes())));
         CompletionStage<FetchResult> fetched = queries.isEmpty()
                 ? CompletableFuture.completedFuture(new FetchResult(List.of()))
-                : agent.fetch().fetch(new FetchQuery(queries, Duration.ofMillis(Math.max(0, request.maxWaitMs())),
-                        Math.max(0, request.minBytes()), Math.max(0, request.maxBytes()), true));
+                : agent.fetch()
+                        .fetch(new FetchQuery(
+                                queries,
+                                Duration.ofMillis(Math.max(0, request.maxWaitMs())),
+                                Math.max(0, request.minBytes()),
+                                Math.max(0, request.maxBytes()),
+                                true));
         boolean readCommitted = request.isolationLevel() == 1;
         return fetched.thenApply(result -> {
             try {
@@ -93,12 +102,12 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
             if (sessionId != NO_SESSION) {
                 sessions.remove(sessionId);
             }
-            FetchSession created = epoch == INITIAL_EPOCH && !requested.isEmpty()
-                    ? sessions.create(byId, requested) : null;
+            FetchSession created =
+                    epoch == INITIAL_EPOCH && !requested.isEmpty() ? sessions.create(byId, requested) : null;
             return new Plan(created, false, requested);
         }
-        FetchSession session = sessions.get(sessionId).orElseThrow(() ->
-                new FetchSessionIdNotFoundException("fetch session " + sessionId + " not found"));
+        FetchSession session = sessions.get(sessionId)
+                .orElseThrow(() -> new FetchSessionIdNotFoundException("fetch session " + sessionId + " not found"));
         List<FetchSession.Entry> entries = session.update(epoch, byId, requested, forgotten(request, byId));
         if (entries.isEmpty()) {
             sessions.remove(sessionId);
@@ -111,8 +120,10 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
         List<FetchSession.Entry> entries = new ArrayList<>();
         for (FetchTopic topic : request.topics()) {
             for (FetchPartition partition : topic.partitions()) {
-                entries.add(new FetchSession.Entry(key(byId, topic.topicId(), topic.topic(), partition.partition()),
-                        partition.fetchOffset(), partition.partitionMaxBytes()));
+                entries.add(new FetchSession.Entry(
+                        key(byId, topic.topicId(), topic.topic(), partition.partition()),
+                        partition.fetchOffset(),
+                        partition.partitionMaxBytes()));
             }
         }
         return entries;
@@ -127,7 +138,8 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
     }
 
     private static FetchSession.Key key(boolean byId, Uuid topicId, String topicName, int partition) {
-        return byId ? new FetchSession.Key(topicId, null, partition)
+        return byId
+                ? new FetchSession.Key(topicId, null, partition)
                 : new FetchSession.Key(Uuid.ZERO_UUID, topicName, partition);
     }
 
@@ -139,9 +151,11 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
             FetchSession.Key key = entry.key();
             Optional<Topic> topic;
             try {
-                topic = topics.computeIfAbsent(byId ? key.topicId() : key.topicName(), name -> byId
-                        ? agent.topics().find(TopicIds.toFloe(key.topicId()))
-                        : agent.topics().find(key.topicName()));
+                topic = topics.computeIfAbsent(
+                        byId ? key.topicId() : key.topicName(),
+                        name -> byId
+                                ? agent.topics().find(TopicIds.toFloe(key.topicId()))
+                                : agent.topics().find(key.topicName()));
             } catch (RuntimeException e) {
                 slots.add(Slot.failed(entry, KafkaErrors.errorOf(e)));
                 continue;

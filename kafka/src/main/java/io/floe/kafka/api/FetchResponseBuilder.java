@@ -31,8 +31,7 @@ final class FetchResponseBuilder {
      * The response for {@code slots}, whose fetched ones match {@code result}'s partitions in order.
      * With an incremental session only partitions with records, changed markers or errors are kept.
      */
-    FetchResponseData build(FetchSession session, boolean incremental, List<FetchApi.Slot> slots,
-            FetchResult result) {
+    FetchResponseData build(FetchSession session, boolean incremental, List<FetchApi.Slot> slots, FetchResult result) {
         FetchResponseData response = new FetchResponseData()
                 .setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE.code())
@@ -49,7 +48,8 @@ final class FetchResponseBuilder {
                 continue;
             }
             if (topic == null || !sameTopic(topic, key)) {
-                topic = byId ? new FetchableTopicResponse().setTopicId(key.topicId())
+                topic = byId
+                        ? new FetchableTopicResponse().setTopicId(key.topicId())
                         : new FetchableTopicResponse().setTopic(key.topicName());
                 response.responses().add(topic);
             }
@@ -102,10 +102,14 @@ final class FetchResponseBuilder {
         }
         PartitionResult.Error failed = (PartitionResult.Error) result;
         return switch (failed.error()) {
-            case UNKNOWN_TOPIC_OR_PARTITION -> error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION,
-                    UNKNOWN_OFFSET, UNKNOWN_OFFSET);
-            case OFFSET_OUT_OF_RANGE -> error(partition, Errors.OFFSET_OUT_OF_RANGE,
-                    failed.offsets().highWatermark(), failed.offsets().logStartOffset());
+            case UNKNOWN_TOPIC_OR_PARTITION ->
+                error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_OFFSET, UNKNOWN_OFFSET);
+            case OFFSET_OUT_OF_RANGE ->
+                error(
+                        partition,
+                        Errors.OFFSET_OUT_OF_RANGE,
+                        failed.offsets().highWatermark(),
+                        failed.offsets().logStartOffset());
             case STORAGE_ERROR -> error(partition, Errors.KAFKA_STORAGE_ERROR, UNKNOWN_OFFSET, UNKNOWN_OFFSET);
         };
     }

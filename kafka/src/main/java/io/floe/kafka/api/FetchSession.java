@@ -51,11 +51,11 @@ final class FetchSession {
      * @throws InvalidFetchSessionEpochException when the epoch is not the one expected next
      * @throws FetchSessionTopicIdException when the request names topics differently from the session
      */
-    synchronized List<Entry> update(int requestEpoch, boolean requestUsesTopicIds, List<Entry> changed,
-            Collection<Key> forgotten) {
+    synchronized List<Entry> update(
+            int requestEpoch, boolean requestUsesTopicIds, List<Entry> changed, Collection<Key> forgotten) {
         if (requestEpoch != nextEpoch) {
-            throw new InvalidFetchSessionEpochException("fetch session " + id + " expected epoch " + nextEpoch
-                    + ", got " + requestEpoch);
+            throw new InvalidFetchSessionEpochException(
+                    "fetch session " + id + " expected epoch " + nextEpoch + ", got " + requestEpoch);
         }
         if (requestUsesTopicIds != usesTopicIds) {
             throw new FetchSessionTopicIdException("fetch session " + id + (usesTopicIds ? " uses" : " does not use")

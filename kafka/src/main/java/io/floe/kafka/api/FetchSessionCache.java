@@ -36,7 +36,8 @@ final class FetchSessionCache {
     /** A new session holding {@code partitions}, expecting epoch 1 next; may evict the least recently used. */
     synchronized FetchSession create(boolean usesTopicIds, List<FetchSession.Entry> partitions) {
         if (sessions.size() >= maxSessions) {
-            Iterator<Map.Entry<Integer, FetchSession>> eldest = sessions.entrySet().iterator();
+            Iterator<Map.Entry<Integer, FetchSession>> eldest =
+                    sessions.entrySet().iterator();
             eldest.next();
             eldest.remove();
         }

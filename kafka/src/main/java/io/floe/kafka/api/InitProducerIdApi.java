@@ -32,8 +32,8 @@ final class InitProducerIdApi implements KafkaApi<InitProducerIdRequestData, Ini
     }
 
     @Override
-    public CompletionStage<InitProducerIdResponseData> handle(RequestContext context,
-            InitProducerIdRequestData request) {
+    public CompletionStage<InitProducerIdResponseData> handle(
+            RequestContext context, InitProducerIdRequestData request) {
         if (request.transactionalId() != null) {
             return CompletableFuture.completedFuture(new InitProducerIdResponseData()
                     .setThrottleTimeMs(0)

@@ -58,7 +58,8 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
         List<ListOffsetsTopicResponse> topics = new ArrayList<>(request.topics().size());
         for (ListOffsetsTopic requested : request.topics()) {
             Optional<Topic> topic = findQuietly(requested.name());
-            List<ListOffsetsPartitionResponse> partitions = new ArrayList<>(requested.partitions().size());
+            List<ListOffsetsPartitionResponse> partitions =
+                    new ArrayList<>(requested.partitions().size());
             for (ListOffsetsPartition partition : requested.partitions()) {
                 partitions.add(lookup(requested.name(), topic, partition, version));
             }
@@ -75,12 +76,14 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
         }
     }
 
-    private ListOffsetsPartitionResponse lookup(String name, Optional<Topic> topic, ListOffsetsPartition request,
-            short version) {
-        ListOffsetsPartitionResponse response = new ListOffsetsPartitionResponse()
-                .setPartitionIndex(request.partitionIndex());
+    private ListOffsetsPartitionResponse lookup(
+            String name, Optional<Topic> topic, ListOffsetsPartition request, short version) {
+        ListOffsetsPartitionResponse response =
+                new ListOffsetsPartitionResponse().setPartitionIndex(request.partitionIndex());
         if (topic.isEmpty() || !topic.get().hasPartition(request.partitionIndex())) {
-            return response.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code()).setOffset(NONE).setTimestamp(NONE);
+            return response.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .setOffset(NONE)
+                    .setTimestamp(NONE);
         }
         TopicPartition topicPartition = new TopicPartition(name, request.partitionIndex());
         try {
@@ -89,7 +92,9 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
             // The leader epoch exists from v4 on, and Floe's partitions never change epoch.
             return version >= 4 && found.offset() != NONE ? response.setLeaderEpoch(0) : response;
         } catch (RuntimeException e) {
-            return response.setErrorCode(KafkaErrors.errorOf(e).code()).setOffset(NONE).setTimestamp(NONE);
+            return response.setErrorCode(KafkaErrors.errorOf(e).code())
+                    .setOffset(NONE)
+                    .setTimestamp(NONE);
         }
     }
 

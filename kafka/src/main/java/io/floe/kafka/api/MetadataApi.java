@@ -65,8 +65,10 @@ final class MetadataApi implements KafkaApi<MetadataRequestData, MetadataRespons
             for (MetadataRequestTopic requested : distinct(request.topics())) {
                 // Clients asking by id send the id with an empty (v12+: possibly null) name.
                 boolean byId = !Uuid.ZERO_UUID.equals(requested.topicId());
-                topics.add(byId ? describeById(cluster, requested.topicId(), version)
-                        : describeByName(cluster, requested.name(), autoCreate, version));
+                topics.add(
+                        byId
+                                ? describeById(cluster, requested.topicId(), version)
+                                : describeByName(cluster, requested.name(), autoCreate, version));
             }
         }
         return new MetadataResponseData()
@@ -83,7 +85,9 @@ final class MetadataApi implements KafkaApi<MetadataRequestData, MetadataRespons
             return error(name != null || version >= 12 ? name : "", Uuid.ZERO_UUID, Errors.INVALID_TOPIC_EXCEPTION);
         }
         try {
-            Optional<Topic> topic = autoCreate ? agent.topics().findOrAutoCreate(name) : agent.topics().find(name);
+            Optional<Topic> topic = autoCreate
+                    ? agent.topics().findOrAutoCreate(name)
+                    : agent.topics().find(name);
             return topic.map(found -> describe(cluster, found))
                     .orElseGet(() -> error(name, Uuid.ZERO_UUID, Errors.UNKNOWN_TOPIC_OR_PARTITION));
         } catch (RuntimeException e) {
@@ -94,7 +98,8 @@ final class MetadataApi implements KafkaApi<MetadataRequestData, MetadataRespons
     private MetadataResponseTopic describeById(Cluster cluster, Uuid id, short version) {
         // Names are nullable in responses from v12; v10 and v11 clients should not ask by id at all.
         String unknownName = version >= 12 ? null : "";
-        return agent.topics().find(TopicIds.toFloe(id))
+        return agent.topics()
+                .find(TopicIds.toFloe(id))
                 .map(found -> describe(cluster, found))
                 .orElseGet(() -> error(unknownName, id, Errors.UNKNOWN_TOPIC_ID));
     }
@@ -102,7 +107,8 @@ final class MetadataApi implements KafkaApi<MetadataRequestData, MetadataRespons
     private static MetadataResponseTopic describe(Cluster cluster, Topic topic) {
         List<MetadataResponsePartition> partitions = new ArrayList<>(topic.partitionCount());
         for (int partition = 0; partition < topic.partitionCount(); partition++) {
-            int leader = cluster.leaderOf(new TopicPartition(topic.name(), partition)).nodeId();
+            int leader = cluster.leaderOf(new TopicPartition(topic.name(), partition))
+                    .nodeId();
             partitions.add(new MetadataResponsePartition()
                     .setErrorCode(Errors.NONE.code())
                     .setPartitionIndex(partition)

@@ -24,7 +24,8 @@ import org.apache.kafka.common.requests.OffsetsForLeaderEpochResponse;
  * that epoch is the high watermark and every other epoch is undefined. A client whose current epoch
  * is newer than Floe's gets UNKNOWN_LEADER_EPOCH, an older one FENCED_LEADER_EPOCH, as from Kafka.
  */
-final class OffsetForLeaderEpochApi implements KafkaApi<OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData> {
+final class OffsetForLeaderEpochApi
+        implements KafkaApi<OffsetForLeaderEpochRequestData, OffsetForLeaderEpochResponseData> {
 
     /** The one leader epoch of every Floe partition. */
     static final int LEADER_EPOCH = 0;
@@ -43,8 +44,8 @@ final class OffsetForLeaderEpochApi implements KafkaApi<OffsetForLeaderEpochRequ
     }
 
     @Override
-    public CompletionStage<OffsetForLeaderEpochResponseData> handle(RequestContext context,
-            OffsetForLeaderEpochRequestData request) {
+    public CompletionStage<OffsetForLeaderEpochResponseData> handle(
+            RequestContext context, OffsetForLeaderEpochRequestData request) {
         OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData().setThrottleTimeMs(0);
         for (OffsetForLeaderTopic requested : request.topics()) {
             OffsetForLeaderTopicResult result = new OffsetForLeaderTopicResult().setTopic(requested.topic());
@@ -57,7 +58,8 @@ final class OffsetForLeaderEpochApi implements KafkaApi<OffsetForLeaderEpochRequ
     }
 
     private EpochEndOffset endOffset(String name, OffsetForLeaderPartition request) {
-        EpochEndOffset answer = new EpochEndOffset().setPartition(request.partition())
+        EpochEndOffset answer = new EpochEndOffset()
+                .setPartition(request.partition())
                 .setLeaderEpoch(OffsetsForLeaderEpochResponse.UNDEFINED_EPOCH)
                 .setEndOffset(OffsetsForLeaderEpochResponse.UNDEFINED_EPOCH_OFFSET);
         try {
@@ -76,8 +78,12 @@ final class OffsetForLeaderEpochApi implements KafkaApi<OffsetForLeaderEpochRequ
                 // Kafka's answer for an epoch its epoch cache does not hold: undefined, without an error.
                 return answer.setErrorCode(Errors.NONE.code());
             }
-            long highWatermark = agent.offsets().offsets(new TopicPartition(name, request.partition())).highWatermark();
-            return answer.setErrorCode(Errors.NONE.code()).setLeaderEpoch(LEADER_EPOCH).setEndOffset(highWatermark);
+            long highWatermark = agent.offsets()
+                    .offsets(new TopicPartition(name, request.partition()))
+                    .highWatermark();
+            return answer.setErrorCode(Errors.NONE.code())
+                    .setLeaderEpoch(LEADER_EPOCH)
+                    .setEndOffset(highWatermark);
         } catch (RuntimeException e) {
             return answer.setErrorCode(KafkaErrors.errorOf(e).code());
         }

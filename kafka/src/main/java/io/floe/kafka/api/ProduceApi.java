@@ -102,8 +102,7 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         }
         short acks = request.acks();
         if (acks != 0 && acks != 1 && acks != -1) {
-            return Optional.of(new InvalidRequiredAcksException(
-                    "acks must be -1, 0 or 1, got " + acks));
+            return Optional.of(new InvalidRequiredAcksException("acks must be -1, 0 or 1, got " + acks));
         }
         return Optional.empty();
     }
@@ -113,8 +112,9 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         try {
             if (byId) {
                 Uuid id = topicData.topicId();
-                return topics.find(TopicIds.toFloe(id)).map(TopicOutcome::found).orElseGet(() -> TopicOutcome.failed(
-                        new UnknownTopicIdException("unknown topic id " + id)));
+                return topics.find(TopicIds.toFloe(id))
+                        .map(TopicOutcome::found)
+                        .orElseGet(() -> TopicOutcome.failed(new UnknownTopicIdException("unknown topic id " + id)));
             }
             String name = topicData.name();
             Optional<String> invalid = Topics.validateName(name);
@@ -122,35 +122,40 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
                 return TopicOutcome.failed(new InvalidTopicException(invalid.get()));
             }
             Optional<Topic> topic = topics.autoCreateEnabled() ? topics.findOrAutoCreate(name) : topics.find(name);
-            return topic.map(TopicOutcome::found).orElseGet(() -> TopicOutcome.failed(
-                    new UnknownTopicOrPartitionException("unknown topic " + name)));
+            return topic.map(TopicOutcome::found)
+                    .orElseGet(
+                            () -> TopicOutcome.failed(new UnknownTopicOrPartitionException("unknown topic " + name)));
         } catch (RuntimeException e) {
             return TopicOutcome.failed(KafkaErrors.toApiException(e));
         }
     }
 
     /** Starts the append of one partition; the future (if any) fills {@code partition} when it completes. */
-    private Optional<CompletableFuture<?>> append(TopicOutcome topic, PartitionProduceData data,
-            PartitionProduceResponse partition) {
+    private Optional<CompletableFuture<?>> append(
+            TopicOutcome topic, PartitionProduceData data, PartitionProduceResponse partition) {
         if (topic.error() != null) {
             fail(partition, topic.error());
             return Optional.empty();
         }
         if (!topic.topic().hasPartition(data.index())) {
-            fail(partition, new UnknownTopicOrPartitionException("topic "
-                    + topic.topic().name() + " has " + topic.topic().partitionCount() + " partitions, not "
-                    + data.index()));
+            fail(
+                    partition,
+                    new UnknownTopicOrPartitionException("topic "
+                            + topic.topic().name() + " has " + topic.topic().partitionCount() + " partitions, not "
+                            + data.index()));
             return Optional.empty();
         }
         if (!(data.records() instanceof MemoryRecords records)) {
-            fail(partition, new InvalidRecordException("no records for partition "
-                    + data.index() + " of topic " + topic.topic().name()));
+            fail(
+                    partition,
+                    new InvalidRecordException("no records for partition " + data.index() + " of topic "
+                            + topic.topic().name()));
             return Optional.empty();
         }
         ByteBuffer buffer = records.buffer();
         try {
-            return Optional.of(agent.produce().append(topic.topic(), data.index(), buffer)
-                    .handle((result, failure) -> {
+            return Optional.of(
+                    agent.produce().append(topic.topic(), data.index(), buffer).handle((result, failure) -> {
                         complete(partition, result, failure);
                         return null;
                     }));
@@ -172,8 +177,10 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         } else if (result instanceof AppendResult.Duplicate) {
             // Kafka's answer for a retry older than the remembered batches: the producer completes
             // the batch as sent, with an unknown offset.
-            fail(partition, Errors.DUPLICATE_SEQUENCE_NUMBER.exception(
-                    "batch was stored by an earlier attempt; its offset is no longer known"));
+            fail(
+                    partition,
+                    Errors.DUPLICATE_SEQUENCE_NUMBER.exception(
+                            "batch was stored by an earlier attempt; its offset is no longer known"));
         } else if (result instanceof AppendResult.Failed failed) {
             Errors error = switch (failed.error()) {
                 case UNKNOWN_TOPIC_OR_PARTITION -> Errors.UNKNOWN_TOPIC_OR_PARTITION;
@@ -187,16 +194,18 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         }
     }
 
-    private static void succeed(PartitionProduceResponse partition, long baseOffset, long logStartOffset,
-            long logAppendTimeMs) {
-        partition.setErrorCode(Errors.NONE.code())
+    private static void succeed(
+            PartitionProduceResponse partition, long baseOffset, long logStartOffset, long logAppendTimeMs) {
+        partition
+                .setErrorCode(Errors.NONE.code())
                 .setBaseOffset(baseOffset)
                 .setLogStartOffset(logStartOffset)
                 .setLogAppendTimeMs(logAppendTimeMs);
     }
 
     private static void fail(PartitionProduceResponse partition, ApiException error) {
-        partition.setErrorCode(Errors.forException(error).code())
+        partition
+                .setErrorCode(Errors.forException(error).code())
                 .setErrorMessage(error.getMessage())
                 .setBaseOffset(-1)
                 .setLogStartOffset(-1)

@@ -29,7 +29,10 @@ public final class RegisteredApi {
     private final KafkaApi<ApiMessage, ApiMessage> api;
 
     @SuppressWarnings("unchecked")
-    RegisteredApi(ApiKeys key, VersionRange versions, Execution execution,
+    RegisteredApi(
+            ApiKeys key,
+            VersionRange versions,
+            Execution execution,
             KafkaApi<? extends ApiMessage, ? extends ApiMessage> api) {
         this.key = key;
         this.versions = versions;

@@ -18,10 +18,8 @@ public final class AdvertisedVersions {
         Map<Short, VersionRange> byId = new TreeMap<>();
         served.forEach((key, range) -> byId.put(key.id, range));
         ApiVersionCollection versions = new ApiVersionCollection(byId.size());
-        byId.forEach((id, range) -> versions.add(new ApiVersion()
-                .setApiKey(id)
-                .setMinVersion(range.min())
-                .setMaxVersion(range.max())));
+        byId.forEach((id, range) -> versions.add(
+                new ApiVersion().setApiKey(id).setMinVersion(range.min()).setMaxVersion(range.max())));
         return versions;
     }
 

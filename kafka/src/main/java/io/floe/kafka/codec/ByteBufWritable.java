@@ -9,8 +9,8 @@ import io.netty.util.ReferenceCountUtil;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.common.record.internal.BaseRecords;
 import org.apache.kafka.common.protocol.Writable;
+import org.apache.kafka.common.record.internal.BaseRecords;
 
 /**
  * A {@link Writable} into Netty messages. Fields go into a growing buffer; a byte buffer at least
@@ -30,6 +30,7 @@ final class ByteBufWritable implements Writable {
     private final ByteBufAllocator allocator;
     /** Finished messages: buffers and file regions, in order. */
     private final List<Object> parts = new ArrayList<>();
+
     private CompositeByteBuf composite;
     private ByteBuf current;
 

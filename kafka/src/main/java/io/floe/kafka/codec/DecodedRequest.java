@@ -23,5 +23,4 @@ public sealed interface DecodedRequest {
 
     /** Not even the header parsed: the connection cannot be trusted. */
     record MalformedHeader(RuntimeException cause) implements DecodedRequest {}
-
 }

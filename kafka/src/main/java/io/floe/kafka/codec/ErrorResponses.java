@@ -28,7 +28,9 @@ public final class ErrorResponses {
             return Optional.empty();
         }
         Optional<ApiMessage> answer = request == null ? Optional.empty() : build(key, version, request, error);
-        return answer.isPresent() ? answer : build(key, version, ApiMessageType.fromApiKey(key.id).newRequest(), error);
+        return answer.isPresent()
+                ? answer
+                : build(key, version, ApiMessageType.fromApiKey(key.id).newRequest(), error);
     }
 
     private static Optional<ApiMessage> build(ApiKeys key, short version, ApiMessage request, ApiException error) {
@@ -37,7 +39,10 @@ public final class ErrorResponses {
             AbstractRequest parsed = AbstractRequest.parseRequest(key, version, bytes).request;
             AbstractResponse response = parsed.getErrorResponse(0, error);
             // Produce with acks=0 has no error response; an empty response is still a valid answer.
-            return Optional.of(response != null ? response.data() : ApiMessageType.fromApiKey(key.id).newResponse());
+            return Optional.of(
+                    response != null
+                            ? response.data()
+                            : ApiMessageType.fromApiKey(key.id).newResponse());
         } catch (RuntimeException e) {
             return Optional.empty();
         }

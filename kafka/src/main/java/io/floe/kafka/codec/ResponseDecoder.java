@@ -21,8 +21,8 @@ public final class ResponseDecoder {
         ApiMessage body = ApiMessageType.fromApiKey(key.id).newResponse();
         body.read(new ByteBufferAccessor(buffer), version);
         if (buffer.hasRemaining()) {
-            throw new IllegalStateException(buffer.remaining() + " bytes left after " + key.name + " v" + version
-                    + " response");
+            throw new IllegalStateException(
+                    buffer.remaining() + " bytes left after " + key.name + " v" + version + " response");
         }
         return new DecodedResponse(header.correlationId(), body);
     }

@@ -18,8 +18,8 @@ public final class ResponseEncoder {
     private ResponseEncoder() {}
 
     /** The frame answering {@code correlationId} with {@code body}, a response of {@code key} at {@code version}. */
-    public static EncodedFrame encode(ByteBufAllocator allocator, int correlationId, ApiKeys key, short version,
-            ApiMessage body) {
+    public static EncodedFrame encode(
+            ByteBufAllocator allocator, int correlationId, ApiKeys key, short version, ApiMessage body) {
         short headerVersion = key.responseHeaderVersion(version);
         ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
         ObjectSerializationCache cache = new ObjectSerializationCache();
@@ -37,8 +37,8 @@ public final class ResponseEncoder {
         if (frame.bytes() != 4 + size) {
             long written = frame.bytes();
             frame.release();
-            throw new IllegalStateException(key.name + " v" + version + " response wrote " + written
-                    + " bytes, expected " + (4 + size));
+            throw new IllegalStateException(
+                    key.name + " v" + version + " response wrote " + written + " bytes, expected " + (4 + size));
         }
         return frame;
     }

@@ -38,6 +38,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private ClientConnection connection;
     /** No more requests are read or served; the connection closes once the queued answers are written. */
     private boolean closing;
+
     private boolean closeRequested;
     /** The server is shutting down: nothing more is read; {@link #drained} completes when the queue empties. */
     private boolean draining;
@@ -86,7 +87,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             outcome = dispatcher.oversized(oversized.head(), oversized.size(), peer());
         } else {
             metrics.badFrame("negative_size");
-            LOGGER.warn("Negative frame size, closing connection peer={} size={}", peer(),
+            LOGGER.warn(
+                    "Negative frame size, closing connection peer={} size={}",
+                    peer(),
                     ((InboundFrame.Invalid) frame).size());
             outcome = new Outcome.Close("negative frame size");
         }
@@ -169,8 +172,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             onEventLoop(silent.failed(), (failed, failure) -> {
                 metrics.requestCompletedSilently(silent.api(), startNanos, metrics.nanoTime());
                 if (failure != null || Boolean.TRUE.equals(failed)) {
-                    LOGGER.warn("Request without response (acks=0) failed, closing connection as Kafka does peer={} "
-                            + "api={}", peer(), silent.api());
+                    LOGGER.warn(
+                            "Request without response (acks=0) failed, closing connection as Kafka does peer={} "
+                                    + "api={}",
+                            peer(),
+                            silent.api());
                     closing = true;
                     writeReady();
                 }

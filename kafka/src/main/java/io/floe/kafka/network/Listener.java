@@ -44,7 +44,10 @@ public final class Listener implements AutoCloseable {
     private final Set<ConnectionHandler> connections;
     private final InetSocketAddress address;
 
-    private Listener(EventLoopGroup acceptor, EventLoopGroup workers, Channel serverChannel,
+    private Listener(
+            EventLoopGroup acceptor,
+            EventLoopGroup workers,
+            Channel serverChannel,
             Set<ConnectionHandler> connections) {
         this.acceptor = acceptor;
         this.workers = workers;
@@ -60,13 +63,22 @@ public final class Listener implements AutoCloseable {
      * @param maxInFlight answers a connection may have pending before it is no longer read
      * @param blocking runs the APIs the registry declares blocking
      */
-    public static Listener bind(String host, int port, int maxFrameBytes, int maxInFlight, ApiRegistry registry,
-            Executor blocking, NetworkMetrics metrics) {
+    public static Listener bind(
+            String host,
+            int port,
+            int maxFrameBytes,
+            int maxInFlight,
+            ApiRegistry registry,
+            Executor blocking,
+            NetworkMetrics metrics) {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("floe-kafka-accept", true), io);
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("floe-kafka-io", true), io);
+        Class<? extends ServerChannel> channelType =
+                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup acceptor =
+                new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("floe-kafka-accept", true), io);
+        EventLoopGroup workers =
+                new MultiThreadIoEventLoopGroup(0, new DefaultThreadFactory("floe-kafka-io", true), io);
         RequestDispatcher dispatcher = new RequestDispatcher(registry, blocking, metrics, maxFrameBytes);
         Set<ConnectionHandler> connections = ConcurrentHashMap.newKeySet();
         try {
@@ -91,8 +103,12 @@ public final class Listener implements AutoCloseable {
                     .syncUninterruptibly()
                     .channel();
             Listener listener = new Listener(acceptor, workers, channel, connections);
-            LOGGER.info("Kafka listener bound address={} transport={} maxFrameBytes={} maxInFlightPerConnection={}",
-                    listener.address, epoll ? "epoll" : "nio", maxFrameBytes, maxInFlight);
+            LOGGER.info(
+                    "Kafka listener bound address={} transport={} maxFrameBytes={} maxInFlightPerConnection={}",
+                    listener.address,
+                    epoll ? "epoll" : "nio",
+                    maxFrameBytes,
+                    maxInFlight);
             return listener;
         } catch (RuntimeException e) {
             acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -121,8 +137,8 @@ public final class Listener implements AutoCloseable {
      */
     public void close(Duration grace) {
         serverChannel.close().syncUninterruptibly();
-        CompletableFuture<?>[] drains = connections.stream().map(ConnectionHandler::drain)
-                .toArray(CompletableFuture[]::new);
+        CompletableFuture<?>[] drains =
+                connections.stream().map(ConnectionHandler::drain).toArray(CompletableFuture[]::new);
         try {
             CompletableFuture.allOf(drains).get(grace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -132,8 +148,8 @@ public final class Listener implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        CompletableFuture<?>[] closes = connections.stream().map(ConnectionHandler::close)
-                .toArray(CompletableFuture[]::new);
+        CompletableFuture<?>[] closes =
+                connections.stream().map(ConnectionHandler::close).toArray(CompletableFuture[]::new);
         try {
             CompletableFuture.allOf(closes).get(grace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {

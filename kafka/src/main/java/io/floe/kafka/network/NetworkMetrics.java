@@ -32,7 +32,8 @@ public final class NetworkMetrics {
     public NetworkMetrics(MeterRegistry registry) {
         this.registry = registry;
         Gauge.builder("floe.kafka.connections", open, AtomicInteger::get)
-                .description("Open Kafka client connections").register(registry);
+                .description("Open Kafka client connections")
+                .register(registry);
         this.accepted = Counter.builder("floe.kafka.connections.accepted").register(registry);
         this.closed = Counter.builder("floe.kafka.connections.closed").register(registry);
     }
@@ -72,8 +73,13 @@ public final class NetworkMetrics {
     void errors(String api, Map<Errors, Integer> counts) {
         counts.forEach((error, count) -> {
             if (error != Errors.NONE && count > 0) {
-                errors.computeIfAbsent(api + '/' + error.name(), key -> Counter.builder("floe.kafka.errors")
-                        .tag("api", api).tag("error", error.name()).register(registry)).increment(count);
+                errors.computeIfAbsent(
+                                api + '/' + error.name(),
+                                key -> Counter.builder("floe.kafka.errors")
+                                        .tag("api", api)
+                                        .tag("error", error.name())
+                                        .register(registry))
+                        .increment(count);
             }
         });
     }
@@ -83,21 +89,34 @@ public final class NetworkMetrics {
     }
 
     void badFrame(String reason) {
-        badFrames.computeIfAbsent(reason, key -> Counter.builder("floe.kafka.bad.frames")
-                .description("Request frames refused before reaching an API")
-                .tag("reason", reason).register(registry)).increment();
+        badFrames
+                .computeIfAbsent(
+                        reason,
+                        key -> Counter.builder("floe.kafka.bad.frames")
+                                .description("Request frames refused before reaching an API")
+                                .tag("reason", reason)
+                                .register(registry))
+                .increment();
     }
 
     private ApiMeters meters(String api) {
-        return byApi.computeIfAbsent(api, name -> new ApiMeters(
-                Counter.builder("floe.kafka.requests").tag("api", name).register(registry),
-                Timer.builder("floe.kafka.request.latency").tag("api", name).register(registry),
-                DistributionSummary.builder("floe.kafka.request.bytes").baseUnit("bytes").tag("api", name)
-                        .register(registry),
-                DistributionSummary.builder("floe.kafka.response.bytes").baseUnit("bytes").tag("api", name)
-                        .register(registry)));
+        return byApi.computeIfAbsent(
+                api,
+                name -> new ApiMeters(
+                        Counter.builder("floe.kafka.requests").tag("api", name).register(registry),
+                        Timer.builder("floe.kafka.request.latency")
+                                .tag("api", name)
+                                .register(registry),
+                        DistributionSummary.builder("floe.kafka.request.bytes")
+                                .baseUnit("bytes")
+                                .tag("api", name)
+                                .register(registry),
+                        DistributionSummary.builder("floe.kafka.response.bytes")
+                                .baseUnit("bytes")
+                                .tag("api", name)
+                                .register(registry)));
     }
 
-    private record ApiMeters(Counter requests, Timer latency, DistributionSummary requestBytes,
-            DistributionSummary responseBytes) {}
+    private record ApiMeters(
+            Counter requests, Timer latency, DistributionSummary requestBytes, DistributionSummary responseBytes) {}
 }

@@ -29,12 +29,18 @@ sealed interface Reply {
             try {
                 return ResponseEncoder.encode(allocator, correlationId, key, version, body);
             } catch (RuntimeException e) {
-                LOGGER.error("Cannot encode response api={} version={} correlationId={}; answering "
-                        + "UNKNOWN_SERVER_ERROR", key.name, version, correlationId, e);
+                LOGGER.error(
+                        "Cannot encode response api={} version={} correlationId={}; answering "
+                                + "UNKNOWN_SERVER_ERROR",
+                        key.name,
+                        version,
+                        correlationId,
+                        e);
             }
             try {
-                ApiMessage fallback = ErrorResponses.of(key, version, null,
-                        new UnknownServerException("response could not be encoded")).orElse(null);
+                ApiMessage fallback = ErrorResponses.of(
+                                key, version, null, new UnknownServerException("response could not be encoded"))
+                        .orElse(null);
                 if (fallback != null) {
                     return ResponseEncoder.encode(allocator, correlationId, key, version, fallback);
                 }

@@ -66,36 +66,64 @@ final class RequestDispatcher {
             metrics.requestReceived(NetworkMetrics.UNKNOWN_API, size);
             metrics.badFrame("unknown_api");
             metrics.error(NetworkMetrics.UNKNOWN_API, Errors.UNSUPPORTED_VERSION);
-            LOGGER.warn("Unknown API key, answering UNSUPPORTED_VERSION peer={} apiKey={} apiVersion={} "
-                    + "correlationId={} size={}", peer, unknown.apiKey(), unknown.apiVersion(),
-                    unknown.correlationId(), size);
-            return respond(NetworkMetrics.UNKNOWN_API,
-                    new Reply.ErrorCode(unknown.correlationId(), Errors.UNSUPPORTED_VERSION), false);
+            LOGGER.warn(
+                    "Unknown API key, answering UNSUPPORTED_VERSION peer={} apiKey={} apiVersion={} "
+                            + "correlationId={} size={}",
+                    peer,
+                    unknown.apiKey(),
+                    unknown.apiVersion(),
+                    unknown.correlationId(),
+                    size);
+            return respond(
+                    NetworkMetrics.UNKNOWN_API,
+                    new Reply.ErrorCode(unknown.correlationId(), Errors.UNSUPPORTED_VERSION),
+                    false);
         } else if (decoded instanceof DecodedRequest.UnsupportedVersion unsupported) {
             RequestHeader header = unsupported.header();
             metrics.requestReceived(header.apiKey().name, size);
             metrics.badFrame("unsupported_version");
             metrics.error(header.apiKey().name, Errors.UNSUPPORTED_VERSION);
-            LOGGER.warn("Unsupported API version peer={} api={} apiVersion={} served={} correlationId={} clientId={}",
-                    peer, header.apiKey().name, header.apiVersion(), registry.servedVersions().get(header.apiKey()),
-                    header.correlationId(), header.clientId());
+            LOGGER.warn(
+                    "Unsupported API version peer={} api={} apiVersion={} served={} correlationId={} clientId={}",
+                    peer,
+                    header.apiKey().name,
+                    header.apiVersion(),
+                    registry.servedVersions().get(header.apiKey()),
+                    header.correlationId(),
+                    header.clientId());
             return respond(header.apiKey().name, unsupportedVersion(header, unsupported.body()), false);
         } else if (decoded instanceof DecodedRequest.MalformedBody malformed) {
             RequestHeader header = malformed.header();
             metrics.requestReceived(header.apiKey().name, size);
             metrics.badFrame("malformed_body");
             metrics.error(header.apiKey().name, Errors.INVALID_REQUEST);
-            LOGGER.warn("Malformed request body, answering INVALID_REQUEST peer={} api={} apiVersion={} "
-                    + "correlationId={} clientId={} size={} cause={}", peer, header.apiKey().name,
-                    header.apiVersion(), header.correlationId(), header.clientId(), size, malformed.cause().toString());
-            return respond(header.apiKey().name, errorReply(header, null, new InvalidRequestException(
-                    "Error parsing " + header.apiKey().name + " v" + header.apiVersion() + " request: "
-                    + malformed.cause().getMessage())), false);
+            LOGGER.warn(
+                    "Malformed request body, answering INVALID_REQUEST peer={} api={} apiVersion={} "
+                            + "correlationId={} clientId={} size={} cause={}",
+                    peer,
+                    header.apiKey().name,
+                    header.apiVersion(),
+                    header.correlationId(),
+                    header.clientId(),
+                    size,
+                    malformed.cause().toString());
+            return respond(
+                    header.apiKey().name,
+                    errorReply(
+                            header,
+                            null,
+                            new InvalidRequestException(
+                                    "Error parsing " + header.apiKey().name + " v" + header.apiVersion() + " request: "
+                                            + malformed.cause().getMessage())),
+                    false);
         }
         DecodedRequest.MalformedHeader malformed = (DecodedRequest.MalformedHeader) decoded;
         metrics.requestReceived(NetworkMetrics.UNKNOWN_API, size);
         metrics.badFrame("malformed_header");
-        LOGGER.warn("Malformed request header, closing connection peer={} size={} cause={}", peer, size,
+        LOGGER.warn(
+                "Malformed request header, closing connection peer={} size={} cause={}",
+                peer,
+                size,
                 malformed.cause().toString());
         return new Outcome.Close("malformed request header");
     }
@@ -107,17 +135,29 @@ final class RequestDispatcher {
         RequestHeader header = headerOf(decoded);
         String detail = "request of " + size + " bytes exceeds the maximum frame size " + maxFrameBytes;
         if (header == null) {
-            LOGGER.warn("Oversized frame without a readable header, closing connection peer={} size={} max={}",
-                    peer, size, maxFrameBytes);
+            LOGGER.warn(
+                    "Oversized frame without a readable header, closing connection peer={} size={} max={}",
+                    peer,
+                    size,
+                    maxFrameBytes);
             if (decoded instanceof DecodedRequest.UnknownApi unknown) {
-                return respond(NetworkMetrics.UNKNOWN_API,
-                        new Reply.ErrorCode(unknown.correlationId(), Errors.INVALID_REQUEST), true);
+                return respond(
+                        NetworkMetrics.UNKNOWN_API,
+                        new Reply.ErrorCode(unknown.correlationId(), Errors.INVALID_REQUEST),
+                        true);
             }
             return new Outcome.Close("oversized frame");
         }
-        LOGGER.warn("Oversized frame, answering with an error and closing connection peer={} api={} apiVersion={} "
-                + "correlationId={} clientId={} size={} max={}", peer, header.apiKey().name, header.apiVersion(),
-                header.correlationId(), header.clientId(), size, maxFrameBytes);
+        LOGGER.warn(
+                "Oversized frame, answering with an error and closing connection peer={} api={} apiVersion={} "
+                        + "correlationId={} clientId={} size={} max={}",
+                peer,
+                header.apiKey().name,
+                header.apiVersion(),
+                header.correlationId(),
+                header.clientId(),
+                size,
+                maxFrameBytes);
         ApiException error = header.apiKey() == ApiKeys.PRODUCE
                 ? new RecordTooLargeException(detail)
                 : new InvalidRequestException(detail);
@@ -189,8 +229,9 @@ final class RequestDispatcher {
         try {
             return switch (api.execution()) {
                 case EVENT_LOOP -> api.handle(context, request);
-                case BLOCKING -> CompletableFuture.supplyAsync(() -> api.handle(context, request), blocking)
-                        .thenCompose(Function.identity());
+                case BLOCKING ->
+                    CompletableFuture.supplyAsync(() -> api.handle(context, request), blocking)
+                            .thenCompose(Function.identity());
             };
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -201,12 +242,24 @@ final class RequestDispatcher {
         Throwable cause = KafkaErrors.unwrap(failure);
         Errors error = KafkaErrors.errorOf(cause);
         if (error == Errors.UNKNOWN_SERVER_ERROR) {
-            LOGGER.error("Request failed api={} apiVersion={} correlationId={} clientId={} peer={}",
-                    header.apiKey().name, header.apiVersion(), header.correlationId(), header.clientId(), peer, cause);
+            LOGGER.error(
+                    "Request failed api={} apiVersion={} correlationId={} clientId={} peer={}",
+                    header.apiKey().name,
+                    header.apiVersion(),
+                    header.correlationId(),
+                    header.clientId(),
+                    peer,
+                    cause);
         } else {
-            LOGGER.warn("Request failed api={} apiVersion={} correlationId={} clientId={} peer={} error={} cause={}",
-                    header.apiKey().name, header.apiVersion(), header.correlationId(), header.clientId(), peer,
-                    error.name(), cause.toString());
+            LOGGER.warn(
+                    "Request failed api={} apiVersion={} correlationId={} clientId={} peer={} error={} cause={}",
+                    header.apiKey().name,
+                    header.apiVersion(),
+                    header.correlationId(),
+                    header.clientId(),
+                    peer,
+                    error.name(),
+                    cause.toString());
         }
         return error;
     }
@@ -215,7 +268,10 @@ final class RequestDispatcher {
         Map<ApiKeys, ?> served = registry.servedVersions();
         if (header.apiKey() == ApiKeys.API_VERSIONS) {
             // KIP-511: answer at v0, which every client reads, with the versions Floe serves.
-            return new Reply.Message(ApiKeys.API_VERSIONS, (short) 0, header.correlationId(),
+            return new Reply.Message(
+                    ApiKeys.API_VERSIONS,
+                    (short) 0,
+                    header.correlationId(),
                     AdvertisedVersions.unsupportedVersionResponse(registry.servedVersions()));
         }
         String detail = served.containsKey(header.apiKey())
@@ -231,7 +287,8 @@ final class RequestDispatcher {
      */
     private static Reply errorReply(RequestHeader header, ApiMessage request, ApiException error) {
         return ErrorResponses.of(header.apiKey(), header.apiVersion(), request, error)
-                .<Reply>map(body -> new Reply.Message(header.apiKey(), header.apiVersion(), header.correlationId(), body))
+                .<Reply>map(
+                        body -> new Reply.Message(header.apiKey(), header.apiVersion(), header.correlationId(), body))
                 .orElseGet(() -> new Reply.ErrorCode(header.correlationId(), Errors.forException(error)));
     }
 

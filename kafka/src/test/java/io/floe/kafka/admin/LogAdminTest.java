@@ -76,7 +76,10 @@ class LogAdminTest {
 
         assertThat(deleteBefore(EVENTS, 4)).isEqualTo(4);
 
-        assertThat(admin.listOffsets(Map.of(EVENTS, OffsetSpec.earliest())).partitionResult(EVENTS).get().offset())
+        assertThat(admin.listOffsets(Map.of(EVENTS, OffsetSpec.earliest()))
+                        .partitionResult(EVENTS)
+                        .get()
+                        .offset())
                 .isEqualTo(4);
         List<ConsumerRecord<String, String>> fromBeginning = consumeFromBeginning(6);
         assertThat(fromBeginning).extracting(ConsumerRecord::offset).containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
@@ -85,9 +88,13 @@ class LogAdminTest {
         assertThat(deleteBefore(EVENTS, 2)).as("never backwards").isEqualTo(4);
         assertThatThrownBy(() -> deleteBefore(EVENTS, 11))
                 .hasCauseInstanceOf(org.apache.kafka.common.errors.OffsetOutOfRangeException.class);
-        assertThat(deleteBefore(EVENTS, RecordsToDelete.beforeOffset(-1).beforeOffset())).as("-1: high watermark")
+        assertThat(deleteBefore(EVENTS, RecordsToDelete.beforeOffset(-1).beforeOffset()))
+                .as("-1: high watermark")
                 .isEqualTo(10);
-        assertThat(admin.listOffsets(Map.of(EVENTS, OffsetSpec.earliest())).partitionResult(EVENTS).get().offset())
+        assertThat(admin.listOffsets(Map.of(EVENTS, OffsetSpec.earliest()))
+                        .partitionResult(EVENTS)
+                        .get()
+                        .offset())
                 .isEqualTo(10);
     }
 
@@ -99,7 +106,8 @@ class LogAdminTest {
         try (KafkaConsumer<String, String> consumer = consumer("none")) {
             consumer.assign(List.of(EVENTS));
             consumer.seek(EVENTS, 2);
-            assertThatThrownBy(() -> pollUntilFailure(consumer)).isInstanceOf(OffsetOutOfRangeException.class)
+            assertThatThrownBy(() -> pollUntilFailure(consumer))
+                    .isInstanceOf(OffsetOutOfRangeException.class)
                     .satisfies(e -> assertThat(((OffsetOutOfRangeException) e).offsetOutOfRangePartitions())
                             .containsEntry(EVENTS, 2L));
         }
@@ -110,7 +118,9 @@ class LogAdminTest {
         long before = System.currentTimeMillis();
         produce(3);
 
-        List<ProducerState> producers = admin.describeProducers(List.of(EVENTS)).partitionResult(EVENTS).get()
+        List<ProducerState> producers = admin.describeProducers(List.of(EVENTS))
+                .partitionResult(EVENTS)
+                .get()
                 .activeProducers();
 
         assertThat(producers).singleElement().satisfies(producer -> {
@@ -121,50 +131,78 @@ class LogAdminTest {
             assertThat(producer.coordinatorEpoch()).isEmpty();
             assertThat(producer.currentTransactionStartOffset()).isEmpty();
         });
-        assertThat(admin.describeProducers(List.of(new TopicPartition("events", 1))).partitionResult(
-                new TopicPartition("events", 1)).get().activeProducers()).isEmpty();
+        assertThat(admin.describeProducers(List.of(new TopicPartition("events", 1)))
+                        .partitionResult(new TopicPartition("events", 1))
+                        .get()
+                        .activeProducers())
+                .isEmpty();
     }
 
     @Test
     void describeLogDirsReportsTheObjectStoreWithPartitionSizes() throws Exception {
         produce(5);
 
-        Map<String, LogDirDescription> dirs = admin.describeLogDirs(List.of(0)).allDescriptions().get().get(0);
+        Map<String, LogDirDescription> dirs =
+                admin.describeLogDirs(List.of(0)).allDescriptions().get().get(0);
 
         assertThat(dirs).containsOnlyKeys(fixture.agent().objects().describe());
         LogDirDescription dir = dirs.values().iterator().next();
         assertThat(dir.error()).isNull();
         assertThat(dir.totalBytes()).isEmpty();
         ReplicaInfo written = dir.replicaInfos().get(EVENTS);
-        assertThat(written.size()).isPositive()
-                .isEqualTo(fixture.agent().metadata().reads().partitionSizes("events").get(0));
+        assertThat(written.size())
+                .isPositive()
+                .isEqualTo(fixture.agent()
+                        .metadata()
+                        .reads()
+                        .partitionSizes("events")
+                        .get(0));
         assertThat(written.offsetLag()).isZero();
-        assertThat(dir.replicaInfos().get(new TopicPartition("events", 1)).size()).isZero();
+        assertThat(dir.replicaInfos().get(new TopicPartition("events", 1)).size())
+                .isZero();
 
         deleteBefore(EVENTS, 5);
-        assertThat(admin.describeLogDirs(List.of(0)).allDescriptions().get().get(0).values().iterator().next()
-                .replicaInfos().get(EVENTS).size()).as("batches below the log start no longer count").isZero();
+        assertThat(admin.describeLogDirs(List.of(0))
+                        .allDescriptions()
+                        .get()
+                        .get(0)
+                        .values()
+                        .iterator()
+                        .next()
+                        .replicaInfos()
+                        .get(EVENTS)
+                        .size())
+                .as("batches below the log start no longer count")
+                .isZero();
     }
 
     @Test
     void noReassignmentIsEverInProgress() throws Exception {
         assertThat(admin.listPartitionReassignments().reassignments().get()).isEmpty();
         assertThat(admin.listPartitionReassignments(Set.of(EVENTS, new TopicPartition("missing", 0)))
-                .reassignments().get()).isEmpty();
+                        .reassignments()
+                        .get())
+                .isEmpty();
     }
 
     @Test
     void leaderElectionsAreNeverNeeded() throws Exception {
         TopicPartition missing = new TopicPartition("missing", 0);
 
-        Map<TopicPartition, Optional<Throwable>> results = admin.electLeaders(ElectionType.PREFERRED,
-                Set.of(EVENTS, missing)).partitions().get();
+        Map<TopicPartition, Optional<Throwable>> results = admin.electLeaders(
+                        ElectionType.PREFERRED, Set.of(EVENTS, missing))
+                .partitions()
+                .get();
 
         assertThat(results.get(EVENTS)).containsInstanceOf(ElectionNotNeededException.class);
         assertThat(results.get(missing)).containsInstanceOf(UnknownTopicOrPartitionException.class);
-        assertThat(admin.electLeaders(ElectionType.UNCLEAN, Set.of(EVENTS)).partitions().get().get(EVENTS))
+        assertThat(admin.electLeaders(ElectionType.UNCLEAN, Set.of(EVENTS))
+                        .partitions()
+                        .get()
+                        .get(EVENTS))
                 .containsInstanceOf(ElectionNotNeededException.class);
-        assertThat(admin.electLeaders(ElectionType.PREFERRED, null).partitions().get()).isEmpty();
+        assertThat(admin.electLeaders(ElectionType.PREFERRED, null).partitions().get())
+                .isEmpty();
     }
 
     @Test
@@ -178,14 +216,23 @@ class LogAdminTest {
 
             assertThat(received).extracting(ConsumerRecord::offset).containsExactly(2L, 3L, 4L);
         }
-        assertThat(fixture.meters().counter("floe.kafka.requests", "api", "OffsetForLeaderEpoch").count())
+        assertThat(fixture.meters()
+                        .counter("floe.kafka.requests", "api", "OffsetForLeaderEpoch")
+                        .count())
                 .isPositive();
-        assertThat(fixture.meters().find("floe.kafka.errors").tag("api", "OffsetForLeaderEpoch").counters()).isEmpty();
+        assertThat(fixture.meters()
+                        .find("floe.kafka.errors")
+                        .tag("api", "OffsetForLeaderEpoch")
+                        .counters())
+                .isEmpty();
     }
 
     private long deleteBefore(TopicPartition partition, long offset) throws Exception {
-        return admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(offset))).lowWatermarks()
-                .get(partition).get().lowWatermark();
+        return admin.deleteRecords(Map.of(partition, RecordsToDelete.beforeOffset(offset)))
+                .lowWatermarks()
+                .get(partition)
+                .get()
+                .lowWatermark();
     }
 
     /** Sends {@code count} records to partition 0 with the default (idempotent) producer. */
@@ -194,10 +241,11 @@ class LogAdminTest {
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap());
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
-                new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>("events", 0, "key-" + i, "value-" + i)).get();
+                producer.send(new ProducerRecord<>("events", 0, "key-" + i, "value-" + i))
+                        .get();
             }
         }
     }
@@ -227,8 +275,15 @@ class LogAdminTest {
     }
 
     private KafkaConsumer<String, String> consumer(String offsetReset) {
-        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset,
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100), new StringDeserializer(), new StringDeserializer());
+        return new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        fixture.bootstrap(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        offsetReset,
+                        ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG,
+                        100),
+                new StringDeserializer(),
+                new StringDeserializer());
     }
 }

@@ -68,7 +68,9 @@ class LogStartTest {
         append(T0 + 3);
 
         assertThat(fixture.agent().offsets().offsets(partition)).isEqualTo(new LogOffsets(2, 4));
-        assertThat(fixture.agent().offsets().deleteRecords(partition, 1)).as("never backwards").isEqualTo(2);
+        assertThat(fixture.agent().offsets().deleteRecords(partition, 1))
+                .as("never backwards")
+                .isEqualTo(2);
         assertThatThrownBy(() -> fixture.agent().offsets().deleteRecords(partition, 5))
                 .isInstanceOf(OffsetOutOfRangeException.class);
         assertThat(fixture.agent().offsets().offsets(partition)).isEqualTo(new LogOffsets(2, 4));
@@ -78,7 +80,8 @@ class LogStartTest {
     void aViewBehindTheStoreIsReloaded() {
         assertThat(fixture.agent().offsets().offsets(partition)).isEqualTo(LogOffsets.EMPTY);
         // Another agent's commits: the store has them, this agent's view does not.
-        ProduceFixture otherAgent = new ProduceFixture(fixture.agent().metadata().appends());
+        ProduceFixture otherAgent =
+                new ProduceFixture(fixture.agent().metadata().appends());
         otherAgent.commit(otherAgent.batch(topic, 0, 10), otherAgent.batch(topic, 0, 10));
 
         assertThat(fixture.agent().offsets().deleteRecords(partition, 15)).isEqualTo(15);
@@ -91,6 +94,12 @@ class LogStartTest {
         for (int i = 0; i < timestamps.length; i++) {
             records[i] = new SimpleRecord(timestamps[i], ("r" + i).getBytes());
         }
-        fixture.agent().produce().append(topic, 0, MemoryRecords.withRecords(Compression.NONE, records).buffer()).join();
+        fixture.agent()
+                .produce()
+                .append(
+                        topic,
+                        0,
+                        MemoryRecords.withRecords(Compression.NONE, records).buffer())
+                .join();
     }
 }

@@ -63,7 +63,12 @@ class TopicConfigAdminTest {
         ConfigEntry retention = describe(ORDERS, "retention.ms");
         assertThat(retention.value()).isEqualTo("1000");
         assertThat(retention.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG);
-        assertThat(fixture.agent().metadata().topics().topic("orders").orElseThrow().configs())
+        assertThat(fixture.agent()
+                        .metadata()
+                        .topics()
+                        .topic("orders")
+                        .orElseThrow()
+                        .configs())
                 .containsOnly(Map.entry("retention.ms", "1000"), Map.entry("floe.note", "kept"));
 
         alter(ORDERS, new AlterConfigOp(new ConfigEntry("retention.ms", null), AlterConfigOp.OpType.DELETE));
@@ -71,7 +76,12 @@ class TopicConfigAdminTest {
         ConfigEntry reset = describe(ORDERS, "retention.ms");
         assertThat(reset.value()).isEqualTo("604800000");
         assertThat(reset.source()).isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
-        assertThat(fixture.agent().metadata().topics().topic("orders").orElseThrow().configs())
+        assertThat(fixture.agent()
+                        .metadata()
+                        .topics()
+                        .topic("orders")
+                        .orElseThrow()
+                        .configs())
                 .containsOnly(Map.entry("floe.note", "kept"));
     }
 
@@ -83,28 +93,38 @@ class TopicConfigAdminTest {
         alter(ORDERS, new AlterConfigOp(new ConfigEntry("cleanup.policy", "delete"), AlterConfigOp.OpType.SUBTRACT));
         assertThat(describe(ORDERS, "cleanup.policy").value()).isEqualTo("compact");
 
-        assertThatThrownBy(() -> alter(ORDERS,
-                new AlterConfigOp(new ConfigEntry("retention.ms", "5"), AlterConfigOp.OpType.APPEND)))
+        assertThatThrownBy(() -> alter(
+                        ORDERS, new AlterConfigOp(new ConfigEntry("retention.ms", "5"), AlterConfigOp.OpType.APPEND)))
                 .hasCauseInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("retention.ms");
     }
 
     @Test
     void aLoweredMaxMessageBytesTakesEffectAtOnce() throws Exception {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap(),
-                ProducerConfig.LINGER_MS_CONFIG, 0,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap(),
+                        ProducerConfig.LINGER_MS_CONFIG, 0,
+                        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 20_000,
+                        ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000),
+                new StringSerializer(),
+                new StringSerializer())) {
             String large = "x".repeat(4000);
-            assertThat(producer.send(new ProducerRecord<>("orders", large)).get().offset()).isZero();
+            assertThat(producer.send(new ProducerRecord<>("orders", large))
+                            .get()
+                            .offset())
+                    .isZero();
 
             alter(ORDERS, set("max.message.bytes", "1024"));
 
-            assertThatThrownBy(() -> producer.send(new ProducerRecord<>("orders", large)).get())
+            assertThatThrownBy(() ->
+                            producer.send(new ProducerRecord<>("orders", large)).get())
                     .isInstanceOf(ExecutionException.class)
                     .hasCauseInstanceOf(RecordTooLargeException.class);
-            assertThat(producer.send(new ProducerRecord<>("orders", "small")).get().offset()).isEqualTo(1);
+            assertThat(producer.send(new ProducerRecord<>("orders", "small"))
+                            .get()
+                            .offset())
+                    .isEqualTo(1);
         }
     }
 
@@ -118,20 +138,33 @@ class TopicConfigAdminTest {
                 .hasMessageContaining("soon");
         assertThatThrownBy(() -> alter(ORDERS, set("cleanup.policy", "forever")))
                 .hasCauseInstanceOf(InvalidConfigurationException.class);
-        assertThatThrownBy(() -> alter(new ConfigResource(ConfigResource.Type.TOPIC, "missing"), set("retention.ms", "1")))
+        assertThatThrownBy(
+                        () -> alter(new ConfigResource(ConfigResource.Type.TOPIC, "missing"), set("retention.ms", "1")))
                 .hasCauseInstanceOf(UnknownTopicOrPartitionException.class);
 
-        assertThat(fixture.agent().metadata().topics().topic("orders").orElseThrow().configs()).isEmpty();
+        assertThat(fixture.agent()
+                        .metadata()
+                        .topics()
+                        .topic("orders")
+                        .orElseThrow()
+                        .configs())
+                .isEmpty();
     }
 
     @Test
     void validateOnlyChecksWithoutStoring() throws Exception {
-        admin.incrementalAlterConfigs(Map.of(ORDERS, List.of(set("retention.ms", "1000"))),
-                new AlterConfigsOptions().validateOnly(true)).all().get();
+        admin.incrementalAlterConfigs(
+                        Map.of(ORDERS, List.of(set("retention.ms", "1000"))),
+                        new AlterConfigsOptions().validateOnly(true))
+                .all()
+                .get();
 
         assertThat(describe(ORDERS, "retention.ms").value()).isEqualTo("604800000");
-        assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(ORDERS, List.of(set("retention.ms", "x"))),
-                new AlterConfigsOptions().validateOnly(true)).all().get())
+        assertThatThrownBy(() -> admin.incrementalAlterConfigs(
+                                Map.of(ORDERS, List.of(set("retention.ms", "x"))),
+                                new AlterConfigsOptions().validateOnly(true))
+                        .all()
+                        .get())
                 .hasCauseInstanceOf(InvalidConfigurationException.class);
     }
 
@@ -142,8 +175,11 @@ class TopicConfigAdminTest {
         assertThatThrownBy(() -> alter(broker, set("log.retention.ms", "1000")))
                 .hasCauseInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("dynamic broker configs are not supported; set them at agent start");
-        admin.incrementalAlterConfigs(Map.of(broker, List.of(set("log.retention.ms", "1000"))),
-                new AlterConfigsOptions().validateOnly(true)).all().get();
+        admin.incrementalAlterConfigs(
+                        Map.of(broker, List.of(set("log.retention.ms", "1000"))),
+                        new AlterConfigsOptions().validateOnly(true))
+                .all()
+                .get();
         assertThat(describe(broker, "log.retention.ms").value()).isEqualTo("604800000");
     }
 
@@ -153,7 +189,11 @@ class TopicConfigAdminTest {
     }
 
     private ConfigEntry describe(ConfigResource resource, String name) throws Exception {
-        return admin.describeConfigs(List.of(resource)).all().get().get(resource).get(name);
+        return admin.describeConfigs(List.of(resource))
+                .all()
+                .get()
+                .get(resource)
+                .get(name);
     }
 
     private static AlterConfigOp set(String name, String value) {

@@ -55,8 +55,8 @@ class FetchSessionCacheTest {
     void addsUpdatesAndForgetsPartitions() {
         FetchSession session = new FetchSession(1, false, entries(P0));
 
-        List<FetchSession.Entry> fetched = session.update(1, false,
-                List.of(new FetchSession.Entry(P1, 5, 100), new FetchSession.Entry(P0, 42, 200)), List.of());
+        List<FetchSession.Entry> fetched = session.update(
+                1, false, List.of(new FetchSession.Entry(P1, 5, 100), new FetchSession.Entry(P0, 42, 200)), List.of());
 
         assertThat(fetched).containsExactly(new FetchSession.Entry(P0, 42, 200), new FetchSession.Entry(P1, 5, 100));
         assertThat(session.update(2, false, List.of(), List.of(P0, P1))).isEmpty();
@@ -67,15 +67,29 @@ class FetchSessionCacheTest {
     void incrementalResponsesCarryOnlyPartitionsWithNews() {
         FetchSession session = new FetchSession(1, false, entries(P0, P1));
 
-        assertThat(session.recordResponse(P0, data(10, 0, 0))).as("first answer").isTrue();
+        assertThat(session.recordResponse(P0, data(10, 0, 0)))
+                .as("first answer")
+                .isTrue();
         assertThat(session.recordResponse(P1, data(3, 0, 0))).isTrue();
         assertThat(session.recordResponse(P0, data(10, 0, 0))).as("nothing new").isFalse();
-        assertThat(session.recordResponse(P0, data(11, 0, 0))).as("watermark moved").isTrue();
-        assertThat(session.recordResponse(P0, data(11, 1, 0))).as("log start moved").isTrue();
+        assertThat(session.recordResponse(P0, data(11, 0, 0)))
+                .as("watermark moved")
+                .isTrue();
+        assertThat(session.recordResponse(P0, data(11, 1, 0)))
+                .as("log start moved")
+                .isTrue();
         assertThat(session.recordResponse(P0, data(11, 1, 2))).as("records").isTrue();
-        assertThat(session.recordResponse(P0, new PartitionData().setErrorCode(Errors.KAFKA_STORAGE_ERROR.code())
-                .setHighWatermark(-1).setLogStartOffset(-1))).as("error").isTrue();
-        assertThat(session.recordResponse(P0, data(11, 1, 0))).as("error cleared").isTrue();
+        assertThat(session.recordResponse(
+                        P0,
+                        new PartitionData()
+                                .setErrorCode(Errors.KAFKA_STORAGE_ERROR.code())
+                                .setHighWatermark(-1)
+                                .setLogStartOffset(-1)))
+                .as("error")
+                .isTrue();
+        assertThat(session.recordResponse(P0, data(11, 1, 0)))
+                .as("error cleared")
+                .isTrue();
     }
 
     @Test
@@ -84,18 +98,26 @@ class FetchSessionCacheTest {
 
         session.recordResponse(P0, data(10, 0, 1));
 
-        assertThat(session.update(1, false, List.of(), List.of())).extracting(FetchSession.Entry::key)
+        assertThat(session.update(1, false, List.of(), List.of()))
+                .extracting(FetchSession.Entry::key)
                 .containsExactly(P1, P0);
     }
 
     private static List<FetchSession.Entry> entries(FetchSession.Key... keys) {
-        return java.util.Arrays.stream(keys).map(key -> new FetchSession.Entry(key, 0, 1024)).toList();
+        return java.util.Arrays.stream(keys)
+                .map(key -> new FetchSession.Entry(key, 0, 1024))
+                .toList();
     }
 
     private static PartitionData data(long highWatermark, long logStartOffset, int records) {
-        MemoryRecords payload = records == 0 ? MemoryRecords.EMPTY
-                : MemoryRecords.withRecords(org.apache.kafka.common.compress.Compression.NONE,
+        MemoryRecords payload = records == 0
+                ? MemoryRecords.EMPTY
+                : MemoryRecords.withRecords(
+                        org.apache.kafka.common.compress.Compression.NONE,
                         new org.apache.kafka.common.record.internal.SimpleRecord("v".getBytes()));
-        return new PartitionData().setHighWatermark(highWatermark).setLogStartOffset(logStartOffset).setRecords(payload);
+        return new PartitionData()
+                .setHighWatermark(highWatermark)
+                .setLogStartOffset(logStartOffset)
+                .setRecords(payload);
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
 import io.floe.agent.AgentMetadata;
-import io.floe.agent.cluster.AgentNode;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.kafka.KafkaServer;
@@ -80,10 +79,15 @@ class MultiAgentTest {
 
     @Test
     void clientsSeeBothAgentsAndReadEveryRecordWhicheverAgentTookIt() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, agents.get(0).bootstrap()))) {
+        try (Admin admin = Admin.create(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, agents.get(0).bootstrap()))) {
             awaitBrokers(admin, 2);
-            admin.createTopics(List.of(new NewTopic("spread", PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
-            TopicDescription topic = admin.describeTopics(List.of("spread")).allTopicNames().get(30, TimeUnit.SECONDS)
+            admin.createTopics(List.of(new NewTopic("spread", PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            TopicDescription topic = admin.describeTopics(List.of("spread"))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
                     .get("spread");
             Set<Integer> leaders = new HashSet<>();
             for (TopicPartitionInfo partition : topic.partitions()) {
@@ -98,16 +102,22 @@ class MultiAgentTest {
 
     @Test
     void whenAnAgentLeavesItsPartitionsMoveToTheOther() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, agents.get(0).bootstrap()))) {
+        try (Admin admin = Admin.create(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, agents.get(0).bootstrap()))) {
             awaitBrokers(admin, 2);
-            admin.createTopics(List.of(new NewTopic("moving", PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic("moving", PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             Map<Integer, List<String>> before = produce(agents.get(0).bootstrap(), "moving", 500);
 
             agents.remove(1).close();
             awaitBrokers(admin, 1);
-            TopicDescription topic = admin.describeTopics(List.of("moving")).allTopicNames().get(30, TimeUnit.SECONDS)
+            TopicDescription topic = admin.describeTopics(List.of("moving"))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
                     .get("moving");
-            assertThat(topic.partitions()).allSatisfy(p -> assertThat(p.leader().id()).isEqualTo(1));
+            assertThat(topic.partitions())
+                    .allSatisfy(p -> assertThat(p.leader().id()).isEqualTo(1));
 
             Map<Integer, List<String>> after = produce(agents.get(0).bootstrap(), "moving", 500);
             Map<Integer, List<String>> all = new HashMap<>(before);
@@ -123,14 +133,22 @@ class MultiAgentTest {
     @Test
     void aGroupResumesFromItsCommittedOffsetsWhenItsCoordinatorLeaves() throws Exception {
         int coordinator;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, agents.get(0).bootstrap()))) {
+        try (Admin admin = Admin.create(
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, agents.get(0).bootstrap()))) {
             awaitBrokers(admin, 2);
-            admin.createTopics(List.of(new NewTopic("grouped", PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic("grouped", PARTITIONS, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             produce(agents.get(0).bootstrap(), "grouped", 400);
-            assertThat(consumeInGroup(agents.get(0).bootstrap(), "grouped", "readers", 400)).hasSize(400);
-            coordinator = agents.get(0).agent().cluster().coordinatorOf("readers").nodeId();
+            assertThat(consumeInGroup(agents.get(0).bootstrap(), "grouped", "readers", 400))
+                    .hasSize(400);
+            coordinator =
+                    agents.get(0).agent().cluster().coordinatorOf("readers").nodeId();
         }
-        Running leaving = agents.stream().filter(a -> a.agent().config().nodeId() == coordinator).findFirst().orElseThrow();
+        Running leaving = agents.stream()
+                .filter(a -> a.agent().config().nodeId() == coordinator)
+                .findFirst()
+                .orElseThrow();
         agents.remove(leaving);
         leaving.close();
         String survivor = agents.get(0).bootstrap();
@@ -139,8 +157,10 @@ class MultiAgentTest {
         }
 
         Map<Integer, List<String>> more = produce(survivor, "grouped", 80);
-        List<String> expected = more.values().stream().flatMap(List::stream).sorted().toList();
-        assertThat(consumeInGroup(survivor, "grouped", "readers", 80)).as("only what came after the commit")
+        List<String> expected =
+                more.values().stream().flatMap(List::stream).sorted().toList();
+        assertThat(consumeInGroup(survivor, "grouped", "readers", 80))
+                .as("only what came after the commit")
                 .containsExactlyInAnyOrderElementsOf(expected);
     }
 
@@ -221,7 +241,8 @@ class MultiAgentTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (seen < count && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
-                    received.computeIfAbsent(record.partition(), p -> new ArrayList<>()).add(record.value());
+                    received.computeIfAbsent(record.partition(), p -> new ArrayList<>())
+                            .add(record.value());
                     seen++;
                 }
             }
@@ -237,9 +258,12 @@ class MultiAgentTest {
             int port = freePort();
             MetadataStore metadata = SqlMetadataStore.openPostgres(metadataUrl, Clock.systemUTC());
             LocalObjectStore objects = new LocalObjectStore(objectsDir);
-            AgentConfig config = AgentConfig.defaults().withIdentity(nodeId, "agent-" + nodeId)
-                    .withAdvertised("127.0.0.1", port).withFlush(Duration.ofMillis(5), 1024 * 1024);
-            Agent agent = Agent.start(config, AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(), Clock.systemUTC());
+            AgentConfig config = AgentConfig.defaults()
+                    .withIdentity(nodeId, "agent-" + nodeId)
+                    .withAdvertised("127.0.0.1", port)
+                    .withFlush(Duration.ofMillis(5), 1024 * 1024);
+            Agent agent = Agent.start(
+                    config, AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(), Clock.systemUTC());
             KafkaServer server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
             return new Running(metadata, objects, agent, server);
         }

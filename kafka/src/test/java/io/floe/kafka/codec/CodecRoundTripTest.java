@@ -45,10 +45,20 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CodecRoundTripTest {
 
     private static final Map<ApiKeys, VersionRange> SERVED = servedVersions();
-    private static final java.util.Set<ApiKeys> GROUP_APIS = java.util.EnumSet.of(ApiKeys.FIND_COORDINATOR,
-            ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT, ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT,
-            ApiKeys.OFFSET_FETCH, ApiKeys.OFFSET_DELETE, ApiKeys.LIST_GROUPS, ApiKeys.DESCRIBE_GROUPS,
-            ApiKeys.DELETE_GROUPS, ApiKeys.CONSUMER_GROUP_HEARTBEAT, ApiKeys.CONSUMER_GROUP_DESCRIBE);
+    private static final java.util.Set<ApiKeys> GROUP_APIS = java.util.EnumSet.of(
+            ApiKeys.FIND_COORDINATOR,
+            ApiKeys.JOIN_GROUP,
+            ApiKeys.SYNC_GROUP,
+            ApiKeys.HEARTBEAT,
+            ApiKeys.LEAVE_GROUP,
+            ApiKeys.OFFSET_COMMIT,
+            ApiKeys.OFFSET_FETCH,
+            ApiKeys.OFFSET_DELETE,
+            ApiKeys.LIST_GROUPS,
+            ApiKeys.DESCRIBE_GROUPS,
+            ApiKeys.DELETE_GROUPS,
+            ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+            ApiKeys.CONSUMER_GROUP_DESCRIBE);
     private static final UnpooledByteBufAllocator ALLOCATOR = new UnpooledByteBufAllocator(false);
 
     /** The registry's ranges; building it needs an agent, but no API is called. */
@@ -92,17 +102,44 @@ class CodecRoundTripTest {
 
     @Test
     void registryServesTheApisFloeImplements() {
-        assertThat(SERVED).containsOnlyKeys(ApiKeys.API_VERSIONS, ApiKeys.METADATA, ApiKeys.PRODUCE, ApiKeys.FETCH,
-                ApiKeys.LIST_OFFSETS, ApiKeys.INIT_PRODUCER_ID, ApiKeys.CREATE_TOPICS, ApiKeys.DELETE_TOPICS,
-                ApiKeys.CREATE_PARTITIONS, ApiKeys.DESCRIBE_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.FIND_COORDINATOR,
-                ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT, ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT,
-                ApiKeys.OFFSET_FETCH, ApiKeys.OFFSET_DELETE, ApiKeys.LIST_GROUPS, ApiKeys.DESCRIBE_GROUPS,
-                ApiKeys.DELETE_GROUPS, ApiKeys.CONSUMER_GROUP_HEARTBEAT, ApiKeys.CONSUMER_GROUP_DESCRIBE,
-                ApiKeys.OFFSET_FOR_LEADER_EPOCH, ApiKeys.INCREMENTAL_ALTER_CONFIGS,
-                ApiKeys.ALTER_CONFIGS, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_PRODUCERS, ApiKeys.DESCRIBE_LOG_DIRS,
-                ApiKeys.LIST_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS);
-        SERVED.forEach((key, range) -> assertThat(key.isVersionSupported(range.min()) && key.isVersionSupported(range.max()))
-                .as("%s %s within kafka-clients' versions", key, range).isTrue());
+        assertThat(SERVED)
+                .containsOnlyKeys(
+                        ApiKeys.API_VERSIONS,
+                        ApiKeys.METADATA,
+                        ApiKeys.PRODUCE,
+                        ApiKeys.FETCH,
+                        ApiKeys.LIST_OFFSETS,
+                        ApiKeys.INIT_PRODUCER_ID,
+                        ApiKeys.CREATE_TOPICS,
+                        ApiKeys.DELETE_TOPICS,
+                        ApiKeys.CREATE_PARTITIONS,
+                        ApiKeys.DESCRIBE_CONFIGS,
+                        ApiKeys.DESCRIBE_CLUSTER,
+                        ApiKeys.FIND_COORDINATOR,
+                        ApiKeys.JOIN_GROUP,
+                        ApiKeys.SYNC_GROUP,
+                        ApiKeys.HEARTBEAT,
+                        ApiKeys.LEAVE_GROUP,
+                        ApiKeys.OFFSET_COMMIT,
+                        ApiKeys.OFFSET_FETCH,
+                        ApiKeys.OFFSET_DELETE,
+                        ApiKeys.LIST_GROUPS,
+                        ApiKeys.DESCRIBE_GROUPS,
+                        ApiKeys.DELETE_GROUPS,
+                        ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+                        ApiKeys.CONSUMER_GROUP_DESCRIBE,
+                        ApiKeys.OFFSET_FOR_LEADER_EPOCH,
+                        ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                        ApiKeys.ALTER_CONFIGS,
+                        ApiKeys.DELETE_RECORDS,
+                        ApiKeys.DESCRIBE_PRODUCERS,
+                        ApiKeys.DESCRIBE_LOG_DIRS,
+                        ApiKeys.LIST_PARTITION_REASSIGNMENTS,
+                        ApiKeys.ELECT_LEADERS);
+        SERVED.forEach(
+                (key, range) -> assertThat(key.isVersionSupported(range.min()) && key.isVersionSupported(range.max()))
+                        .as("%s %s within kafka-clients' versions", key, range)
+                        .isTrue());
     }
 
     @ParameterizedTest(name = "{0} v{1}")
@@ -139,8 +176,8 @@ class CodecRoundTripTest {
         ApiMessage request = ApiMessageType.fromApiKey(key.id).newRequest();
         ApiMessage response = ApiMessageType.fromApiKey(key.id).newResponse();
 
-        DecodedRequest decoded = new RequestDecoder(SERVED).decode(
-                RequestEncoder.encode(new RequestHeader(key, version, "", 1), request));
+        DecodedRequest decoded = new RequestDecoder(SERVED)
+                .decode(RequestEncoder.encode(new RequestHeader(key, version, "", 1), request));
 
         assertThat(((DecodedRequest.Valid) decoded).body()).isEqualTo(request);
         assertThat(decodeFrame(encode(1, key, version, response), key, version).body())
@@ -150,14 +187,17 @@ class CodecRoundTripTest {
     @ParameterizedTest(name = "{0} v{1}")
     @MethodSource("apiVersions")
     void everyVersionHasAnEncodableErrorResponse(ApiKeys key, short version) {
-        ApiMessage error = ErrorResponses.of(key, version, Samples.request(key, version),
-                new InvalidRequestException("bad")).orElseThrow();
+        ApiMessage error = ErrorResponses.of(
+                        key, version, Samples.request(key, version), new InvalidRequestException("bad"))
+                .orElseThrow();
 
         // The error response may set fields this version lacks; what is encoded must read back the same.
-        ApiMessage decoded = decodeFrame(encode(5, key, version, error), key, version).body();
+        ApiMessage decoded =
+                decodeFrame(encode(5, key, version, error), key, version).body();
         assertThat(decodeFrame(encode(5, key, version, decoded), key, version).body())
                 .isEqualTo(decoded);
-        assertThat(ErrorResponses.of(key, version, null, new InvalidRequestException("bad"))).isPresent();
+        assertThat(ErrorResponses.of(key, version, null, new InvalidRequestException("bad")))
+                .isPresent();
     }
 
     @Test
@@ -170,8 +210,11 @@ class CodecRoundTripTest {
         assertThat(frame).isInstanceOf(CompositeByteBuf.class);
         assertThat(((CompositeByteBuf) frame).numComponents()).isEqualTo(3);
         DecodedResponse decoded = decodeFrame(frame, ApiKeys.FETCH, (short) 18);
-        FetchResponseData.PartitionData partition = ((FetchResponseData) decoded.body()).responses().get(0)
-                .partitions().get(0);
+        FetchResponseData.PartitionData partition = ((FetchResponseData) decoded.body())
+                .responses()
+                .get(0)
+                .partitions()
+                .get(0);
         assertThat(partition.records()).isEqualTo(records);
         assertThat(decoded.body()).isEqualTo(response);
     }
@@ -211,17 +254,20 @@ class CodecRoundTripTest {
             }
         }
         assertThat((long) wire.size()).isEqualTo(frame.bytes());
-        FetchResponseData decoded = (FetchResponseData) decodeFrame(Unpooled.wrappedBuffer(wire.toByteArray()),
-                ApiKeys.FETCH, (short) 18).body();
+        FetchResponseData decoded =
+                (FetchResponseData) decodeFrame(Unpooled.wrappedBuffer(wire.toByteArray()), ApiKeys.FETCH, (short) 18)
+                        .body();
         assertThat(decoded.responses().get(0).partitions().get(0).records()).isEqualTo(records);
         frame.release();
-        assertThatThrownBy(file::retain).as("the region released the file's last reference")
+        assertThatThrownBy(file::retain)
+                .as("the region released the file's last reference")
                 .isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void minimalErrorFrameCarriesCorrelationIdAndErrorCode() {
-        ByteBuf frame = ResponseEncoder.encodeErrorCode(ALLOCATOR, 1234, Errors.UNSUPPORTED_VERSION).toByteBuf();
+        ByteBuf frame = ResponseEncoder.encodeErrorCode(ALLOCATOR, 1234, Errors.UNSUPPORTED_VERSION)
+                .toByteBuf();
 
         assertThat(frame.readInt()).isEqualTo(6);
         assertThat(frame.readInt()).isEqualTo(1234);
@@ -243,6 +289,7 @@ class CodecRoundTripTest {
     }
 
     private static ByteBuf encode(int correlationId, ApiKeys key, short version, ApiMessage body) {
-        return ResponseEncoder.encode(ALLOCATOR, correlationId, key, version, body).toByteBuf();
+        return ResponseEncoder.encode(ALLOCATOR, correlationId, key, version, body)
+                .toByteBuf();
     }
 }

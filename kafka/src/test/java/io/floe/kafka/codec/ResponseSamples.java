@@ -34,13 +34,21 @@ final class ResponseSamples {
             case PRODUCE -> produceResponse(v);
             case FETCH -> fetchResponse(v, Samples.records(3, 10));
             case LIST_OFFSETS -> listOffsetsResponse(v);
-            case INIT_PRODUCER_ID -> new InitProducerIdResponseData().setThrottleTimeMs(5).setErrorCode((short) 0)
-                    .setProducerId(42).setProducerEpoch((short) 3);
+            case INIT_PRODUCER_ID ->
+                new InitProducerIdResponseData()
+                        .setThrottleTimeMs(5)
+                        .setErrorCode((short) 0)
+                        .setProducerId(42)
+                        .setProducerEpoch((short) 3);
             case CREATE_TOPICS -> createTopicsResponse(v);
             case DELETE_TOPICS -> deleteTopicsResponse(v);
-            case CREATE_PARTITIONS -> new CreatePartitionsResponseData().setThrottleTimeMs(5).setResults(List.of(
-                    new CreatePartitionsResponseData.CreatePartitionsTopicResult().setName("orders")
-                            .setErrorCode((short) 37).setErrorMessage("too few")));
+            case CREATE_PARTITIONS ->
+                new CreatePartitionsResponseData()
+                        .setThrottleTimeMs(5)
+                        .setResults(List.of(new CreatePartitionsResponseData.CreatePartitionsTopicResult()
+                                .setName("orders")
+                                .setErrorCode((short) 37)
+                                .setErrorMessage("too few")));
             case DESCRIBE_CONFIGS -> describeConfigsResponse(v);
             case DESCRIBE_CLUSTER -> describeClusterResponse(v);
             default -> AdminSamples.response(key, v);
@@ -48,17 +56,21 @@ final class ResponseSamples {
     }
 
     static FetchResponseData fetchResponse(short v, MemoryRecords records) {
-        FetchResponseData.PartitionData partition = new FetchResponseData.PartitionData().setPartitionIndex(1)
-                .setErrorCode((short) 0).setHighWatermark(200).setLastStableOffset(200)
-                .setAbortedTransactions(null).setRecords(records);
+        FetchResponseData.PartitionData partition = new FetchResponseData.PartitionData()
+                .setPartitionIndex(1)
+                .setErrorCode((short) 0)
+                .setHighWatermark(200)
+                .setLastStableOffset(200)
+                .setAbortedTransactions(null)
+                .setRecords(records);
         if (v >= 5) {
             partition.setLogStartOffset(3);
         }
         if (v >= 11) {
             partition.setPreferredReadReplica(-1);
         }
-        FetchResponseData.FetchableTopicResponse topic = new FetchResponseData.FetchableTopicResponse()
-                .setPartitions(List.of(partition));
+        FetchResponseData.FetchableTopicResponse topic =
+                new FetchResponseData.FetchableTopicResponse().setPartitions(List.of(partition));
         if (v >= 13) {
             topic.setTopicId(TOPIC_ID);
         } else {
@@ -73,10 +85,16 @@ final class ResponseSamples {
 
     private static ApiVersionsResponseData apiVersionsResponse(short v) {
         ApiVersionsResponseData data = new ApiVersionsResponseData().setErrorCode((short) 0);
-        data.apiKeys().add(new ApiVersionsResponseData.ApiVersion().setApiKey((short) 0).setMinVersion((short) 3)
-                .setMaxVersion((short) 13));
-        data.apiKeys().add(new ApiVersionsResponseData.ApiVersion().setApiKey((short) 18).setMinVersion((short) 0)
-                .setMaxVersion((short) 5));
+        data.apiKeys()
+                .add(new ApiVersionsResponseData.ApiVersion()
+                        .setApiKey((short) 0)
+                        .setMinVersion((short) 3)
+                        .setMaxVersion((short) 13));
+        data.apiKeys()
+                .add(new ApiVersionsResponseData.ApiVersion()
+                        .setApiKey((short) 18)
+                        .setMinVersion((short) 0)
+                        .setMaxVersion((short) 5));
         if (v >= 1) {
             data.setThrottleTimeMs(5);
         }
@@ -85,11 +103,18 @@ final class ResponseSamples {
 
     private static MetadataResponseData metadataResponse(short v) {
         MetadataResponseData data = new MetadataResponseData();
-        data.brokers().add(new MetadataResponseData.MetadataResponseBroker().setNodeId(0).setHost("127.0.0.1")
-                .setPort(9092).setRack(v >= 1 ? "rack-a" : null));
+        data.brokers()
+                .add(new MetadataResponseData.MetadataResponseBroker()
+                        .setNodeId(0)
+                        .setHost("127.0.0.1")
+                        .setPort(9092)
+                        .setRack(v >= 1 ? "rack-a" : null));
         MetadataResponseData.MetadataResponsePartition partition = new MetadataResponseData.MetadataResponsePartition()
-                .setErrorCode((short) 0).setPartitionIndex(1).setLeaderId(0)
-                .setReplicaNodes(List.of(0)).setIsrNodes(List.of(0));
+                .setErrorCode((short) 0)
+                .setPartitionIndex(1)
+                .setLeaderId(0)
+                .setReplicaNodes(List.of(0))
+                .setIsrNodes(List.of(0));
         if (v >= 7) {
             partition.setLeaderEpoch(0);
         }
@@ -97,7 +122,9 @@ final class ResponseSamples {
             partition.setOfflineReplicas(List.of(2));
         }
         MetadataResponseData.MetadataResponseTopic topic = new MetadataResponseData.MetadataResponseTopic()
-                .setErrorCode((short) 0).setName("orders").setPartitions(List.of(partition));
+                .setErrorCode((short) 0)
+                .setName("orders")
+                .setPartitions(List.of(partition));
         if (v >= 1) {
             topic.setIsInternal(false);
             data.setControllerId(0);
@@ -122,24 +149,34 @@ final class ResponseSamples {
         }
         data.topics().add(topic);
         if (v >= 12) {
-            data.topics().add(new MetadataResponseData.MetadataResponseTopic().setErrorCode((short) 100)
-                    .setName(null).setTopicId(Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ")).setPartitions(List.of()));
+            data.topics()
+                    .add(new MetadataResponseData.MetadataResponseTopic()
+                            .setErrorCode((short) 100)
+                            .setName(null)
+                            .setTopicId(Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ"))
+                            .setPartitions(List.of()));
         }
         return data;
     }
 
     private static ProduceResponseData produceResponse(short v) {
         ProduceResponseData.PartitionProduceResponse partition = new ProduceResponseData.PartitionProduceResponse()
-                .setIndex(2).setErrorCode((short) 0).setBaseOffset(1234).setLogAppendTimeMs(17);
+                .setIndex(2)
+                .setErrorCode((short) 0)
+                .setBaseOffset(1234)
+                .setLogAppendTimeMs(17);
         if (v >= 5) {
             partition.setLogStartOffset(5);
         }
         if (v >= 8) {
-            partition.setErrorMessage("fine").setRecordErrors(List.of(new ProduceResponseData.BatchIndexAndErrorMessage()
-                    .setBatchIndex(1).setBatchIndexErrorMessage("bad")));
+            partition
+                    .setErrorMessage("fine")
+                    .setRecordErrors(List.of(new ProduceResponseData.BatchIndexAndErrorMessage()
+                            .setBatchIndex(1)
+                            .setBatchIndexErrorMessage("bad")));
         }
-        ProduceResponseData.TopicProduceResponse topic = new ProduceResponseData.TopicProduceResponse()
-                .setPartitionResponses(List.of(partition));
+        ProduceResponseData.TopicProduceResponse topic =
+                new ProduceResponseData.TopicProduceResponse().setPartitionResponses(List.of(partition));
         if (v >= 13) {
             topic.setTopicId(TOPIC_ID);
         } else {
@@ -152,13 +189,18 @@ final class ResponseSamples {
 
     private static ListOffsetsResponseData listOffsetsResponse(short v) {
         ListOffsetsResponseData.ListOffsetsPartitionResponse partition =
-                new ListOffsetsResponseData.ListOffsetsPartitionResponse().setPartitionIndex(1).setErrorCode((short) 0)
-                        .setTimestamp(1_700_000_000_000L).setOffset(77);
+                new ListOffsetsResponseData.ListOffsetsPartitionResponse()
+                        .setPartitionIndex(1)
+                        .setErrorCode((short) 0)
+                        .setTimestamp(1_700_000_000_000L)
+                        .setOffset(77);
         if (v >= 4) {
             partition.setLeaderEpoch(0);
         }
-        ListOffsetsResponseData data = new ListOffsetsResponseData().setTopics(List.of(
-                new ListOffsetsResponseData.ListOffsetsTopicResponse().setName("orders").setPartitions(List.of(partition))));
+        ListOffsetsResponseData data = new ListOffsetsResponseData()
+                .setTopics(List.of(new ListOffsetsResponseData.ListOffsetsTopicResponse()
+                        .setName("orders")
+                        .setPartitions(List.of(partition))));
         if (v >= 2) {
             data.setThrottleTimeMs(5);
         }
@@ -167,11 +209,18 @@ final class ResponseSamples {
 
     private static CreateTopicsResponseData createTopicsResponse(short v) {
         CreateTopicsResponseData.CreatableTopicResult topic = new CreateTopicsResponseData.CreatableTopicResult()
-                .setName("orders").setErrorCode((short) 0).setErrorMessage("none");
+                .setName("orders")
+                .setErrorCode((short) 0)
+                .setErrorMessage("none");
         if (v >= 5) {
-            topic.setNumPartitions(3).setReplicationFactor((short) 1).setConfigs(List.of(
-                    new CreateTopicsResponseData.CreatableTopicConfigs().setName("cleanup.policy").setValue("compact")
-                            .setReadOnly(false).setConfigSource((byte) 1).setIsSensitive(false)));
+            topic.setNumPartitions(3)
+                    .setReplicationFactor((short) 1)
+                    .setConfigs(List.of(new CreateTopicsResponseData.CreatableTopicConfigs()
+                            .setName("cleanup.policy")
+                            .setValue("compact")
+                            .setReadOnly(false)
+                            .setConfigSource((byte) 1)
+                            .setIsSensitive(false)));
         }
         if (v >= 7) {
             topic.setTopicId(TOPIC_ID);
@@ -183,7 +232,8 @@ final class ResponseSamples {
 
     private static DeleteTopicsResponseData deleteTopicsResponse(short v) {
         DeleteTopicsResponseData.DeletableTopicResult result = new DeleteTopicsResponseData.DeletableTopicResult()
-                .setName("orders").setErrorCode((short) 3);
+                .setName("orders")
+                .setErrorCode((short) 3);
         if (v >= 5) {
             result.setErrorMessage("unknown");
         }
@@ -197,23 +247,42 @@ final class ResponseSamples {
 
     private static DescribeConfigsResponseData describeConfigsResponse(short v) {
         DescribeConfigsResponseData.DescribeConfigsResourceResult config =
-                new DescribeConfigsResponseData.DescribeConfigsResourceResult().setName("retention.ms")
-                        .setValue("1000").setReadOnly(false).setIsSensitive(false).setConfigSource((byte) 1)
+                new DescribeConfigsResponseData.DescribeConfigsResourceResult()
+                        .setName("retention.ms")
+                        .setValue("1000")
+                        .setReadOnly(false)
+                        .setIsSensitive(false)
+                        .setConfigSource((byte) 1)
                         .setSynonyms(List.of(new DescribeConfigsResponseData.DescribeConfigsSynonym()
-                                .setName("retention.ms").setValue("1000").setSource((byte) 1)));
+                                .setName("retention.ms")
+                                .setValue("1000")
+                                .setSource((byte) 1)));
         if (v >= 3) {
             config.setConfigType((byte) 5).setDocumentation("how long");
         }
-        return new DescribeConfigsResponseData().setThrottleTimeMs(5).setResults(List.of(
-                new DescribeConfigsResponseData.DescribeConfigsResult().setErrorCode((short) 0).setErrorMessage(null)
-                        .setResourceType((byte) 2).setResourceName("orders").setConfigs(List.of(config))));
+        return new DescribeConfigsResponseData()
+                .setThrottleTimeMs(5)
+                .setResults(List.of(new DescribeConfigsResponseData.DescribeConfigsResult()
+                        .setErrorCode((short) 0)
+                        .setErrorMessage(null)
+                        .setResourceType((byte) 2)
+                        .setResourceName("orders")
+                        .setConfigs(List.of(config))));
     }
 
     private static DescribeClusterResponseData describeClusterResponse(short v) {
-        DescribeClusterResponseData data = new DescribeClusterResponseData().setThrottleTimeMs(5).setErrorCode((short) 0)
-                .setClusterId("floe-cluster").setControllerId(0).setClusterAuthorizedOperations(12);
-        DescribeClusterResponseData.DescribeClusterBroker broker = new DescribeClusterResponseData.DescribeClusterBroker()
-                .setBrokerId(0).setHost("127.0.0.1").setPort(9092).setRack("rack-a");
+        DescribeClusterResponseData data = new DescribeClusterResponseData()
+                .setThrottleTimeMs(5)
+                .setErrorCode((short) 0)
+                .setClusterId("floe-cluster")
+                .setControllerId(0)
+                .setClusterAuthorizedOperations(12);
+        DescribeClusterResponseData.DescribeClusterBroker broker =
+                new DescribeClusterResponseData.DescribeClusterBroker()
+                        .setBrokerId(0)
+                        .setHost("127.0.0.1")
+                        .setPort(9092)
+                        .setRack("rack-a");
         if (v >= 1) {
             data.setEndpointType((byte) 1);
         }

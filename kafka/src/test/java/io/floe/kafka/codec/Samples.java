@@ -71,10 +71,12 @@ final class Samples {
 
     private static MetadataRequestData metadataRequest(short v) {
         List<MetadataRequestData.MetadataRequestTopic> topics = new ArrayList<>();
-        MetadataRequestData.MetadataRequestTopic named = new MetadataRequestData.MetadataRequestTopic().setName("orders");
+        MetadataRequestData.MetadataRequestTopic named =
+                new MetadataRequestData.MetadataRequestTopic().setName("orders");
         topics.add(named);
         if (v >= 12) {
-            topics.add(new MetadataRequestData.MetadataRequestTopic().setName(null).setTopicId(TOPIC_ID));
+            topics.add(
+                    new MetadataRequestData.MetadataRequestTopic().setName(null).setTopicId(TOPIC_ID));
         }
         MetadataRequestData data = new MetadataRequestData().setTopics(topics);
         if (v >= 4) {
@@ -96,16 +98,21 @@ final class Samples {
         } else {
             topic.setName("orders");
         }
-        topic.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(2).setRecords(records(2, 20)));
-        ProduceRequestData data = new ProduceRequestData().setTransactionalId(null).setAcks((short) -1)
+        topic.partitionData()
+                .add(new ProduceRequestData.PartitionProduceData().setIndex(2).setRecords(records(2, 20)));
+        ProduceRequestData data = new ProduceRequestData()
+                .setTransactionalId(null)
+                .setAcks((short) -1)
                 .setTimeoutMs(30_000);
         data.topicData().add(topic);
         return data;
     }
 
     private static FetchRequestData fetchRequest(short v) {
-        FetchRequestData.FetchPartition partition = new FetchRequestData.FetchPartition().setPartition(1)
-                .setFetchOffset(100).setPartitionMaxBytes(1 << 20);
+        FetchRequestData.FetchPartition partition = new FetchRequestData.FetchPartition()
+                .setPartition(1)
+                .setFetchOffset(100)
+                .setPartitionMaxBytes(1 << 20);
         if (v >= 5) {
             partition.setLogStartOffset(7);
         }
@@ -116,8 +123,12 @@ final class Samples {
             partition.setLastFetchedEpoch(0);
         }
         FetchRequestData.FetchTopic topic = new FetchRequestData.FetchTopic().setPartitions(List.of(partition));
-        FetchRequestData data = new FetchRequestData().setMaxWaitMs(500).setMinBytes(1).setMaxBytes(50 << 20)
-                .setIsolationLevel((byte) 1).setTopics(List.of(topic));
+        FetchRequestData data = new FetchRequestData()
+                .setMaxWaitMs(500)
+                .setMinBytes(1)
+                .setMaxBytes(50 << 20)
+                .setIsolationLevel((byte) 1)
+                .setTopics(List.of(topic));
         if (v <= 14) {
             data.setReplicaId(-1);
         }
@@ -143,12 +154,16 @@ final class Samples {
 
     private static ListOffsetsRequestData listOffsetsRequest(short v) {
         ListOffsetsRequestData.ListOffsetsPartition partition = new ListOffsetsRequestData.ListOffsetsPartition()
-                .setPartitionIndex(1).setTimestamp(-2);
+                .setPartitionIndex(1)
+                .setTimestamp(-2);
         if (v >= 4) {
             partition.setCurrentLeaderEpoch(0);
         }
-        ListOffsetsRequestData data = new ListOffsetsRequestData().setReplicaId(-1).setTopics(List.of(
-                new ListOffsetsRequestData.ListOffsetsTopic().setName("orders").setPartitions(List.of(partition))));
+        ListOffsetsRequestData data = new ListOffsetsRequestData()
+                .setReplicaId(-1)
+                .setTopics(List.of(new ListOffsetsRequestData.ListOffsetsTopic()
+                        .setName("orders")
+                        .setPartitions(List.of(partition))));
         if (v >= 2) {
             data.setIsolationLevel((byte) 1);
         }
@@ -159,8 +174,8 @@ final class Samples {
     }
 
     private static InitProducerIdRequestData initProducerIdRequest(short v) {
-        InitProducerIdRequestData data = new InitProducerIdRequestData().setTransactionalId(null)
-                .setTransactionTimeoutMs(60_000);
+        InitProducerIdRequestData data =
+                new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(60_000);
         if (v >= 3) {
             data.setProducerId(5).setProducerEpoch((short) 1);
         }
@@ -168,11 +183,16 @@ final class Samples {
     }
 
     private static CreateTopicsRequestData createTopicsRequest(short v) {
-        CreateTopicsRequestData.CreatableTopic topic = new CreateTopicsRequestData.CreatableTopic().setName("orders")
-                .setNumPartitions(3).setReplicationFactor((short) -1);
-        topic.configs().add(new CreateTopicsRequestData.CreatableTopicConfig().setName("cleanup.policy")
-                .setValue("compact"));
-        CreateTopicsRequestData data = new CreateTopicsRequestData().setTimeoutMs(5000).setValidateOnly(true);
+        CreateTopicsRequestData.CreatableTopic topic = new CreateTopicsRequestData.CreatableTopic()
+                .setName("orders")
+                .setNumPartitions(3)
+                .setReplicationFactor((short) -1);
+        topic.configs()
+                .add(new CreateTopicsRequestData.CreatableTopicConfig()
+                        .setName("cleanup.policy")
+                        .setValue("compact"));
+        CreateTopicsRequestData data =
+                new CreateTopicsRequestData().setTimeoutMs(5000).setValidateOnly(true);
         data.topics().add(topic);
         return data;
     }
@@ -180,7 +200,8 @@ final class Samples {
     private static DeleteTopicsRequestData deleteTopicsRequest(short v) {
         DeleteTopicsRequestData data = new DeleteTopicsRequestData().setTimeoutMs(5000);
         if (v >= 6) {
-            data.setTopics(List.of(new DeleteTopicsRequestData.DeleteTopicState().setName("orders"),
+            data.setTopics(List.of(
+                    new DeleteTopicsRequestData.DeleteTopicState().setName("orders"),
                     new DeleteTopicsRequestData.DeleteTopicState().setName(null).setTopicId(TOPIC_ID)));
         } else {
             data.setTopicNames(List.of("orders", "payments"));
@@ -189,18 +210,27 @@ final class Samples {
     }
 
     private static CreatePartitionsRequestData createPartitionsRequest(short v) {
-        CreatePartitionsRequestData data = new CreatePartitionsRequestData().setTimeoutMs(5000).setValidateOnly(true);
-        data.topics().add(new CreatePartitionsRequestData.CreatePartitionsTopic().setName("orders").setCount(4)
-                .setAssignments(null));
+        CreatePartitionsRequestData data =
+                new CreatePartitionsRequestData().setTimeoutMs(5000).setValidateOnly(true);
+        data.topics()
+                .add(new CreatePartitionsRequestData.CreatePartitionsTopic()
+                        .setName("orders")
+                        .setCount(4)
+                        .setAssignments(null));
         return data;
     }
 
     private static DescribeConfigsRequestData describeConfigsRequest(short v) {
-        DescribeConfigsRequestData data = new DescribeConfigsRequestData().setResources(List.of(
-                new DescribeConfigsRequestData.DescribeConfigsResource().setResourceType((byte) 2)
-                        .setResourceName("orders").setConfigurationKeys(null),
-                new DescribeConfigsRequestData.DescribeConfigsResource().setResourceType((byte) 4)
-                        .setResourceName("0").setConfigurationKeys(List.of("node.id"))));
+        DescribeConfigsRequestData data = new DescribeConfigsRequestData()
+                .setResources(List.of(
+                        new DescribeConfigsRequestData.DescribeConfigsResource()
+                                .setResourceType((byte) 2)
+                                .setResourceName("orders")
+                                .setConfigurationKeys(null),
+                        new DescribeConfigsRequestData.DescribeConfigsResource()
+                                .setResourceType((byte) 4)
+                                .setResourceName("0")
+                                .setConfigurationKeys(List.of("node.id"))));
         data.setIncludeSynonyms(true);
         if (v >= 3) {
             data.setIncludeDocumentation(true);

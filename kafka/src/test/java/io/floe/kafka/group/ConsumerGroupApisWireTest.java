@@ -73,8 +73,10 @@ class ConsumerGroupApisWireTest {
 
     @Test
     void apiVersionsAdvertisesTheConsumerProtocol() {
-        ApiVersionsResponseData versions = call(ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData()
-                .setClientSoftwareName("wire-test").setClientSoftwareVersion("1.0"));
+        ApiVersionsResponseData versions = call(
+                ApiKeys.API_VERSIONS,
+                (short) 3,
+                new ApiVersionsRequestData().setClientSoftwareName("wire-test").setClientSoftwareVersion("1.0"));
 
         assertThat(versions.apiKeys().find(ApiKeys.CONSUMER_GROUP_HEARTBEAT.id)).satisfies(range -> {
             assertThat(range.minVersion()).isZero();
@@ -106,22 +108,40 @@ class ConsumerGroupApisWireTest {
             });
             String member = joined.memberId();
 
-            ConsumerGroupHeartbeatResponseData beat = heartbeat(version, new ConsumerGroupHeartbeatRequestData()
-                    .setGroupId(group).setMemberId(member).setMemberEpoch(1));
+            ConsumerGroupHeartbeatResponseData beat = heartbeat(
+                    version,
+                    new ConsumerGroupHeartbeatRequestData()
+                            .setGroupId(group)
+                            .setMemberId(member)
+                            .setMemberEpoch(1));
             assertThat(beat.errorCode()).isZero();
             assertThat(beat.assignment()).as("unchanged: not repeated").isNull();
 
-            ConsumerGroupHeartbeatResponseData ahead = heartbeat(version, new ConsumerGroupHeartbeatRequestData()
-                    .setGroupId(group).setMemberId(member).setMemberEpoch(5));
+            ConsumerGroupHeartbeatResponseData ahead = heartbeat(
+                    version,
+                    new ConsumerGroupHeartbeatRequestData()
+                            .setGroupId(group)
+                            .setMemberId(member)
+                            .setMemberEpoch(5));
             assertThat(ahead.errorCode()).isEqualTo(Errors.FENCED_MEMBER_EPOCH.code());
             assertThat(ahead.errorMessage()).contains("greater member epoch (5)");
 
-            ConsumerGroupHeartbeatResponseData left = heartbeat(version, new ConsumerGroupHeartbeatRequestData()
-                    .setGroupId(group).setMemberId(member).setMemberEpoch(-1));
+            ConsumerGroupHeartbeatResponseData left = heartbeat(
+                    version,
+                    new ConsumerGroupHeartbeatRequestData()
+                            .setGroupId(group)
+                            .setMemberId(member)
+                            .setMemberEpoch(-1));
             assertThat(left.errorCode()).isZero();
             assertThat(left.memberEpoch()).isEqualTo(-1);
-            assertThat(heartbeat(version, new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId(member)
-                    .setMemberEpoch(1)).errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
+            assertThat(heartbeat(
+                                    version,
+                                    new ConsumerGroupHeartbeatRequestData()
+                                            .setGroupId(group)
+                                            .setMemberId(member)
+                                            .setMemberEpoch(1))
+                            .errorCode())
+                    .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         }
     }
 
@@ -131,17 +151,19 @@ class ConsumerGroupApisWireTest {
         assertThat(noId.errorCode()).isEqualTo(Errors.INVALID_REQUEST.code());
         assertThat(noId.errorMessage()).isEqualTo("MemberId can't be empty.");
 
-        ConsumerGroupHeartbeatResponseData assignor = heartbeat((short) 1, join("bad", "m").setServerAssignor("sticky"));
+        ConsumerGroupHeartbeatResponseData assignor =
+                heartbeat((short) 1, join("bad", "m").setServerAssignor("sticky"));
         assertThat(assignor.errorCode()).isEqualTo(Errors.UNSUPPORTED_ASSIGNOR.code());
 
-        ConsumerGroupHeartbeatResponseData regex = heartbeat((short) 1, join("bad", "m").setSubscribedTopicNames(null)
-                .setSubscribedTopicRegex("orders("));
+        ConsumerGroupHeartbeatResponseData regex = heartbeat(
+                (short) 1, join("bad", "m").setSubscribedTopicNames(null).setSubscribedTopicRegex("orders("));
         assertThat(regex.errorCode()).isEqualTo(Errors.INVALID_REGULAR_EXPRESSION.code());
 
-        ConsumerGroupHeartbeatResponseData byRegex = heartbeat((short) 1, join("by-regex", "m")
-                .setSubscribedTopicNames(null).setSubscribedTopicRegex("ord.*"));
+        ConsumerGroupHeartbeatResponseData byRegex = heartbeat(
+                (short) 1, join("by-regex", "m").setSubscribedTopicNames(null).setSubscribedTopicRegex("ord.*"));
         assertThat(byRegex.errorCode()).isZero();
-        assertThat(byRegex.assignment().topicPartitions()).singleElement()
+        assertThat(byRegex.assignment().topicPartitions())
+                .singleElement()
                 .satisfies(topic -> assertThat(topic.topicId()).isEqualTo(ordersId));
     }
 
@@ -151,17 +173,22 @@ class ConsumerGroupApisWireTest {
         joinClassic("classic-group");
 
         for (short version = 0; version <= ApiKeys.CONSUMER_GROUP_DESCRIBE.latestVersion(); version++) {
-            ConsumerGroupDescribeResponseData response = call(ApiKeys.CONSUMER_GROUP_DESCRIBE, version,
-                    new ConsumerGroupDescribeRequestData().setGroupIds(List.of("described", "classic-group", "missing"))
+            ConsumerGroupDescribeResponseData response = call(
+                    ApiKeys.CONSUMER_GROUP_DESCRIBE,
+                    version,
+                    new ConsumerGroupDescribeRequestData()
+                            .setGroupIds(List.of("described", "classic-group", "missing"))
                             .setIncludeAuthorizedOperations(true));
 
-            ConsumerGroupDescribeResponseData.DescribedGroup described = response.groups().get(0);
+            ConsumerGroupDescribeResponseData.DescribedGroup described =
+                    response.groups().get(0);
             assertThat(described.errorCode()).isZero();
             assertThat(described.groupState()).isEqualTo("Stable");
             assertThat(described.groupEpoch()).isEqualTo(1);
             assertThat(described.assignmentEpoch()).isEqualTo(1);
             assertThat(described.assignorName()).isEqualTo("uniform");
-            assertThat(described.authorizedOperations() & (1 << AclOperation.DESCRIBE.code())).isNotZero();
+            assertThat(described.authorizedOperations() & (1 << AclOperation.DESCRIBE.code()))
+                    .isNotZero();
             short v = version;
             assertThat(described.members()).singleElement().satisfies(m -> {
                 assertThat(m.memberId()).isEqualTo(member);
@@ -177,7 +204,8 @@ class ConsumerGroupApisWireTest {
                 assertThat(m.memberType()).isEqualTo(v >= 1 ? (byte) 1 : (byte) -1);
             });
             assertThat(response.groups().get(1).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
-            assertThat(response.groups().get(1).errorMessage()).isEqualTo("Group classic-group is not a consumer group.");
+            assertThat(response.groups().get(1).errorMessage())
+                    .isEqualTo("Group classic-group is not a consumer group.");
             assertThat(response.groups().get(2).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
             assertThat(response.groups().get(2).errorMessage()).isEqualTo("Group missing not found.");
         }
@@ -196,11 +224,14 @@ class ConsumerGroupApisWireTest {
 
         OffsetFetchResponseData fetched = fetch("offsets", member, 1);
         assertThat(fetched.groups().get(0).errorCode()).isZero();
-        assertThat(fetched.groups().get(0).topics().get(0).partitions().get(0).committedOffset()).isEqualTo(42);
+        assertThat(fetched.groups().get(0).topics().get(0).partitions().get(0).committedOffset())
+                .isEqualTo(42);
         assertThat(fetch("offsets", member, 3).groups().get(0).errorCode()).isEqualTo(Errors.STALE_MEMBER_EPOCH.code());
         assertThat(fetch("offsets", "stranger", 1).groups().get(0).errorCode())
                 .isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
-        assertThat(fetch("offsets", null, -1).groups().get(0).errorCode()).as("admin clients").isZero();
+        assertThat(fetch("offsets", null, -1).groups().get(0).errorCode())
+                .as("admin clients")
+                .isZero();
     }
 
     @Test
@@ -208,25 +239,26 @@ class ConsumerGroupApisWireTest {
         heartbeat((short) 1, join("modern", "m-1"));
         joinClassic("classic-group");
 
-        ListGroupsResponseData consumers = call(ApiKeys.LIST_GROUPS, (short) 5,
-                new ListGroupsRequestData().setTypesFilter(List.of("Consumer")));
+        ListGroupsResponseData consumers =
+                call(ApiKeys.LIST_GROUPS, (short) 5, new ListGroupsRequestData().setTypesFilter(List.of("Consumer")));
         assertThat(consumers.groups()).singleElement().satisfies(group -> {
             assertThat(group.groupId()).isEqualTo("modern");
             assertThat(group.groupType()).isEqualTo("consumer");
             assertThat(group.protocolType()).isEqualTo("consumer");
             assertThat(group.groupState()).isEqualTo("Stable");
         });
-        ListGroupsResponseData classic = call(ApiKeys.LIST_GROUPS, (short) 5,
-                new ListGroupsRequestData().setTypesFilter(List.of("classic")));
-        assertThat(classic.groups()).extracting(ListGroupsResponseData.ListedGroup::groupId)
+        ListGroupsResponseData classic =
+                call(ApiKeys.LIST_GROUPS, (short) 5, new ListGroupsRequestData().setTypesFilter(List.of("classic")));
+        assertThat(classic.groups())
+                .extracting(ListGroupsResponseData.ListedGroup::groupId)
                 .containsExactly("classic-group");
 
-        DescribeGroupsResponseData v6 = call(ApiKeys.DESCRIBE_GROUPS, (short) 6,
-                new DescribeGroupsRequestData().setGroups(List.of("modern")));
+        DescribeGroupsResponseData v6 =
+                call(ApiKeys.DESCRIBE_GROUPS, (short) 6, new DescribeGroupsRequestData().setGroups(List.of("modern")));
         assertThat(v6.groups().get(0).errorCode()).isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
         assertThat(v6.groups().get(0).errorMessage()).isEqualTo("Group modern is not a classic group.");
-        DescribeGroupsResponseData v5 = call(ApiKeys.DESCRIBE_GROUPS, (short) 5,
-                new DescribeGroupsRequestData().setGroups(List.of("modern")));
+        DescribeGroupsResponseData v5 =
+                call(ApiKeys.DESCRIBE_GROUPS, (short) 5, new DescribeGroupsRequestData().setGroups(List.of("modern")));
         assertThat(v5.groups().get(0).errorCode()).isZero();
         assertThat(v5.groups().get(0).groupState()).isEqualTo("Dead");
     }
@@ -241,8 +273,12 @@ class ConsumerGroupApisWireTest {
     }
 
     private ConsumerGroupHeartbeatRequestData join(String group, String memberId) {
-        return new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId(memberId).setMemberEpoch(0)
-                .setRebalanceTimeoutMs(30_000).setSubscribedTopicNames(List.of("orders"))
+        return new ConsumerGroupHeartbeatRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setMemberEpoch(0)
+                .setRebalanceTimeoutMs(30_000)
+                .setSubscribedTopicNames(List.of("orders"))
                 .setTopicPartitions(List.of());
     }
 
@@ -252,24 +288,47 @@ class ConsumerGroupApisWireTest {
 
     private JoinGroupResponseData joinClassic(String group) {
         JoinGroupRequestProtocolCollection protocols = new JoinGroupRequestProtocolCollection();
-        protocols.add(new JoinGroupRequestProtocol().setName("range").setMetadata("meta".getBytes(StandardCharsets.UTF_8)));
-        return call(ApiKeys.JOIN_GROUP, (short) 3, new JoinGroupRequestData().setGroupId(group).setMemberId("")
-                .setSessionTimeoutMs(10_000).setRebalanceTimeoutMs(10_000).setProtocolType("consumer")
-                .setProtocols(protocols));
+        protocols.add(
+                new JoinGroupRequestProtocol().setName("range").setMetadata("meta".getBytes(StandardCharsets.UTF_8)));
+        return call(
+                ApiKeys.JOIN_GROUP,
+                (short) 3,
+                new JoinGroupRequestData()
+                        .setGroupId(group)
+                        .setMemberId("")
+                        .setSessionTimeoutMs(10_000)
+                        .setRebalanceTimeoutMs(10_000)
+                        .setProtocolType("consumer")
+                        .setProtocols(protocols));
     }
 
     private OffsetCommitResponseData commit(String group, String member, int epoch) {
-        return call(ApiKeys.OFFSET_COMMIT, (short) 9, new OffsetCommitRequestData().setGroupId(group)
-                .setMemberId(member).setGenerationIdOrMemberEpoch(epoch).setTopics(List.of(
-                        new OffsetCommitRequestTopic().setName("orders").setPartitions(List.of(
-                                new OffsetCommitRequestPartition().setPartitionIndex(0).setCommittedOffset(42))))));
+        return call(
+                ApiKeys.OFFSET_COMMIT,
+                (short) 9,
+                new OffsetCommitRequestData()
+                        .setGroupId(group)
+                        .setMemberId(member)
+                        .setGenerationIdOrMemberEpoch(epoch)
+                        .setTopics(List.of(new OffsetCommitRequestTopic()
+                                .setName("orders")
+                                .setPartitions(List.of(new OffsetCommitRequestPartition()
+                                        .setPartitionIndex(0)
+                                        .setCommittedOffset(42))))));
     }
 
     private OffsetFetchResponseData fetch(String group, String member, int epoch) {
-        return call(ApiKeys.OFFSET_FETCH, (short) 10, new OffsetFetchRequestData().setGroups(List.of(
-                new OffsetFetchRequestGroup().setGroupId(group).setMemberId(member).setMemberEpoch(epoch)
-                        .setTopics(List.of(new OffsetFetchRequestTopics().setTopicId(ordersId)
-                                .setPartitionIndexes(List.of(0)))))));
+        return call(
+                ApiKeys.OFFSET_FETCH,
+                (short) 10,
+                new OffsetFetchRequestData()
+                        .setGroups(List.of(new OffsetFetchRequestGroup()
+                                .setGroupId(group)
+                                .setMemberId(member)
+                                .setMemberEpoch(epoch)
+                                .setTopics(List.of(new OffsetFetchRequestTopics()
+                                        .setTopicId(ordersId)
+                                        .setPartitionIndexes(List.of(0)))))));
     }
 
     @SuppressWarnings("unchecked")

@@ -69,8 +69,12 @@ class ConsumerProtocolGroupTest {
     void stop() {
         consumers.forEach(ProtocolConsumer::close);
         server.close();
-        List<Ownership> ownerships = consumers.stream().flatMap(consumer -> consumer.ownerships().stream()).toList();
-        assertThat(Ownership.overlaps(ownerships)).as("partitions owned by two consumers at once").isEmpty();
+        List<Ownership> ownerships = consumers.stream()
+                .flatMap(consumer -> consumer.ownerships().stream())
+                .toList();
+        assertThat(Ownership.overlaps(ownerships))
+                .as("partitions owned by two consumers at once")
+                .isEmpty();
     }
 
     @Test
@@ -85,15 +89,18 @@ class ConsumerProtocolGroupTest {
 
         assertThat(ProtocolConsumer.values(consumers)).doesNotHaveDuplicates().hasSize(300);
         try (Admin admin = admin()) {
-            ConsumerGroupDescription described = admin.describeConsumerGroups(List.of("split")).all().get()
-                    .get("split");
+            ConsumerGroupDescription described =
+                    admin.describeConsumerGroups(List.of("split")).all().get().get("split");
             assertThat(described.type()).isEqualTo(GroupType.CONSUMER);
             assertThat(described.groupState()).isEqualTo(GroupState.STABLE);
             assertThat(described.partitionAssignor()).isEqualTo("uniform");
-            assertThat(described.members()).hasSize(3)
-                    .allSatisfy(member -> assertThat(member.assignment().topicPartitions()).hasSize(2));
+            assertThat(described.members())
+                    .hasSize(3)
+                    .allSatisfy(member ->
+                            assertThat(member.assignment().topicPartitions()).hasSize(2));
             Set<TopicPartition> assigned = described.members().stream()
-                    .flatMap(member -> member.assignment().topicPartitions().stream()).collect(Collectors.toSet());
+                    .flatMap(member -> member.assignment().topicPartitions().stream())
+                    .collect(Collectors.toSet());
             assertThat(assigned).hasSize(PARTITIONS);
         }
     }
@@ -111,7 +118,8 @@ class ConsumerProtocolGroupTest {
         awaitAssignment(List.of(first, third), PARTITIONS / 2);
 
         produce(0, 60);
-        Eventually.await("the two survivors to read all 60 records",
+        Eventually.await(
+                "the two survivors to read all 60 records",
                 () -> first.received().size() + third.received().size() == 60);
     }
 
@@ -125,14 +133,21 @@ class ConsumerProtocolGroupTest {
     @Test
     void aCrashedMembersPartitionsMoveOnlyWhenItsSessionExpires() throws Exception {
         try (WireClient crashed = new WireClient(server.port())) {
-            ConsumerGroupHeartbeatResponseData joined = heartbeat(crashed, new ConsumerGroupHeartbeatRequestData()
-                    .setGroupId("crash").setMemberId(Uuid.randomUuid().toString()).setMemberEpoch(0)
-                    .setRebalanceTimeoutMs(60_000).setSubscribedTopicNames(List.of(TOPIC))
-                    .setTopicPartitions(List.of()));
+            ConsumerGroupHeartbeatResponseData joined = heartbeat(
+                    crashed,
+                    new ConsumerGroupHeartbeatRequestData()
+                            .setGroupId("crash")
+                            .setMemberId(Uuid.randomUuid().toString())
+                            .setMemberEpoch(0)
+                            .setRebalanceTimeoutMs(60_000)
+                            .setSubscribedTopicNames(List.of(TOPIC))
+                            .setTopicPartitions(List.of()));
             assertThat(joined.errorCode()).isEqualTo(Errors.NONE.code());
-            assertThat(joined.assignment().topicPartitions()).singleElement()
+            assertThat(joined.assignment().topicPartitions())
+                    .singleElement()
                     .satisfies(topic -> assertThat(topic.partitions()).hasSize(PARTITIONS));
-            double rebalances = server.meters().counter("floe.consumer.group.rebalances").count();
+            double rebalances =
+                    server.meters().counter("floe.consumer.group.rebalances").count();
             long crashedAtNanos = System.nanoTime();
 
             ProtocolConsumer a = join("a", "crash");
@@ -145,8 +160,12 @@ class ConsumerProtocolGroupTest {
             // two joins and the crashed member's removal
             assertThat(server.meters().counter("floe.consumer.group.rebalances").count())
                     .isGreaterThanOrEqualTo(rebalances + 3);
-            ConsumerGroupHeartbeatResponseData late = heartbeat(crashed, new ConsumerGroupHeartbeatRequestData()
-                    .setGroupId("crash").setMemberId(joined.memberId()).setMemberEpoch(joined.memberEpoch()));
+            ConsumerGroupHeartbeatResponseData late = heartbeat(
+                    crashed,
+                    new ConsumerGroupHeartbeatRequestData()
+                            .setGroupId("crash")
+                            .setMemberId(joined.memberId())
+                            .setMemberEpoch(joined.memberEpoch()));
             assertThat(late.errorCode()).isEqualTo(Errors.UNKNOWN_MEMBER_ID.code());
         }
     }
@@ -160,7 +179,8 @@ class ConsumerProtocolGroupTest {
      */
     @Test
     void partitionsAMemberHasNotReportedOwningYetMoveOnlyOnceItRevokedThem() {
-        try (WireClient first = new WireClient(server.port()); WireClient second = new WireClient(server.port())) {
+        try (WireClient first = new WireClient(server.port());
+                WireClient second = new WireClient(server.port())) {
             String firstId = Uuid.randomUuid().toString();
             ConsumerGroupHeartbeatResponseData given = heartbeat(first, joining("unresolved", firstId));
             assertThat(given.memberEpoch()).isEqualTo(1);
@@ -170,21 +190,29 @@ class ConsumerProtocolGroupTest {
             String secondId = Uuid.randomUuid().toString();
             ConsumerGroupHeartbeatResponseData waiting = heartbeat(second, joining("unresolved", secondId));
             assertThat(waiting.memberEpoch()).isEqualTo(2);
-            assertThat(partitions(waiting)).as("everything is the first member's still").isEmpty();
+            assertThat(partitions(waiting))
+                    .as("everything is the first member's still")
+                    .isEmpty();
 
             // The first member acknowledges the part of its assignment it could resolve: nothing.
             ConsumerGroupHeartbeatResponseData revoking = heartbeat(first, beat("unresolved", firstId, 1, topicId));
-            assertThat(revoking.memberEpoch()).as("it must revoke before it moves on").isEqualTo(1);
+            assertThat(revoking.memberEpoch())
+                    .as("it must revoke before it moves on")
+                    .isEqualTo(1);
             List<Integer> kept = partitions(revoking);
             assertThat(kept).hasSize(PARTITIONS / 2);
-            assertThat(partitions(heartbeat(second, beat("unresolved", secondId, 2, null)))).isEmpty();
+            assertThat(partitions(heartbeat(second, beat("unresolved", secondId, 2, null))))
+                    .isEmpty();
 
             // It took its whole first assignment after all, then revoked what it was told to.
-            assertThat(heartbeat(first, beat("unresolved", firstId, 1, topicId, 0, 1, 2, 3, 4, 5)).memberEpoch())
+            assertThat(heartbeat(first, beat("unresolved", firstId, 1, topicId, 0, 1, 2, 3, 4, 5))
+                            .memberEpoch())
                     .isEqualTo(1);
-            assertThat(partitions(heartbeat(second, beat("unresolved", secondId, 2, null)))).isEmpty();
+            assertThat(partitions(heartbeat(second, beat("unresolved", secondId, 2, null))))
+                    .isEmpty();
             assertThat(heartbeat(first, beat("unresolved", firstId, 1, topicId, kept.toArray(Integer[]::new)))
-                    .memberEpoch()).isEqualTo(2);
+                            .memberEpoch())
+                    .isEqualTo(2);
 
             List<Integer> moved = partitions(heartbeat(second, beat("unresolved", secondId, 2, null)));
             assertThat(moved).hasSize(PARTITIONS / 2).doesNotContainAnyElementsOf(kept);
@@ -192,19 +220,29 @@ class ConsumerProtocolGroupTest {
     }
 
     private static ConsumerGroupHeartbeatRequestData joining(String group, String memberId) {
-        return new ConsumerGroupHeartbeatRequestData().setGroupId(group).setMemberId(memberId).setMemberEpoch(0)
-                .setRebalanceTimeoutMs(60_000).setSubscribedTopicNames(List.of(TOPIC)).setTopicPartitions(List.of());
+        return new ConsumerGroupHeartbeatRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setMemberEpoch(0)
+                .setRebalanceTimeoutMs(60_000)
+                .setSubscribedTopicNames(List.of(TOPIC))
+                .setTopicPartitions(List.of());
     }
 
     /** A heartbeat reporting the {@code owned} partitions of {@code topicId}; none reported if topicId is null. */
-    private static ConsumerGroupHeartbeatRequestData beat(String group, String memberId, int epoch, Uuid topicId,
-            Integer... owned) {
-        ConsumerGroupHeartbeatRequestData request = new ConsumerGroupHeartbeatRequestData().setGroupId(group)
-                .setMemberId(memberId).setMemberEpoch(epoch);
+    private static ConsumerGroupHeartbeatRequestData beat(
+            String group, String memberId, int epoch, Uuid topicId, Integer... owned) {
+        ConsumerGroupHeartbeatRequestData request = new ConsumerGroupHeartbeatRequestData()
+                .setGroupId(group)
+                .setMemberId(memberId)
+                .setMemberEpoch(epoch);
         if (topicId != null) {
-            request.setTopicPartitions(owned.length == 0 ? List.of()
-                    : List.of(new ConsumerGroupHeartbeatRequestData.TopicPartitions().setTopicId(topicId)
-                            .setPartitions(List.of(owned))));
+            request.setTopicPartitions(
+                    owned.length == 0
+                            ? List.of()
+                            : List.of(new ConsumerGroupHeartbeatRequestData.TopicPartitions()
+                                    .setTopicId(topicId)
+                                    .setPartitions(List.of(owned))));
         }
         return request;
     }
@@ -215,32 +253,37 @@ class ConsumerProtocolGroupTest {
         if (response.assignment() == null) {
             return List.of();
         }
-        return response.assignment().topicPartitions().stream().flatMap(topic -> topic.partitions().stream())
-                .sorted().toList();
+        return response.assignment().topicPartitions().stream()
+                .flatMap(topic -> topic.partitions().stream())
+                .sorted()
+                .toList();
     }
 
     @Test
     void aStaticMemberThatClosesWithoutLeavingGetsItsPartitionsBackWhenItReturnsInTime() {
         ProtocolConsumer other = join("other", "static");
-        ProtocolConsumer original = join("original", "static",
-                Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
+        ProtocolConsumer original =
+                join("original", "static", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
         awaitAssignment(List.of(other, original), PARTITIONS / 2);
         Set<TopicPartition> owned = original.assignment();
-        double rebalances = server.meters().counter("floe.consumer.group.rebalances").count();
+        double rebalances =
+                server.meters().counter("floe.consumer.group.rebalances").count();
 
         original.crash(); // a static member closing this way sends epoch -2: it keeps its partitions for now
-        ProtocolConsumer restarted = join("restarted", "static",
-                Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
+        ProtocolConsumer restarted =
+                join("restarted", "static", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-a"));
 
         awaitAssignment(List.of(other, restarted), PARTITIONS / 2);
         assertThat(restarted.assignment()).isEqualTo(owned);
-        assertThat(server.meters().counter("floe.consumer.group.rebalances").count()).isEqualTo(rebalances);
+        assertThat(server.meters().counter("floe.consumer.group.rebalances").count())
+                .isEqualTo(rebalances);
     }
 
     @Test
     void aStaticMemberThatDoesNotReturnLosesItsPartitionsWhenItsSessionExpires() {
         ProtocolConsumer other = join("other", "static-gone");
-        ProtocolConsumer gone = join("gone", "static-gone", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b"));
+        ProtocolConsumer gone =
+                join("gone", "static-gone", Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "instance-b"));
         awaitAssignment(List.of(other, gone), PARTITIONS / 2);
 
         gone.crash();
@@ -249,8 +292,9 @@ class ConsumerProtocolGroupTest {
     }
 
     private ConsumerGroupHeartbeatResponseData heartbeat(WireClient client, ConsumerGroupHeartbeatRequestData request) {
-        return (ConsumerGroupHeartbeatResponseData) client.call(ApiKeys.CONSUMER_GROUP_HEARTBEAT, (short) 1,
-                ++correlationId, request).body();
+        return (ConsumerGroupHeartbeatResponseData)
+                client.call(ApiKeys.CONSUMER_GROUP_HEARTBEAT, (short) 1, ++correlationId, request)
+                        .body();
     }
 
     @Test
@@ -275,8 +319,10 @@ class ConsumerProtocolGroupTest {
         produce(450, 100);
         awaitValues(550);
 
-        assertThat(ProtocolConsumer.values(consumers)).doesNotHaveDuplicates()
-                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 550).mapToObj(i -> "v" + i).toList());
+        assertThat(ProtocolConsumer.values(consumers))
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, 550).mapToObj(i -> "v" + i).toList());
     }
 
     @Test
@@ -286,7 +332,9 @@ class ConsumerProtocolGroupTest {
         awaitAssignment(List.of(a, b), PARTITIONS / 2);
 
         try (Admin admin = admin()) {
-            admin.createPartitions(Map.of(TOPIC, NewPartitions.increaseTo(PARTITIONS + 2))).all().get();
+            admin.createPartitions(Map.of(TOPIC, NewPartitions.increaseTo(PARTITIONS + 2)))
+                    .all()
+                    .get();
         }
 
         awaitAssignment(List.of(a, b), (PARTITIONS + 2) / 2, PARTITIONS + 2);
@@ -302,7 +350,11 @@ class ConsumerProtocolGroupTest {
         assertThat(List.of(partitionsOf(a), partitionsOf(b)))
                 .containsExactlyInAnyOrder(List.of(0, 1, 2), List.of(3, 4, 5));
         try (Admin admin = admin()) {
-            assertThat(admin.describeConsumerGroups(List.of("ranges")).all().get().get("ranges").partitionAssignor())
+            assertThat(admin.describeConsumerGroups(List.of("ranges"))
+                            .all()
+                            .get()
+                            .get("ranges")
+                            .partitionAssignor())
                     .isEqualTo("range");
         }
     }
@@ -314,28 +366,44 @@ class ConsumerProtocolGroupTest {
 
         try (Admin admin = admin()) {
             GroupListing listed = admin.listGroups().all().get().stream()
-                    .filter(group -> group.groupId().equals("listed")).findFirst().orElseThrow();
+                    .filter(group -> group.groupId().equals("listed"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(listed.type()).contains(GroupType.CONSUMER);
             assertThat(listed.protocol()).isEqualTo("consumer");
             assertThat(listed.groupState()).contains(GroupState.STABLE);
-            MemberDescription described = admin.describeConsumerGroups(List.of("listed")).all().get().get("listed")
-                    .members().iterator().next();
+            MemberDescription described = admin.describeConsumerGroups(List.of("listed"))
+                    .all()
+                    .get()
+                    .get("listed")
+                    .members()
+                    .iterator()
+                    .next();
             assertThat(described.clientId()).isEqualTo("member");
-            assertThat(described.memberEpoch()).hasValueSatisfying(epoch -> assertThat(epoch).isPositive());
+            assertThat(described.memberEpoch())
+                    .hasValueSatisfying(epoch -> assertThat(epoch).isPositive());
 
             member.stop();
             Eventually.await("the group to be empty", () -> state(admin, "listed") == GroupState.EMPTY);
             admin.deleteConsumerGroups(List.of("listed")).all().get();
-            assertThat(admin.listGroups().all().get()).extracting(GroupListing::groupId).doesNotContain("listed");
+            assertThat(admin.listGroups().all().get())
+                    .extracting(GroupListing::groupId)
+                    .doesNotContain("listed");
         }
     }
 
     @Test
     void aGroupIdCannotBeUsedByBothProtocolsAtOnce() {
-        PollingConsumer classic = new PollingConsumer("classic", server.bootstrap(), "mixed", TOPIC,
+        PollingConsumer classic = new PollingConsumer(
+                "classic",
+                server.bootstrap(),
+                "mixed",
+                TOPIC,
                 Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName()));
         try {
-            Eventually.await("the classic consumer to own the topic", () -> classic.assignment().size() == PARTITIONS);
+            Eventually.await(
+                    "the classic consumer to own the topic",
+                    () -> classic.assignment().size() == PARTITIONS);
             ProtocolConsumer refused = join("refused", "mixed");
             Eventually.await("the consumer-protocol member to be refused", refused::failed);
             assertThat(refused.assignment()).isEmpty();
@@ -346,14 +414,21 @@ class ConsumerProtocolGroupTest {
 
     private static GroupState state(Admin admin, String groupId) {
         try {
-            return admin.describeConsumerGroups(List.of(groupId)).all().get().get(groupId).groupState();
+            return admin.describeConsumerGroups(List.of(groupId))
+                    .all()
+                    .get()
+                    .get(groupId)
+                    .groupState();
         } catch (Exception e) {
             throw new AssertionError(e);
         }
     }
 
     private static List<Integer> partitionsOf(ProtocolConsumer consumer) {
-        return consumer.assignment().stream().map(TopicPartition::partition).sorted().toList();
+        return consumer.assignment().stream()
+                .map(TopicPartition::partition)
+                .sorted()
+                .toList();
     }
 
     private ProtocolConsumer join(String name, String group) {
@@ -376,29 +451,35 @@ class ConsumerProtocolGroupTest {
 
     /** Waits until the consumers own all {@code partitions}, disjointly, {@code each} apiece. */
     private static void awaitAssignment(List<ProtocolConsumer> owners, int each, int partitions) {
-        Eventually.await(owners.size() + " consumers owning " + each + " partitions each", () -> {
-            Set<TopicPartition> union = new HashSet<>();
-            int total = 0;
-            for (ProtocolConsumer owner : owners) {
-                if (owner.assignment().size() != each) {
-                    return false;
-                }
-                union.addAll(owner.assignment());
-                total += owner.assignment().size();
-            }
-            return union.size() == partitions && total == partitions;
-        }, () -> owners.stream().map(o -> o.name() + "=" + o.assignment()).collect(Collectors.joining(", ")));
+        Eventually.await(
+                owners.size() + " consumers owning " + each + " partitions each",
+                () -> {
+                    Set<TopicPartition> union = new HashSet<>();
+                    int total = 0;
+                    for (ProtocolConsumer owner : owners) {
+                        if (owner.assignment().size() != each) {
+                            return false;
+                        }
+                        union.addAll(owner.assignment());
+                        total += owner.assignment().size();
+                    }
+                    return union.size() == partitions && total == partitions;
+                },
+                () -> owners.stream().map(o -> o.name() + "=" + o.assignment()).collect(Collectors.joining(", ")));
     }
 
     private void awaitValues(int count) {
-        Eventually.await(count + " records consumed", () -> ProtocolConsumer.values(consumers).size() >= count,
+        Eventually.await(
+                count + " records consumed",
+                () -> ProtocolConsumer.values(consumers).size() >= count,
                 () -> ProtocolConsumer.values(consumers).size() + " consumed");
     }
 
     private void produce(int from, int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap(),
-                ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = from; i < from + count; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, "k" + i, "v" + i));
             }

@@ -45,8 +45,10 @@ final class ConsumerProtocolServer implements AutoCloseable {
                 .withInitialRebalanceDelay(Duration.ofMillis(200))
                 .withMinSessionTimeout(Duration.ofMillis(500))
                 .withConsumerGroups(ConsumerGroupConfig.defaults().withTimeouts(SESSION_TIMEOUT, HEARTBEAT_INTERVAL));
-        AgentConfig config = AgentConfig.defaults().withAdvertised("127.0.0.1", port)
-                .withFlush(Duration.ofMillis(5), 1024 * 1024).withDefaultPartitions(3);
+        AgentConfig config = AgentConfig.defaults()
+                .withAdvertised("127.0.0.1", port)
+                .withFlush(Duration.ofMillis(5), 1024 * 1024)
+                .withDefaultPartitions(3);
         agent = Agent.start(config, AgentMetadata.of(metadata), objects, meters, Clock.systemUTC(), groups);
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
     }

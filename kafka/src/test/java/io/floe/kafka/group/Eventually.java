@@ -24,7 +24,8 @@ final class Eventually {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what + "; state: " + state.get());
+                throw new AssertionError(
+                        "timed out after " + TIMEOUT + " waiting for " + what + "; state: " + state.get());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }

@@ -58,14 +58,20 @@ class GroupAdminTest {
         server = new GroupServer(dir);
         server.agent().topics().create(new NewTopic(TOPIC, 4, Map.of()), false);
         server.agent().topics().create(new NewTopic("audit", 1, Map.of()), false);
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+        admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                server.bootstrap(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                10_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                20_000));
         produce(40);
         first = new PollingConsumer("first", server.bootstrap(), GROUP, TOPIC, Map.of());
         second = new PollingConsumer("second", server.bootstrap(), GROUP, TOPIC, Map.of());
-        Eventually.await("both consumers to own two partitions and read everything", () ->
-                first.assignment().size() == 2 && second.assignment().size() == 2
+        Eventually.await(
+                "both consumers to own two partitions and read everything",
+                () -> first.assignment().size() == 2
+                        && second.assignment().size() == 2
                         && first.received().size() + second.received().size() == 40);
     }
 
@@ -85,51 +91,77 @@ class GroupAdminTest {
     @Test
     void listsConsumerGroupsWithTheirStates() throws Exception {
         admin.alterConsumerGroupOffsets("simple", Map.of(new TopicPartition("audit", 0), new OffsetAndMetadata(3)))
-                .all().get();
+                .all()
+                .get();
 
         ConsumerGroupListing listed = listing(admin.listConsumerGroups().all().get(), GROUP);
         assertThat(listed.groupState()).contains(GroupState.STABLE);
         assertThat(listed.type()).contains(GroupType.CLASSIC);
         assertThat(listed.isSimpleConsumerGroup()).isFalse();
-        assertThat(listing(admin.listConsumerGroups().all().get(), "simple").isSimpleConsumerGroup()).isTrue();
+        assertThat(listing(admin.listConsumerGroups().all().get(), "simple").isSimpleConsumerGroup())
+                .isTrue();
         assertThat(admin.listConsumerGroups(new ListConsumerGroupsOptions().inGroupStates(Set.of(GroupState.EMPTY)))
-                .all().get()).extracting(ConsumerGroupListing::groupId).containsExactly("simple");
-        assertThat(admin.listGroups().all().get()).extracting(GroupListing::groupId).contains(GROUP, "simple");
+                        .all()
+                        .get())
+                .extracting(ConsumerGroupListing::groupId)
+                .containsExactly("simple");
+        assertThat(admin.listGroups().all().get())
+                .extracting(GroupListing::groupId)
+                .contains(GROUP, "simple");
     }
 
     @Test
     void describesMembersAndTheirAssignments() throws Exception {
-        ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(GROUP),
-                new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)).all().get().get(GROUP);
+        ConsumerGroupDescription described = admin.describeConsumerGroups(
+                        List.of(GROUP), new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true))
+                .all()
+                .get()
+                .get(GROUP);
 
         assertThat(described.groupState()).isEqualTo(GroupState.STABLE);
         assertThat(described.partitionAssignor()).isEqualTo("range");
         assertThat(described.coordinator().id()).isZero();
-        assertThat(described.members()).extracting(MemberDescription::clientId).containsExactlyInAnyOrder("first", "second");
+        assertThat(described.members())
+                .extracting(MemberDescription::clientId)
+                .containsExactlyInAnyOrder("first", "second");
         Set<TopicPartition> assigned = new HashSet<>();
-        described.members().forEach(member -> assigned.addAll(member.assignment().topicPartitions()));
+        described
+                .members()
+                .forEach(member -> assigned.addAll(member.assignment().topicPartitions()));
         assertThat(assigned).hasSize(4);
-        assertThat(described.authorizedOperations()).contains(AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE);
-        assertThatThrownBy(() -> admin.describeConsumerGroups(List.of("missing")).all().get())
+        assertThat(described.authorizedOperations())
+                .contains(AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE);
+        assertThatThrownBy(() ->
+                        admin.describeConsumerGroups(List.of("missing")).all().get())
                 .hasCauseInstanceOf(GroupIdNotFoundException.class);
     }
 
     @Test
     void listsAndAltersCommittedOffsets() throws Exception {
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
-                .partitionsToOffsetAndMetadata().get();
+                .partitionsToOffsetAndMetadata()
+                .get();
         assertThat(committed).hasSize(4);
-        assertThat(committed.values().stream().mapToLong(OffsetAndMetadata::offset).sum()).isEqualTo(40);
+        assertThat(committed.values().stream()
+                        .mapToLong(OffsetAndMetadata::offset)
+                        .sum())
+                .isEqualTo(40);
 
         TopicPartition partition = new TopicPartition(TOPIC, 0);
         assertThatThrownBy(() -> admin.alterConsumerGroupOffsets(GROUP, Map.of(partition, new OffsetAndMetadata(1)))
-                .all().get()).hasCauseInstanceOf(UnknownMemberIdException.class);
+                        .all()
+                        .get())
+                .hasCauseInstanceOf(UnknownMemberIdException.class);
 
         first.stop();
         second.stop();
-        admin.alterConsumerGroupOffsets(GROUP, Map.of(partition, new OffsetAndMetadata(1, "reset by test"))).all().get();
+        admin.alterConsumerGroupOffsets(GROUP, Map.of(partition, new OffsetAndMetadata(1, "reset by test")))
+                .all()
+                .get();
 
-        OffsetAndMetadata altered = admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata().get()
+        OffsetAndMetadata altered = admin.listConsumerGroupOffsets(GROUP)
+                .partitionsToOffsetAndMetadata()
+                .get()
                 .get(partition);
         assertThat(altered.offset()).isEqualTo(1);
         assertThat(altered.metadata()).isEqualTo("reset by test");
@@ -138,40 +170,55 @@ class GroupAdminTest {
     @Test
     void deletesOffsetsOfTopicsTheGroupDoesNotConsume() throws Exception {
         admin.alterConsumerGroupOffsets("simple", Map.of(new TopicPartition("audit", 0), new OffsetAndMetadata(3)))
-                .all().get();
+                .all()
+                .get();
         TopicPartition subscribed = new TopicPartition(TOPIC, 0);
 
-        assertThatThrownBy(() -> admin.deleteConsumerGroupOffsets(GROUP, Set.of(subscribed)).all().get())
+        assertThatThrownBy(() -> admin.deleteConsumerGroupOffsets(GROUP, Set.of(subscribed))
+                        .all()
+                        .get())
                 .hasCauseInstanceOf(GroupSubscribedToTopicException.class);
-        admin.deleteConsumerGroupOffsets("simple", Set.of(new TopicPartition("audit", 0))).all().get();
+        admin.deleteConsumerGroupOffsets("simple", Set.of(new TopicPartition("audit", 0)))
+                .all()
+                .get();
 
-        assertThat(admin.listConsumerGroupOffsets("simple").partitionsToOffsetAndMetadata().get()).isEmpty();
+        assertThat(admin.listConsumerGroupOffsets("simple")
+                        .partitionsToOffsetAndMetadata()
+                        .get())
+                .isEmpty();
     }
 
     @Test
     void deletesGroupsOnlyOnceTheyAreEmpty() throws Exception {
-        assertThatThrownBy(() -> admin.deleteConsumerGroups(List.of(GROUP)).all().get())
+        assertThatThrownBy(
+                        () -> admin.deleteConsumerGroups(List.of(GROUP)).all().get())
                 .hasCauseInstanceOf(GroupNotEmptyException.class);
 
         first.stop();
         second.stop();
         admin.deleteConsumerGroups(List.of(GROUP)).all().get();
 
-        assertThat(admin.listConsumerGroups().all().get()).extracting(ConsumerGroupListing::groupId)
+        assertThat(admin.listConsumerGroups().all().get())
+                .extracting(ConsumerGroupListing::groupId)
                 .doesNotContain(GROUP);
         assertThat(server.agent().groups().committedOffsets(GROUP)).isEmpty();
-        assertThatThrownBy(() -> admin.deleteConsumerGroups(List.of(GROUP)).all().get())
+        assertThatThrownBy(
+                        () -> admin.deleteConsumerGroups(List.of(GROUP)).all().get())
                 .hasCauseInstanceOf(GroupIdNotFoundException.class);
     }
 
     private static ConsumerGroupListing listing(java.util.Collection<ConsumerGroupListing> listings, String groupId) {
-        return listings.stream().filter(listing -> listing.groupId().equals(groupId)).findFirst().orElseThrow();
+        return listings.stream()
+                .filter(listing -> listing.groupId().equals(groupId))
+                .findFirst()
+                .orElseThrow();
     }
 
     private void produce(int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap(),
-                ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = 0; i < count; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, "k" + i, "v" + i));
             }

@@ -68,7 +68,8 @@ class GroupConsumersTest {
         awaitValues(300);
 
         assertThat(PollingConsumer.values(consumers)).doesNotHaveDuplicates().hasSize(300);
-        assertThat(consumers).allSatisfy(consumer -> assertThat(consumer.assignment()).hasSize(2));
+        assertThat(consumers)
+                .allSatisfy(consumer -> assertThat(consumer.assignment()).hasSize(2));
     }
 
     @Test
@@ -85,7 +86,8 @@ class GroupConsumersTest {
         awaitAssignment(List.of(first), PARTITIONS);
 
         produce(0, 60);
-        Eventually.await("the survivor to read all 60 records", () -> first.received().size() == 60);
+        Eventually.await(
+                "the survivor to read all 60 records", () -> first.received().size() == 60);
         assertThat(server.meters().counter("floe.group.rebalances").count()).isGreaterThanOrEqualTo(3);
     }
 
@@ -106,8 +108,10 @@ class GroupConsumersTest {
         awaitValues(400);
 
         List<String> values = PollingConsumer.values(consumers);
-        assertThat(values).doesNotHaveDuplicates()
-                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 400).mapToObj(i -> "v" + i).toList());
+        assertThat(values)
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(0, 400).mapToObj(i -> "v" + i).toList());
     }
 
     @Test
@@ -139,51 +143,72 @@ class GroupConsumersTest {
         produce(100, 50);
         PollingConsumer after = join("after", "durable", RangeAssignor.class.getName());
 
-        Eventually.await("the restarted group to read the 50 new records", () -> after.received().size() >= 50);
-        assertThat(after.received()).extracting(record -> record.value())
-                .containsExactlyInAnyOrderElementsOf(IntStream.range(100, 150).mapToObj(i -> "v" + i).toList());
+        Eventually.await(
+                "the restarted group to read the 50 new records",
+                () -> after.received().size() >= 50);
+        assertThat(after.received())
+                .extracting(record -> record.value())
+                .containsExactlyInAnyOrderElementsOf(
+                        IntStream.range(100, 150).mapToObj(i -> "v" + i).toList());
     }
 
     private PollingConsumer join(String name, String group, String assignor) {
-        PollingConsumer consumer = new PollingConsumer(name, server.bootstrap(), group, TOPIC,
+        PollingConsumer consumer = new PollingConsumer(
+                name,
+                server.bootstrap(),
+                group,
+                TOPIC,
                 Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, assignor));
         consumers.add(consumer);
         return consumer;
     }
 
     private PollingConsumer joinStatic(String name, String group, String instanceId) {
-        PollingConsumer consumer = new PollingConsumer(name, server.bootstrap(), group, TOPIC, Map.of(
-                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, RangeAssignor.class.getName(),
-                ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId));
+        PollingConsumer consumer = new PollingConsumer(
+                name,
+                server.bootstrap(),
+                group,
+                TOPIC,
+                Map.of(
+                        ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                        RangeAssignor.class.getName(),
+                        ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+                        instanceId));
         consumers.add(consumer);
         return consumer;
     }
 
     /** Waits until the consumers own every partition, disjointly, {@code each} apiece. */
     private static void awaitAssignment(List<PollingConsumer> owners, int each) {
-        Eventually.await(owners.size() + " consumers owning " + each + " partitions each", () -> {
-            Set<TopicPartition> union = new HashSet<>();
-            int total = 0;
-            for (PollingConsumer owner : owners) {
-                if (owner.assignment().size() != each) {
-                    return false;
-                }
-                union.addAll(owner.assignment());
-                total += owner.assignment().size();
-            }
-            return union.size() == PARTITIONS && total == PARTITIONS;
-        }, () -> owners.stream().map(o -> o.name() + "=" + o.assignment()).collect(Collectors.joining(", ")));
+        Eventually.await(
+                owners.size() + " consumers owning " + each + " partitions each",
+                () -> {
+                    Set<TopicPartition> union = new HashSet<>();
+                    int total = 0;
+                    for (PollingConsumer owner : owners) {
+                        if (owner.assignment().size() != each) {
+                            return false;
+                        }
+                        union.addAll(owner.assignment());
+                        total += owner.assignment().size();
+                    }
+                    return union.size() == PARTITIONS && total == PARTITIONS;
+                },
+                () -> owners.stream().map(o -> o.name() + "=" + o.assignment()).collect(Collectors.joining(", ")));
     }
 
     private void awaitValues(int count) {
-        Eventually.await(count + " records consumed", () -> PollingConsumer.values(consumers).size() >= count,
+        Eventually.await(
+                count + " records consumed",
+                () -> PollingConsumer.values(consumers).size() >= count,
                 () -> PollingConsumer.values(consumers).size() + " consumed");
     }
 
     private void produce(int from, int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap(),
-                ProducerConfig.LINGER_MS_CONFIG, 5), new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, server.bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
+                new StringSerializer(),
+                new StringSerializer())) {
             for (int i = from; i < from + count; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, "k" + i, "v" + i));
             }

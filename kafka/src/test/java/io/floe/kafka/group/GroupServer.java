@@ -57,13 +57,19 @@ final class GroupServer implements AutoCloseable {
         meters = new SimpleMeterRegistry();
         metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
         objects = new LocalObjectStore(dir.resolve("objects"));
-        AgentConfig config = AgentConfig.defaults().withAdvertised("127.0.0.1", port)
-                .withFlush(Duration.ofMillis(5), 1024 * 1024).withDefaultPartitions(3);
+        AgentConfig config = AgentConfig.defaults()
+                .withAdvertised("127.0.0.1", port)
+                .withFlush(Duration.ofMillis(5), 1024 * 1024)
+                .withDefaultPartitions(3);
         agent = Agent.start(config, AgentMetadata.of(metadata), objects, meters, Clock.systemUTC(), GROUP_CONFIG);
         blocking = Executors.newFixedThreadPool(8, Threads.daemon("test-blocking"));
-        listener = Listener.bind("127.0.0.1", port, KafkaServerConfig.DEFAULT_MAX_FRAME_BYTES,
+        listener = Listener.bind(
+                "127.0.0.1",
+                port,
+                KafkaServerConfig.DEFAULT_MAX_FRAME_BYTES,
                 KafkaServerConfig.DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION,
-                ApiRegistry.standard(agent, () -> "PLAINTEXT://127.0.0.1", new SplittableRandom()), blocking,
+                ApiRegistry.standard(agent, () -> "PLAINTEXT://127.0.0.1", new SplittableRandom()),
+                blocking,
                 new NetworkMetrics(meters));
     }
 
@@ -115,5 +121,4 @@ final class GroupServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
     }
-
 }

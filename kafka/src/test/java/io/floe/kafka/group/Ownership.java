@@ -32,7 +32,9 @@ import org.apache.kafka.common.TopicPartition;
 record Ownership(TopicPartition partition, String owner, long fromNanos, long toNanos, End end) {
 
     enum End {
-        REVOKED, LOST, CLOSED
+        REVOKED,
+        LOST,
+        CLOSED
     }
 
     /** Every moment two consumers owned one partition, described; empty when there was none. */
@@ -43,7 +45,8 @@ record Ownership(TopicPartition partition, String owner, long fromNanos, long to
         long zero = ownerships.stream().mapToLong(Ownership::fromNanos).min().orElseThrow();
         Map<String, List<Ownership>> byPartition = new TreeMap<>();
         ownerships.forEach(ownership -> byPartition
-                .computeIfAbsent(ownership.partition().toString(), p -> new ArrayList<>()).add(ownership));
+                .computeIfAbsent(ownership.partition().toString(), p -> new ArrayList<>())
+                .add(ownership));
         List<String> overlaps = new ArrayList<>();
         for (List<Ownership> intervals : byPartition.values()) {
             intervals.sort(Comparator.comparingLong(Ownership::fromNanos));
@@ -65,7 +68,11 @@ record Ownership(TopicPartition partition, String owner, long fromNanos, long to
     }
 
     private String describe(long zero) {
-        return String.format("%s [%.1f ms, %.1f ms %s]", owner, (fromNanos - zero) / 1e6, (toNanos - zero) / 1e6,
+        return String.format(
+                "%s [%.1f ms, %.1f ms %s]",
+                owner,
+                (fromNanos - zero) / 1e6,
+                (toNanos - zero) / 1e6,
                 end.name().toLowerCase());
     }
 }

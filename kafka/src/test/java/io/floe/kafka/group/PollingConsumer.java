@@ -39,16 +39,26 @@ final class PollingConsumer implements AutoCloseable {
     PollingConsumer(String name, String bootstrap, String groupId, String topic, Map<String, Object> overrides) {
         this.name = name;
         Map<String, Object> config = new HashMap<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, groupId,
-                ConsumerConfig.CLIENT_ID_CONFIG, name,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 3_000,
-                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 300,
-                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 10_000,
-                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000,
-                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                groupId,
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                name,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+                3_000,
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+                300,
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG,
+                10_000,
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                15_000,
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                20_000));
         config.putAll(overrides);
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
         this.thread = new Thread(() -> run(topic), "consumer-" + name);
@@ -72,8 +82,8 @@ final class PollingConsumer implements AutoCloseable {
             stopped.completeExceptionally(e);
         } finally {
             try {
-                CloseOptions.GroupMembershipOperation operation = onStop == null
-                        ? CloseOptions.GroupMembershipOperation.DEFAULT : onStop;
+                CloseOptions.GroupMembershipOperation operation =
+                        onStop == null ? CloseOptions.GroupMembershipOperation.DEFAULT : onStop;
                 consumer.close(CloseOptions.groupMembershipOperation(operation).withTimeout(Duration.ofSeconds(10)));
             } finally {
                 stopped.complete(null);

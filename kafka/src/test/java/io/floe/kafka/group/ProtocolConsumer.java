@@ -36,6 +36,7 @@ final class ProtocolConsumer implements AutoCloseable {
     private final AtomicReference<Set<TopicPartition>> assignment = new AtomicReference<>(Set.of());
     /** When each partition it owns was given; touched only by the polling thread (callbacks run there). */
     private final Map<TopicPartition, Long> ownedSince = new HashMap<>();
+
     private final List<Ownership> ownerships = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile CloseOptions.GroupMembershipOperation onStop;
@@ -43,14 +44,22 @@ final class ProtocolConsumer implements AutoCloseable {
     ProtocolConsumer(String name, String bootstrap, String groupId, String topic, Map<String, Object> overrides) {
         this.name = name;
         Map<String, Object> config = new HashMap<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, groupId,
-                ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer",
-                ConsumerConfig.CLIENT_ID_CONFIG, name,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000,
-                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000));
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                groupId,
+                ConsumerConfig.GROUP_PROTOCOL_CONFIG,
+                "consumer",
+                ConsumerConfig.CLIENT_ID_CONFIG,
+                name,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                15_000,
+                ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                20_000));
         config.putAll(overrides);
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
         Thread thread = new Thread(() -> run(topic), "consumer-" + name);
@@ -74,8 +83,8 @@ final class ProtocolConsumer implements AutoCloseable {
             stopped.completeExceptionally(e);
         } finally {
             try {
-                CloseOptions.GroupMembershipOperation operation = onStop == null
-                        ? CloseOptions.GroupMembershipOperation.DEFAULT : onStop;
+                CloseOptions.GroupMembershipOperation operation =
+                        onStop == null ? CloseOptions.GroupMembershipOperation.DEFAULT : onStop;
                 consumer.close(CloseOptions.groupMembershipOperation(operation).withTimeout(Duration.ofSeconds(10)));
             } finally {
                 assignment.set(Set.of()); // a closed consumer reads nothing, whatever its listener was told

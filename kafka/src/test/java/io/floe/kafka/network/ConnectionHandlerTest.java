@@ -35,8 +35,10 @@ class ConnectionHandlerTest {
 
     private final ManualApi api = new ManualApi();
     private final RequestDispatcher dispatcher = new RequestDispatcher(
-            ApiRegistry.builder().eventLoop(ApiKeys.DESCRIBE_CLUSTER, 0, 2, api).build(), Runnable::run,
-            new NetworkMetrics(new SimpleMeterRegistry()), 1024 * 1024);
+            ApiRegistry.builder().eventLoop(ApiKeys.DESCRIBE_CLUSTER, 0, 2, api).build(),
+            Runnable::run,
+            new NetworkMetrics(new SimpleMeterRegistry()),
+            1024 * 1024);
 
     @Test
     void aCompletedAnswerWaitsForTheEarlierOnes() {
@@ -51,8 +53,11 @@ class ConnectionHandlerTest {
         assertThat(nothingYet).isNull();
 
         api.complete(1);
-        assertThat(List.of(receive(channel).correlationId(), receive(channel).correlationId(),
-                receive(channel).correlationId())).containsExactly(1, 2, 3);
+        assertThat(List.of(
+                        receive(channel).correlationId(),
+                        receive(channel).correlationId(),
+                        receive(channel).correlationId()))
+                .containsExactly(1, 2, 3);
     }
 
     @Test
@@ -75,7 +80,8 @@ class ConnectionHandlerTest {
 
         api.fail(1, new IllegalStateException("boom"));
 
-        DescribeClusterResponseData response = (DescribeClusterResponseData) receive(channel).body();
+        DescribeClusterResponseData response =
+                (DescribeClusterResponseData) receive(channel).body();
         assertThat(response.errorCode()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR.code());
         // Kafka's error responses never carry the message of an unknown server error.
         assertThat(response.errorMessage()).isNull();
@@ -99,14 +105,18 @@ class ConnectionHandlerTest {
     }
 
     private EmbeddedChannel channel(int maxInFlight) {
-        return new EmbeddedChannel(new FrameDecoder(1024 * 1024),
+        return new EmbeddedChannel(
+                new FrameDecoder(1024 * 1024),
                 new ConnectionHandler(dispatcher, new NetworkMetrics(new SimpleMeterRegistry()), maxInFlight));
     }
 
     private static void send(EmbeddedChannel channel, int correlationId) {
-        ByteBuffer frame = RequestEncoder.encode(new RequestHeader(ApiKeys.DESCRIBE_CLUSTER, VERSION, "test",
-                correlationId), new DescribeClusterRequestData());
-        ByteBuf bytes = Unpooled.buffer(4 + frame.remaining()).writeInt(frame.remaining()).writeBytes(frame);
+        ByteBuffer frame = RequestEncoder.encode(
+                new RequestHeader(ApiKeys.DESCRIBE_CLUSTER, VERSION, "test", correlationId),
+                new DescribeClusterRequestData());
+        ByteBuf bytes = Unpooled.buffer(4 + frame.remaining())
+                .writeInt(frame.remaining())
+                .writeBytes(frame);
         channel.writeInbound(bytes);
     }
 
@@ -124,9 +134,10 @@ class ConnectionHandlerTest {
     private static final class ManualApi implements KafkaApi<DescribeClusterRequestData, DescribeClusterResponseData> {
 
         private final Map<Integer, CompletableFuture<DescribeClusterResponseData>> pending = new ConcurrentHashMap<>();
+
         @Override
-        public CompletionStage<DescribeClusterResponseData> handle(RequestContext context,
-                DescribeClusterRequestData request) {
+        public CompletionStage<DescribeClusterResponseData> handle(
+                RequestContext context, DescribeClusterRequestData request) {
             return pending.computeIfAbsent(context.correlationId(), id -> new CompletableFuture<>());
         }
 

@@ -83,7 +83,9 @@ class RequestDispatcherTest {
         answer(dispatcher, ApiKeys.DESCRIBE_CLUSTER, (short) 1, new DescribeClusterRequestData());
 
         assertThat(groups.threads).hasSize(1);
-        assertThat(eventLoop.inEventLoop(groups.threads.get(0))).as("blocking API on the event loop").isFalse();
+        assertThat(eventLoop.inEventLoop(groups.threads.get(0)))
+                .as("blocking API on the event loop")
+                .isFalse();
         assertThat(groups.threads.get(0).getName()).isEqualTo("test-blocking");
         assertThat(cluster.threads).hasSize(1);
         assertThat(eventLoop.inEventLoop(cluster.threads.get(0))).isTrue();
@@ -95,8 +97,8 @@ class RequestDispatcherTest {
             throw new RejectedExecutionException("queue full");
         });
 
-        ListGroupsResponseData response = (ListGroupsResponseData) answer(dispatcher, ApiKeys.LIST_GROUPS, (short) 4,
-                new ListGroupsRequestData());
+        ListGroupsResponseData response = (ListGroupsResponseData)
+                answer(dispatcher, ApiKeys.LIST_GROUPS, (short) 4, new ListGroupsRequestData());
 
         assertThat(response.errorCode()).isEqualTo(Errors.REQUEST_TIMED_OUT.code());
         assertThat(groups.threads).isEmpty();
@@ -104,17 +106,19 @@ class RequestDispatcherTest {
 
     @Test
     void apiVersionsAdvertisesExactlyTheDeclaredRanges() {
-        ApiVersionsResponseData response = (ApiVersionsResponseData) answer(dispatcher(blocking),
-                ApiKeys.API_VERSIONS, (short) 3, new ApiVersionsRequestData().setClientSoftwareName("test")
-                        .setClientSoftwareVersion("1"));
+        ApiVersionsResponseData response = (ApiVersionsResponseData) answer(
+                dispatcher(blocking),
+                ApiKeys.API_VERSIONS,
+                (short) 3,
+                new ApiVersionsRequestData().setClientSoftwareName("test").setClientSoftwareVersion("1"));
 
         assertThat(response.errorCode()).isEqualTo(Errors.NONE.code());
-        assertThat(response.apiKeys()).extracting(ApiVersion::apiKey, ApiVersion::minVersion, ApiVersion::maxVersion)
+        assertThat(response.apiKeys())
+                .extracting(ApiVersion::apiKey, ApiVersion::minVersion, ApiVersion::maxVersion)
                 .containsExactlyInAnyOrder(
                         tuple(ApiKeys.DESCRIBE_CLUSTER.id, (short) 0, (short) 1),
                         tuple(ApiKeys.LIST_GROUPS.id, (short) 1, (short) 4),
-                        tuple(ApiKeys.API_VERSIONS.id, ApiRegistry.API_VERSIONS.min(),
-                                ApiRegistry.API_VERSIONS.max()));
+                        tuple(ApiKeys.API_VERSIONS.id, ApiRegistry.API_VERSIONS.min(), ApiRegistry.API_VERSIONS.max()));
         assertThat(registry.servedVersions()).hasSize(3);
     }
 
@@ -125,9 +129,11 @@ class RequestDispatcherTest {
     /** Dispatches one request on the event loop and waits for its answer's body. */
     private ApiMessage answer(RequestDispatcher dispatcher, ApiKeys key, short version, ApiMessage request) {
         ClientConnection connection = new ClientConnection(new InetSocketAddress("127.0.0.1", 1));
-        Outcome outcome = eventLoop.submit(() -> dispatcher.dispatch(
-                RequestEncoder.encode(new RequestHeader(key, version, "test", 7), request), connection))
-                .syncUninterruptibly().getNow();
+        Outcome outcome = eventLoop
+                .submit(() -> dispatcher.dispatch(
+                        RequestEncoder.encode(new RequestHeader(key, version, "test", 7), request), connection))
+                .syncUninterruptibly()
+                .getNow();
         Reply reply = ((Outcome.Respond) outcome).reply().toCompletableFuture().join();
         assertThat(reply).isInstanceOf(Reply.Message.class);
         return ((Reply.Message) reply).body();

@@ -1,7 +1,7 @@
 package io.floe.maintenance.cleanup;
 
-import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ObjectDeletion;
+import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectStore;
@@ -47,18 +47,23 @@ public final class ObjectCleanup implements Job {
     private final Counter deleteFailures;
     private int rounds;
 
-    public ObjectCleanup(MaintenanceConfig config, ObjectLifecycle metadata, ObjectStore objects, MeterRegistry meters) {
+    public ObjectCleanup(
+            MaintenanceConfig config, ObjectLifecycle metadata, ObjectStore objects, MeterRegistry meters) {
         this.config = config;
         this.metadata = metadata;
         this.objects = objects;
         this.scheduled = Counter.builder("floe.cleanup.objects.scheduled")
-                .description("Orphaned or unreferenced objects scheduled for deletion by the sweep").register(meters);
+                .description("Orphaned or unreferenced objects scheduled for deletion by the sweep")
+                .register(meters);
         this.deleted = Counter.builder("floe.cleanup.objects.deleted")
-                .description("Scheduled objects deleted from the object store").register(meters);
+                .description("Scheduled objects deleted from the object store")
+                .register(meters);
         this.unknownDeleted = Counter.builder("floe.cleanup.objects.unknown.deleted")
-                .description("Objects no metadata row knew, deleted after the grace period").register(meters);
+                .description("Objects no metadata row knew, deleted after the grace period")
+                .register(meters);
         this.deleteFailures = Counter.builder("floe.cleanup.delete.failures")
-                .description("Object deletions that failed (retried next round)").register(meters);
+                .description("Object deletions that failed (retried next round)")
+                .register(meters);
     }
 
     @Override
@@ -68,12 +73,13 @@ public final class ObjectCleanup implements Job {
 
     @Override
     public String run(Instant now) {
-        int swept = metadata.scheduleUnreferenced(now.minus(config.orphanGrace()), now,
-                now.plus(config.objectDeleteDelay()));
+        int swept = metadata.scheduleUnreferenced(
+                now.minus(config.orphanGrace()), now, now.plus(config.objectDeleteDelay()));
         scheduled.increment(swept);
         int removed = deleteDue(now);
         int unknown = rounds++ % LISTING_EVERY == 0 ? deleteUnknown(now) : 0;
-        return swept + removed + unknown == 0 ? ""
+        return swept + removed + unknown == 0
+                ? ""
                 : "scheduled=" + swept + " deleted=" + removed + " unknownDeleted=" + unknown;
     }
 

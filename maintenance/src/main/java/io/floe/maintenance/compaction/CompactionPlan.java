@@ -24,10 +24,13 @@ final class CompactionPlan {
     static List<List<BatchCoordinate>> chunks(List<BatchCoordinate> batches, long targetBytes) {
         Map<TopicPartition, List<BatchCoordinate>> byPartition = new LinkedHashMap<>();
         batches.stream()
-                .sorted(Comparator.comparing((BatchCoordinate b) -> b.topicPartition().topic())
+                .sorted(Comparator.comparing(
+                                (BatchCoordinate b) -> b.topicPartition().topic())
                         .thenComparingInt(b -> b.topicPartition().partition())
                         .thenComparingLong(BatchCoordinate::baseOffset))
-                .forEach(b -> byPartition.computeIfAbsent(b.topicPartition(), tp -> new ArrayList<>()).add(b));
+                .forEach(b -> byPartition
+                        .computeIfAbsent(b.topicPartition(), tp -> new ArrayList<>())
+                        .add(b));
         List<List<BatchCoordinate>> chunks = new ArrayList<>();
         for (List<BatchCoordinate> partition : byPartition.values()) {
             List<BatchCoordinate> current = new ArrayList<>();
@@ -47,12 +50,15 @@ final class CompactionPlan {
         }
         Map<ObjectKey, Set<TopicPartition>> partitionsByObject = new HashMap<>();
         for (BatchCoordinate batch : batches) {
-            partitionsByObject.computeIfAbsent(batch.object(), k -> new HashSet<>()).add(batch.topicPartition());
+            partitionsByObject
+                    .computeIfAbsent(batch.object(), k -> new HashSet<>())
+                    .add(batch.topicPartition());
         }
         chunks.removeIf(chunk -> {
             Set<ObjectKey> sources = new HashSet<>();
             chunk.forEach(batch -> sources.add(batch.object()));
-            return sources.size() == 1 && partitionsByObject.get(sources.iterator().next()).size() == 1;
+            return sources.size() == 1
+                    && partitionsByObject.get(sources.iterator().next()).size() == 1;
         });
         return chunks;
     }

@@ -60,9 +60,14 @@ public final class SegmentCompaction implements Job {
     private final Counter released;
     private final Counter failures;
 
-    public SegmentCompaction(MaintenanceConfig config, LogAppends appends, ObjectLifecycle metadata, ObjectStore objects,
+    public SegmentCompaction(
+            MaintenanceConfig config,
+            LogAppends appends,
+            ObjectLifecycle metadata,
+            ObjectStore objects,
             String owner,
-            Clock clock, MeterRegistry meters) {
+            Clock clock,
+            MeterRegistry meters) {
         this.config = config;
         this.metadata = metadata;
         this.appends = appends;
@@ -70,17 +75,23 @@ public final class SegmentCompaction implements Job {
         this.owner = owner;
         this.clock = clock;
         this.keys = new ObjectKeys(clock, owner + "-compaction");
-        this.bytesRead = Counter.builder("floe.compaction.bytes.read").baseUnit("bytes")
-                .description("Bytes of input objects read by compaction").register(meters);
-        this.bytesWritten = Counter.builder("floe.compaction.bytes.written").baseUnit("bytes")
-                .description("Bytes of compacted objects written").register(meters);
+        this.bytesRead = Counter.builder("floe.compaction.bytes.read")
+                .baseUnit("bytes")
+                .description("Bytes of input objects read by compaction")
+                .register(meters);
+        this.bytesWritten = Counter.builder("floe.compaction.bytes.written")
+                .baseUnit("bytes")
+                .description("Bytes of compacted objects written")
+                .register(meters);
         this.rewritten = outcome(meters, "rewritten");
         this.rejected = outcome(meters, "rejected");
         this.unknown = outcome(meters, "unknown");
         this.released = Counter.builder("floe.compaction.inputs.released")
-                .description("Input objects whose last batch compaction moved").register(meters);
+                .description("Input objects whose last batch compaction moved")
+                .register(meters);
         this.failures = Counter.builder("floe.compaction.failures")
-                .description("Outputs compaction gave up in a round (logged; the round goes on)").register(meters);
+                .description("Outputs compaction gave up in a round (logged; the round goes on)")
+                .register(meters);
     }
 
     @Override
@@ -97,8 +108,8 @@ public final class SegmentCompaction implements Job {
         // Plan from the batch rows first: a round whose candidates are single-partition objects that
         // cannot grow by merging reads nothing at all.
         List<ObjectKey> candidates = inputs.stream().map(StoredObject::key).toList();
-        List<List<BatchCoordinate>> chunks = CompactionPlan.chunks(metadata.batchesIn(candidates),
-                config.compactionTargetBytes());
+        List<List<BatchCoordinate>> chunks =
+                CompactionPlan.chunks(metadata.batchesIn(candidates), config.compactionTargetBytes());
         if (chunks.isEmpty()) {
             return "";
         }
@@ -124,9 +135,13 @@ public final class SegmentCompaction implements Job {
                 // round's other partitions; its registration, if any, is the sweep's.
                 failed++;
                 failures.increment();
-                LOGGER.warn("compaction of a chunk failed topic={} partition={} batches={}: {}",
-                        chunk.get(0).topicPartition().topic(), chunk.get(0).topicPartition().partition(), chunk.size(),
-                        e.toString(), e);
+                LOGGER.warn(
+                        "compaction of a chunk failed topic={} partition={} batches={}: {}",
+                        chunk.get(0).topicPartition().topic(),
+                        chunk.get(0).topicPartition().partition(),
+                        chunk.size(),
+                        e.toString(),
+                        e);
             }
         }
         return "inputs=" + read.size() + " outputs=" + outputs + " batchesMoved=" + moved
@@ -134,8 +149,8 @@ public final class SegmentCompaction implements Job {
     }
 
     private List<StoredObject> pickInputs(Instant now) {
-        List<StoredObject> candidates = metadata.smallObjects(config.compactionSmallObjectBytes(),
-                now.minus(config.compactionMinAge()), CANDIDATES_MAX);
+        List<StoredObject> candidates = metadata.smallObjects(
+                config.compactionSmallObjectBytes(), now.minus(config.compactionMinAge()), CANDIDATES_MAX);
         List<StoredObject> picked = new ArrayList<>();
         long bytes = 0;
         for (StoredObject candidate : candidates) {
@@ -161,8 +176,15 @@ public final class SegmentCompaction implements Job {
                         + batch.topicPartition() + " in " + batch.object() + " " + batch.range()
                         + " failed its CRC check; compaction leaves that object alone");
             }
-            ByteRange to = writer.append(entry.topicId(), entry.partition(), entry.recordCount(), entry.producerId(),
-                    entry.producerEpoch(), entry.baseSequence(), entry.maxTimestamp(), bytes);
+            ByteRange to = writer.append(
+                    entry.topicId(),
+                    entry.partition(),
+                    entry.recordCount(),
+                    entry.producerId(),
+                    entry.producerEpoch(),
+                    entry.baseSequence(),
+                    entry.maxTimestamp(),
+                    bytes);
             moves.add(new ObjectRewrite.Move(batch, to));
         }
         ByteBuffer object = writer.finish();
@@ -173,30 +195,43 @@ public final class SegmentCompaction implements Job {
         int size = object.remaining();
         objects.put(output, object);
         bytesWritten.increment(size);
-        RewriteOutcome outcome = metadata.rewrite(new ObjectRewrite(output, size, moves),
-                now.plus(config.objectDeleteDelay()));
+        RewriteOutcome outcome =
+                metadata.rewrite(new ObjectRewrite(output, size, moves), now.plus(config.objectDeleteDelay()));
         if (outcome instanceof RewriteOutcome.Rewritten done) {
             rewritten.increment();
             released.increment(done.released().size());
-            LOGGER.debug("compacted output={} partition={} batches={} bytes={} released={}", output,
-                    chunk.get(0).topicPartition(), moves.size(), size, done.released());
+            LOGGER.debug(
+                    "compacted output={} partition={} batches={} bytes={} released={}",
+                    output,
+                    chunk.get(0).topicPartition(),
+                    moves.size(),
+                    size,
+                    done.released());
             return moves.size();
         }
         if (outcome instanceof RewriteOutcome.Rejected no) {
             rejected.increment();
-            LOGGER.info("compaction swap rejected output={} partition={} reason={}", output,
-                    chunk.get(0).topicPartition(), no.reason());
+            LOGGER.info(
+                    "compaction swap rejected output={} partition={} reason={}",
+                    output,
+                    chunk.get(0).topicPartition(),
+                    no.reason());
         } else if (outcome instanceof RewriteOutcome.Unknown maybe) {
             unknown.increment();
-            LOGGER.warn("compaction swap outcome unknown output={} partition={}", output,
-                    chunk.get(0).topicPartition(), maybe.cause());
+            LOGGER.warn(
+                    "compaction swap outcome unknown output={} partition={}",
+                    output,
+                    chunk.get(0).topicPartition(),
+                    maybe.cause());
         }
         return 0;
     }
 
     private static Counter outcome(MeterRegistry meters, String outcome) {
-        return Counter.builder("floe.compaction.swaps").tag("outcome", outcome)
-                .description("Compaction swaps by outcome").register(meters);
+        return Counter.builder("floe.compaction.swaps")
+                .tag("outcome", outcome)
+                .description("Compaction swaps by outcome")
+                .register(meters);
     }
 
     /** An input object read whole, with its footer's entries by position. */

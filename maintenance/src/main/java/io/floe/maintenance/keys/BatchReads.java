@@ -37,7 +37,8 @@ final class BatchReads {
                 end = next.end();
                 last++;
             }
-            ByteBuffer span = objects.get(batches.get(first).object(), new ByteRange(start, Math.toIntExact(end - start)));
+            ByteBuffer span =
+                    objects.get(batches.get(first).object(), new ByteRange(start, Math.toIntExact(end - start)));
             bytesRead.accept(end - start);
             for (int i = first; i <= last; i++) {
                 read.add(copy(batches.get(i), span, start));
@@ -50,7 +51,8 @@ final class BatchReads {
     private static ByteBuffer copy(BatchCoordinate batch, ByteBuffer span, long spanStart) {
         int at = span.position() + (int) (batch.range().position() - spanStart);
         ByteBuffer copy = ByteBuffer.allocate(batch.range().length())
-                .put(span.duplicate().position(at).limit(at + batch.range().length())).flip();
+                .put(span.duplicate().position(at).limit(at + batch.range().length()))
+                .flip();
         if (!StoredBatch.isIntact(copy)) {
             throw new IllegalStateException("batch at offset " + batch.baseOffset() + " of " + batch.topicPartition()
                     + " in " + batch.object() + " " + batch.range() + " failed its CRC check; key compaction"

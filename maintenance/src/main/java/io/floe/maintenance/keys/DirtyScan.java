@@ -41,8 +41,7 @@ final class DirtyScan {
      * @param recordsMax offsets one pass may map (the key map's capacity)
      * @param rowsMax batches one pass may map
      */
-    DirtyScan(long highWatermark, long maxTimestampAtMost, Instant objectsCreatedBefore, long recordsMax,
-            int rowsMax) {
+    DirtyScan(long highWatermark, long maxTimestampAtMost, Instant objectsCreatedBefore, long recordsMax, int rowsMax) {
         this.highWatermark = highWatermark;
         this.maxTimestampAtMost = maxTimestampAtMost;
         this.objectsCreatedBefore = objectsCreatedBefore;
@@ -60,7 +59,9 @@ final class DirtyScan {
         }
         boolean waits = row.nextOffset() >= highWatermark
                 || row.maxTimestamp() > maxTimestampAtMost
-                || ObjectKeys.createdAt(row.object()).map(created -> created.isAfter(objectsCreatedBefore)).orElse(false)
+                || ObjectKeys.createdAt(row.object())
+                        .map(created -> created.isAfter(objectsCreatedBefore))
+                        .orElse(false)
                 || records + row.recordCount() > recordsMax
                 || cleanable.size() >= rowsMax;
         if (waits) {
@@ -75,8 +76,11 @@ final class DirtyScan {
 
     /** The scan's result; {@code start} is where the scan began (the first offset not known to be clean). */
     DirtySection result(long start) {
-        long cleanableEnd = end >= 0 ? end
-                : cleanable.isEmpty() ? start : cleanable.get(cleanable.size() - 1).nextOffset();
+        long cleanableEnd = end >= 0
+                ? end
+                : cleanable.isEmpty()
+                        ? start
+                        : cleanable.get(cleanable.size() - 1).nextOffset();
         return new DirtySection(List.copyOf(cleanable), cleanableEnd, bytes, oldestTimestamp);
     }
 

@@ -6,7 +6,6 @@ import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.TopicMetadata;
-import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
@@ -14,6 +13,7 @@ import io.floe.core.topic.Topic;
 import io.floe.core.topic.UnknownTopicException;
 import io.floe.maintenance.Job;
 import io.floe.maintenance.MaintenanceConfig;
+import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.maintenance.keys.DirtyScan.DirtySection;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -69,15 +69,30 @@ public final class KeyCompaction implements Job {
     private final Map<PartitionId, Checkpoint> checkpoints = new HashMap<>();
     private KeyOffsetMap map;
 
-    public KeyCompaction(MaintenanceConfig config, MaintenanceMetadata metadata, ObjectStore objects,
-            TopicConfigs topicConfigs, String owner, Clock clock, MeterRegistry meters) {
+    public KeyCompaction(
+            MaintenanceConfig config,
+            MaintenanceMetadata metadata,
+            ObjectStore objects,
+            TopicConfigs topicConfigs,
+            String owner,
+            Clock clock,
+            MeterRegistry meters) {
         this.config = config;
         this.topics = metadata.topics();
         this.metadata = metadata.reads();
         this.topicConfigs = topicConfigs;
         this.meters = new KeyCompactionMeters(meters);
-        this.context = new PartitionPass.Context(metadata.reads(), metadata.appends(), metadata.objects(),
-                objects, new ObjectKeys(clock, owner + "-keys"), owner, clock, config.compactionTargetBytes(), config.objectDeleteDelay(), this.meters);
+        this.context = new PartitionPass.Context(
+                metadata.reads(),
+                metadata.appends(),
+                metadata.objects(),
+                objects,
+                new ObjectKeys(clock, owner + "-keys"),
+                owner,
+                clock,
+                config.compactionTargetBytes(),
+                config.objectDeleteDelay(),
+                this.meters);
     }
 
     @Override
@@ -100,14 +115,20 @@ public final class KeyCompaction implements Job {
                 break;
             }
             attempted++;
-            PartitionPass pass = new PartitionPass(candidate.topic(), candidate.partition(), context, map(), now,
+            PartitionPass pass = new PartitionPass(
+                    candidate.topic(),
+                    candidate.partition(),
+                    context,
+                    map(),
+                    now,
                     longConfig(candidate.topic(), DELETE_RETENTION_MS));
             PartitionPass.Result result = clean(pass, candidate);
             read += pass.bytesRead();
             if (result != null && result.complete()) {
                 cleaned++;
                 removed += result.recordsRemoved();
-                lags.put(id(candidate.topic(), candidate.partition()),
+                lags.put(
+                        id(candidate.topic(), candidate.partition()),
                         lagAfter(candidate, checkpoints.get(id(candidate.topic(), candidate.partition())), now));
             }
         }
@@ -130,7 +151,9 @@ public final class KeyCompaction implements Job {
                     seen.add(id);
                     try {
                         Candidate candidate = assess(topic, partition, sizes.getOrDefault(partition, 0L), now);
-                        candidate.dirty().oldestTimestamp()
+                        candidate
+                                .dirty()
+                                .oldestTimestamp()
                                 .ifPresent(oldest -> lags.put(id, Math.max(0, now.toEpochMilli() - oldest)));
                         if (isDue(candidate, checkpoint(id), now)) {
                             due.add(candidate);
@@ -141,8 +164,12 @@ public final class KeyCompaction implements Job {
                         // One partition that cannot be scanned (a bad config value, a failed read) must
                         // not keep every other compacted partition from its pass.
                         meters.failures.increment();
-                        LOGGER.warn("key compaction scan failed topic={} partition={}: {}", topic.name(), partition,
-                                e.toString(), e);
+                        LOGGER.warn(
+                                "key compaction scan failed topic={} partition={}: {}",
+                                topic.name(),
+                                partition,
+                                e.toString(),
+                                e);
                     }
                 }
             } catch (UnknownTopicException deletedMeanwhile) {
@@ -161,8 +188,11 @@ public final class KeyCompaction implements Job {
         LogOffsets offsets = metadata.offsets(tp);
         long start = Math.max(checkpoint(id(topic, partition)).cleanOffset(), offsets.logStartOffset());
         long minLagMs = longConfig(topic, MIN_COMPACTION_LAG_MS);
-        DirtyScan scan = new DirtyScan(offsets.highWatermark(), now.toEpochMilli() - Math.max(0, minLagMs),
-                now.minus(config.compactionMinAge()), KeyOffsetMap.capacityFor(config.keyCompactionBufferBytes()),
+        DirtyScan scan = new DirtyScan(
+                offsets.highWatermark(),
+                now.toEpochMilli() - Math.max(0, minLagMs),
+                now.minus(config.compactionMinAge()),
+                KeyOffsetMap.capacityFor(config.keyCompactionBufferBytes()),
                 DIRTY_ROWS_MAX);
         long next = start;
         List<BatchCoordinate> page;
@@ -188,7 +218,8 @@ public final class KeyCompaction implements Job {
         if (dirty.cleanable().isEmpty()) {
             return false;
         }
-        double minRatio = Double.parseDouble(topicConfigs.value(candidate.topic(), MIN_CLEANABLE_DIRTY_RATIO).trim());
+        double minRatio = Double.parseDouble(
+                topicConfigs.value(candidate.topic(), MIN_CLEANABLE_DIRTY_RATIO).trim());
         long maxLagMs = longConfig(candidate.topic(), MAX_COMPACTION_LAG_MS);
         long oldest = dirty.cleanable().get(0).maxTimestamp();
         return candidate.dirtyRatio() >= minRatio || now.toEpochMilli() - oldest > maxLagMs;
@@ -209,21 +240,35 @@ public final class KeyCompaction implements Job {
         try {
             PartitionPass.Result result = pass.run(candidate.offsets().logStartOffset(), candidate.dirty());
             if (result.complete()) {
-                long cleanOffset = Math.max(checkpoint(id).cleanOffset(), candidate.dirty().end());
+                long cleanOffset =
+                        Math.max(checkpoint(id).cleanOffset(), candidate.dirty().end());
                 checkpoints.put(id, new Checkpoint(cleanOffset, result.tombstoneHorizonMs()));
                 meters.passes.increment();
             }
-            LOGGER.debug("key compaction pass topic={} partition={} complete={} end={} swaps={} recordsRemoved={}",
-                    topic.name(), candidate.partition(), result.complete(), candidate.dirty().end(), result.swaps(),
+            LOGGER.debug(
+                    "key compaction pass topic={} partition={} complete={} end={} swaps={} recordsRemoved={}",
+                    topic.name(),
+                    candidate.partition(),
+                    result.complete(),
+                    candidate.dirty().end(),
+                    result.swaps(),
                     result.recordsRemoved());
             return result;
         } catch (ObjectNotFoundException | UnknownTopicException moved) {
-            LOGGER.info("key compaction pass given up, batches moved or topic deleted meanwhile topic={}"
-                    + " partition={}: {}", topic.name(), candidate.partition(), moved.getMessage());
+            LOGGER.info(
+                    "key compaction pass given up, batches moved or topic deleted meanwhile topic={}"
+                            + " partition={}: {}",
+                    topic.name(),
+                    candidate.partition(),
+                    moved.getMessage());
         } catch (RuntimeException e) {
             meters.failures.increment();
-            LOGGER.warn("key compaction pass failed topic={} partition={}: {}", topic.name(), candidate.partition(),
-                    e.toString(), e);
+            LOGGER.warn(
+                    "key compaction pass failed topic={} partition={}: {}",
+                    topic.name(),
+                    candidate.partition(),
+                    e.toString(),
+                    e);
         }
         return null;
     }
@@ -232,7 +277,9 @@ public final class KeyCompaction implements Job {
     private long lagAfter(Candidate candidate, Checkpoint checkpoint, Instant now) {
         TopicPartition tp = new TopicPartition(candidate.topic().name(), candidate.partition());
         List<BatchCoordinate> first = metadata.batches(tp, checkpoint.cleanOffset(), 1);
-        return first.isEmpty() ? 0 : Math.max(0, now.toEpochMilli() - first.get(0).maxTimestamp());
+        return first.isEmpty()
+                ? 0
+                : Math.max(0, now.toEpochMilli() - first.get(0).maxTimestamp());
     }
 
     private Checkpoint checkpoint(PartitionId id) {

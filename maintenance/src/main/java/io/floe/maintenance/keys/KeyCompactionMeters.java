@@ -23,32 +23,43 @@ final class KeyCompactionMeters {
     final AtomicLong lagMs = new AtomicLong();
 
     KeyCompactionMeters(MeterRegistry meters) {
-        bytesRead = Counter.builder("floe.key.compaction.bytes.read").baseUnit("bytes")
-                .description("Bytes of batches key compaction read (both passes)").register(meters);
-        bytesWritten = Counter.builder("floe.key.compaction.bytes.written").baseUnit("bytes")
-                .description("Bytes of objects key compaction wrote").register(meters);
+        bytesRead = Counter.builder("floe.key.compaction.bytes.read")
+                .baseUnit("bytes")
+                .description("Bytes of batches key compaction read (both passes)")
+                .register(meters);
+        bytesWritten = Counter.builder("floe.key.compaction.bytes.written")
+                .baseUnit("bytes")
+                .description("Bytes of objects key compaction wrote")
+                .register(meters);
         recordsRemoved = Counter.builder("floe.key.compaction.records.removed")
                 .description("Records key compaction removed: superseded by a newer record of their key,"
-                        + " tombstones past delete.retention.ms, records without a key").register(meters);
+                        + " tombstones past delete.retention.ms, records without a key")
+                .register(meters);
         batchesRemoved = Counter.builder("floe.key.compaction.batches.removed")
-                .description("Batches key compaction removed because no record was left in them").register(meters);
+                .description("Batches key compaction removed because no record was left in them")
+                .register(meters);
         passes = Counter.builder("floe.key.compaction.passes")
-                .description("Partitions key compaction cleaned up to their cleanable end").register(meters);
+                .description("Partitions key compaction cleaned up to their cleanable end")
+                .register(meters);
         rewritten = swaps(meters, "rewritten");
         rejected = swaps(meters, "rejected");
         unknown = swaps(meters, "unknown");
         released = Counter.builder("floe.key.compaction.inputs.released")
-                .description("Objects whose last batch key compaction moved or removed").register(meters);
+                .description("Objects whose last batch key compaction moved or removed")
+                .register(meters);
         failures = Counter.builder("floe.key.compaction.failures")
                 .description("Partitions whose scan or pass failed in a round (logged; the round goes on)")
                 .register(meters);
         TimeGauge.builder("floe.key.compaction.lag", lagMs, TimeUnit.MILLISECONDS, AtomicLong::doubleValue)
                 .description("Age of the oldest record key compaction has not cleaned yet (its batch's max"
-                        + " timestamp), over every compacted partition; 0 when all is clean").register(meters);
+                        + " timestamp), over every compacted partition; 0 when all is clean")
+                .register(meters);
     }
 
     private static Counter swaps(MeterRegistry meters, String outcome) {
-        return Counter.builder("floe.key.compaction.swaps").tag("outcome", outcome)
-                .description("Key compaction swaps by outcome").register(meters);
+        return Counter.builder("floe.key.compaction.swaps")
+                .tag("outcome", outcome)
+                .description("Key compaction swaps by outcome")
+                .register(meters);
     }
 }

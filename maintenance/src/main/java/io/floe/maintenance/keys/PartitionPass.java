@@ -86,8 +86,8 @@ final class PartitionPass {
     private long recordsRemoved;
     private int swaps;
 
-    PartitionPass(Topic topic, int partition, Context context, KeyOffsetMap newest, Instant now,
-            long deleteRetentionMs) {
+    PartitionPass(
+            Topic topic, int partition, Context context, KeyOffsetMap newest, Instant now, long deleteRetentionMs) {
         this.topic = topic;
         this.tp = new TopicPartition(topic.name(), partition);
         this.metadata = context.reads();
@@ -102,13 +102,22 @@ final class PartitionPass {
         this.newest = newest;
         this.now = now;
         this.deleteAfter = now.plus(context.deleteDelay());
-        this.filter = new NewestPerKey(newest, now.toEpochMilli(),
-                Math.min(deleteRetentionMs, Long.MAX_VALUE / 2 - now.toEpochMilli()));
+        this.filter = new NewestPerKey(
+                newest, now.toEpochMilli(), Math.min(deleteRetentionMs, Long.MAX_VALUE / 2 - now.toEpochMilli()));
     }
 
     /** What every pass of one job shares. */
-    record Context(LogReads reads, LogAppends appends, ObjectLifecycle lifecycle, ObjectStore objects, ObjectKeys keys, String owner, Clock clock,
-            long targetBytes, Duration deleteDelay, KeyCompactionMeters meters) {}
+    record Context(
+            LogReads reads,
+            LogAppends appends,
+            ObjectLifecycle lifecycle,
+            ObjectStore objects,
+            ObjectKeys keys,
+            String owner,
+            Clock clock,
+            long targetBytes,
+            Duration deleteDelay,
+            KeyCompactionMeters meters) {}
 
     /** Cleans the batches from {@code logStart} up to {@code dirty.end()}. */
     Result run(long logStart, DirtySection dirty) {
@@ -128,8 +137,9 @@ final class PartitionPass {
                     continue;
                 }
                 if (newest.size() + batch.lastOffset() - batch.baseOffset() + 1 > newest.capacity()) {
-                    throw new IllegalStateException("key map of " + newest.capacity() + " keys cannot take the batch"
-                            + " at offset " + batch.baseOffset() + " of " + tp + "; the dirty scan should have stopped");
+                    throw new IllegalStateException(
+                            "key map of " + newest.capacity() + " keys cannot take the batch" + " at offset "
+                                    + batch.baseOffset() + " of " + tp + "; the dirty scan should have stopped");
                 }
                 try (RecordIterator records = batch.streamRecords(decompression)) {
                     while (records.hasNext()) {
@@ -159,8 +169,9 @@ final class PartitionPass {
                     carry(row);
                     return;
                 }
-                if (!run.isEmpty() && (!row.object().equals(run.get(0).object())
-                        || runBytes + row.range().length() > targetBytes)) {
+                if (!run.isEmpty()
+                        && (!row.object().equals(run.get(0).object())
+                                || runBytes + row.range().length() > targetBytes)) {
                     cleanRun(run);
                     run = new ArrayList<>();
                     runBytes = 0;
@@ -190,7 +201,8 @@ final class PartitionPass {
         List<BatchCoordinate> page;
         while (!(page = metadata.batches(tp, next, PAGE_ROWS)).isEmpty()) {
             for (BatchCoordinate row : page) {
-                if (!row.object().equals(first.object()) || runBytes + row.range().length() > targetBytes) {
+                if (!row.object().equals(first.object())
+                        || runBytes + row.range().length() > targetBytes) {
                     moveUnchanged(run);
                     return;
                 }
@@ -281,17 +293,28 @@ final class PartitionPass {
             meters.batchesRemoved.increment(removals.size());
             recordsRemoved += chunkRecordsRemoved;
             swaps++;
-            LOGGER.debug("key compaction swapped partition={} output={} kept={} removed={} released={}", tp,
-                    rewrite.output(), chunk.size(), removals.size(), done.released());
+            LOGGER.debug(
+                    "key compaction swapped partition={} output={} kept={} removed={} released={}",
+                    tp,
+                    rewrite.output(),
+                    chunk.size(),
+                    removals.size(),
+                    done.released());
         } else {
             complete = false;
             if (outcome instanceof RewriteOutcome.Rejected no) {
                 meters.rejected.increment();
-                LOGGER.info("key compaction swap rejected partition={} output={} reason={}", tp, rewrite.output(),
+                LOGGER.info(
+                        "key compaction swap rejected partition={} output={} reason={}",
+                        tp,
+                        rewrite.output(),
                         no.reason());
             } else if (outcome instanceof RewriteOutcome.Unknown maybe) {
                 meters.unknown.increment();
-                LOGGER.warn("key compaction swap outcome unknown partition={} output={}", tp, rewrite.output(),
+                LOGGER.warn(
+                        "key compaction swap outcome unknown partition={} output={}",
+                        tp,
+                        rewrite.output(),
                         maybe.cause());
             }
         }
@@ -307,8 +330,15 @@ final class PartitionPass {
         for (Pending pending : chunk) {
             StoredBatch batch = pending.batch();
             Integer count = batch.countOrNull();
-            ByteRange to = writer.append(topic.id(), tp.partition(), count == null ? 0 : count, batch.producerId(),
-                    batch.producerEpoch(), batch.baseSequence(), batch.maxTimestamp(), pending.bytes());
+            ByteRange to = writer.append(
+                    topic.id(),
+                    tp.partition(),
+                    count == null ? 0 : count,
+                    batch.producerId(),
+                    batch.producerEpoch(),
+                    batch.baseSequence(),
+                    batch.maxTimestamp(),
+                    pending.bytes());
             moves.add(new ObjectRewrite.Move(pending.from(), to, batch.maxTimestamp()));
         }
         ByteBuffer object = writer.finish();
@@ -338,8 +368,9 @@ final class PartitionPass {
         List<BatchCoordinate> run = new ArrayList<>();
         long bytes = 0;
         for (BatchCoordinate batch : batches) {
-            if (!run.isEmpty() && (!batch.object().equals(run.get(0).object())
-                    || bytes + batch.range().length() > targetBytes)) {
+            if (!run.isEmpty()
+                    && (!batch.object().equals(run.get(0).object())
+                            || bytes + batch.range().length() > targetBytes)) {
                 runs.add(run);
                 run = new ArrayList<>();
                 bytes = 0;

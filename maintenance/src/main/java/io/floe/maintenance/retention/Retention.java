@@ -46,18 +46,25 @@ public final class Retention implements Job {
     private final Counter failures;
     private int heldBack;
 
-    public Retention(MaintenanceConfig config, TopicMetadata topics, LogReads metadata, LogRetention retention,
-            TopicConfigs topicConfigs, MeterRegistry meters) {
+    public Retention(
+            MaintenanceConfig config,
+            TopicMetadata topics,
+            LogReads metadata,
+            LogRetention retention,
+            TopicConfigs topicConfigs,
+            MeterRegistry meters) {
         this.config = config;
         this.topics = topics;
         this.metadata = metadata;
         this.retention = retention;
         this.topicConfigs = topicConfigs;
         this.recordsRemoved = Counter.builder("floe.retention.records.removed")
-                .description("Records below a log start that retention or DeleteRecords moved").register(meters);
+                .description("Records below a log start that retention or DeleteRecords moved")
+                .register(meters);
         this.holds = Counter.builder("floe.retention.held.back")
                 .description("Partitions where a retention hold (a table that has not read them yet) kept records"
-                        + " retention would have removed").register(meters);
+                        + " retention would have removed")
+                .register(meters);
         this.failures = Counter.builder("floe.retention.failures")
                 .description("Partitions whose retention failed in a round (logged; the round goes on)")
                 .register(meters);
@@ -109,7 +116,8 @@ public final class Retention implements Job {
         }
         recordsRemoved.increment(removed);
         holds.increment(heldBack);
-        return moved == 0 && heldBack == 0 && failed == 0 ? ""
+        return moved == 0 && heldBack == 0 && failed == 0
+                ? ""
                 : "partitions=" + moved + " recordsRemoved=" + removed + " heldBack=" + heldBack + " failed=" + failed;
     }
 

@@ -37,7 +37,8 @@ class DirtyScanTest {
         DirtyScan scan = new DirtyScan(100, NOW.toEpochMilli() - 500, NOW, Long.MAX_VALUE, 1000);
 
         assertThat(scan.offer(batch(0, 9, OLD))).isTrue();
-        assertThat(scan.offer(new BatchCoordinate(TP, 10, 19, OLD, new ByteRange(0, 100), NOW.toEpochMilli()))).isFalse();
+        assertThat(scan.offer(new BatchCoordinate(TP, 10, 19, OLD, new ByteRange(0, 100), NOW.toEpochMilli())))
+                .isFalse();
 
         assertThat(scan.result(0).end()).isEqualTo(10);
     }
@@ -80,7 +81,9 @@ class DirtyScanTest {
 
         DirtySection section = scan.result(25);
         assertThat(section.cleanable()).isEmpty();
-        assertThat(section.end()).as("the batch reaching across the scan's start must not be cleaned").isEqualTo(20);
+        assertThat(section.end())
+                .as("the batch reaching across the scan's start must not be cleaned")
+                .isEqualTo(20);
         assertThat(section.oldestTimestamp()).hasValue(NOW.toEpochMilli() - 1000);
     }
 

@@ -65,7 +65,8 @@ class KeyOffsetMapTest {
     @Test
     void readsTheKeyFromItsPositionWithoutMovingIt() {
         KeyOffsetMap map = new KeyOffsetMap(1024);
-        ByteBuffer framed = ByteBuffer.wrap("xxabc".getBytes(StandardCharsets.UTF_8)).position(2);
+        ByteBuffer framed =
+                ByteBuffer.wrap("xxabc".getBytes(StandardCharsets.UTF_8)).position(2);
 
         map.put(framed, 9);
 

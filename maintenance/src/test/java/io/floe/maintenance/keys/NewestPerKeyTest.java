@@ -22,10 +22,17 @@ class NewestPerKeyTest {
     private static final long DELETE_RETENTION_MS = 60_000;
 
     @ParameterizedTest
-    @EnumSource(value = CompressionType.class, names = {"NONE", "LZ4", "ZSTD"})
+    @EnumSource(
+            value = CompressionType.class,
+            names = {"NONE", "LZ4", "ZSTD"})
     void removesSupersededRecordsAndKeepsTheBatchOffsets(CompressionType type) {
-        ByteBuffer batch = batch(Compression.of(type).build(), 100, record("a", "1"), record("b", "2"),
-                record("a", "3"), record("c", "4"));
+        ByteBuffer batch = batch(
+                Compression.of(type).build(),
+                100,
+                record("a", "1"),
+                record("b", "2"),
+                record("a", "3"),
+                record("c", "4"));
         KeyOffsetMap newest = map("a", 102, "b", 101, "c", 200);
 
         NewestPerKey.Outcome outcome = new NewestPerKey(newest, NOW, DELETE_RETENTION_MS).filter(batch);
@@ -67,8 +74,10 @@ class NewestPerKeyTest {
 
         NewestPerKey.Outcome outcome = new NewestPerKey(map(), NOW, DELETE_RETENTION_MS).filter(batch);
 
-        assertThat(outcome).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class,
-                rewritten -> assertThat(values(kafkaBatch(rewritten))).containsExactly("0=a:1"));
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        NewestPerKey.Outcome.Rewritten.class,
+                        rewritten -> assertThat(values(kafkaBatch(rewritten))).containsExactly("0=a:1"));
     }
 
     @Test
@@ -81,7 +90,8 @@ class NewestPerKeyTest {
         assertThat(stamped).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class, rewritten -> {
             assertThat(rewritten.recordsRemoved()).isZero();
             assertThat(kafkaBatch(rewritten).deleteHorizonMs()).hasValue(NOW + DELETE_RETENTION_MS);
-            assertThat(timestamps(kafkaBatch(rewritten))).as("record timestamps survive the new base timestamp")
+            assertThat(timestamps(kafkaBatch(rewritten)))
+                    .as("record timestamps survive the new base timestamp")
                     .containsExactly(NOW, NOW - 5);
         });
         assertThat(first.tombstoneHorizonMs()).isEqualTo(NOW + DELETE_RETENTION_MS);
@@ -92,8 +102,10 @@ class NewestPerKeyTest {
         assertThat(before.tombstoneHorizonMs()).isEqualTo(NOW + DELETE_RETENTION_MS);
 
         NewestPerKey after = new NewestPerKey(map(), NOW + DELETE_RETENTION_MS, DELETE_RETENTION_MS);
-        assertThat(after.filter(stampedBytes)).isInstanceOfSatisfying(NewestPerKey.Outcome.Rewritten.class,
-                rewritten -> assertThat(values(kafkaBatch(rewritten))).containsExactly("0=a:1"));
+        assertThat(after.filter(stampedBytes))
+                .isInstanceOfSatisfying(
+                        NewestPerKey.Outcome.Rewritten.class,
+                        rewritten -> assertThat(values(kafkaBatch(rewritten))).containsExactly("0=a:1"));
         assertThat(after.tombstoneHorizonMs()).isEqualTo(Long.MAX_VALUE);
     }
 
@@ -134,7 +146,10 @@ class NewestPerKeyTest {
 
     /** The rewritten batch as kafka-clients reads it, to check its header as Kafka would. */
     private static MutableRecordBatch kafkaBatch(NewestPerKey.Outcome.Rewritten rewritten) {
-        return MemoryRecords.readableRecords(rewritten.bytes().duplicate()).batches().iterator().next();
+        return MemoryRecords.readableRecords(rewritten.bytes().duplicate())
+                .batches()
+                .iterator()
+                .next();
     }
 
     private static List<String> values(MutableRecordBatch batch) {

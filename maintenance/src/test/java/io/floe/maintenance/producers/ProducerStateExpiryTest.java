@@ -47,7 +47,8 @@ class ProducerStateExpiryTest {
         ProduceFixture produce = new ProduceFixture(store);
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
         long producer = store.allocateProducerId();
-        produce.commit(produce.idempotent(topic, 0, producer, 0, 0, 5), produce.idempotent(topic, 1, producer, 0, 0, 5));
+        produce.commit(
+                produce.idempotent(topic, 0, producer, 0, 0, 5), produce.idempotent(topic, 1, producer, 0, 0, 5));
         clock.set(START.plus(Duration.ofHours(20)));
         produce.commit(produce.idempotent(topic, 1, producer, 0, 5, 5));
         ProducerStateExpiry expiry = new ProducerStateExpiry(store, EXPIRATION, meters);

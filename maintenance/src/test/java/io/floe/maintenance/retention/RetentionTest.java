@@ -45,7 +45,9 @@ class RetentionTest {
         ProduceFixture produce = new ProduceFixture(store);
         for (Topic topic : new Topic[] {a, b}) {
             for (int partition = 0; partition < topic.partitionCount(); partition++) {
-                produce.commit(produce.batch(topic, partition, 2, OLD), produce.batch(topic, partition, 2, OLD),
+                produce.commit(
+                        produce.batch(topic, partition, 2, OLD),
+                        produce.batch(topic, partition, 2, OLD),
                         produce.batch(topic, partition, 2, NOW.toEpochMilli()));
             }
         }
@@ -62,8 +64,13 @@ class RetentionTest {
      */
     @Test
     void aPartitionThatFailsIsCountedAndTheRoundGoesOnWithTheOthers() {
-        Retention retention = new Retention(MaintenanceConfig.DEFAULTS, failingOn(store, BROKEN), failingOn(store, BROKEN), failingOn(store, BROKEN),
-                new TopicConfigs(Map.of()), meters);
+        Retention retention = new Retention(
+                MaintenanceConfig.DEFAULTS,
+                failingOn(store, BROKEN),
+                failingOn(store, BROKEN),
+                failingOn(store, BROKEN),
+                new TopicConfigs(Map.of()),
+                meters);
 
         String summary = retention.run(NOW);
 
@@ -77,7 +84,8 @@ class RetentionTest {
     @Test
     void theHoldTheStoreEnforcesIsCountedAsHeldBack() {
         store.holdRetention("tableflow", "b", Map.of(0, 2L));
-        Retention retention = new Retention(MaintenanceConfig.DEFAULTS, store, store, store, new TopicConfigs(Map.of()), meters);
+        Retention retention =
+                new Retention(MaintenanceConfig.DEFAULTS, store, store, store, new TopicConfigs(Map.of()), meters);
 
         String summary = retention.run(NOW);
 
@@ -93,8 +101,8 @@ class RetentionTest {
             @Override
             public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
                 if (broken.equals(topicPartition)) {
-                    throw new MetadataStoreException("injected: foreign key violation truncating " + broken,
-                            false, null);
+                    throw new MetadataStoreException(
+                            "injected: foreign key violation truncating " + broken, false, null);
                 }
                 return super.truncateLog(topicPartition, newLogStart, deleteAfter);
             }

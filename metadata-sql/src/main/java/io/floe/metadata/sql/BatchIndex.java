@@ -43,8 +43,8 @@ final class BatchIndex {
         if (partition.isPresent()) {
             return partition.get().offsets();
         }
-        throw new UnknownTopicException(topicExists(connection, topicPartition.topic())
-                ? topicPartition.toString() : topicPartition.topic());
+        throw new UnknownTopicException(
+                topicExists(connection, topicPartition.topic()) ? topicPartition.toString() : topicPartition.topic());
     }
 
     List<BatchCoordinate> batches(Connection connection, TopicPartition topicPartition, long fromOffset, int maxBatches)
@@ -107,8 +107,8 @@ final class BatchIndex {
         }
     }
 
-    private static List<BatchCoordinate> query(Connection connection, TopicPartition topicPartition, String sql,
-            long... parameters) throws SQLException {
+    private static List<BatchCoordinate> query(
+            Connection connection, TopicPartition topicPartition, String sql, long... parameters) throws SQLException {
         List<BatchCoordinate> batches = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {
@@ -116,8 +116,12 @@ final class BatchIndex {
             }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    batches.add(new BatchCoordinate(topicPartition, rows.getLong(1), rows.getLong(2),
-                            new ObjectKey(rows.getString(3)), new ByteRange(rows.getLong(4), rows.getInt(5)),
+                    batches.add(new BatchCoordinate(
+                            topicPartition,
+                            rows.getLong(1),
+                            rows.getLong(2),
+                            new ObjectKey(rows.getString(3)),
+                            new ByteRange(rows.getLong(4), rows.getInt(5)),
                             rows.getLong(6)));
                 }
             }

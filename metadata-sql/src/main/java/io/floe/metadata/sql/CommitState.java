@@ -35,7 +35,9 @@ final class CommitState {
     private final Map<TopicPartition, PartitionLog> partitions;
     private final Map<ProducerKey, ProducerHistory> producers;
 
-    private CommitState(Map<String, TopicRow> topics, Map<TopicPartition, PartitionLog> partitions,
+    private CommitState(
+            Map<String, TopicRow> topics,
+            Map<TopicPartition, PartitionLog> partitions,
             Map<ProducerKey, ProducerHistory> producers) {
         this.topics = topics;
         this.partitions = partitions;
@@ -112,7 +114,12 @@ final class CommitState {
 
     private static Map<String, TopicRow> loadTopics(Connection connection, List<String> names) throws SQLException {
         Map<String, TopicRow> topics = new HashMap<>();
-        KeyedSelect.run(connection, "SELECT name, id, partition_count FROM topics", List.of("name"), "", names,
+        KeyedSelect.run(
+                connection,
+                "SELECT name, id, partition_count FROM topics",
+                List.of("name"),
+                "",
+                names,
                 (statement, index, name) -> statement.setString(index, name),
                 row -> topics.put(row.getString(1), new TopicRow(UUID.fromString(row.getString(2)), row.getInt(3))));
         return topics;
@@ -123,46 +130,63 @@ final class CommitState {
      * ids are never reused), then locks the rows by ascending id and reads their markers under the
      * lock: where writers run concurrently, the markers are the ones the previous commit left.
      */
-    private static Map<TopicPartition, PartitionLog> loadPartitions(Connection connection, Dialect dialect,
-            Map<String, TopicRow> topics, List<TopicPartition> targets) throws SQLException {
+    private static Map<TopicPartition, PartitionLog> loadPartitions(
+            Connection connection, Dialect dialect, Map<String, TopicRow> topics, List<TopicPartition> targets)
+            throws SQLException {
         Map<UUID, String> names = new HashMap<>();
         topics.forEach((name, topic) -> names.put(topic.id(), name));
         Map<Long, TopicPartition> byId = new TreeMap<>();
-        KeyedSelect.run(connection, "SELECT topic_id, partition_index, id FROM partitions",
-                List.of("topic_id", "partition_index"), "", targets,
+        KeyedSelect.run(
+                connection,
+                "SELECT topic_id, partition_index, id FROM partitions",
+                List.of("topic_id", "partition_index"),
+                "",
+                targets,
                 (statement, index, target) -> {
                     statement.setString(index, topics.get(target.topic()).id().toString());
                     statement.setInt(index + 1, target.partition());
                 },
-                row -> byId.put(row.getLong(3),
+                row -> byId.put(
+                        row.getLong(3),
                         new TopicPartition(names.get(UUID.fromString(row.getString(1))), row.getInt(2))));
         Map<TopicPartition, PartitionLog> partitions = new HashMap<>();
-        KeyedSelect.run(connection, "SELECT id, log_start_offset, next_offset FROM partitions", List.of("id"),
-                dialect.forUpdateInOrder("id"), List.copyOf(byId.keySet()),
+        KeyedSelect.run(
+                connection,
+                "SELECT id, log_start_offset, next_offset FROM partitions",
+                List.of("id"),
+                dialect.forUpdateInOrder("id"),
+                List.copyOf(byId.keySet()),
                 (statement, index, id) -> statement.setLong(index, id),
-                row -> partitions.put(byId.get(row.getLong(1)),
-                        new PartitionLog(row.getLong(1), row.getLong(2), row.getLong(3))));
+                row -> partitions.put(
+                        byId.get(row.getLong(1)), new PartitionLog(row.getLong(1), row.getLong(2), row.getLong(3))));
         return partitions;
     }
 
-    private static Map<ProducerKey, ProducerHistory> loadProducers(Connection connection, Dialect dialect,
-            List<ProducerKey> keys) throws SQLException {
+    private static Map<ProducerKey, ProducerHistory> loadProducers(
+            Connection connection, Dialect dialect, List<ProducerKey> keys) throws SQLException {
         Map<ProducerKey, ProducerHistory> producers = new HashMap<>();
-        KeyedSelect.run(connection, "SELECT partition_id, producer_id, producer_epoch, last_sequence, recent_batches,"
-                        + " first_sequence FROM producer_state", List.of("partition_id", "producer_id"),
-                dialect.forUpdateInOrder("partition_id, producer_id"), keys,
+        KeyedSelect.run(
+                connection,
+                "SELECT partition_id, producer_id, producer_epoch, last_sequence, recent_batches,"
+                        + " first_sequence FROM producer_state",
+                List.of("partition_id", "producer_id"),
+                dialect.forUpdateInOrder("partition_id, producer_id"),
+                keys,
                 CommitState::bindProducerKey,
                 row -> {
                     int firstSequence = row.getInt(6);
-                    producers.put(new ProducerKey(row.getLong(1), row.getLong(2)), ProducerHistory.decode(
-                            row.getShort(3), row.wasNull() ? ProducerHistory.UNKNOWN_SEQUENCE : firstSequence,
-                            row.getInt(4), row.getString(5)));
+                    producers.put(
+                            new ProducerKey(row.getLong(1), row.getLong(2)),
+                            ProducerHistory.decode(
+                                    row.getShort(3),
+                                    row.wasNull() ? ProducerHistory.UNKNOWN_SEQUENCE : firstSequence,
+                                    row.getInt(4),
+                                    row.getString(5)));
                 });
         return producers;
     }
 
-    private static void bindProducerKey(PreparedStatement statement, int index, ProducerKey key)
-            throws SQLException {
+    private static void bindProducerKey(PreparedStatement statement, int index, ProducerKey key) throws SQLException {
         statement.setLong(index, key.partitionId());
         statement.setLong(index + 1, key.producerId());
     }

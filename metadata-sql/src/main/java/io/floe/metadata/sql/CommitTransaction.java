@@ -46,8 +46,8 @@ final class CommitTransaction {
             return RepeatedCommit.resolve(connection, dialect, commit);
         }
         if (!REGISTERED.equals(objectState)) {
-            return new CommitOutcome.Rejected("object " + commit.object() + " is " + objectState
-                    + ", not " + REGISTERED);
+            return new CommitOutcome.Rejected(
+                    "object " + commit.object() + " is " + objectState + ", not " + REGISTERED);
         }
         CommitState state = CommitState.load(connection, dialect, commit.batches());
         List<AppendResult> results = new ArrayList<>(commit.batches().size());
@@ -70,8 +70,8 @@ final class CommitTransaction {
         if (!producer.idempotent()) {
             return appendTo(log, batch, appended);
         }
-        SequenceCheck.Verdict verdict = SequenceCheck.check(
-                state.producer(log.id(), producer.producerId()), producer, batch.topicPartition());
+        SequenceCheck.Verdict verdict =
+                SequenceCheck.check(state.producer(log.id(), producer.producerId()), producer, batch.topicPartition());
         if (verdict instanceof SequenceCheck.Duplicate duplicate) {
             return new AppendResult.Duplicate(duplicate.baseOffset(), log.logStartOffset());
         }
@@ -80,7 +80,8 @@ final class CommitTransaction {
         }
         AppendResult.Appended result = appendTo(log, batch, appended);
         ProducerHistory history = state.producerOrFresh(log.id(), producer.producerId(), producer.producerEpoch());
-        history.record(producer.producerEpoch(),
+        history.record(
+                producer.producerEpoch(),
                 new RecentBatch(producer.baseSequence(), producer.lastSequence(), result.baseOffset()));
         return result;
     }
@@ -92,8 +93,8 @@ final class CommitTransaction {
     }
 
     private String objectState(Connection connection, ObjectKey object) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT state FROM objects WHERE object_key = ?" + dialect.forUpdate())) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT state FROM objects WHERE object_key = ?" + dialect.forUpdate())) {
             select.setString(1, object.value());
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? rows.getString(1) : null;

@@ -21,8 +21,14 @@ final class CommitWrites {
     private CommitWrites() {}
 
     /** {@code writtenAtMs}: the commit's time, which producers' state keeps for its expiry. */
-    static void write(Connection connection, Dialect dialect, ObjectKey object, List<BatchRow> appended,
-            CommitState state, long writtenAtMs) throws SQLException {
+    static void write(
+            Connection connection,
+            Dialect dialect,
+            ObjectKey object,
+            List<BatchRow> appended,
+            CommitState state,
+            long writtenAtMs)
+            throws SQLException {
         insertBatches(connection, object, appended);
         advancePartitions(connection, state);
         saveProducers(connection, dialect, state.producers(), writtenAtMs);
@@ -65,9 +71,15 @@ final class CommitWrites {
     }
 
     /** Upserts the state of each producer whose history changed, its last batches included. */
-    private static void saveProducers(Connection connection, Dialect dialect,
-            Map<CommitState.ProducerKey, ProducerHistory> producers, long writtenAtMs) throws SQLException {
-        String upsert = dialect.upsert("producer_state", List.of("partition_id", "producer_id"),
+    private static void saveProducers(
+            Connection connection,
+            Dialect dialect,
+            Map<CommitState.ProducerKey, ProducerHistory> producers,
+            long writtenAtMs)
+            throws SQLException {
+        String upsert = dialect.upsert(
+                "producer_state",
+                List.of("partition_id", "producer_id"),
                 List.of("producer_epoch", "last_sequence", "recent_batches", "first_sequence", "written_at"));
         try (PreparedStatement save = connection.prepareStatement(upsert)) {
             for (Map.Entry<CommitState.ProducerKey, ProducerHistory> entry : producers.entrySet()) {

@@ -24,8 +24,9 @@ final class CoordinatorLeases {
         this.dialect = dialect;
     }
 
-    Optional<CoordinatorLease> acquire(Connection connection, String groupId, String owner, Instant now, Duration ttl,
-            Duration sessionTimeout) throws SQLException {
+    Optional<CoordinatorLease> acquire(
+            Connection connection, String groupId, String owner, Instant now, Duration ttl, Duration sessionTimeout)
+            throws SQLException {
         long expiresAt = now.plus(ttl).toEpochMilli();
         try (PreparedStatement select = connection.prepareStatement("SELECT owner, epoch, expires_at,"
                 + " session_timeout_ms, prior_members_until FROM group_coordinators WHERE group_id = ?"
@@ -85,8 +86,9 @@ final class CoordinatorLeases {
         }
     }
 
-    private static void insert(Connection connection, String groupId, String owner, long expiresAt,
-            Duration sessionTimeout) throws SQLException {
+    private static void insert(
+            Connection connection, String groupId, String owner, long expiresAt, Duration sessionTimeout)
+            throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO group_coordinators (group_id, owner,"
                 + " epoch, expires_at, session_timeout_ms, prior_members_until) VALUES (?, ?, 1, ?, ?, 0)")) {
             insert.setString(1, groupId);
@@ -97,10 +99,18 @@ final class CoordinatorLeases {
         }
     }
 
-    private static void update(Connection connection, String groupId, String owner, long epoch, long expiresAt,
-            Duration sessionTimeout, long priorMembersUntil) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement("UPDATE group_coordinators SET owner = ?, epoch = ?,"
-                + " expires_at = ?, session_timeout_ms = ?, prior_members_until = ? WHERE group_id = ?")) {
+    private static void update(
+            Connection connection,
+            String groupId,
+            String owner,
+            long epoch,
+            long expiresAt,
+            Duration sessionTimeout,
+            long priorMembersUntil)
+            throws SQLException {
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE group_coordinators SET owner = ?, epoch = ?,"
+                        + " expires_at = ?, session_timeout_ms = ?, prior_members_until = ? WHERE group_id = ?")) {
             update.setString(1, owner);
             update.setLong(2, epoch);
             update.setLong(3, expiresAt);
@@ -111,9 +121,9 @@ final class CoordinatorLeases {
         }
     }
 
-    private static CoordinatorLease lease(String groupId, String owner, long epoch, long expiresAt,
-            long priorMembersUntil) {
-        return new CoordinatorLease(groupId, owner, epoch, Instant.ofEpochMilli(expiresAt),
-                Instant.ofEpochMilli(priorMembersUntil));
+    private static CoordinatorLease lease(
+            String groupId, String owner, long epoch, long expiresAt, long priorMembersUntil) {
+        return new CoordinatorLease(
+                groupId, owner, epoch, Instant.ofEpochMilli(expiresAt), Instant.ofEpochMilli(priorMembersUntil));
     }
 }

@@ -35,8 +35,8 @@ final class Counters {
 
     /** Reserves {@code count} consecutive values of the counter and returns the first. */
     static long allocate(Connection connection, String name, int count) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement(
-                "UPDATE counters SET value = value + ? WHERE name = ?")) {
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE counters SET value = value + ? WHERE name = ?")) {
             update.setInt(1, count);
             update.setString(2, name);
             if (update.executeUpdate() != 1) {

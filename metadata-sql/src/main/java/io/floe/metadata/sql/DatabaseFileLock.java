@@ -31,8 +31,11 @@ final class DatabaseFileLock implements AutoCloseable {
         FileLock lock = tryLock(channel, dbFile, lockFile);
         if (lock == null) {
             closeQuietly(channel);
-            throw new MetadataStoreException("cannot open metadata store " + dbFile + ": " + lockFile
-                    + " is locked, another Floe agent is using this embedded metadata store", false, null);
+            throw new MetadataStoreException(
+                    "cannot open metadata store " + dbFile + ": " + lockFile
+                            + " is locked, another Floe agent is using this embedded metadata store",
+                    false,
+                    null);
         }
         return new DatabaseFileLock(lockFile, channel, lock);
     }

@@ -42,8 +42,8 @@ interface Dialect extends AutoCloseable {
         String columns = String.join(", ", keyColumns) + ", " + String.join(", ", valueColumns);
         String placeholders = String.join(", ", Collections.nCopies(keyColumns.size() + valueColumns.size(), "?"));
         String updates = valueColumns.stream().map(c -> c + " = excluded." + c).collect(Collectors.joining(", "));
-        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + placeholders + ")"
-                + " ON CONFLICT (" + String.join(", ", keyColumns) + ") DO UPDATE SET " + updates;
+        return "INSERT INTO " + table + " (" + columns + ") VALUES (" + placeholders + ")" + " ON CONFLICT ("
+                + String.join(", ", keyColumns) + ") DO UPDATE SET " + updates;
     }
 
     /**

@@ -22,7 +22,8 @@ import java.util.TreeMap;
 final class GroupOffsets {
 
     private static final List<String> KEY = List.of("group_id", "topic_name", "partition_index");
-    private static final List<String> VALUES = List.of("committed_offset", "leader_epoch", "metadata", "commit_timestamp");
+    private static final List<String> VALUES =
+            List.of("committed_offset", "leader_epoch", "metadata", "commit_timestamp");
 
     private final String upsert;
 
@@ -51,12 +52,14 @@ final class GroupOffsets {
     /** Sorted by partition, so callers see the same order on every dialect. */
     Map<TopicPartition, CommittedOffset> ofGroup(Connection connection, String groupId) throws SQLException {
         Map<TopicPartition, CommittedOffset> offsets = new TreeMap<>();
-        try (PreparedStatement select = connection.prepareStatement("SELECT topic_name, partition_index,"
-                + " committed_offset, leader_epoch, metadata, commit_timestamp FROM group_offsets WHERE group_id = ?")) {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT topic_name, partition_index,"
+                        + " committed_offset, leader_epoch, metadata, commit_timestamp FROM group_offsets WHERE group_id = ?")) {
             select.setString(1, groupId);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    offsets.put(new TopicPartition(rows.getString(1), rows.getInt(2)),
+                    offsets.put(
+                            new TopicPartition(rows.getString(1), rows.getInt(2)),
                             new CommittedOffset(rows.getLong(3), rows.getInt(4), rows.getString(5), rows.getLong(6)));
                 }
             }
@@ -87,8 +90,11 @@ final class GroupOffsets {
     }
 
     int expire(Connection connection, String groupId, Instant committedBefore) throws SQLException {
-        return update(connection, "DELETE FROM group_offsets WHERE group_id = ? AND commit_timestamp < ?",
-                groupId, committedBefore.toEpochMilli());
+        return update(
+                connection,
+                "DELETE FROM group_offsets WHERE group_id = ? AND commit_timestamp < ?",
+                groupId,
+                committedBefore.toEpochMilli());
     }
 
     /** Sorted here rather than in SQL: databases order text by their own collation. */

@@ -34,8 +34,15 @@ final class KeyedSelect {
      * Runs {@code select + " WHERE (" + keyColumns + ") IN (VALUES ...)" + suffix} for every chunk of
      * {@code keys} and hands each row to {@code handler}.
      */
-    static <K> void run(Connection connection, String select, List<String> keyColumns, String suffix,
-            List<K> keys, Binder<K> binder, RowHandler handler) throws SQLException {
+    static <K> void run(
+            Connection connection,
+            String select,
+            List<String> keyColumns,
+            String suffix,
+            List<K> keys,
+            Binder<K> binder,
+            RowHandler handler)
+            throws SQLException {
         int width = keyColumns.size();
         String tuple = "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
         for (List<K> chunk : chunks(keys)) {

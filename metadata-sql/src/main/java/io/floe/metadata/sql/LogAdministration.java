@@ -68,7 +68,10 @@ final class LogAdministration {
             select.setLong(1, partition.id());
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
-                    rows.add(new ProducerRow(result.getLong(1), result.getShort(2), result.getInt(3),
+                    rows.add(new ProducerRow(
+                            result.getLong(1),
+                            result.getShort(2),
+                            result.getInt(3),
                             lastBatchOffset(result.getString(4))));
                 }
             }
@@ -76,7 +79,10 @@ final class LogAdministration {
         Map<Long, Long> timestamps = lastTimestamps(connection, partition.id(), rows);
         List<ActiveProducer> producers = new ArrayList<>(rows.size());
         for (ProducerRow row : rows) {
-            producers.add(new ActiveProducer(row.producerId(), row.epoch(), row.lastSequence(),
+            producers.add(new ActiveProducer(
+                    row.producerId(),
+                    row.epoch(),
+                    row.lastSequence(),
                     timestamps.getOrDefault(row.lastBatchOffset(), ActiveProducer.NO_TIMESTAMP)));
         }
         return producers;
@@ -115,11 +121,18 @@ final class LogAdministration {
     /** Max timestamps of the producers' last batches, by base offset; batches no longer indexed are missing. */
     private static Map<Long, Long> lastTimestamps(Connection connection, long partitionId, List<ProducerRow> rows)
             throws SQLException {
-        List<Long> offsets = rows.stream().map(ProducerRow::lastBatchOffset).filter(offset -> offset >= 0)
-                .distinct().toList();
+        List<Long> offsets = rows.stream()
+                .map(ProducerRow::lastBatchOffset)
+                .filter(offset -> offset >= 0)
+                .distinct()
+                .toList();
         Map<Long, Long> timestamps = new HashMap<>();
-        KeyedSelect.run(connection, "SELECT base_offset, max_timestamp FROM batches",
-                List.of("partition_id", "base_offset"), "", offsets,
+        KeyedSelect.run(
+                connection,
+                "SELECT base_offset, max_timestamp FROM batches",
+                List.of("partition_id", "base_offset"),
+                "",
+                offsets,
                 (statement, index, offset) -> {
                     statement.setLong(index, partitionId);
                     statement.setLong(index + 1, offset);

@@ -66,8 +66,8 @@ final class LogCleanup {
         long capped = Math.min(newLogStart, RetentionHolds.lowest(connection, id));
         long target = Math.min(Math.max(capped, logStart), nextOffset);
         if (target > logStart) {
-            try (PreparedStatement update = connection.prepareStatement(
-                    "UPDATE partitions SET log_start_offset = ? WHERE id = ?")) {
+            try (PreparedStatement update =
+                    connection.prepareStatement("UPDATE partitions SET log_start_offset = ? WHERE id = ?")) {
                 update.setLong(1, target);
                 update.setLong(2, id);
                 update.executeUpdate();
@@ -99,17 +99,30 @@ final class LogCleanup {
 
     int scheduleUnreferenced(Connection connection, Instant registeredBefore, Instant now, Instant deleteAfter)
             throws SQLException {
-        List<ObjectKey> orphans = keys(connection, "SELECT object_key FROM objects WHERE state = ?"
-                + " AND registered_at < ?", CommitTransaction.REGISTERED, registeredBefore.toEpochMilli());
-        List<ObjectKey> unreferenced = keys(connection, "SELECT object_key FROM objects WHERE state = ?"
-                + " AND ref_count = ?", CommitTransaction.COMMITTED, 0);
+        List<ObjectKey> orphans = keys(
+                connection,
+                "SELECT object_key FROM objects WHERE state = ?" + " AND registered_at < ?",
+                CommitTransaction.REGISTERED,
+                registeredBefore.toEpochMilli());
+        List<ObjectKey> unreferenced = keys(
+                connection,
+                "SELECT object_key FROM objects WHERE state = ?" + " AND ref_count = ?",
+                CommitTransaction.COMMITTED,
+                0);
         // Nothing was ever read from an orphan, so it may go at once; an unreferenced object may still be
         // read by fetches planned before its last batch row went. Each row leaves `objects` only if it is
         // still what the SELECT saw: a commit landing in between (READ COMMITTED) keeps its object.
-        List<ObjectKey> expired = ObjectReferences.scheduleIf(connection, orphans,
-                "state = '" + CommitTransaction.REGISTERED + "'", now, ObjectDeletion.Reason.ORPHAN);
-        List<ObjectKey> released = ObjectReferences.scheduleIf(connection, unreferenced,
-                "state = '" + CommitTransaction.COMMITTED + "' AND ref_count = 0", deleteAfter,
+        List<ObjectKey> expired = ObjectReferences.scheduleIf(
+                connection,
+                orphans,
+                "state = '" + CommitTransaction.REGISTERED + "'",
+                now,
+                ObjectDeletion.Reason.ORPHAN);
+        List<ObjectKey> released = ObjectReferences.scheduleIf(
+                connection,
+                unreferenced,
+                "state = '" + CommitTransaction.COMMITTED + "' AND ref_count = 0",
+                deleteAfter,
                 ObjectDeletion.Reason.UNREFERENCED);
         return expired.size() + released.size();
     }
@@ -122,7 +135,9 @@ final class LogCleanup {
             select.setInt(2, max);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    due.add(new ObjectDeletion(new ObjectKey(rows.getString(1)), Instant.ofEpochMilli(rows.getLong(2)),
+                    due.add(new ObjectDeletion(
+                            new ObjectKey(rows.getString(1)),
+                            Instant.ofEpochMilli(rows.getLong(2)),
                             ObjectDeletion.Reason.valueOf(rows.getString(3))));
                 }
             }
@@ -131,8 +146,8 @@ final class LogCleanup {
     }
 
     void forgetDeletions(Connection connection, Collection<ObjectKey> deleted) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM object_deletions WHERE object_key = ?")) {
+        try (PreparedStatement delete =
+                connection.prepareStatement("DELETE FROM object_deletions WHERE object_key = ?")) {
             for (ObjectKey key : deleted) {
                 delete.setString(1, key.value());
                 delete.addBatch();
@@ -182,8 +197,8 @@ final class LogCleanup {
                 committedBytes = row.getLong(2);
             }
         }
-        long registered = count(connection, "SELECT COUNT(*) FROM objects WHERE state = '"
-                + CommitTransaction.REGISTERED + "'");
+        long registered =
+                count(connection, "SELECT COUNT(*) FROM objects WHERE state = '" + CommitTransaction.REGISTERED + "'");
         long deletions = count(connection, "SELECT COUNT(*) FROM object_deletions");
         return new StorageStats(committed, committedBytes, registered, deletions);
     }
@@ -195,15 +210,16 @@ final class LogCleanup {
     List<ReferenceMismatch> referenceMismatches(Connection connection) throws SQLException {
         List<ReferenceMismatch> found = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement("SELECT o.object_key, o.state, o.ref_count,"
-                + " COUNT(b.object_key) FROM objects o LEFT JOIN batches b ON b.object_key = o.object_key"
-                + " GROUP BY o.object_key, o.state, o.ref_count HAVING o.ref_count <> COUNT(b.object_key)"
-                + " UNION ALL SELECT b.object_key, '" + ReferenceMismatch.MISSING + "', 0, COUNT(*) FROM batches b"
-                + " WHERE NOT EXISTS (SELECT 1 FROM objects o WHERE o.object_key = b.object_key)"
-                + " GROUP BY b.object_key");
+                        + " COUNT(b.object_key) FROM objects o LEFT JOIN batches b ON b.object_key = o.object_key"
+                        + " GROUP BY o.object_key, o.state, o.ref_count HAVING o.ref_count <> COUNT(b.object_key)"
+                        + " UNION ALL SELECT b.object_key, '" + ReferenceMismatch.MISSING
+                        + "', 0, COUNT(*) FROM batches b"
+                        + " WHERE NOT EXISTS (SELECT 1 FROM objects o WHERE o.object_key = b.object_key)"
+                        + " GROUP BY b.object_key");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                found.add(new ReferenceMismatch(new ObjectKey(rows.getString(1)), rows.getString(2), rows.getLong(3),
-                        rows.getLong(4)));
+                found.add(new ReferenceMismatch(
+                        new ObjectKey(rows.getString(1)), rows.getString(2), rows.getLong(3), rows.getLong(4)));
             }
         }
         found.sort(Comparator.comparing(mismatch -> mismatch.object().value()));
@@ -226,7 +242,8 @@ final class LogCleanup {
     }
 
     private static long count(Connection connection, String sql) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql); ResultSet row = select.executeQuery()) {
+        try (PreparedStatement select = connection.prepareStatement(sql);
+                ResultSet row = select.executeQuery()) {
             row.next();
             return row.getLong(1);
         }

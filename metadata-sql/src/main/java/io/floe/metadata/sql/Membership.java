@@ -17,7 +17,8 @@ final class Membership {
     private final String upsert;
 
     Membership(Dialect dialect) {
-        this.upsert = dialect.upsert("agents", List.of("agent_id"), List.of("host", "port", "rack", "heartbeat_at", "node_id"));
+        this.upsert = dialect.upsert(
+                "agents", List.of("agent_id"), List.of("host", "port", "rack", "heartbeat_at", "node_id"));
     }
 
     void heartbeat(Connection connection, AgentRegistration agent) throws SQLException {
@@ -44,8 +45,13 @@ final class Membership {
             select.setLong(1, heartbeatAfter.toEpochMilli());
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    agents.add(new AgentRegistration(rows.getString(1), rows.getInt(2), rows.getString(3),
-                            rows.getInt(4), rows.getString(5), Instant.ofEpochMilli(rows.getLong(6))));
+                    agents.add(new AgentRegistration(
+                            rows.getString(1),
+                            rows.getInt(2),
+                            rows.getString(3),
+                            rows.getInt(4),
+                            rows.getString(5),
+                            Instant.ofEpochMilli(rows.getLong(6))));
                 }
             }
         }

@@ -30,26 +30,29 @@ final class Migrations {
      * column of its state row ({@code ProducerHistory} encodes them), so a commit writes one row per
      * producer and partition. Times are epoch milliseconds.
      */
-    private static final Migration INITIAL = new Migration(1, "topics, partitions, objects, batches, producers", List.of(
-            """
+    private static final Migration INITIAL = new Migration(
+            1,
+            "topics, partitions, objects, batches, producers",
+            List.of(
+                    """
             CREATE TABLE counters (
                 name VARCHAR(64) PRIMARY KEY,
                 value BIGINT NOT NULL)""",
-            "INSERT INTO counters (name, value) VALUES ('producer_id', 1000)",
-            "INSERT INTO counters (name, value) VALUES ('partition_id', 1)",
-            """
+                    "INSERT INTO counters (name, value) VALUES ('producer_id', 1000)",
+                    "INSERT INTO counters (name, value) VALUES ('partition_id', 1)",
+                    """
             CREATE TABLE topics (
                 id CHAR(36) PRIMARY KEY,
                 name VARCHAR(249) NOT NULL UNIQUE,
                 partition_count INTEGER NOT NULL CHECK (partition_count > 0),
                 created_at BIGINT NOT NULL)""",
-            """
+                    """
             CREATE TABLE topic_configs (
                 topic_id CHAR(36) NOT NULL REFERENCES topics (id),
                 name VARCHAR(255) NOT NULL,
                 value TEXT NOT NULL,
                 PRIMARY KEY (topic_id, name))""",
-            """
+                    """
             CREATE TABLE partitions (
                 id BIGINT PRIMARY KEY,
                 topic_id CHAR(36) NOT NULL REFERENCES topics (id),
@@ -58,7 +61,7 @@ final class Migrations {
                 next_offset BIGINT NOT NULL,
                 UNIQUE (topic_id, partition_index),
                 CHECK (0 <= log_start_offset AND log_start_offset <= next_offset))""",
-            """
+                    """
             CREATE TABLE objects (
                 object_key VARCHAR(1024) PRIMARY KEY,
                 agent_id VARCHAR(255) NOT NULL,
@@ -66,7 +69,7 @@ final class Migrations {
                 state VARCHAR(16) NOT NULL CHECK (state IN ('REGISTERED', 'COMMITTED')),
                 size_bytes BIGINT,
                 ref_count INTEGER NOT NULL CHECK (ref_count >= 0))""",
-            """
+                    """
             CREATE TABLE batches (
                 partition_id BIGINT NOT NULL REFERENCES partitions (id),
                 base_offset BIGINT NOT NULL,
@@ -81,8 +84,8 @@ final class Migrations {
                 last_sequence INTEGER NOT NULL,
                 PRIMARY KEY (partition_id, base_offset),
                 CHECK (base_offset <= last_offset))""",
-            "CREATE INDEX batches_by_object ON batches (object_key)",
-            """
+                    "CREATE INDEX batches_by_object ON batches (object_key)",
+                    """
             CREATE TABLE producer_state (
                 partition_id BIGINT NOT NULL REFERENCES partitions (id),
                 producer_id BIGINT NOT NULL,
@@ -96,8 +99,10 @@ final class Migrations {
      * (a name, not a topic id, so an offset stays readable after its topic is gone until topic
      * deletion clears it). The topic index serves that clearing; group lookups use the primary key.
      */
-    private static final Migration GROUP_OFFSETS = new Migration(2, "consumer group offsets", List.of(
-            """
+    private static final Migration GROUP_OFFSETS = new Migration(
+            2,
+            "consumer group offsets",
+            List.of("""
             CREATE TABLE group_offsets (
                 group_id TEXT NOT NULL,
                 topic_name VARCHAR(249) NOT NULL,
@@ -106,15 +111,13 @@ final class Migrations {
                 leader_epoch INTEGER NOT NULL,
                 metadata TEXT NOT NULL,
                 commit_timestamp BIGINT NOT NULL,
-                PRIMARY KEY (group_id, topic_name, partition_index))""",
-            "CREATE INDEX group_offsets_by_topic ON group_offsets (topic_name)"));
+                PRIMARY KEY (group_id, topic_name, partition_index))""", "CREATE INDEX group_offsets_by_topic ON group_offsets (topic_name)"));
 
     /**
      * The agents' membership: one row per agent, replaced by each heartbeat. Few rows, read whole by
      * the liveness query, so no index beyond the key.
      */
-    private static final Migration AGENTS = new Migration(3, "agent membership", List.of(
-            """
+    private static final Migration AGENTS = new Migration(3, "agent membership", List.of("""
             CREATE TABLE agents (
                 agent_id VARCHAR(255) PRIMARY KEY,
                 host VARCHAR(255) NOT NULL,
@@ -128,27 +131,26 @@ final class Migrations {
      * {@code object_deletions} in the transaction that decided it, so nothing can commit into it or
      * point at it again; the object store's copy is deleted after {@code delete_after}, then the row.
      */
-    private static final Migration MAINTENANCE = new Migration(4, "job leases, object deletion schedule", List.of(
-            """
+    private static final Migration MAINTENANCE = new Migration(
+            4,
+            "job leases, object deletion schedule",
+            List.of("""
             CREATE TABLE job_leases (
                 job VARCHAR(200) PRIMARY KEY,
                 owner VARCHAR(255) NOT NULL,
                 epoch BIGINT NOT NULL,
-                expires_at BIGINT NOT NULL)""",
-            """
+                expires_at BIGINT NOT NULL)""", """
             CREATE TABLE object_deletions (
                 object_key VARCHAR(1024) PRIMARY KEY,
                 reason VARCHAR(16) NOT NULL,
-                delete_after BIGINT NOT NULL)""",
-            "CREATE INDEX object_deletions_by_time ON object_deletions (delete_after)"));
+                delete_after BIGINT NOT NULL)""", "CREATE INDEX object_deletions_by_time ON object_deletions (delete_after)"));
 
     /** The Kafka node id each agent shows clients, so membership can list agents as brokers. */
-    private static final Migration AGENT_NODE_IDS = new Migration(5, "agent node ids", List.of(
-            "ALTER TABLE agents ADD COLUMN node_id INTEGER NOT NULL DEFAULT 0"));
+    private static final Migration AGENT_NODE_IDS = new Migration(
+            5, "agent node ids", List.of("ALTER TABLE agents ADD COLUMN node_id INTEGER NOT NULL DEFAULT 0"));
 
     /** Offsets retention must not pass, per partition and holder (Tableflow's table watermarks). */
-    private static final Migration RETENTION_HOLDS = new Migration(6, "retention holds", List.of(
-            """
+    private static final Migration RETENTION_HOLDS = new Migration(6, "retention holds", List.of("""
             CREATE TABLE retention_holds (
                 partition_id BIGINT NOT NULL REFERENCES partitions (id),
                 holder VARCHAR(200) NOT NULL,
@@ -156,8 +158,10 @@ final class Migrations {
                 PRIMARY KEY (partition_id, holder))"""));
 
     /** Grows whenever committed batches move or disappear: agents check it before serving from their index. */
-    private static final Migration LOG_REWRITES = new Migration(7, "log rewrites counter", List.of(
-            "INSERT INTO counters (name, value) VALUES ('" + Counters.LOG_REWRITES + "', 0)"));
+    private static final Migration LOG_REWRITES = new Migration(
+            7,
+            "log rewrites counter",
+            List.of("INSERT INTO counters (name, value) VALUES ('" + Counters.LOG_REWRITES + "', 0)"));
 
     /**
      * Per producer and partition: the first sequence its current epoch stored (a retry is known to be
@@ -165,8 +169,11 @@ final class Migrations {
      * and when it last wrote, so that idle producers' state expires ({@code producer.id.expiration.ms}).
      * Rows written before have no time; the first expiry pass stamps them with its own.
      */
-    private static final Migration PRODUCER_EXPIRY = new Migration(8, "producer epoch start, producer expiry",
-            List.of("ALTER TABLE producer_state ADD COLUMN first_sequence INTEGER",
+    private static final Migration PRODUCER_EXPIRY = new Migration(
+            8,
+            "producer epoch start, producer expiry",
+            List.of(
+                    "ALTER TABLE producer_state ADD COLUMN first_sequence INTEGER",
                     "ALTER TABLE producer_state ADD COLUMN written_at BIGINT",
                     "CREATE INDEX producer_state_by_time ON producer_state (written_at)"));
 
@@ -177,8 +184,7 @@ final class Migrations {
      * so a new holder knows how long to wait before it forms a generation. Node ids need no table:
      * they are job leases named {@code node-id/N}.
      */
-    private static final Migration COORDINATOR_LEASES = new Migration(9, "group coordinator leases", List.of(
-            """
+    private static final Migration COORDINATOR_LEASES = new Migration(9, "group coordinator leases", List.of("""
             CREATE TABLE group_coordinators (
                 group_id TEXT PRIMARY KEY,
                 owner VARCHAR(255) NOT NULL,
@@ -188,8 +194,16 @@ final class Migrations {
                 prior_members_until BIGINT NOT NULL)"""));
 
     /** Every migration, in version order; append, never edit. */
-    static final List<Migration> ALL = List.of(INITIAL, GROUP_OFFSETS, AGENTS, MAINTENANCE, AGENT_NODE_IDS,
-            RETENTION_HOLDS, LOG_REWRITES, PRODUCER_EXPIRY, COORDINATOR_LEASES);
+    static final List<Migration> ALL = List.of(
+            INITIAL,
+            GROUP_OFFSETS,
+            AGENTS,
+            MAINTENANCE,
+            AGENT_NODE_IDS,
+            RETENTION_HOLDS,
+            LOG_REWRITES,
+            PRODUCER_EXPIRY,
+            COORDINATOR_LEASES);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 
@@ -211,15 +225,20 @@ final class Migrations {
         });
         int found = database.read(Migrations::currentVersion);
         if (found > LATEST) {
-            throw new MetadataStoreException("metadata store " + where + " has schema version " + found
-                    + ", newer than this Floe supports (" + LATEST + "): upgrade Floe or use another database",
-                    false, null);
+            throw new MetadataStoreException(
+                    "metadata store " + where + " has schema version " + found + ", newer than this Floe supports ("
+                            + LATEST + "): upgrade Floe or use another database",
+                    false,
+                    null);
         }
         for (Migration migration : ALL) {
             if (migration.version() > found
                     && database.write(connection -> applyIfMissing(connection, dialect, migration, clock))) {
-                LOGGER.info("applied metadata migration store={} version={} description={}",
-                        where, migration.version(), migration.description());
+                LOGGER.info(
+                        "applied metadata migration store={} version={} description={}",
+                        where,
+                        migration.version(),
+                        migration.description());
             }
         }
         return found;

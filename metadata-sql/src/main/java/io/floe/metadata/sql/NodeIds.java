@@ -43,7 +43,7 @@ final class NodeIds {
         Set<Integer> held = new HashSet<>();
         Integer own = null;
         try (PreparedStatement select = connection.prepareStatement(
-                "SELECT job, owner, expires_at FROM job_leases WHERE job LIKE '" + PREFIX + "%'");
+                        "SELECT job, owner, expires_at FROM job_leases WHERE job LIKE '" + PREFIX + "%'");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 if (rows.getLong(3) > now.toEpochMilli()) {
@@ -68,12 +68,13 @@ final class NodeIds {
     }
 
     void release(Connection connection, NodeIdLease lease) throws SQLException {
-        leases.release(connection, new JobLease(job(lease.nodeId()), lease.agentId(), lease.epoch(), lease.expiresAt()));
+        leases.release(
+                connection, new JobLease(job(lease.nodeId()), lease.agentId(), lease.epoch(), lease.expiresAt()));
     }
 
     private static NodeIdLease holder(Connection connection, int nodeId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT owner, epoch, expires_at FROM job_leases WHERE job = ?")) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT owner, epoch, expires_at FROM job_leases WHERE job = ?")) {
             select.setString(1, job(nodeId));
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {

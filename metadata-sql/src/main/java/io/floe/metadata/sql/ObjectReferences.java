@@ -22,8 +22,9 @@ final class ObjectReferences {
     private ObjectReferences() {}
 
     /** Drops {@code released} references per object; returns the objects left with none, now scheduled. */
-    static List<ObjectKey> release(Connection connection, Map<ObjectKey, Integer> released, Instant deleteAfter,
-            ObjectDeletion.Reason reason) throws SQLException {
+    static List<ObjectKey> release(
+            Connection connection, Map<ObjectKey, Integer> released, Instant deleteAfter, ObjectDeletion.Reason reason)
+            throws SQLException {
         List<ObjectKey> unreferenced = decrement(connection, released);
         schedule(connection, unreferenced, deleteAfter, reason);
         return unreferenced;
@@ -39,9 +40,9 @@ final class ObjectReferences {
         inOrder.sort(Comparator.comparing(entry -> entry.getKey().value()));
         List<ObjectKey> unreferenced = new ArrayList<>();
         try (PreparedStatement decrement = connection.prepareStatement(
-                "UPDATE objects SET ref_count = ref_count - ? WHERE object_key = ?");
-                PreparedStatement count = connection.prepareStatement(
-                        "SELECT ref_count FROM objects WHERE object_key = ?")) {
+                        "UPDATE objects SET ref_count = ref_count - ? WHERE object_key = ?");
+                PreparedStatement count =
+                        connection.prepareStatement("SELECT ref_count FROM objects WHERE object_key = ?")) {
             for (Map.Entry<ObjectKey, Integer> entry : inOrder) {
                 decrement.setInt(1, entry.getValue());
                 decrement.setString(2, entry.getKey().value());
@@ -61,11 +62,16 @@ final class ObjectReferences {
      * Moves to the deletion schedule those of {@code objects} whose row still satisfies {@code condition}
      * (an SQL predicate on {@code objects} made of constants only) when it is deleted; returns them.
      */
-    static List<ObjectKey> scheduleIf(Connection connection, List<ObjectKey> objects, String condition,
-            Instant deleteAfter, ObjectDeletion.Reason reason) throws SQLException {
+    static List<ObjectKey> scheduleIf(
+            Connection connection,
+            List<ObjectKey> objects,
+            String condition,
+            Instant deleteAfter,
+            ObjectDeletion.Reason reason)
+            throws SQLException {
         List<ObjectKey> scheduled = new ArrayList<>();
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM objects WHERE object_key = ? AND " + condition)) {
+        try (PreparedStatement delete =
+                connection.prepareStatement("DELETE FROM objects WHERE object_key = ? AND " + condition)) {
             for (ObjectKey object : objects) {
                 delete.setString(1, object.value());
                 if (delete.executeUpdate() == 1) {
@@ -78,8 +84,9 @@ final class ObjectReferences {
     }
 
     /** Moves the objects' rows to the deletion schedule. */
-    static void schedule(Connection connection, List<ObjectKey> objects, Instant deleteAfter,
-            ObjectDeletion.Reason reason) throws SQLException {
+    static void schedule(
+            Connection connection, List<ObjectKey> objects, Instant deleteAfter, ObjectDeletion.Reason reason)
+            throws SQLException {
         if (objects.isEmpty()) {
             return;
         }
@@ -93,8 +100,9 @@ final class ObjectReferences {
         insertDeletions(connection, objects, deleteAfter, reason);
     }
 
-    private static void insertDeletions(Connection connection, List<ObjectKey> objects, Instant deleteAfter,
-            ObjectDeletion.Reason reason) throws SQLException {
+    private static void insertDeletions(
+            Connection connection, List<ObjectKey> objects, Instant deleteAfter, ObjectDeletion.Reason reason)
+            throws SQLException {
         if (objects.isEmpty()) {
             return;
         }

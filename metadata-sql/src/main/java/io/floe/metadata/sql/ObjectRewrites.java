@@ -54,7 +54,10 @@ final class ObjectRewrites {
             select.setInt(4, max);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    found.add(new StoredObject(new ObjectKey(rows.getString(1)), rows.getLong(2), rows.getInt(3),
+                    found.add(new StoredObject(
+                            new ObjectKey(rows.getString(1)),
+                            rows.getLong(2),
+                            rows.getInt(3),
                             Instant.ofEpochMilli(rows.getLong(4))));
                 }
             }
@@ -77,9 +80,13 @@ final class ObjectRewrites {
                 }
                 try (ResultSet rows = select.executeQuery()) {
                     while (rows.next()) {
-                        found.add(new BatchCoordinate(new TopicPartition(rows.getString(1), rows.getInt(2)),
-                                rows.getLong(3), rows.getLong(4), new ObjectKey(rows.getString(5)),
-                                new ByteRange(rows.getLong(6), rows.getInt(7)), rows.getLong(8)));
+                        found.add(new BatchCoordinate(
+                                new TopicPartition(rows.getString(1), rows.getInt(2)),
+                                rows.getLong(3),
+                                rows.getLong(4),
+                                new ObjectKey(rows.getString(5)),
+                                new ByteRange(rows.getLong(6), rows.getInt(7)),
+                                rows.getLong(8)));
                     }
                 }
             }
@@ -101,7 +108,7 @@ final class ObjectRewrites {
         List<RowChange> changes = rowChanges(connection, rewrite);
         Map<ObjectKey, Integer> released = new LinkedHashMap<>();
         try (PreparedStatement swap = connection.prepareStatement("UPDATE batches SET object_key = ?,"
-                + " byte_position = ?, byte_length = ?, max_timestamp = ?" + ROW_AS_READ);
+                        + " byte_position = ?, byte_length = ?, max_timestamp = ?" + ROW_AS_READ);
                 PreparedStatement remove = connection.prepareStatement("DELETE FROM batches" + ROW_AS_READ)) {
             for (RowChange change : changes) {
                 int changed;
@@ -158,10 +165,11 @@ final class ObjectRewrites {
      */
     private static List<RowChange> rowChanges(Connection connection, ObjectRewrite rewrite) throws SQLException {
         Map<TopicPartition, Long> partitionIds = new HashMap<>();
-        List<RowChange> changes = new ArrayList<>(rewrite.moves().size() + rewrite.removed().size());
+        List<RowChange> changes =
+                new ArrayList<>(rewrite.moves().size() + rewrite.removed().size());
         for (ObjectRewrite.Move move : rewrite.moves()) {
-            changes.add(new RowChange(partitionId(connection, partitionIds, move.from().topicPartition()),
-                    move.from(), move));
+            changes.add(new RowChange(
+                    partitionId(connection, partitionIds, move.from().topicPartition()), move.from(), move));
         }
         for (BatchCoordinate removed : rewrite.removed()) {
             changes.add(new RowChange(partitionId(connection, partitionIds, removed.topicPartition()), removed, null));
@@ -172,16 +180,16 @@ final class ObjectRewrites {
     }
 
     private void requireRegistered(Connection connection, ObjectKey output) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT state FROM objects WHERE object_key = ?" + dialect.forUpdate())) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT state FROM objects WHERE object_key = ?" + dialect.forUpdate())) {
             select.setString(1, output.value());
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
                     throw new Conflict("output " + output + " is not registered (never, or swept as an orphan)");
                 }
                 if (!CommitTransaction.REGISTERED.equals(row.getString(1))) {
-                    throw new Conflict("output " + output + " is " + row.getString(1) + ", not " 
-                            + CommitTransaction.REGISTERED);
+                    throw new Conflict(
+                            "output " + output + " is " + row.getString(1) + ", not " + CommitTransaction.REGISTERED);
                 }
             }
         }

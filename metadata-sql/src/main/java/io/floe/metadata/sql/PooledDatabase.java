@@ -39,8 +39,10 @@ final class PooledDatabase implements Database {
             if (e.getCause() instanceof SQLException cause) {
                 throw cause;
             }
-            throw new MetadataStoreException("cannot open a connection pool to metadata store "
-                    + config.location() + ": " + e.getMessage(), false, e);
+            throw new MetadataStoreException(
+                    "cannot open a connection pool to metadata store " + config.location() + ": " + e.getMessage(),
+                    false,
+                    e);
         }
     }
 
@@ -61,7 +63,9 @@ final class PooledDatabase implements Database {
         long connectSeconds = Math.max(1, config.connectionTimeout().toSeconds());
         hikari.addDataSourceProperty("connectTimeout", Long.toString(connectSeconds));
         hikari.addDataSourceProperty("loginTimeout", Long.toString(connectSeconds));
-        hikari.addDataSourceProperty("socketTimeout", Long.toString(Math.max(1, config.socketTimeout().toSeconds())));
+        hikari.addDataSourceProperty(
+                "socketTimeout",
+                Long.toString(Math.max(1, config.socketTimeout().toSeconds())));
         hikari.addDataSourceProperty("tcpKeepAlive", "true");
         hikari.addDataSourceProperty("ApplicationName", "floe");
         // A commit inserts its batch rows with one multi-row INSERT instead of one statement each.
@@ -84,8 +88,11 @@ final class PooledDatabase implements Database {
                 if (attempt >= ATTEMPTS_MAX || !PostgresDialect.rolledBackByConflict(e)) {
                     throw e;
                 }
-                LOGGER.info("transaction conflicted, running it again store={} attempt={} sqlState={}",
-                        dialect.describe(), attempt, PostgresDialect.sqlState(e));
+                LOGGER.info(
+                        "transaction conflicted, running it again store={} attempt={} sqlState={}",
+                        dialect.describe(),
+                        attempt,
+                        PostgresDialect.sqlState(e));
             }
         }
     }

@@ -17,8 +17,13 @@ import java.util.Objects;
  * @param socketTimeout how long one statement may wait for the server's answer before the
  *     connection counts as lost (a commit's outcome is then unknown)
  */
-public record PostgresConfig(String jdbcUrl, String user, String password, int poolSize,
-        Duration connectionTimeout, Duration socketTimeout) {
+public record PostgresConfig(
+        String jdbcUrl,
+        String user,
+        String password,
+        int poolSize,
+        Duration connectionTimeout,
+        Duration socketTimeout) {
 
     public static final int DEFAULT_POOL_SIZE = 10;
     public static final int POOL_SIZE_MAX = 200;
@@ -37,8 +42,8 @@ public record PostgresConfig(String jdbcUrl, String user, String password, int p
                     + JDBC_PREFIX + "//HOST:PORT/DATABASE");
         }
         if (poolSize < 1 || poolSize > POOL_SIZE_MAX) {
-            throw new IllegalArgumentException("PostgreSQL pool size must be in [1, " + POOL_SIZE_MAX + "], got "
-                    + poolSize);
+            throw new IllegalArgumentException(
+                    "PostgreSQL pool size must be in [1, " + POOL_SIZE_MAX + "], got " + poolSize);
         }
         requireTimeout("connection timeout", connectionTimeout);
         requireTimeout("socket timeout", socketTimeout);
@@ -60,8 +65,8 @@ public record PostgresConfig(String jdbcUrl, String user, String password, int p
     public static PostgresConfig of(String url, String user, String password) {
         Objects.requireNonNull(url, "url");
         if (url.startsWith(JDBC_PREFIX)) {
-            return new PostgresConfig(url, user, password, DEFAULT_POOL_SIZE, DEFAULT_CONNECTION_TIMEOUT,
-                    DEFAULT_SOCKET_TIMEOUT);
+            return new PostgresConfig(
+                    url, user, password, DEFAULT_POOL_SIZE, DEFAULT_CONNECTION_TIMEOUT, DEFAULT_SOCKET_TIMEOUT);
         }
         URI uri = uri(url);
         String[] credentials = credentials(uri);
@@ -69,8 +74,12 @@ public record PostgresConfig(String jdbcUrl, String user, String password, int p
         String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
         int port = uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort();
         String jdbcUrl = JDBC_PREFIX + "//" + uri.getHost() + ":" + port + path + query;
-        return new PostgresConfig(jdbcUrl, user != null ? user : credentials[0],
-                password != null ? password : credentials[1], DEFAULT_POOL_SIZE, DEFAULT_CONNECTION_TIMEOUT,
+        return new PostgresConfig(
+                jdbcUrl,
+                user != null ? user : credentials[0],
+                password != null ? password : credentials[1],
+                DEFAULT_POOL_SIZE,
+                DEFAULT_CONNECTION_TIMEOUT,
                 DEFAULT_SOCKET_TIMEOUT);
     }
 
@@ -106,13 +115,13 @@ public record PostgresConfig(String jdbcUrl, String user, String password, int p
         try {
             URI uri = new URI(url);
             if (uri.getHost() == null) {
-                throw new IllegalArgumentException("'" + redact(url) + "' names no host (for several hosts,"
-                        + " use a jdbc:postgresql:// URL)");
+                throw new IllegalArgumentException(
+                        "'" + redact(url) + "' names no host (for several hosts," + " use a jdbc:postgresql:// URL)");
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("'" + redact(url) + "' is not a valid PostgreSQL URL: "
-                    + e.getReason(), e);
+            throw new IllegalArgumentException(
+                    "'" + redact(url) + "' is not a valid PostgreSQL URL: " + e.getReason(), e);
         }
     }
 

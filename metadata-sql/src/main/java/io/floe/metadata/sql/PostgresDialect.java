@@ -27,6 +27,7 @@ final class PostgresDialect implements Dialect {
 
     /** The key of the advisory lock that serializes migrations: "Floe" in ASCII. */
     private static final long SCHEMA_LOCK_KEY = 0x466c6f65L;
+
     private static final String SERIALIZATION_FAILURE = "40001";
     private static final String DEADLOCK_DETECTED = "40P01";
     private static final String UNIQUE_VIOLATION = "23505";
@@ -95,9 +96,12 @@ final class PostgresDialect implements Dialect {
             return true; // among them, HikariCP's timeout waiting for a free connection
         }
         String state = sqlState(e);
-        return state != null && (state.startsWith("08") || rolledBackByConflict(e)
-                || state.equals(TOO_MANY_CONNECTIONS) || state.equals(ADMIN_SHUTDOWN)
-                || state.equals(CANNOT_CONNECT_NOW));
+        return state != null
+                && (state.startsWith("08")
+                        || rolledBackByConflict(e)
+                        || state.equals(TOO_MANY_CONNECTIONS)
+                        || state.equals(ADMIN_SHUTDOWN)
+                        || state.equals(CANNOT_CONNECT_NOW));
     }
 
     @Override

@@ -22,16 +22,23 @@ final class PredecessorLeases {
 
     static void end(Connection connection, Instant now, String where) throws SQLException {
         long at = now.toEpochMilli();
-        int nodeIds = update(connection, "UPDATE job_leases SET expires_at = ? WHERE job LIKE '" + NodeIds.PREFIX
-                + "%' AND expires_at > ?", at);
+        int nodeIds = update(
+                connection,
+                "UPDATE job_leases SET expires_at = ? WHERE job LIKE '" + NodeIds.PREFIX + "%' AND expires_at > ?",
+                at);
         int groups = update(connection, "UPDATE group_coordinators SET expires_at = ? WHERE expires_at > ?", at);
         int agents;
         try (PreparedStatement delete = connection.prepareStatement("DELETE FROM agents")) {
             agents = delete.executeUpdate();
         }
         if (nodeIds + groups + agents > 0) {
-            LOGGER.info("ended what an earlier process left on the embedded store store={} nodeIdLeases={}"
-                    + " groupLeases={} agentRows={}", where, nodeIds, groups, agents);
+            LOGGER.info(
+                    "ended what an earlier process left on the embedded store store={} nodeIdLeases={}"
+                            + " groupLeases={} agentRows={}",
+                    where,
+                    nodeIds,
+                    groups,
+                    agents);
         }
     }
 

@@ -16,13 +16,13 @@ final class ProducerExpiry {
     private ProducerExpiry() {}
 
     static int expire(Connection connection, Instant writtenBefore, Instant now) throws SQLException {
-        try (PreparedStatement stamp = connection.prepareStatement(
-                "UPDATE producer_state SET written_at = ? WHERE written_at IS NULL")) {
+        try (PreparedStatement stamp =
+                connection.prepareStatement("UPDATE producer_state SET written_at = ? WHERE written_at IS NULL")) {
             stamp.setLong(1, now.toEpochMilli());
             stamp.executeUpdate();
         }
-        try (PreparedStatement delete = connection.prepareStatement(
-                "DELETE FROM producer_state WHERE written_at < ?")) {
+        try (PreparedStatement delete =
+                connection.prepareStatement("DELETE FROM producer_state WHERE written_at < ?")) {
             delete.setLong(1, writtenBefore.toEpochMilli());
             return delete.executeUpdate();
         }

@@ -50,7 +50,8 @@ final class ProducerHistory {
             end = end < 0 ? recentBatches.length() : end;
             int first = recentBatches.indexOf(':', start);
             int second = recentBatches.indexOf(':', first + 1);
-            recent.add(new RecentBatch(Integer.parseInt(recentBatches, start, first, 10),
+            recent.add(new RecentBatch(
+                    Integer.parseInt(recentBatches, start, first, 10),
                     Integer.parseInt(recentBatches, first + 1, second, 10),
                     Long.parseLong(recentBatches, second + 1, end, 10)));
             start = end + 1;
@@ -64,8 +65,10 @@ final class ProducerHistory {
             if (encoded.length() > 0) {
                 encoded.append(';');
             }
-            encoded.append(batch.baseSequence()).append(':')
-                    .append(batch.lastSequence()).append(':')
+            encoded.append(batch.baseSequence())
+                    .append(':')
+                    .append(batch.lastSequence())
+                    .append(':')
                     .append(batch.baseOffset());
         }
         return encoded.toString();

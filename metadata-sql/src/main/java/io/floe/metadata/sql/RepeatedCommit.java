@@ -42,8 +42,8 @@ final class RepeatedCommit {
         return new CommitOutcome.Committed(results);
     }
 
-    private static AppendResult resolve(ObjectKey object, BatchAppend batch, CommitState state,
-            Map<Placement, Long> stored) {
+    private static AppendResult resolve(
+            ObjectKey object, BatchAppend batch, CommitState state, Map<Placement, Long> stored) {
         String missing = state.missingTarget(batch);
         if (missing != null) {
             return new AppendResult.Failed(AppendError.UNKNOWN_TOPIC_OR_PARTITION, missing);
@@ -63,9 +63,12 @@ final class RepeatedCommit {
                 return new AppendResult.Failed(refuse.error(), refuse.message());
             }
         }
-        return new AppendResult.Failed(AppendError.NOT_COMMITTED, "object " + object
-                + " was committed before, without the batch at position " + batch.range().position() + " of "
-                + batch.topicPartition() + " (refused then, or removed from the log since)");
+        return new AppendResult.Failed(
+                AppendError.NOT_COMMITTED,
+                "object " + object
+                        + " was committed before, without the batch at position "
+                        + batch.range().position() + " of "
+                        + batch.topicPartition() + " (refused then, or removed from the log since)");
     }
 
     private static Map<Placement, Long> storedBatches(Connection connection, ObjectKey object) throws SQLException {

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 final class RetentionHolds {
 
     /** The topic's partition rows only (a join would lock the topic's row too). */
-    private static final String PARTITIONS = "SELECT id, partition_index FROM partitions"
-            + " WHERE topic_id = (SELECT id FROM topics WHERE name = ?)";
+    private static final String PARTITIONS =
+            "SELECT id, partition_index FROM partitions" + " WHERE topic_id = (SELECT id FROM topics WHERE name = ?)";
 
     private final Dialect dialect;
 
@@ -76,8 +76,8 @@ final class RetentionHolds {
 
     /** The lowest hold on one partition (by partition id), or {@code Long.MAX_VALUE} when it has none. */
     static long lowest(Connection connection, long partitionId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT MIN(hold_offset) FROM retention_holds WHERE partition_id = ?")) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT MIN(hold_offset) FROM retention_holds WHERE partition_id = ?")) {
             select.setLong(1, partitionId);
             try (ResultSet row = select.executeQuery()) {
                 row.next();

@@ -37,17 +37,26 @@ final class SequenceCheck {
     /** {@code history} is null when nothing is stored for the producer on this partition. */
     static Verdict check(ProducerHistory history, ProducerState batch, TopicPartition partition) {
         if (history == null) {
-            return batch.baseSequence() == 0 ? ACCEPT : new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
-                    producer(batch, partition) + " has no state on the partition (new, or expired after producer.id.expiration.ms):"
-                            + " its first batch must start at sequence 0, got " + batch.baseSequence());
+            return batch.baseSequence() == 0
+                    ? ACCEPT
+                    : new Refuse(
+                            AppendError.OUT_OF_ORDER_SEQUENCE,
+                            producer(batch, partition)
+                                    + " has no state on the partition (new, or expired after producer.id.expiration.ms):"
+                                    + " its first batch must start at sequence 0, got " + batch.baseSequence());
         }
         if (batch.producerEpoch() < history.epoch()) {
-            return new Refuse(AppendError.PRODUCER_FENCED,
+            return new Refuse(
+                    AppendError.PRODUCER_FENCED,
                     producer(batch, partition) + " is fenced: epoch " + history.epoch() + " is already in use");
         }
         if (batch.producerEpoch() > history.epoch()) {
-            return batch.baseSequence() == 0 ? ACCEPT : new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
-                    producer(batch, partition) + ": a new epoch must start at sequence 0, got " + batch.baseSequence());
+            return batch.baseSequence() == 0
+                    ? ACCEPT
+                    : new Refuse(
+                            AppendError.OUT_OF_ORDER_SEQUENCE,
+                            producer(batch, partition) + ": a new epoch must start at sequence 0, got "
+                                    + batch.baseSequence());
         }
         var original = history.find(batch.baseSequence(), batch.lastSequence());
         if (original.isPresent()) {
@@ -62,8 +71,10 @@ final class SequenceCheck {
             // later batches were answered (unknown commit outcomes). Its offset is no longer known.
             return new Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET);
         }
-        return new Refuse(AppendError.OUT_OF_ORDER_SEQUENCE,
-                producer(batch, partition) + ": out of order sequence, expected " + expected + ", got " + batch.baseSequence());
+        return new Refuse(
+                AppendError.OUT_OF_ORDER_SEQUENCE,
+                producer(batch, partition) + ": out of order sequence, expected " + expected + ", got "
+                        + batch.baseSequence());
     }
 
     /** Built only for a refusal: accepted batches, most of them, cost no string. */

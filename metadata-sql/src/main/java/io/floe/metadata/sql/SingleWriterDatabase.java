@@ -122,8 +122,10 @@ final class SingleWriterDatabase implements Database {
                     "interrupted waiting for a read connection of " + dialect.describe(), true, e);
         }
         if (reader == null) {
-            throw new MetadataStoreException("no read connection of " + dialect.describe()
-                    + " became free within " + READER_WAIT_MS_MAX + " ms", true, null);
+            throw new MetadataStoreException(
+                    "no read connection of " + dialect.describe() + " became free within " + READER_WAIT_MS_MAX + " ms",
+                    true,
+                    null);
         }
         if (!reader.isClosed()) {
             return reader;

@@ -150,8 +150,11 @@ public final class SqlMetadataStore implements MetadataStore {
                     return null;
                 });
             }
-            LOGGER.info("opened metadata store store={} schemaVersion={} previousVersion={}",
-                    dialect.describe(), Migrations.LATEST, found);
+            LOGGER.info(
+                    "opened metadata store store={} schemaVersion={} previousVersion={}",
+                    dialect.describe(),
+                    Migrations.LATEST,
+                    found);
             return new SqlMetadataStore(dialect, database, clock);
         } catch (SQLException e) {
             database.close();
@@ -180,7 +183,8 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public Topic createPartitions(String name, int totalCount) {
-        return write("create partitions of topic " + name,
+        return write(
+                "create partitions of topic " + name,
                 connection -> topics.createPartitions(connection, name, totalCount));
     }
 
@@ -253,19 +257,33 @@ public final class SqlMetadataStore implements MetadataStore {
         try {
             outcome = database.write(connection -> commits.apply(connection, commit));
         } catch (SQLException | MetadataStoreException e) {
-            LOGGER.warn("commit outcome unknown store={} object={} batches={}",
-                    dialect.describe(), commit.object(), commit.batches().size(), e);
+            LOGGER.warn(
+                    "commit outcome unknown store={} object={} batches={}",
+                    dialect.describe(),
+                    commit.object(),
+                    commit.batches().size(),
+                    e);
             return new CommitOutcome.Unknown(e);
         } catch (RuntimeException e) {
-            LOGGER.error("commit failed unexpectedly, outcome unknown store={} object={} batches={}",
-                    dialect.describe(), commit.object(), commit.batches().size(), e);
+            LOGGER.error(
+                    "commit failed unexpectedly, outcome unknown store={} object={} batches={}",
+                    dialect.describe(),
+                    commit.object(),
+                    commit.batches().size(),
+                    e);
             return new CommitOutcome.Unknown(e);
         }
         if (outcome instanceof CommitOutcome.Rejected rejected) {
-            LOGGER.warn("commit rejected store={} object={} reason={}",
-                    dialect.describe(), commit.object(), rejected.reason());
+            LOGGER.warn(
+                    "commit rejected store={} object={} reason={}",
+                    dialect.describe(),
+                    commit.object(),
+                    rejected.reason());
         } else {
-            LOGGER.debug("committed store={} object={} batches={}", dialect.describe(), commit.object(),
+            LOGGER.debug(
+                    "committed store={} object={} batches={}",
+                    dialect.describe(),
+                    commit.object(),
                     commit.batches().size());
         }
         return outcome;
@@ -286,7 +304,8 @@ public final class SqlMetadataStore implements MetadataStore {
         if (maxBatches == 0) {
             return List.of();
         }
-        return read("read batches of " + topicPartition,
+        return read(
+                "read batches of " + topicPartition,
                 connection -> batchIndex.batches(connection, topicPartition, fromOffset, maxBatches));
     }
 
@@ -299,8 +318,11 @@ public final class SqlMetadataStore implements MetadataStore {
         return read("read batches of " + queries.size() + " partitions", connection -> {
             List<List<BatchCoordinate>> answers = new ArrayList<>(queries.size());
             for (BatchesQuery query : queries) {
-                answers.add(query.maxBatches() == 0 ? List.of()
-                        : batchIndex.batches(connection, query.topicPartition(), query.fromOffset(), query.maxBatches()));
+                answers.add(
+                        query.maxBatches() == 0
+                                ? List.of()
+                                : batchIndex.batches(
+                                        connection, query.topicPartition(), query.fromOffset(), query.maxBatches()));
             }
             return answers;
         });
@@ -308,13 +330,15 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public Optional<BatchCoordinate> firstBatchAtOrAfter(TopicPartition topicPartition, long timestamp) {
-        return read("find timestamp " + timestamp + " in " + topicPartition,
+        return read(
+                "find timestamp " + timestamp + " in " + topicPartition,
                 connection -> batchIndex.firstAtOrAfter(connection, topicPartition, timestamp));
     }
 
     @Override
     public Optional<BatchCoordinate> batchWithMaxTimestamp(TopicPartition topicPartition) {
-        return read("find max timestamp in " + topicPartition,
+        return read(
+                "find max timestamp in " + topicPartition,
                 connection -> batchIndex.withMaxTimestamp(connection, topicPartition));
     }
 
@@ -332,34 +356,45 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public long deleteRecords(TopicPartition topicPartition, long beforeOffset) {
         Objects.requireNonNull(topicPartition, "topicPartition");
-        long logStart = rewritingLog("delete records of " + topicPartition + " before " + beforeOffset,
+        long logStart = rewritingLog(
+                "delete records of " + topicPartition + " before " + beforeOffset,
                 connection -> logAdministration.deleteRecords(connection, topicPartition, beforeOffset));
-        LOGGER.info("moved log start store={} partition={} requested={} logStart={}",
-                dialect.describe(), topicPartition, beforeOffset, logStart);
+        LOGGER.info(
+                "moved log start store={} partition={} requested={} logStart={}",
+                dialect.describe(),
+                topicPartition,
+                beforeOffset,
+                logStart);
         return logStart;
     }
 
     @Override
     public List<ActiveProducer> producers(TopicPartition topicPartition) {
         Objects.requireNonNull(topicPartition, "topicPartition");
-        return read("read producers of " + topicPartition,
+        return read(
+                "read producers of " + topicPartition,
                 connection -> logAdministration.producers(connection, topicPartition));
     }
 
     @Override
     public Map<Integer, Long> partitionSizes(String topic) {
         Objects.requireNonNull(topic, "topic");
-        return read("read partition sizes of topic " + topic,
+        return read(
+                "read partition sizes of topic " + topic,
                 connection -> logAdministration.partitionSizes(connection, topic));
     }
 
     @Override
     public int expireProducers(Instant writtenBefore) {
         Objects.requireNonNull(writtenBefore, "writtenBefore");
-        int expired = write("expire producers written before " + writtenBefore,
+        int expired = write(
+                "expire producers written before " + writtenBefore,
                 connection -> ProducerExpiry.expire(connection, writtenBefore, clock.instant()));
         if (expired > 0) {
-            LOGGER.info("expired producer state store={} rows={} writtenBefore={}", dialect.describe(), expired,
+            LOGGER.info(
+                    "expired producer state store={} rows={} writtenBefore={}",
+                    dialect.describe(),
+                    expired,
                     writtenBefore);
         }
         return expired;
@@ -393,7 +428,8 @@ public final class SqlMetadataStore implements MetadataStore {
         if (copy.isEmpty()) {
             return 0;
         }
-        return write("delete " + copy.size() + " offsets of group " + groupId,
+        return write(
+                "delete " + copy.size() + " offsets of group " + groupId,
                 connection -> groupOffsets.delete(connection, groupId, copy));
     }
 
@@ -406,14 +442,16 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public int deleteTopicOffsets(String topic) {
         Objects.requireNonNull(topic, "topic");
-        return write("delete group offsets of topic " + topic, connection -> groupOffsets.deleteTopic(connection, topic));
+        return write(
+                "delete group offsets of topic " + topic, connection -> groupOffsets.deleteTopic(connection, topic));
     }
 
     @Override
     public int expireOffsets(String groupId, Instant committedBefore) {
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(committedBefore, "committedBefore");
-        return write("expire offsets of group " + groupId,
+        return write(
+                "expire offsets of group " + groupId,
                 connection -> groupOffsets.expire(connection, groupId, committedBefore));
     }
 
@@ -450,10 +488,15 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public NodeIdLease allocateNodeId(String agentId, Instant now, Duration ttl) {
         Objects.requireNonNull(agentId, "agentId");
-        NodeIdLease lease = racingForANewRow("allocate a node id for agent " + agentId,
+        NodeIdLease lease = racingForANewRow(
+                "allocate a node id for agent " + agentId,
                 connection -> nodeIds.allocate(connection, agentId, now, ttl));
-        LOGGER.info("allocated node id store={} agentId={} nodeId={} epoch={}", dialect.describe(), agentId,
-                lease.nodeId(), lease.epoch());
+        LOGGER.info(
+                "allocated node id store={} agentId={} nodeId={} epoch={}",
+                dialect.describe(),
+                agentId,
+                lease.nodeId(),
+                lease.epoch());
         return lease;
     }
 
@@ -463,7 +506,8 @@ public final class SqlMetadataStore implements MetadataStore {
         if (nodeId < 0) {
             throw new IllegalArgumentException("node id must be >= 0, got " + nodeId);
         }
-        return racingForANewRow("claim node id " + nodeId + " for agent " + agentId,
+        return racingForANewRow(
+                "claim node id " + nodeId + " for agent " + agentId,
                 connection -> nodeIds.claim(connection, nodeId, agentId, now, ttl));
     }
 
@@ -471,8 +515,8 @@ public final class SqlMetadataStore implements MetadataStore {
     public NodeIdClaim heartbeatAgent(AgentRegistration registration, Duration ttl) {
         Objects.requireNonNull(registration, "registration");
         return racingForANewRow("record heartbeat of agent " + registration.agentId(), connection -> {
-            NodeIdClaim claim = nodeIds.claim(connection, registration.nodeId(), registration.agentId(),
-                    registration.heartbeatAt(), ttl);
+            NodeIdClaim claim = nodeIds.claim(
+                    connection, registration.nodeId(), registration.agentId(), registration.heartbeatAt(), ttl);
             if (claim instanceof NodeIdClaim.Granted) {
                 membership.heartbeat(connection, registration);
             }
@@ -489,12 +533,13 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public Optional<CoordinatorLease> acquireCoordinator(String groupId, String owner, Instant now, Duration ttl,
-            Duration sessionTimeout) {
+    public Optional<CoordinatorLease> acquireCoordinator(
+            String groupId, String owner, Instant now, Duration ttl, Duration sessionTimeout) {
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(owner, "owner");
-        return racingForANewRow("take the coordinator lease of group " + groupId, connection ->
-                coordinators.acquire(connection, groupId, owner, now, ttl, sessionTimeout));
+        return racingForANewRow(
+                "take the coordinator lease of group " + groupId,
+                connection -> coordinators.acquire(connection, groupId, owner, now, ttl, sessionTimeout));
     }
 
     @Override
@@ -509,8 +554,10 @@ public final class SqlMetadataStore implements MetadataStore {
     public boolean commitOffsets(CoordinatorLease coordinator, Map<TopicPartition, CommittedOffset> offsets) {
         Objects.requireNonNull(coordinator, "coordinator");
         Map<TopicPartition, CommittedOffset> copy = Map.copyOf(offsets);
-        return write("commit " + copy.size() + " offsets of group " + coordinator.groupId() + " at coordinator epoch "
-                + coordinator.epoch(), connection -> {
+        return write(
+                "commit " + copy.size() + " offsets of group " + coordinator.groupId() + " at coordinator epoch "
+                        + coordinator.epoch(),
+                connection -> {
                     if (!coordinators.holds(connection, coordinator)) {
                         return false;
                     }
@@ -535,8 +582,8 @@ public final class SqlMetadataStore implements MetadataStore {
                 if (attempt >= NEW_ROW_ATTEMPTS || !dialect.uniqueViolation(e)) {
                     throw failure(dialect, action, e);
                 }
-                LOGGER.debug("{} lost a race for a new row (attempt {}), asking again: {}", action, attempt,
-                        e.getMessage());
+                LOGGER.debug(
+                        "{} lost a race for a new row (attempt {}), asking again: {}", action, attempt, e.getMessage());
             }
         }
     }
@@ -550,10 +597,12 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public Optional<JobLease> acquireLease(String job, String owner, Instant now, Duration ttl) {
         try {
-            return write("take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
+            return write(
+                    "take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
         } catch (MetadataStoreException lostTheRace) {
             LOGGER.debug("taking the lease of job {} failed once, asking again: {}", job, lostTheRace.getMessage());
-            return write("take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
+            return write(
+                    "take the lease of job " + job, connection -> leases.acquire(connection, job, owner, now, ttl));
         }
     }
 
@@ -567,15 +616,19 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public List<StoredObject> smallObjects(long sizeBelowBytes, Instant registeredBefore, int max) {
-        return read("list small objects",
+        return read(
+                "list small objects",
                 connection -> rewrites.smallObjects(connection, sizeBelowBytes, registeredBefore, max));
     }
 
     @Override
     public List<BatchCoordinate> batchesIn(Collection<ObjectKey> objects) {
         List<ObjectKey> copy = List.copyOf(objects);
-        return copy.isEmpty() ? List.of()
-                : read("read the batches of " + copy.size() + " objects", connection -> rewrites.batchesIn(connection, copy));
+        return copy.isEmpty()
+                ? List.of()
+                : read(
+                        "read the batches of " + copy.size() + " objects",
+                        connection -> rewrites.batchesIn(connection, copy));
     }
 
     /** Like {@link #commit}, any failure but a conflict with the plan is {@link RewriteOutcome.Unknown}. */
@@ -590,11 +643,18 @@ public final class SqlMetadataStore implements MetadataStore {
             } finally {
                 logRewrites.invalidate();
             }
-            LOGGER.debug("rewrote store={} output={} moved={} removed={}", dialect.describe(), rewrite.output(),
-                    rewrite.moves().size(), rewrite.removed().size());
+            LOGGER.debug(
+                    "rewrote store={} output={} moved={} removed={}",
+                    dialect.describe(),
+                    rewrite.output(),
+                    rewrite.moves().size(),
+                    rewrite.removed().size());
             return outcome;
         } catch (ObjectRewrites.Conflict e) {
-            LOGGER.info("rewrite rejected store={} output={} reason={}", dialect.describe(), rewrite.output(),
+            LOGGER.info(
+                    "rewrite rejected store={} output={} reason={}",
+                    dialect.describe(),
+                    rewrite.output(),
                     e.getMessage());
             return new RewriteOutcome.Rejected(e.getMessage());
         } catch (SQLException | RuntimeException e) {
@@ -605,7 +665,8 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public long truncateLog(TopicPartition topicPartition, long newLogStart, Instant deleteAfter) {
-        return rewritingLog("truncate " + topicPartition + " below " + newLogStart,
+        return rewritingLog(
+                "truncate " + topicPartition + " below " + newLogStart,
                 connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
     }
 
@@ -613,20 +674,18 @@ public final class SqlMetadataStore implements MetadataStore {
     public void holdRetention(String holder, String topic, Map<Integer, Long> offsets) {
         Objects.requireNonNull(holder, "holder");
         Map<Integer, Long> copy = Map.copyOf(offsets);
-        write("hold retention of " + topic + " for " + holder,
-                connection -> {
-                    retentionHolds.hold(connection, holder, topic, copy);
-                    return null;
-                });
+        write("hold retention of " + topic + " for " + holder, connection -> {
+            retentionHolds.hold(connection, holder, topic, copy);
+            return null;
+        });
     }
 
     @Override
     public void releaseRetention(String holder, String topic) {
-        write("release retention holds of " + topic + " for " + holder,
-                connection -> {
-                    retentionHolds.release(connection, holder, topic);
-                    return null;
-                });
+        write("release retention holds of " + topic + " for " + holder, connection -> {
+            retentionHolds.release(connection, holder, topic);
+            return null;
+        });
     }
 
     @Override
@@ -636,7 +695,8 @@ public final class SqlMetadataStore implements MetadataStore {
 
     @Override
     public int scheduleUnreferenced(Instant registeredBefore, Instant now, Instant deleteAfter) {
-        return write("schedule unreferenced objects",
+        return write(
+                "schedule unreferenced objects",
                 connection -> cleanup.scheduleUnreferenced(connection, registeredBefore, now, deleteAfter));
     }
 
@@ -660,7 +720,8 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public Set<ObjectKey> unknownObjects(Collection<ObjectKey> keys) {
         List<ObjectKey> copy = List.copyOf(keys);
-        return copy.isEmpty() ? Set.of()
+        return copy.isEmpty()
+                ? Set.of()
                 : read("look up " + copy.size() + " objects", connection -> cleanup.unknownObjects(connection, copy));
     }
 
@@ -716,7 +777,9 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     private static MetadataStoreException failure(Dialect dialect, String action, SQLException e) {
-        return new MetadataStoreException("metadata store " + dialect.describe() + " failed to " + action + ": "
-                + e.getMessage(), dialect.retriable(e), e);
+        return new MetadataStoreException(
+                "metadata store " + dialect.describe() + " failed to " + action + ": " + e.getMessage(),
+                dialect.retriable(e),
+                e);
     }
 }

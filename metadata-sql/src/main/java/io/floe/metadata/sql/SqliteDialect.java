@@ -26,6 +26,7 @@ final class SqliteDialect implements Dialect {
     private static final int WRITER_CACHE_KIB = 64 * 1024;
     /** A large transaction (deleting a big topic) grows the WAL; it is cut back to this size after checkpoints. */
     private static final int WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
     private static final int SQLITE_BUSY = 5;
     private static final int SQLITE_LOCKED = 6;
     private static final int SQLITE_CONSTRAINT = 19;
@@ -141,7 +142,8 @@ final class SqliteDialect implements Dialect {
     /** Primary keys and unique columns fail alike, with "UNIQUE constraint failed: table.column". */
     @Override
     public boolean uniqueViolation(SQLException e) {
-        return e instanceof SQLiteException && (e.getErrorCode() & 0xFF) == SQLITE_CONSTRAINT
+        return e instanceof SQLiteException
+                && (e.getErrorCode() & 0xFF) == SQLITE_CONSTRAINT
                 && String.valueOf(e.getMessage()).contains("UNIQUE constraint failed");
     }
 

@@ -43,7 +43,8 @@ final class TopicCatalog {
         if (find(connection, request.name(), "").isPresent()) {
             throw new TopicExistsException(request.name());
         }
-        Topic topic = new Topic(request.name(), Concurrency.threads().randomUuid(), request.partitionCount(), request.configs());
+        Topic topic = new Topic(
+                request.name(), Concurrency.threads().randomUuid(), request.partitionCount(), request.configs());
         try (PreparedStatement insert = connection.prepareStatement(
                 "INSERT INTO topics (id, name, partition_count, created_at) VALUES (?, ?, ?, ?)")) {
             insert.setString(1, topic.id().toString());
@@ -91,8 +92,8 @@ final class TopicCatalog {
      */
     private Map<ObjectKey, Integer> deleteBatches(Connection connection, String topicId) throws SQLException {
         String ofTopic = " FROM batches WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")";
-        try (PreparedStatement lock = connection.prepareStatement("SELECT partition_id, base_offset" + ofTopic
-                + dialect.forUpdateInOrder("partition_id, base_offset"))) {
+        try (PreparedStatement lock = connection.prepareStatement(
+                "SELECT partition_id, base_offset" + ofTopic + dialect.forUpdateInOrder("partition_id, base_offset"))) {
             lock.setString(1, topicId);
             try (ResultSet rows = lock.executeQuery()) {
                 while (rows.next()) {
@@ -122,14 +123,21 @@ final class TopicCatalog {
             throw new InvalidPartitionsException("Topic currently has " + current
                     + " partitions, which is higher than the requested " + totalCount + ".");
         }
-        update(connection, "UPDATE topics SET partition_count = ? WHERE id = ?", totalCount, topic.id().toString());
+        update(
+                connection,
+                "UPDATE topics SET partition_count = ? WHERE id = ?",
+                totalCount,
+                topic.id().toString());
         insertPartitions(connection, topic.id(), current, totalCount);
         return new Topic(name, topic.id(), totalCount, topic.configs());
     }
 
     Topic setConfigs(Connection connection, String name, Map<String, String> configs) throws SQLException {
         Topic topic = require(connection, name);
-        update(connection, "DELETE FROM topic_configs WHERE topic_id = ?", topic.id().toString());
+        update(
+                connection,
+                "DELETE FROM topic_configs WHERE topic_id = ?",
+                topic.id().toString());
         insertConfigs(connection, topic.id(), configs);
         return new Topic(name, topic.id(), topic.partitionCount(), configs);
     }
@@ -139,8 +147,8 @@ final class TopicCatalog {
     }
 
     private Optional<Topic> find(Connection connection, String name, String lock) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT id, partition_count FROM topics WHERE name = ?" + lock)) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT id, partition_count FROM topics WHERE name = ?" + lock)) {
             select.setString(1, name);
             try (ResultSet rows = select.executeQuery()) {
                 if (!rows.next()) {
@@ -161,7 +169,8 @@ final class TopicCatalog {
         try (PreparedStatement select = connection.prepareStatement("SELECT topic_id, name, value FROM topic_configs");
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
-                configsByTopic.computeIfAbsent(rows.getString(1), id -> new HashMap<>())
+                configsByTopic
+                        .computeIfAbsent(rows.getString(1), id -> new HashMap<>())
                         .put(rows.getString(2), rows.getString(3));
             }
         }
@@ -170,7 +179,10 @@ final class TopicCatalog {
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 String id = rows.getString(1);
-                topics.add(new Topic(rows.getString(2), UUID.fromString(id), rows.getInt(3),
+                topics.add(new Topic(
+                        rows.getString(2),
+                        UUID.fromString(id),
+                        rows.getInt(3),
                         configsByTopic.getOrDefault(id, Map.of())));
             }
         }
@@ -189,8 +201,8 @@ final class TopicCatalog {
      * partitions gone, and the two never wait for each other's rows.
      */
     private void lockPartitions(Connection connection, String topicId) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(
-                PARTITIONS_OF_TOPIC + dialect.forUpdateInOrder("id"))) {
+        try (PreparedStatement select =
+                connection.prepareStatement(PARTITIONS_OF_TOPIC + dialect.forUpdateInOrder("id"))) {
             select.setString(1, topicId);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
@@ -202,8 +214,8 @@ final class TopicCatalog {
 
     private static Map<String, String> configs(Connection connection, UUID topicId) throws SQLException {
         Map<String, String> configs = new HashMap<>();
-        try (PreparedStatement select = connection.prepareStatement(
-                "SELECT name, value FROM topic_configs WHERE topic_id = ?")) {
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT name, value FROM topic_configs WHERE topic_id = ?")) {
             select.setString(1, topicId.toString());
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
@@ -216,8 +228,8 @@ final class TopicCatalog {
 
     private static void insertConfigs(Connection connection, UUID topicId, Map<String, String> configs)
             throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO topic_configs (topic_id, name, value) VALUES (?, ?, ?)")) {
+        try (PreparedStatement insert =
+                connection.prepareStatement("INSERT INTO topic_configs (topic_id, name, value) VALUES (?, ?, ?)")) {
             for (Map.Entry<String, String> config : configs.entrySet()) {
                 insert.setString(1, topicId.toString());
                 insert.setString(2, config.getKey());

@@ -39,8 +39,8 @@ final class CommitCuttingProxy implements AutoCloseable {
     }
 
     static CommitCuttingProxy start(int upstreamPort) throws IOException {
-        CommitCuttingProxy proxy = new CommitCuttingProxy(
-                new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), upstreamPort);
+        CommitCuttingProxy proxy =
+                new CommitCuttingProxy(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), upstreamPort);
         proxy.threads.execute(proxy::accept);
         return proxy;
     }
@@ -73,7 +73,8 @@ final class CommitCuttingProxy implements AutoCloseable {
     private void pump(Socket from, Socket to, boolean fromServer) {
         byte[] buffer = new byte[64 * 1024];
         byte[] tail = new byte[0];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
                 if (fromServer && armed.get()) {
                     byte[] window = concat(tail, buffer, read);

@@ -90,11 +90,13 @@ class PostgresConcurrentCommitIT {
 
         List<ThreadLog> logs = PostgresTesting.runTogether(tasks);
 
-        assertThat(logs).as("retries answered with another offset (seed %d)", SEED)
+        assertThat(logs)
+                .as("retries answered with another offset (seed %d)", SEED)
                 .allSatisfy(log -> assertThat(log.wrongRetries()).isEmpty());
         Map<TopicPartition, List<Appended>> appended = new HashMap<>();
-        logs.forEach(log -> log.appended().forEach(a -> appended.computeIfAbsent(a.partition(), p -> new ArrayList<>())
-                .add(a)));
+        logs.forEach(log -> log.appended()
+                .forEach(a -> appended.computeIfAbsent(a.partition(), p -> new ArrayList<>())
+                        .add(a)));
         for (int partition = 0; partition < PARTITIONS; partition++) {
             TopicPartition tp = new TopicPartition("orders", partition);
             assertDenseLogOfExactly(stores.get(partition % STORES), tp, appended.getOrDefault(tp, List.of()));
@@ -114,8 +116,12 @@ class PostgresConcurrentCommitIT {
                 ProduceFixture produce = new ProduceFixture(store);
                 List<AppendResult> results = new ArrayList<>();
                 for (int i = 0; i < COMMITS_PER_THREAD; i++) {
-                    results.addAll(produce.commit(produce.batch(kept, i % 2, 1), produce.batch(doomed, 0, 1),
-                            produce.batch(doomed, 1, 1), produce.batch(doomed, 2, 1), produce.batch(kept, 1, 1)));
+                    results.addAll(produce.commit(
+                            produce.batch(kept, i % 2, 1),
+                            produce.batch(doomed, 0, 1),
+                            produce.batch(doomed, 1, 1),
+                            produce.batch(doomed, 2, 1),
+                            produce.batch(kept, 1, 1)));
                     if (i == 2) {
                         started.countDown();
                     }
@@ -169,7 +175,9 @@ class PostgresConcurrentCommitIT {
             });
         }
 
-        List<Long> ids = PostgresTesting.runTogether(tasks).stream().flatMap(List::stream).toList();
+        List<Long> ids = PostgresTesting.runTogether(tasks).stream()
+                .flatMap(List::stream)
+                .toList();
 
         assertThat(ids).doesNotHaveDuplicates().hasSize(STORES * THREADS_PER_STORE * 150);
         assertThat(stores.get(0).topics()).hasSize(STORES * THREADS_PER_STORE);
@@ -217,8 +225,13 @@ class PostgresConcurrentCommitIT {
             Deque<BatchAppend> window = recent.get(random.nextInt(PARTITIONS));
             if (!window.isEmpty() && random.nextInt(3) == 0) {
                 BatchAppend original = new ArrayList<>(window).get(random.nextInt(window.size()));
-                batches.add(produce.idempotent(topic, original.topicPartition().partition(), producerId, 0,
-                        original.producer().baseSequence(), original.recordCount()));
+                batches.add(produce.idempotent(
+                        topic,
+                        original.topicPartition().partition(),
+                        producerId,
+                        0,
+                        original.producer().baseSequence(),
+                        original.recordCount()));
             }
             ObjectCommit commit = new ObjectCommit(produce.registerUpload(), batches.size() * 100L, batches);
             List<AppendResult> results = committed(store.commit(commit));
@@ -231,7 +244,8 @@ class PostgresConcurrentCommitIT {
                     appended.add(new Appended(batch.topicPartition(), done.baseOffset(), batch.recordCount()));
                     if (batch.producer().idempotent()) {
                         offsetBySequence.put(key, done.baseOffset());
-                        Deque<BatchAppend> last = recent.get(batch.topicPartition().partition());
+                        Deque<BatchAppend> last =
+                                recent.get(batch.topicPartition().partition());
                         last.addLast(batch);
                         if (last.size() > RETRY_WINDOW) {
                             last.removeFirst();
@@ -248,10 +262,11 @@ class PostgresConcurrentCommitIT {
         return new ThreadLog(appended, wrongRetries);
     }
 
-    private static void checkDuplicate(String key, AppendResult result, Map<String, Long> offsetBySequence,
-            List<String> wrongRetries) {
+    private static void checkDuplicate(
+            String key, AppendResult result, Map<String, Long> offsetBySequence, List<String> wrongRetries) {
         Long original = offsetBySequence.get(key);
-        if (!(result instanceof AppendResult.Duplicate duplicate) || original == null
+        if (!(result instanceof AppendResult.Duplicate duplicate)
+                || original == null
                 || duplicate.baseOffset() != original) {
             wrongRetries.add(key + ": " + result + ", first appended at " + original);
         }
@@ -272,19 +287,23 @@ class PostgresConcurrentCommitIT {
     }
 
     /** The partition's log holds exactly the appended batches, back to back from offset 0. */
-    private static void assertDenseLogOfExactly(MetadataStore store, TopicPartition partition, List<Appended> appended) {
+    private static void assertDenseLogOfExactly(
+            MetadataStore store, TopicPartition partition, List<Appended> appended) {
         List<BatchCoordinate> log = store.batches(partition, 0, 100_000);
         long next = 0;
         for (BatchCoordinate batch : log) {
-            assertThat(batch.baseOffset()).as("batch after offset %d of %s (seed %d)", next, partition, SEED)
+            assertThat(batch.baseOffset())
+                    .as("batch after offset %d of %s (seed %d)", next, partition, SEED)
                     .isEqualTo(next);
             next = batch.nextOffset();
         }
         assertThat(store.offsets(partition).highWatermark()).isEqualTo(next);
-        assertThat(log).extracting(BatchCoordinate::baseOffset, b -> (int) (b.nextOffset() - b.baseOffset()))
+        assertThat(log)
+                .extracting(BatchCoordinate::baseOffset, b -> (int) (b.nextOffset() - b.baseOffset()))
                 .as("the log of %s against what producers were told (seed %d)", partition, SEED)
                 .containsExactlyInAnyOrderElementsOf(appended.stream()
-                        .map(a -> Tuple.tuple(a.baseOffset(), a.records())).toList());
+                        .map(a -> Tuple.tuple(a.baseOffset(), a.records()))
+                        .toList());
     }
 
     /** NoDuplicateAppend, checked on the rows themselves: one row per producer, partition and sequence. */

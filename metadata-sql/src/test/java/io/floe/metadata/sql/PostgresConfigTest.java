@@ -10,7 +10,8 @@ class PostgresConfigTest {
 
     @Test
     void theCliUrlFormBecomesAJdbcUrlWithCredentials() {
-        PostgresConfig config = PostgresConfig.parse("postgresql://floe:s3cr%40t+x@db.example:6543/metadata?sslmode=require");
+        PostgresConfig config =
+                PostgresConfig.parse("postgresql://floe:s3cr%40t+x@db.example:6543/metadata?sslmode=require");
 
         assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example:6543/metadata?sslmode=require");
         assertThat(config.user()).isEqualTo("floe");
@@ -27,8 +28,10 @@ class PostgresConfigTest {
         assertThat(config.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example:5432/metadata");
         assertThat(config.user()).isNull();
         assertThat(config.password()).isNull();
-        assertThat(PostgresConfig.parse("postgresql://floe@db.example/m").user()).isEqualTo("floe");
-        assertThat(PostgresConfig.parse("postgresql://floe@db.example/m").password()).isNull();
+        assertThat(PostgresConfig.parse("postgresql://floe@db.example/m").user())
+                .isEqualTo("floe");
+        assertThat(PostgresConfig.parse("postgresql://floe@db.example/m").password())
+                .isNull();
     }
 
     @Test
@@ -39,7 +42,8 @@ class PostgresConfigTest {
         assertThat(config.user()).isEqualTo("admin");
         assertThat(config.location()).isEqualTo("postgresql://10.0.0.5:5432/floe");
         assertThat(PostgresConfig.of("postgresql://a:b@h/d", "c", null).user()).isEqualTo("c");
-        assertThat(PostgresConfig.of("postgresql://a:b@h/d", "c", null).password()).isEqualTo("b");
+        assertThat(PostgresConfig.of("postgresql://a:b@h/d", "c", null).password())
+                .isEqualTo("b");
     }
 
     @Test
@@ -56,7 +60,10 @@ class PostgresConfigTest {
     void limitsAreChecked() {
         PostgresConfig config = PostgresConfig.parse("postgresql://db.example/metadata");
 
-        assertThat(config.withPoolSize(32).withConnectionTimeout(Duration.ofSeconds(3)).poolSize()).isEqualTo(32);
+        assertThat(config.withPoolSize(32)
+                        .withConnectionTimeout(Duration.ofSeconds(3))
+                        .poolSize())
+                .isEqualTo(32);
         assertThatThrownBy(() -> config.withPoolSize(0)).hasMessageContaining("pool size must be in [1, 200], got 0");
         assertThatThrownBy(() -> config.withConnectionTimeout(Duration.ofMillis(10)))
                 .hasMessageContaining("at least 250 ms, got 10 ms");

@@ -35,7 +35,8 @@ class PostgresLogAppendsIT extends LogAppendsContract {
     void storesOnOneDatabaseShareTopicsOffsetsAndIds() {
         String schema = PostgresTesting.server().createSchema(PostgresTesting.contractDatabase());
         try (MetadataStore first = SqlMetadataStore.openPostgres(PostgresTesting.config(schema), Clock.systemUTC());
-                MetadataStore second = SqlMetadataStore.openPostgres(PostgresTesting.config(schema), Clock.systemUTC())) {
+                MetadataStore second =
+                        SqlMetadataStore.openPostgres(PostgresTesting.config(schema), Clock.systemUTC())) {
             Topic topic = first.createTopic(new NewTopic("orders", 2, Map.of("retention.ms", "1000")));
             ProduceFixture viaFirst = new ProduceFixture(first);
             ProduceFixture viaSecond = new ProduceFixture(second);
@@ -55,9 +56,11 @@ class PostgresLogAppendsIT extends LogAppendsContract {
     @Test
     void aCommitWhoseAnswerIsLostIsUnknownAndItsRetryAppendsNothing() throws Exception {
         String schema = PostgresTesting.server().createSchema(PostgresTesting.contractDatabase());
-        try (CommitCuttingProxy proxy = CommitCuttingProxy.start(PostgresTesting.server().port());
+        try (CommitCuttingProxy proxy =
+                        CommitCuttingProxy.start(PostgresTesting.server().port());
                 MetadataStore store = SqlMetadataStore.openPostgres(
-                        PostgresTesting.config(schema.replace(":" + PostgresTesting.server().port() + "/", ":" + proxy.port() + "/")),
+                        PostgresTesting.config(
+                                schema.replace(":" + PostgresTesting.server().port() + "/", ":" + proxy.port() + "/")),
                         Clock.systemUTC())) {
             ProduceFixture produce = new ProduceFixture(store);
             Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));

@@ -58,7 +58,9 @@ class PostgresReferenceCountIT {
     private static final long MIX_SEED = 20_261_201L;
     /** Registrations before this time are expired by the mix's sweeps (commits register later ones). */
     private static final long EXPIRED_BEFORE = 1_000_000L;
-    private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
+
+    private static final Instant NOW =
+            Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
 
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private String url;
@@ -91,18 +93,22 @@ class PostgresReferenceCountIT {
         Topic kept = store.createTopic(new NewTopic("kept", 1, Map.of()));
         ProduceFixture produce = new ProduceFixture(store);
         produce.commit(produce.batch(doomed, 0, 1), produce.batch(doomed, 0, 1), produce.batch(kept, 0, 1));
-        BatchCoordinate moved = store.batches(new TopicPartition("doomed", 0), 0, 1).get(0);
+        BatchCoordinate moved =
+                store.batches(new TopicPartition("doomed", 0), 0, 1).get(0);
         ObjectKey x = moved.object();
         ObjectKey output = produce.registerUpload();
-        ObjectRewrite swap = new ObjectRewrite(output, ProduceFixture.BATCH_BYTES,
+        ObjectRewrite swap = new ObjectRewrite(
+                output,
+                ProduceFixture.BATCH_BYTES,
                 List.of(new ObjectRewrite.Move(moved, new ByteRange(0, ProduceFixture.BATCH_BYTES))));
 
         Future<RewriteOutcome> swapping;
         Future<?> deleting;
-        try (Connection holder = connect(); Connection observer = connect()) {
+        try (Connection holder = connect();
+                Connection observer = connect()) {
             holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement(
-                    "SELECT value FROM counters WHERE name = ? FOR UPDATE")) {
+            try (PreparedStatement lock =
+                    holder.prepareStatement("SELECT value FROM counters WHERE name = ? FOR UPDATE")) {
                 lock.setString(1, Counters.LOG_REWRITES);
                 lock.executeQuery().close();
             }
@@ -119,11 +125,14 @@ class PostgresReferenceCountIT {
         assertThat(swapping.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isInstanceOf(RewriteOutcome.Rewritten.class);
         deleting.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         assertThat(store.topic("doomed")).isEmpty();
-        assertThat(store.referenceMismatches()).as("objects whose count is not their number of rows").isEmpty();
+        assertThat(store.referenceMismatches())
+                .as("objects whose count is not their number of rows")
+                .isEmpty();
         // With exact counts the sweep takes the output (no rows left) and retention then releases X.
         assertThat(store.scheduleUnreferenced(NOW, NOW, NOW)).isEqualTo(1);
         assertThat(store.truncateLog(new TopicPartition("kept", 0), 1, NOW)).isEqualTo(1);
-        assertThat(store.dueDeletions(NOW, 10)).extracting(deletion -> deletion.key())
+        assertThat(store.dueDeletions(NOW, 10))
+                .extracting(deletion -> deletion.key())
                 .containsExactlyInAnyOrder(x, output);
         assertThat(store.referenceMismatches()).isEmpty();
     }
@@ -137,7 +146,8 @@ class PostgresReferenceCountIT {
      */
     @Test
     void everyCountStaysExactUnderConcurrentMaintenanceOfAllKinds() throws Exception {
-        List<MetadataStore> stores = List.of(store,
+        List<MetadataStore> stores = List.of(
+                store,
                 SqlMetadataStore.openPostgres(PostgresTesting.config(url), Clock.systemUTC()),
                 SqlMetadataStore.openPostgres(PostgresTesting.config(url), Clock.systemUTC()));
         try {
@@ -172,11 +182,16 @@ class PostgresReferenceCountIT {
                 running.set(false);
             }
 
-            assertThat(auditor.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("audit during the mix (seed %d)", MIX_SEED)
+            assertThat(auditor.get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                    .as("audit during the mix (seed %d)", MIX_SEED)
                     .isEmpty();
             assertThat(auditsDuringMix).as("audits run while the mix ran").hasPositiveValue();
-            assertThat(store.referenceMismatches()).as("audit after the mix (seed %d)", MIX_SEED).isEmpty();
-            assertThat(store.storageStats().committedObjects()).as("the mix committed something").isPositive();
+            assertThat(store.referenceMismatches())
+                    .as("audit after the mix (seed %d)", MIX_SEED)
+                    .isEmpty();
+            assertThat(store.storageStats().committedObjects())
+                    .as("the mix committed something")
+                    .isPositive();
         } finally {
             stores.get(1).close();
             stores.get(2).close();
@@ -244,12 +259,13 @@ class PostgresReferenceCountIT {
      */
     private static void rewriteSome(MetadataStore store, Random random, boolean removeSome) {
         List<ObjectKey> inputs = store.smallObjects(Long.MAX_VALUE, NOW, 50).stream()
-                .map(object -> object.key()).toList();
+                .map(object -> object.key())
+                .toList();
         if (inputs.isEmpty()) {
             return;
         }
-        List<BatchCoordinate> rows = new ArrayList<>(store.batchesIn(inputs.subList(0,
-                Math.min(inputs.size(), 1 + random.nextInt(3)))));
+        List<BatchCoordinate> rows =
+                new ArrayList<>(store.batchesIn(inputs.subList(0, Math.min(inputs.size(), 1 + random.nextInt(3)))));
         Collections.shuffle(rows, random);
         List<ObjectRewrite.Move> moves = new ArrayList<>();
         List<BatchCoordinate> removed = new ArrayList<>();
@@ -258,7 +274,8 @@ class PostgresReferenceCountIT {
             if (removeSome && random.nextBoolean()) {
                 removed.add(row);
             } else {
-                moves.add(new ObjectRewrite.Move(row, new ByteRange(position, row.range().length())));
+                moves.add(new ObjectRewrite.Move(
+                        row, new ByteRange(position, row.range().length())));
                 position += row.range().length();
             }
         }
@@ -268,7 +285,9 @@ class PostgresReferenceCountIT {
         ObjectKey output = null;
         if (!moves.isEmpty()) {
             output = new ObjectKey("segments/ff/mix-" + UUID.randomUUID() + ".seg");
-            store.registerUpload(output, "compactor",
+            store.registerUpload(
+                    output,
+                    "compactor",
                     Instant.ofEpochMilli(random.nextBoolean() ? EXPIRED_BEFORE - 1 : ProduceFixture.DEFAULT_TIMESTAMP));
         }
         store.rewrite(new ObjectRewrite(output, position, moves, removed), NOW);
@@ -296,8 +315,8 @@ class PostgresReferenceCountIT {
      */
     private static int awaitBlockedBy(Connection observer, int blocker) throws SQLException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        try (PreparedStatement select = observer.prepareStatement(
-                "SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
+        try (PreparedStatement select =
+                observer.prepareStatement("SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
             select.setInt(1, blocker);
             while (System.nanoTime() < deadline) {
                 try (ResultSet rows = select.executeQuery()) {

@@ -47,14 +47,15 @@ class PostgresStoreIT {
 
     @Test
     void theCliUrlFormWithCredentialsOpensTheStore() {
-        String url = "postgresql://" + TestPostgres.USER + ":" + TestPostgres.PASSWORD + "@127.0.0.1:"
-                + postgres.port() + databasePath(postgres.createSchema(database));
+        String url = "postgresql://" + TestPostgres.USER + ":" + TestPostgres.PASSWORD + "@127.0.0.1:" + postgres.port()
+                + databasePath(postgres.createSchema(database));
         try (MetadataStore store = SqlMetadataStore.openPostgres(url, Clock.systemUTC())) {
             store.createTopic(new NewTopic("orders", 1, Map.of()));
 
             assertThat(store.topics()).hasSize(1);
-            assertThat(store.describe()).isEqualTo("postgresql://127.0.0.1:" + postgres.port() + "/"
-                    + database.substring(database.lastIndexOf('/') + 1));
+            assertThat(store.describe())
+                    .isEqualTo("postgresql://127.0.0.1:" + postgres.port() + "/"
+                            + database.substring(database.lastIndexOf('/') + 1));
         }
     }
 
@@ -63,7 +64,9 @@ class PostgresStoreIT {
         PostgresConfig config = PostgresConfig.of(database, TestPostgres.USER, "wrong-password");
 
         assertThatThrownBy(() -> SqlMetadataStore.openPostgres(config, Clock.systemUTC()))
-                .isInstanceOfSatisfying(MetadataStoreException.class, e -> assertThat(e.retriable()).isFalse())
+                .isInstanceOfSatisfying(
+                        MetadataStoreException.class,
+                        e -> assertThat(e.retriable()).isFalse())
                 .hasMessageContaining("password authentication failed")
                 .hasMessageContaining("postgresql://127.0.0.1:" + postgres.port())
                 .hasMessageNotContaining("wrong-password");
@@ -75,11 +78,14 @@ class PostgresStoreIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
-        PostgresConfig config = PostgresConfig.of("jdbc:postgresql://127.0.0.1:" + closedPort + "/floe",
-                TestPostgres.USER, TestPostgres.PASSWORD).withConnectionTimeout(Duration.ofSeconds(2));
+        PostgresConfig config = PostgresConfig.of(
+                        "jdbc:postgresql://127.0.0.1:" + closedPort + "/floe", TestPostgres.USER, TestPostgres.PASSWORD)
+                .withConnectionTimeout(Duration.ofSeconds(2));
 
         assertThatThrownBy(() -> SqlMetadataStore.openPostgres(config, Clock.systemUTC()))
-                .isInstanceOfSatisfying(MetadataStoreException.class, e -> assertThat(e.retriable()).isTrue())
+                .isInstanceOfSatisfying(
+                        MetadataStoreException.class,
+                        e -> assertThat(e.retriable()).isTrue())
                 .hasMessageContaining("postgresql://127.0.0.1:" + closedPort + "/floe failed to open");
     }
 
@@ -113,9 +119,11 @@ class PostgresStoreIT {
         store.close();
         store.close();
 
-        assertThatThrownBy(store::topics).isInstanceOf(MetadataStoreException.class).hasMessageContaining("closed");
-        assertThat(store.commit(new ObjectCommit(new ObjectKey("segments/00/late.seg"), 0,
-                List.of()))).isInstanceOf(CommitOutcome.Unknown.class);
+        assertThatThrownBy(store::topics)
+                .isInstanceOf(MetadataStoreException.class)
+                .hasMessageContaining("closed");
+        assertThat(store.commit(new ObjectCommit(new ObjectKey("segments/00/late.seg"), 0, List.of())))
+                .isInstanceOf(CommitOutcome.Unknown.class);
     }
 
     private static String databasePath(String jdbcUrl) {

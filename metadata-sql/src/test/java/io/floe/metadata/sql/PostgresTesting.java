@@ -25,7 +25,8 @@ final class PostgresTesting {
 
     /** A config for the database or schema at {@code jdbcUrl}, with the server's credentials and a small pool. */
     static PostgresConfig config(String jdbcUrl) {
-        return PostgresConfig.of(jdbcUrl, TestPostgres.USER, TestPostgres.PASSWORD).withPoolSize(4);
+        return PostgresConfig.of(jdbcUrl, TestPostgres.USER, TestPostgres.PASSWORD)
+                .withPoolSize(4);
     }
 
     /** The shared test server, started on first use. */

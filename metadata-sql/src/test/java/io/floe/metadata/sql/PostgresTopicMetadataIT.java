@@ -35,7 +35,9 @@ class PostgresTopicMetadataIT extends TopicMetadataContract {
                 stores.add(store);
                 creates.add(() -> {
                     try {
-                        return store.createTopic(new NewTopic("orders", 3, Map.of())).id().toString();
+                        return store.createTopic(new NewTopic("orders", 3, Map.of()))
+                                .id()
+                                .toString();
                     } catch (TopicExistsException e) {
                         return "exists";
                     }
@@ -44,9 +46,12 @@ class PostgresTopicMetadataIT extends TopicMetadataContract {
 
             List<String> outcomes = PostgresTesting.runTogether(creates);
 
-            assertThat(outcomes).filteredOn(outcome -> !outcome.equals("exists")).hasSize(1);
+            assertThat(outcomes)
+                    .filteredOn(outcome -> !outcome.equals("exists"))
+                    .hasSize(1);
             assertThat(stores.get(0).topics()).hasSize(1);
-            assertThat(stores.get(0).topic("orders").orElseThrow().id().toString()).isIn(outcomes);
+            assertThat(stores.get(0).topic("orders").orElseThrow().id().toString())
+                    .isIn(outcomes);
         } finally {
             stores.forEach(MetadataStore::close);
         }

@@ -36,10 +36,12 @@ class ProducerExpiryTest {
 
     @Test
     void forgetsEachProducerOnEachPartitionByItsOwnLastWrite() throws SQLException {
-        assertThat(ProducerExpiry.expire(connection, Instant.ofEpochMilli(3000), Instant.ofEpochMilli(9000))).isEqualTo(1);
+        assertThat(ProducerExpiry.expire(connection, Instant.ofEpochMilli(3000), Instant.ofEpochMilli(9000)))
+                .isEqualTo(1);
         assertThat(rows()).containsExactly("1/200@3000", "2/100@5000", "3/300@9000");
 
-        assertThat(ProducerExpiry.expire(connection, Instant.ofEpochMilli(9000), Instant.ofEpochMilli(12000))).isEqualTo(2);
+        assertThat(ProducerExpiry.expire(connection, Instant.ofEpochMilli(9000), Instant.ofEpochMilli(12000)))
+                .isEqualTo(2);
         assertThat(rows()).containsExactly("3/300@9000");
     }
 

@@ -9,8 +9,8 @@ class ProducerHistoryTest {
 
     @Test
     void recentBatchesSurviveEncoding() {
-        ProducerHistory history = new ProducerHistory((short) 3, 0, 41, List.of(
-                new RecentBatch(0, 9, 100), new RecentBatch(10, 41, Long.MAX_VALUE - 1)));
+        ProducerHistory history = new ProducerHistory(
+                (short) 3, 0, 41, List.of(new RecentBatch(0, 9, 100), new RecentBatch(10, 41, Long.MAX_VALUE - 1)));
 
         ProducerHistory decoded = ProducerHistory.decode((short) 3, 0, 41, history.encodeRecent());
 

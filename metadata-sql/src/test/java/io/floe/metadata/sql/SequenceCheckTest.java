@@ -28,11 +28,13 @@ class SequenceCheckTest {
         }
 
         // Remembered: the original offset.
-        assertThat(SequenceCheck.check(history, batch(0, 90, 99), PARTITION)).isEqualTo(new SequenceCheck.Duplicate(90));
+        assertThat(SequenceCheck.check(history, batch(0, 90, 99), PARTITION))
+                .isEqualTo(new SequenceCheck.Duplicate(90));
         // Stored in this epoch, older than the remembered batches: its offset is unknown.
         assertThat(SequenceCheck.check(history, batch(0, 0, 9), PARTITION))
                 .isEqualTo(new SequenceCheck.Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET));
-        assertThat(SequenceCheck.check(history, batch(0, 100, 109), PARTITION)).isInstanceOf(SequenceCheck.Accept.class);
+        assertThat(SequenceCheck.check(history, batch(0, 100, 109), PARTITION))
+                .isInstanceOf(SequenceCheck.Accept.class);
         assertOutOfOrder(SequenceCheck.check(history, batch(0, 95, 104), PARTITION), "expected 100, got 95");
         assertOutOfOrder(SequenceCheck.check(history, batch(0, 101, 109), PARTITION), "expected 100, got 101");
     }
@@ -40,13 +42,14 @@ class SequenceCheckTest {
     @Test
     void nothingBeforeTheEpochsFirstStoredSequenceIsADuplicate() {
         // A state row written before first sequences were recorded (or a history that started late).
-        ProducerHistory legacy = new ProducerHistory((short) 0, ProducerHistory.UNKNOWN_SEQUENCE, 19,
-                List.of(new RecentBatch(10, 19, 0)));
+        ProducerHistory legacy = new ProducerHistory(
+                (short) 0, ProducerHistory.UNKNOWN_SEQUENCE, 19, List.of(new RecentBatch(10, 19, 0)));
         ProducerHistory lateStart = new ProducerHistory((short) 0, 10, 19, List.of(new RecentBatch(10, 19, 0)));
 
         assertOutOfOrder(SequenceCheck.check(legacy, batch(0, 0, 9), PARTITION), "expected 20, got 0");
         assertOutOfOrder(SequenceCheck.check(lateStart, batch(0, 0, 9), PARTITION), "expected 20, got 0");
-        assertThat(SequenceCheck.check(lateStart, batch(0, 10, 19), PARTITION)).isEqualTo(new SequenceCheck.Duplicate(0));
+        assertThat(SequenceCheck.check(lateStart, batch(0, 10, 19), PARTITION))
+                .isEqualTo(new SequenceCheck.Duplicate(0));
     }
 
     @Test
@@ -57,7 +60,8 @@ class SequenceCheckTest {
         assertThat(history.stored(0, 49)).isTrue();
         assertThat(history.stored(Integer.MAX_VALUE - 9, 5)).isTrue();
         assertThat(history.stored(40, 50)).isFalse();
-        assertThat(history.stored(Integer.MAX_VALUE - 100, Integer.MAX_VALUE - 90)).isFalse();
+        assertThat(history.stored(Integer.MAX_VALUE - 100, Integer.MAX_VALUE - 90))
+                .isFalse();
         assertThat(SequenceCheck.nextSequence(Integer.MAX_VALUE)).isZero();
     }
 
@@ -66,7 +70,8 @@ class SequenceCheckTest {
         ProducerHistory history = new ProducerHistory((short) 3, 0, 9, List.of(new RecentBatch(0, 9, 0)));
 
         assertThat(SequenceCheck.check(history, batch(2, 10, 19), PARTITION))
-                .isInstanceOfSatisfying(SequenceCheck.Refuse.class,
+                .isInstanceOfSatisfying(
+                        SequenceCheck.Refuse.class,
                         refuse -> assertThat(refuse.error()).isEqualTo(AppendError.PRODUCER_FENCED));
         assertOutOfOrder(SequenceCheck.check(history, batch(4, 10, 19), PARTITION), "sequence 0, got 10");
         assertThat(SequenceCheck.check(history, batch(4, 0, 9), PARTITION)).isInstanceOf(SequenceCheck.Accept.class);

@@ -35,12 +35,14 @@ class SqliteLeasesTest extends LeasesContract {
         CoordinatorLease before;
         try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
             assertThat(store.allocateNodeId("agent-before", now, ttl).nodeId()).isZero();
-            before = store.acquireCoordinator("billing", "agent-before", now, ttl, session).orElseThrow();
+            before = store.acquireCoordinator("billing", "agent-before", now, ttl, session)
+                    .orElseThrow();
         }
 
         try (MetadataStore store = SqlMetadataStore.openSqlite(file)) {
             Instant restarted = Instant.now();
-            assertThat(store.allocateNodeId("agent-after", restarted, ttl).nodeId()).isZero();
+            assertThat(store.allocateNodeId("agent-after", restarted, ttl).nodeId())
+                    .isZero();
             CoordinatorLease after = store.acquireCoordinator("billing", "agent-after", restarted, ttl, session)
                     .orElseThrow();
             assertThat(after.epoch()).isEqualTo(before.epoch() + 1);

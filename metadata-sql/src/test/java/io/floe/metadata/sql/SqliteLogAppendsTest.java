@@ -55,7 +55,9 @@ class SqliteLogAppendsTest extends LogAppendsContract {
             assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(0, 7));
             assertThat(store.batches(partition, 0, 10)).hasSize(2);
             assertThat(store.allocateProducerId()).isGreaterThan(producerId);
-            assertThat(produce.commit(produce.idempotent(topic, 1, producerId, 0, 0, 4), produce.idempotent(topic, 1, producerId, 0, 4, 1)))
+            assertThat(produce.commit(
+                            produce.idempotent(topic, 1, producerId, 0, 0, 4),
+                            produce.idempotent(topic, 1, producerId, 0, 4, 1)))
                     .containsExactly(new AppendResult.Duplicate(0, 0), new AppendResult.Appended(7, 0));
         }
     }
@@ -77,8 +79,12 @@ class SqliteLogAppendsTest extends LogAppendsContract {
             ObjectKey pending = produce.registerUpload();
             ObjectKey shared = produce.registerUpload();
             Topic gone = new Topic("gone", UUID.randomUUID(), 1, Map.of());
-            produce.commit(shared, produce.batch(orders, 0, 1), produce.batch(orders, 1, 1),
-                    produce.batch(payments, 0, 1), produce.batch(gone, 0, 1));
+            produce.commit(
+                    shared,
+                    produce.batch(orders, 0, 1),
+                    produce.batch(orders, 1, 1),
+                    produce.batch(payments, 0, 1),
+                    produce.batch(gone, 0, 1));
 
             assertThat(objectRow(raw, pending)).isEqualTo("REGISTERED/0");
             assertThat(objectRow(raw, shared)).isEqualTo("COMMITTED/3");
@@ -90,11 +96,13 @@ class SqliteLogAppendsTest extends LogAppendsContract {
     }
 
     private static String objectRow(Connection connection, ObjectKey object) throws SQLException {
-        return queryString(connection, "SELECT state || '/' || ref_count FROM objects WHERE object_key = '" + object + "'");
+        return queryString(
+                connection, "SELECT state || '/' || ref_count FROM objects WHERE object_key = '" + object + "'");
     }
 
     private static String queryString(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
             return rows.getString(1);
         }

@@ -37,7 +37,9 @@ class SqliteStoreTest {
         MetadataStore first = SqlMetadataStore.openSqlite(file);
 
         assertThatThrownBy(() -> SqlMetadataStore.openSqlite(file))
-                .isInstanceOfSatisfying(MetadataStoreException.class, e -> assertThat(e.retriable()).isFalse())
+                .isInstanceOfSatisfying(
+                        MetadataStoreException.class,
+                        e -> assertThat(e.retriable()).isFalse())
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining("another Floe agent is using this embedded metadata store");
 
@@ -48,11 +50,16 @@ class SqliteStoreTest {
     @Test
     void aStoreHeldByAnotherProcessCannotBeOpened() throws Exception {
         Path file = directory.resolve("other-process.db");
-        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), file.toString())
+        Process holder = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LockHolder.class.getName(),
+                        file.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
-        try (BufferedReader output = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader output =
+                new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(output.readLine()).startsWith("opened sqlite:");
 
             assertThatThrownBy(() -> SqlMetadataStore.openSqlite(file))
@@ -87,7 +94,8 @@ class SqliteStoreTest {
         SqlMetadataStore.openSqlite(file).close();
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
                 Statement statement = connection.createStatement()) {
-            statement.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (999, 'future', 0)");
+            statement.execute(
+                    "INSERT INTO schema_version (version, description, applied_at) VALUES (999, 'future', 0)");
         }
 
         assertThatThrownBy(() -> SqlMetadataStore.openSqlite(file))
@@ -108,13 +116,16 @@ class SqliteStoreTest {
         store.close();
         store.close();
 
-        assertThatThrownBy(() -> store.topics()).isInstanceOf(MetadataStoreException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> store.topics())
+                .isInstanceOf(MetadataStoreException.class)
+                .hasMessageContaining("closed");
         assertThat(store.commit(new ObjectCommit(new ObjectKey("segments/00/late.seg"), 0, List.of())))
                 .isInstanceOf(CommitOutcome.Unknown.class);
     }
 
     private static String queryString(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
             return rows.getString(1);
         }

@@ -25,10 +25,13 @@ final class BucketCheck {
         try {
             credentials.resolveCredentials();
         } catch (SdkException e) {
-            throw new ObjectStoreException("no credentials for " + config.describe() + ": configure an access key "
-                    + "id and secret for the store, or provide them to the AWS SDK's default chain (environment "
-                    + "variables AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, web identity, a container "
-                    + "or instance role): " + e.getMessage(), false, e);
+            throw new ObjectStoreException(
+                    "no credentials for " + config.describe() + ": configure an access key "
+                            + "id and secret for the store, or provide them to the AWS SDK's default chain (environment "
+                            + "variables AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, web identity, a container "
+                            + "or instance role): " + e.getMessage(),
+                    false,
+                    e);
         }
     }
 
@@ -46,25 +49,35 @@ final class BucketCheck {
         String where = config.endpoint().map(uri -> "at endpoint " + uri).orElse("in AWS region " + config.region());
         String detail = S3Failures.detail(e);
         if (!(e instanceof SdkServiceException)) {
-            return new ObjectStoreException("cannot reach the object store " + where + " to check bucket " + bucket
-                    + ": " + detail, true, e);
+            return new ObjectStoreException(
+                    "cannot reach the object store " + where + " to check bucket " + bucket + ": " + detail, true, e);
         }
         int status = S3Failures.status(e);
         if (status == S3Failures.HTTP_NOT_FOUND) {
-            return new ObjectStoreException("bucket " + bucket + " does not exist " + where
-                    + ": create it or correct the bucket name (" + detail + ")", false, e);
+            return new ObjectStoreException(
+                    "bucket " + bucket + " does not exist " + where + ": create it or correct the bucket name ("
+                            + detail + ")",
+                    false,
+                    e);
         }
         if (status == S3Failures.HTTP_FORBIDDEN) {
-            return new ObjectStoreException("access denied to bucket " + bucket + " " + where + " for "
-                    + credentialsDescription(config) + ": check the access key, the secret and the bucket policy ("
-                    + detail + ")", false, e);
+            return new ObjectStoreException(
+                    "access denied to bucket " + bucket + " " + where + " for "
+                            + credentialsDescription(config)
+                            + ": check the access key, the secret and the bucket policy ("
+                            + detail + ")",
+                    false,
+                    e);
         }
         if (status == HTTP_MOVED_PERMANENTLY) {
-            return new ObjectStoreException("bucket " + bucket + " is not in region " + config.region() + " but in "
-                    + bucketRegion(e) + ": configure that region (" + detail + ")", false, e);
+            return new ObjectStoreException(
+                    "bucket " + bucket + " is not in region " + config.region() + " but in " + bucketRegion(e)
+                            + ": configure that region (" + detail + ")",
+                    false,
+                    e);
         }
-        return new ObjectStoreException("checking bucket " + bucket + " " + where + " failed: " + detail,
-                S3Failures.retriable(e), e);
+        return new ObjectStoreException(
+                "checking bucket " + bucket + " " + where + " failed: " + detail, S3Failures.retriable(e), e);
     }
 
     private static String credentialsDescription(S3ObjectStoreConfig config) {
@@ -74,9 +87,12 @@ final class BucketCheck {
     }
 
     private static String bucketRegion(SdkException e) {
-        if (e instanceof AwsServiceException aws && aws.awsErrorDetails() != null
+        if (e instanceof AwsServiceException aws
+                && aws.awsErrorDetails() != null
                 && aws.awsErrorDetails().sdkHttpResponse() != null) {
-            return aws.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-bucket-region")
+            return aws.awsErrorDetails()
+                    .sdkHttpResponse()
+                    .firstMatchingHeader("x-amz-bucket-region")
                     .orElse("another region");
         }
         return "another region";

@@ -50,8 +50,9 @@ final class RangeReads {
     }
 
     /** A store that ignores Range answers 200 with the whole object: takes the range from it. */
-    private static ByteBuffer readFromWholeObject(ResponseInputStream<GetObjectResponse> in, ObjectKey key,
-            ByteRange range, PastEnd pastEnd) throws IOException {
+    private static ByteBuffer readFromWholeObject(
+            ResponseInputStream<GetObjectResponse> in, ObjectKey key, ByteRange range, PastEnd pastEnd)
+            throws IOException {
         Long sizeBytes = in.response().contentLength();
         if (sizeBytes == null || sizeBytes < range.end()) {
             in.abort();
@@ -69,9 +70,11 @@ final class RangeReads {
         Long sizeBytes = in.response().contentLength();
         if (sizeBytes == null || sizeBytes > Integer.MAX_VALUE) {
             in.abort();
-            throw new ObjectStoreException("object " + key + " in " + location + " has "
-                    + (sizeBytes == null ? "an unknown number of" : sizeBytes)
-                    + " bytes, more than one buffer holds; read it by ranges", false);
+            throw new ObjectStoreException(
+                    "object " + key + " in " + location + " has "
+                            + (sizeBytes == null ? "an unknown number of" : sizeBytes)
+                            + " bytes, more than one buffer holds; read it by ranges",
+                    false);
         }
         return ByteBuffer.wrap(readExactly(in, sizeBytes.intValue()));
     }

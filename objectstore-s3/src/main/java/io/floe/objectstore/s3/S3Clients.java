@@ -28,6 +28,7 @@ final class S3Clients {
     static final Duration RETRY_BASE_DELAY = Duration.ofMillis(100);
     /** Throttling (SlowDown, 429) backs off from a larger base so the store can recover. */
     static final Duration THROTTLED_RETRY_BASE_DELAY = Duration.ofSeconds(1);
+
     static final Duration RETRY_MAX_DELAY = Duration.ofSeconds(20);
     /** Opening a TCP connection takes far less than an attempt; fail fast on an unreachable endpoint. */
     static final Duration CONNECT_TIMEOUT_MAX = Duration.ofSeconds(10);
@@ -54,8 +55,7 @@ final class S3Clients {
                         .connectionTimeout(connect)
                         .connectionAcquisitionTimeout(attempt)
                         .socketTimeout(attempt))
-                .overrideConfiguration(o -> o
-                        .apiCallTimeout(config.apiCallTimeout())
+                .overrideConfiguration(o -> o.apiCallTimeout(config.apiCallTimeout())
                         .apiCallAttemptTimeout(attempt)
                         .retryStrategy(retryStrategy(config.maxRetries())));
         config.endpoint().ifPresent(builder::endpointOverride);

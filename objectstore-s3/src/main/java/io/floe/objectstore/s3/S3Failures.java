@@ -42,14 +42,14 @@ final class S3Failures {
 
     /** An operation on one object failed in the SDK. */
     ObjectStoreException of(String operation, ObjectKey key, SdkException e) {
-        return new ObjectStoreException(operation + " object " + key + " in " + location + " failed: " + detail(e)
-                + hint(e), retriable(e), e);
+        return new ObjectStoreException(
+                operation + " object " + key + " in " + location + " failed: " + detail(e) + hint(e), retriable(e), e);
     }
 
     /** Reading a response body failed: the connection broke, so the same read may pass. */
     ObjectStoreException of(String operation, ObjectKey key, IOException e) {
-        return new ObjectStoreException(operation + " object " + key + " in " + location + " failed while reading: "
-                + e, true, e);
+        return new ObjectStoreException(
+                operation + " object " + key + " in " + location + " failed while reading: " + e, true, e);
     }
 
     /** Listing a prefix failed in the SDK. */
@@ -63,7 +63,11 @@ final class S3Failures {
             return true;
         }
         int status = service.statusCode();
-        return service.isThrottlingException() || status >= 500 || status == 408 || status == 409 || status == 429
+        return service.isThrottlingException()
+                || status >= 500
+                || status == 408
+                || status == 409
+                || status == 429
                 || RETRIABLE_CODES.contains(errorCode(e));
     }
 
@@ -74,7 +78,8 @@ final class S3Failures {
 
     /** S3's error code ("NoSuchKey", "AccessDenied", ...), or "" when there is none (HEAD has no body). */
     static String errorCode(SdkException e) {
-        if (e instanceof AwsServiceException aws && aws.awsErrorDetails() != null
+        if (e instanceof AwsServiceException aws
+                && aws.awsErrorDetails() != null
                 && aws.awsErrorDetails().errorCode() != null) {
             return aws.awsErrorDetails().errorCode();
         }

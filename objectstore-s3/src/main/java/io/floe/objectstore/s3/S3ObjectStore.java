@@ -62,8 +62,12 @@ public final class S3ObjectStore implements ObjectStore {
     private final Supplier<UUID> writeIds;
     private final int listPageSize;
 
-    private S3ObjectStore(S3ObjectStoreConfig config, AwsCredentialsProvider credentials, S3Client client,
-            Supplier<UUID> writeIds, int listPageSize) {
+    private S3ObjectStore(
+            S3ObjectStoreConfig config,
+            AwsCredentialsProvider credentials,
+            S3Client client,
+            Supplier<UUID> writeIds,
+            int listPageSize) {
         this.config = config;
         this.credentials = credentials;
         this.client = client;
@@ -122,8 +126,10 @@ public final class S3ObjectStore implements ObjectStore {
                 .metadata(stamp.toMetadata())
                 .build();
         try {
-            client.putObject(request, RequestBody.fromContentProvider(
-                    new ByteBufferContent(content), stamp.sizeBytes(), "application/octet-stream"));
+            client.putObject(
+                    request,
+                    RequestBody.fromContentProvider(
+                            new ByteBufferContent(content), stamp.sizeBytes(), "application/octet-stream"));
         } catch (SdkException e) {
             if (S3Failures.status(e) == S3Failures.HTTP_PRECONDITION_FAILED) {
                 confirmOwnWrite(key, bucketKey, stamp);
@@ -159,7 +165,10 @@ public final class S3ObjectStore implements ObjectStore {
 
     @Override
     public ByteBuffer get(ObjectKey key) {
-        GetObjectRequest request = GetObjectRequest.builder().bucket(config.bucket()).key(keys.toBucketKey(key)).build();
+        GetObjectRequest request = GetObjectRequest.builder()
+                .bucket(config.bucket())
+                .key(keys.toBucketKey(key))
+                .build();
         try (ResponseInputStream<GetObjectResponse> in = client.getObject(request)) {
             return RangeReads.readWhole(in, key, config.describe());
         } catch (IOException e) {
@@ -185,8 +194,10 @@ public final class S3ObjectStore implements ObjectStore {
                 if (key.isPresent()) {
                     found.add(new ObjectInfo(key.get(), object.size(), object.lastModified()));
                 } else {
-                    LOGGER.warn("skipping a bucket key that is no object key location={} key={}",
-                            config.describe(), object.key());
+                    LOGGER.warn(
+                            "skipping a bucket key that is no object key location={} key={}",
+                            config.describe(),
+                            object.key());
                 }
             }
         } catch (SdkException e) {
@@ -240,19 +251,30 @@ public final class S3ObjectStore implements ObjectStore {
                 throw new ObjectAlreadyExistsException(key);
             }
             // Retriable or not, the put's outcome is unknown now: an earlier attempt may have stored the object.
-            throw new ObjectStoreException("put object " + key + " in " + describe()
-                    + " was answered 412 and reading the object's metadata to see whether it is this put's own"
-                    + " failed, so the put may or may not have stored it: " + S3Failures.detail(e)
-                    + S3Failures.hint(e), S3Failures.retriable(e), e);
+            throw new ObjectStoreException(
+                    "put object " + key + " in " + describe()
+                            + " was answered 412 and reading the object's metadata to see whether it is this put's own"
+                            + " failed, so the put may or may not have stored it: " + S3Failures.detail(e)
+                            + S3Failures.hint(e),
+                    S3Failures.retriable(e),
+                    e);
         }
         switch (stamp.match(head.contentLength(), head.metadata())) {
-            case THIS_WRITE -> LOGGER.info("create-only put answered 412 for the object an earlier attempt of the"
-                    + " same put stored: the put succeeded location={} key={}", describe(), key);
+            case THIS_WRITE ->
+                LOGGER.info(
+                        "create-only put answered 412 for the object an earlier attempt of the"
+                                + " same put stored: the put succeeded location={} key={}",
+                        describe(),
+                        key);
             case OTHER_WRITE -> throw new ObjectAlreadyExistsException(key);
-            case THIS_WRITE_CHANGED -> throw new ObjectStoreException("object " + key + " in " + describe()
-                    + " carries the write id of this put but has " + head.contentLength() + " bytes and metadata "
-                    + head.metadata() + " instead of " + stamp.sizeBytes() + " bytes with CRC32C "
-                    + stamp.toMetadata().get(WriteStamp.CRC32C_HEX) + ": it was changed outside Floe", false);
+            case THIS_WRITE_CHANGED ->
+                throw new ObjectStoreException(
+                        "object " + key + " in " + describe()
+                                + " carries the write id of this put but has " + head.contentLength()
+                                + " bytes and metadata "
+                                + head.metadata() + " instead of " + stamp.sizeBytes() + " bytes with CRC32C "
+                                + stamp.toMetadata().get(WriteStamp.CRC32C_HEX) + ": it was changed outside Floe",
+                        false);
         }
     }
 
@@ -269,8 +291,11 @@ public final class S3ObjectStore implements ObjectStore {
             return new ObjectNotFoundException(key);
         }
         if (range != null && S3Failures.status(e) == S3Failures.HTTP_RANGE_NOT_SATISFIABLE) {
-            return new ObjectStoreException("range [" + range.position() + ", " + range.end() + ") of object " + key
-                    + " in " + describe() + " starts past its end: " + S3Failures.detail(e), false, e);
+            return new ObjectStoreException(
+                    "range [" + range.position() + ", " + range.end() + ") of object " + key + " in " + describe()
+                            + " starts past its end: " + S3Failures.detail(e),
+                    false,
+                    e);
         }
         return failures.of("get", key, e);
     }
@@ -282,8 +307,10 @@ public final class S3ObjectStore implements ObjectStore {
     }
 
     private ObjectStoreException pastEnd(ObjectKey key, ByteRange range, long sizeBytes) {
-        return new ObjectStoreException("range [" + range.position() + ", " + range.end() + ") of object " + key
-                + " in " + describe() + " is past its end: the object has " + sizeBytes + " bytes", false);
+        return new ObjectStoreException(
+                "range [" + range.position() + ", " + range.end() + ") of object " + key + " in " + describe()
+                        + " is past its end: the object has " + sizeBytes + " bytes",
+                false);
     }
 
     private static void closeQuietly(S3Client client, AwsCredentialsProvider credentials) {

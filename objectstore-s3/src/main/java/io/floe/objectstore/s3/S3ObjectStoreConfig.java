@@ -58,6 +58,7 @@ public record S3ObjectStoreConfig(
 
     /** S3's rules for general purpose bucket names (the older, looser rules are long retired). */
     private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+
     private static final Pattern REGION_NAME = Pattern.compile("[A-Za-z0-9_-]+");
 
     public S3ObjectStoreConfig {
@@ -76,7 +77,8 @@ public record S3ObjectStoreConfig(
         }
         checkTimeouts(apiCallTimeout, apiCallAttemptTimeout);
         if (maxRetries < 0 || maxRetries > MAX_RETRIES_LIMIT) {
-            throw new IllegalArgumentException("maxRetries " + maxRetries + " is outside [0, " + MAX_RETRIES_LIMIT + "]");
+            throw new IllegalArgumentException(
+                    "maxRetries " + maxRetries + " is outside [0, " + MAX_RETRIES_LIMIT + "]");
         }
         if (maxConnections < 1 || maxConnections > MAX_CONNECTIONS_LIMIT) {
             throw new IllegalArgumentException(
@@ -86,8 +88,16 @@ public record S3ObjectStoreConfig(
 
     /** The bucket on AWS in {@value #DEFAULT_REGION}, no prefix, default credentials, timeouts and limits. */
     public static S3ObjectStoreConfig forBucket(String bucket) {
-        return new S3ObjectStoreConfig(bucket, "", Optional.empty(), DEFAULT_REGION, false, Optional.empty(),
-                DEFAULT_API_CALL_TIMEOUT, DEFAULT_API_CALL_ATTEMPT_TIMEOUT, DEFAULT_MAX_RETRIES,
+        return new S3ObjectStoreConfig(
+                bucket,
+                "",
+                Optional.empty(),
+                DEFAULT_REGION,
+                false,
+                Optional.empty(),
+                DEFAULT_API_CALL_TIMEOUT,
+                DEFAULT_API_CALL_ATTEMPT_TIMEOUT,
+                DEFAULT_MAX_RETRIES,
                 DEFAULT_MAX_CONNECTIONS);
     }
 
@@ -97,52 +107,127 @@ public record S3ObjectStoreConfig(
      */
     public static S3ObjectStoreConfig forUri(URI uri) {
         Objects.requireNonNull(uri, "uri");
-        if (!"s3".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || uri.getPort() != -1
-                || uri.getUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        if (!"s3".equalsIgnoreCase(uri.getScheme())
+                || uri.getHost() == null
+                || uri.getPort() != -1
+                || uri.getUserInfo() != null
+                || uri.getRawQuery() != null
+                || uri.getRawFragment() != null) {
             throw new IllegalArgumentException("'" + uri + "' is not an s3://bucket/prefix URL");
         }
         return forBucket(uri.getHost()).withKeyPrefix(uri.getPath() == null ? "" : uri.getPath());
     }
 
     public S3ObjectStoreConfig withKeyPrefix(String prefix) {
-        return new S3ObjectStoreConfig(bucket, prefix, endpoint, region, pathStyleAccess, credentials,
-                apiCallTimeout, apiCallAttemptTimeout, maxRetries, maxConnections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                prefix,
+                endpoint,
+                region,
+                pathStyleAccess,
+                credentials,
+                apiCallTimeout,
+                apiCallAttemptTimeout,
+                maxRetries,
+                maxConnections);
     }
 
     public S3ObjectStoreConfig withEndpoint(URI uri) {
-        return new S3ObjectStoreConfig(bucket, keyPrefix, Optional.of(uri), region, pathStyleAccess, credentials,
-                apiCallTimeout, apiCallAttemptTimeout, maxRetries, maxConnections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                keyPrefix,
+                Optional.of(uri),
+                region,
+                pathStyleAccess,
+                credentials,
+                apiCallTimeout,
+                apiCallAttemptTimeout,
+                maxRetries,
+                maxConnections);
     }
 
     public S3ObjectStoreConfig withRegion(String name) {
-        return new S3ObjectStoreConfig(bucket, keyPrefix, endpoint, name, pathStyleAccess, credentials,
-                apiCallTimeout, apiCallAttemptTimeout, maxRetries, maxConnections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                keyPrefix,
+                endpoint,
+                name,
+                pathStyleAccess,
+                credentials,
+                apiCallTimeout,
+                apiCallAttemptTimeout,
+                maxRetries,
+                maxConnections);
     }
 
     public S3ObjectStoreConfig withPathStyleAccess(boolean pathStyle) {
-        return new S3ObjectStoreConfig(bucket, keyPrefix, endpoint, region, pathStyle, credentials,
-                apiCallTimeout, apiCallAttemptTimeout, maxRetries, maxConnections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                keyPrefix,
+                endpoint,
+                region,
+                pathStyle,
+                credentials,
+                apiCallTimeout,
+                apiCallAttemptTimeout,
+                maxRetries,
+                maxConnections);
     }
 
     public S3ObjectStoreConfig withStaticCredentials(String accessKeyId, String secretAccessKey) {
-        return new S3ObjectStoreConfig(bucket, keyPrefix, endpoint, region, pathStyleAccess,
-                Optional.of(new StaticCredentials(accessKeyId, secretAccessKey)), apiCallTimeout,
-                apiCallAttemptTimeout, maxRetries, maxConnections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                keyPrefix,
+                endpoint,
+                region,
+                pathStyleAccess,
+                Optional.of(new StaticCredentials(accessKeyId, secretAccessKey)),
+                apiCallTimeout,
+                apiCallAttemptTimeout,
+                maxRetries,
+                maxConnections);
     }
 
     public S3ObjectStoreConfig withTimeouts(Duration apiCall, Duration apiCallAttempt) {
-        return new S3ObjectStoreConfig(bucket, keyPrefix, endpoint, region, pathStyleAccess, credentials,
-                apiCall, apiCallAttempt, maxRetries, maxConnections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                keyPrefix,
+                endpoint,
+                region,
+                pathStyleAccess,
+                credentials,
+                apiCall,
+                apiCallAttempt,
+                maxRetries,
+                maxConnections);
     }
 
     public S3ObjectStoreConfig withMaxRetries(int retries) {
-        return new S3ObjectStoreConfig(bucket, keyPrefix, endpoint, region, pathStyleAccess, credentials,
-                apiCallTimeout, apiCallAttemptTimeout, retries, maxConnections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                keyPrefix,
+                endpoint,
+                region,
+                pathStyleAccess,
+                credentials,
+                apiCallTimeout,
+                apiCallAttemptTimeout,
+                retries,
+                maxConnections);
     }
 
     public S3ObjectStoreConfig withMaxConnections(int connections) {
-        return new S3ObjectStoreConfig(bucket, keyPrefix, endpoint, region, pathStyleAccess, credentials,
-                apiCallTimeout, apiCallAttemptTimeout, maxRetries, connections);
+        return new S3ObjectStoreConfig(
+                bucket,
+                keyPrefix,
+                endpoint,
+                region,
+                pathStyleAccess,
+                credentials,
+                apiCallTimeout,
+                apiCallAttemptTimeout,
+                maxRetries,
+                connections);
     }
 
     /** {@code s3://bucket/prefix at http://endpoint}, or {@code ... in region r} on AWS itself. */
@@ -177,14 +262,16 @@ public record S3ObjectStoreConfig(
 
     private static void checkEndpoint(URI uri) {
         String scheme = uri.getScheme();
-        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+        if (scheme == null
+                || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
                 || uri.getHost() == null) {
-            throw new IllegalArgumentException(
-                    "endpoint '" + uri + "' is not an http:// or https:// URL with a host, such as http://127.0.0.1:9000");
+            throw new IllegalArgumentException("endpoint '" + uri
+                    + "' is not an http:// or https:// URL with a host, such as http://127.0.0.1:9000");
         }
         if (uri.getUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-            throw new IllegalArgumentException("endpoint '" + uri
-                    + "' has user info, a query or a fragment; give credentials separately and only scheme, host and port");
+            throw new IllegalArgumentException(
+                    "endpoint '" + uri
+                            + "' has user info, a query or a fragment; give credentials separately and only scheme, host and port");
         }
     }
 

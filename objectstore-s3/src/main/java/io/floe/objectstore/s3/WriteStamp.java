@@ -21,6 +21,7 @@ record WriteStamp(UUID writeId, long sizeBytes, long crc32c) {
 
     /** User metadata names, stored by S3 as {@code x-amz-meta-<name>}; S3 returns them lower-cased. */
     static final String WRITE_ID = "floe-write-id";
+
     static final String CRC32C_HEX = "floe-crc32c";
 
     WriteStamp {

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class FaultProxy implements AutoCloseable {
 
-    private static final byte[] INTERNAL_ERROR = bytes("HTTP/1.1 500 Internal Server Error\r\n"
-            + "Content-Type: application/xml\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s",
+    private static final byte[] INTERNAL_ERROR = bytes(
+            "HTTP/1.1 500 Internal Server Error\r\n"
+                    + "Content-Type: application/xml\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s",
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>InternalError</Code>"
                     + "<Message>injected by the test</Message><RequestId>fault-proxy</RequestId></Error>");
 
@@ -93,7 +94,8 @@ final class FaultProxy implements AutoCloseable {
 
     private void pumpRequests(Socket client, Socket upstream) {
         byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = client.getInputStream(); OutputStream out = upstream.getOutputStream()) {
+        try (InputStream in = client.getInputStream();
+                OutputStream out = upstream.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 if (startsWith(buffer, n, "GET ") && takeOne(failNextGets)) {
                     injectedErrors.incrementAndGet();
@@ -114,7 +116,8 @@ final class FaultProxy implements AutoCloseable {
 
     private void pumpResponses(Socket upstream, Socket client) {
         byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = upstream.getInputStream(); OutputStream out = client.getOutputStream()) {
+        try (InputStream in = upstream.getInputStream();
+                OutputStream out = client.getOutputStream()) {
             for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 boolean finalResponse = startsWith(buffer, n, "HTTP/1.1 ") && !startsWith(buffer, n, "HTTP/1.1 100");
                 if (finalResponse && dropNextResponse.compareAndSet(true, false)) {

@@ -20,8 +20,8 @@ class RangeReadsTest {
 
     private static final ObjectKey KEY = new ObjectKey("k");
     private static final byte[] OBJECT = "0123456789".getBytes();
-    private static final RangeReads.PastEnd PAST_END = (key, range, size) ->
-            new ObjectStoreException("past end of " + size, false);
+    private static final RangeReads.PastEnd PAST_END =
+            (key, range, size) -> new ObjectStoreException("past end of " + size, false);
 
     @Test
     void readsAPartialContentAnswer() throws IOException {
@@ -41,23 +41,30 @@ class RangeReadsTest {
 
     @Test
     void rejectsAShortenedRangeAsPastTheEnd() {
-        assertThatThrownBy(() -> RangeReads.read(response("bytes 8-9/10", 2, slice(8, 10)), KEY, new ByteRange(8, 5),
-                PAST_END)).hasMessage("past end of 10");
-        assertThatThrownBy(() -> RangeReads.read(response("bytes 8-9/*", 2, slice(8, 10)), KEY, new ByteRange(8, 5),
-                PAST_END)).hasMessage("past end of 10");
+        assertThatThrownBy(() ->
+                        RangeReads.read(response("bytes 8-9/10", 2, slice(8, 10)), KEY, new ByteRange(8, 5), PAST_END))
+                .hasMessage("past end of 10");
+        assertThatThrownBy(() ->
+                        RangeReads.read(response("bytes 8-9/*", 2, slice(8, 10)), KEY, new ByteRange(8, 5), PAST_END))
+                .hasMessage("past end of 10");
     }
 
     @Test
     void treatsATruncatedBodyOrAnUnexpectedRangeAsAnIoError() {
-        assertThatThrownBy(() -> RangeReads.read(response("bytes 2-4/10", 3, slice(2, 4)), KEY, new ByteRange(2, 3),
-                PAST_END)).isInstanceOf(IOException.class).hasMessageContaining("ended after 2 of 3 bytes");
-        assertThatThrownBy(() -> RangeReads.read(response("bytes 0-2/10", 3, slice(0, 3)), KEY, new ByteRange(2, 3),
-                PAST_END)).isInstanceOf(IOException.class).hasMessageContaining("unexpected Content-Range");
+        assertThatThrownBy(() ->
+                        RangeReads.read(response("bytes 2-4/10", 3, slice(2, 4)), KEY, new ByteRange(2, 3), PAST_END))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("ended after 2 of 3 bytes");
+        assertThatThrownBy(() ->
+                        RangeReads.read(response("bytes 0-2/10", 3, slice(0, 3)), KEY, new ByteRange(2, 3), PAST_END))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("unexpected Content-Range");
     }
 
     @Test
     void readsWholeObjectsOfAKnownSize() throws IOException {
-        assertThat(bytes(RangeReads.readWhole(response(null, 10, OBJECT), KEY, "here"))).isEqualTo(OBJECT);
+        assertThat(bytes(RangeReads.readWhole(response(null, 10, OBJECT), KEY, "here")))
+                .isEqualTo(OBJECT);
         assertThatThrownBy(() -> RangeReads.readWhole(response(null, null, OBJECT), KEY, "here"))
                 .isInstanceOf(ObjectStoreException.class)
                 .hasMessageContaining("an unknown number of bytes");

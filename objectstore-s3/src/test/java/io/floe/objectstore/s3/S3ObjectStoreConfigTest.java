@@ -27,7 +27,9 @@ class S3ObjectStoreConfigTest {
     @Test
     void describesBucketPrefixAndWhere() {
         assertThat(BASE.describe()).isEqualTo("s3://floe-data in AWS region us-east-1");
-        assertThat(BASE.withKeyPrefix("a/b").withEndpoint(URI.create("http://127.0.0.1:9000")).describe())
+        assertThat(BASE.withKeyPrefix("a/b")
+                        .withEndpoint(URI.create("http://127.0.0.1:9000"))
+                        .describe())
                 .isEqualTo("s3://floe-data/a/b at http://127.0.0.1:9000");
     }
 
@@ -74,14 +76,16 @@ class S3ObjectStoreConfigTest {
 
     @Test
     void rejectsEndpointsThatAreNoPlainHttpUrls() {
-        for (String endpoint : new String[] {"ftp://host", "localhost:9000", "http:///path", "http://user:pw@host",
-                "http://host?x=1", "http://host#f"}) {
+        for (String endpoint : new String[] {
+            "ftp://host", "localhost:9000", "http:///path", "http://user:pw@host", "http://host?x=1", "http://host#f"
+        }) {
             assertThatThrownBy(() -> BASE.withEndpoint(URI.create(endpoint)))
                     .as("endpoint '%s'", endpoint)
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("endpoint '" + endpoint + "'");
         }
-        assertThat(BASE.withEndpoint(URI.create("https://s3.example.com")).endpoint()).isPresent();
+        assertThat(BASE.withEndpoint(URI.create("https://s3.example.com")).endpoint())
+                .isPresent();
     }
 
     @Test
@@ -91,11 +95,13 @@ class S3ObjectStoreConfigTest {
         assertThatThrownBy(() -> BASE.withTimeouts(Duration.ZERO, Duration.ZERO))
                 .hasMessageContaining("timeouts must be positive");
         assertThatThrownBy(() -> BASE.withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(11)))
-                .hasMessage("apiCallAttemptTimeout PT11S exceeds apiCallTimeout PT10S: no attempt could use its full time");
+                .hasMessage(
+                        "apiCallAttemptTimeout PT11S exceeds apiCallTimeout PT10S: no attempt could use its full time");
         assertThatThrownBy(() -> BASE.withMaxRetries(-1)).hasMessage("maxRetries -1 is outside [0, 10]");
         assertThatThrownBy(() -> BASE.withMaxRetries(11)).hasMessage("maxRetries 11 is outside [0, 10]");
         assertThatThrownBy(() -> BASE.withMaxConnections(0)).hasMessage("maxConnections 0 is outside [1, 1024]");
-        assertThat(BASE.withMaxRetries(0).withMaxConnections(1024).maxConnections()).isEqualTo(1024);
+        assertThat(BASE.withMaxRetries(0).withMaxConnections(1024).maxConnections())
+                .isEqualTo(1024);
     }
 
     @Test

@@ -70,7 +70,8 @@ class S3ObjectStoreFaultTest {
         ObjectKey key = new ObjectKey("stamp/same-id.seg");
         UUID writeId = UUID.randomUUID();
         byte[] content = content(2, 4_000);
-        try (S3ObjectStore first = open(writeId); S3ObjectStore retry = open(writeId)) {
+        try (S3ObjectStore first = open(writeId);
+                S3ObjectStore retry = open(writeId)) {
             first.put(key, ByteBuffer.wrap(content));
 
             retry.put(key, ByteBuffer.wrap(content)); // what the SDK's retry of the same request does
@@ -83,7 +84,8 @@ class S3ObjectStoreFaultTest {
     void identicalBytesFromAnotherPutStillExist() {
         ObjectKey key = new ObjectKey("stamp/other-id.seg");
         byte[] content = content(3, 4_000);
-        try (S3ObjectStore first = open(UUID.randomUUID()); S3ObjectStore second = open(UUID.randomUUID())) {
+        try (S3ObjectStore first = open(UUID.randomUUID());
+                S3ObjectStore second = open(UUID.randomUUID())) {
             first.put(key, ByteBuffer.wrap(content));
 
             assertThatThrownBy(() -> second.put(key, ByteBuffer.wrap(content)))
@@ -97,13 +99,15 @@ class S3ObjectStoreFaultTest {
         ObjectKey key = new ObjectKey("stamp/changed.seg");
         UUID writeId = UUID.randomUUID();
         byte[] content = content(4, 4_000);
-        try (S3ObjectStore first = open(writeId); S3ObjectStore second = open(writeId)) {
+        try (S3ObjectStore first = open(writeId);
+                S3ObjectStore second = open(writeId)) {
             first.put(key, ByteBuffer.wrap(content));
 
             assertThatThrownBy(() -> second.put(key, ByteBuffer.wrap(content(5, 4_000))))
                     .isExactlyInstanceOf(ObjectStoreException.class)
                     .hasMessageContaining("carries the write id of this put")
-                    .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
+                    .satisfies(e ->
+                            assertThat(((ObjectStoreException) e).retriable()).isFalse());
             assertThat(bytes(first.get(key))).isEqualTo(content);
         }
     }
@@ -120,7 +124,8 @@ class S3ObjectStoreFaultTest {
                     .isExactlyInstanceOf(ObjectStoreException.class)
                     .hasMessageStartingWith("get object errors/500.seg in s3://faults at " + proxy.endpoint())
                     .hasMessageContaining("HTTP 500 InternalError")
-                    .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isTrue());
+                    .satisfies(e ->
+                            assertThat(((ObjectStoreException) e).retriable()).isTrue());
         }
     }
 
@@ -148,10 +153,12 @@ class S3ObjectStoreFaultTest {
             assertThatThrownBy(() -> store.put(key, ByteBuffer.wrap(content(8, 100))))
                     .isExactlyInstanceOf(ObjectStoreException.class)
                     .hasMessageStartingWith("put object errors/gone.seg in s3://faults")
-                    .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isTrue());
+                    .satisfies(e ->
+                            assertThat(((ObjectStoreException) e).retriable()).isTrue());
             assertThatThrownBy(() -> store.list(""))
                     .isExactlyInstanceOf(ObjectStoreException.class)
-                    .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isTrue());
+                    .satisfies(e ->
+                            assertThat(((ObjectStoreException) e).retriable()).isTrue());
         }
     }
 

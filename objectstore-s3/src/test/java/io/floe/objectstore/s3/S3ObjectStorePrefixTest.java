@@ -35,12 +35,14 @@ class S3ObjectStorePrefixTest {
     @Test
     void joinsPrefixAndKeyWithOneSlash() {
         try (S3ObjectStore whole = S3ObjectStore.open(server.config("shared"));
-                S3ObjectStore prefixed = S3ObjectStore.open(server.config("shared").withKeyPrefix("/join/a/"))) {
+                S3ObjectStore prefixed =
+                        S3ObjectStore.open(server.config("shared").withKeyPrefix("/join/a/"))) {
             prefixed.put(new ObjectKey("segments/ab/1.seg"), ByteBuffer.wrap(new byte[] {1, 2, 3}));
 
             assertThat(keys(whole.list("join/"))).containsExactly("join/a/segments/ab/1.seg");
             assertThat(keys(prefixed.list(""))).containsExactly("segments/ab/1.seg");
-            assertThat(prefixed.get(new ObjectKey("segments/ab/1.seg")).remaining()).isEqualTo(3);
+            assertThat(prefixed.get(new ObjectKey("segments/ab/1.seg")).remaining())
+                    .isEqualTo(3);
             assertThat(prefixed.describe()).startsWith("s3://shared/join/a at ");
         }
     }
@@ -48,7 +50,8 @@ class S3ObjectStorePrefixTest {
     @Test
     void seesNothingOutsideItsPrefix() {
         try (S3ObjectStore whole = S3ObjectStore.open(server.config("shared"));
-                S3ObjectStore prefixed = S3ObjectStore.open(server.config("shared").withKeyPrefix("scope/p"))) {
+                S3ObjectStore prefixed =
+                        S3ObjectStore.open(server.config("shared").withKeyPrefix("scope/p"))) {
             // Not "scope/p" itself: S3Proxy's filesystem backend cannot hold a key that is also a directory.
             for (String key : List.of("scope/p/in", "scope/p/deep/in", "scope/px/out", "scope/p-x", "out")) {
                 whole.put(new ObjectKey(key), ByteBuffer.wrap(new byte[] {7}));
@@ -57,8 +60,7 @@ class S3ObjectStorePrefixTest {
             assertThat(keys(prefixed.list(""))).containsExactly("deep/in", "in");
             assertThat(keys(prefixed.list("d"))).containsExactly("deep/in");
             prefixed.delete(new ObjectKey("in"));
-            assertThat(keys(whole.list("scope/"))).containsExactly(
-                    "scope/p-x", "scope/p/deep/in", "scope/px/out");
+            assertThat(keys(whole.list("scope/"))).containsExactly("scope/p-x", "scope/p/deep/in", "scope/px/out");
         }
     }
 

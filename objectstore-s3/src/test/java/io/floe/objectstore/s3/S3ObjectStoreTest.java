@@ -63,8 +63,15 @@ class S3ObjectStoreTest extends ObjectStoreContract {
         byte[] content = content(11, 1000);
         store().put(key, ByteBuffer.wrap(content));
 
-        for (ByteRange range : new ByteRange[] {new ByteRange(0, 1), new ByteRange(999, 1), new ByteRange(0, 1000),
-                new ByteRange(1, 999), new ByteRange(998, 2), new ByteRange(1000, 0), new ByteRange(0, 0)}) {
+        for (ByteRange range : new ByteRange[] {
+            new ByteRange(0, 1),
+            new ByteRange(999, 1),
+            new ByteRange(0, 1000),
+            new ByteRange(1, 999),
+            new ByteRange(998, 2),
+            new ByteRange(1000, 0),
+            new ByteRange(0, 0)
+        }) {
             int from = (int) range.position();
             assertContent(store().get(key, range), Arrays.copyOfRange(content, from, from + range.length()));
         }
@@ -87,10 +94,13 @@ class S3ObjectStoreTest extends ObjectStoreContract {
 
         assertThat(store().get(key).remaining()).isZero();
         assertThat(store().get(key, new ByteRange(0, 0)).remaining()).isZero();
-        assertThat(store().list("edges/")).singleElement().satisfies(info -> assertThat(info.sizeBytes()).isZero());
+        assertThat(store().list("edges/"))
+                .singleElement()
+                .satisfies(info -> assertThat(info.sizeBytes()).isZero());
         assertThatThrownBy(() -> store().get(key, new ByteRange(0, 1)))
                 .isExactlyInstanceOf(ObjectStoreException.class)
-                .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
+                .satisfies(
+                        e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
     }
 
     @Test
@@ -101,14 +111,17 @@ class S3ObjectStoreTest extends ObjectStoreContract {
 
     @Test
     void listsAcrossPages() {
-        try (S3ObjectStore paged = S3ObjectStore.open(server.config(bucket).withKeyPrefix(PREFIX),
-                UUID::randomUUID, 7)) {
+        try (S3ObjectStore paged =
+                S3ObjectStore.open(server.config(bucket).withKeyPrefix(PREFIX), UUID::randomUUID, 7)) {
             for (int i = 0; i < 30; i++) {
                 paged.put(new ObjectKey(String.format("pages/%02d", i)), ByteBuffer.wrap(new byte[] {(byte) i}));
             }
 
-            assertThat(paged.list("pages/")).hasSize(30)
-                    .extracting(info -> info.key().value()).startsWith("pages/00", "pages/01").endsWith("pages/29");
+            assertThat(paged.list("pages/"))
+                    .hasSize(30)
+                    .extracting(info -> info.key().value())
+                    .startsWith("pages/00", "pages/01")
+                    .endsWith("pages/29");
         }
     }
 }

@@ -17,8 +17,10 @@ class WriteStampTest {
 
     @Test
     void stampsFromPositionToLimitWithoutMovingTheBuffer() {
-        ByteBuffer heap = ByteBuffer.wrap("xx123456789yy".getBytes()).position(2).limit(11);
-        ByteBuffer direct = ByteBuffer.allocateDirect(9).put("123456789".getBytes()).flip();
+        ByteBuffer heap =
+                ByteBuffer.wrap("xx123456789yy".getBytes()).position(2).limit(11);
+        ByteBuffer direct =
+                ByteBuffer.allocateDirect(9).put("123456789".getBytes()).flip();
 
         WriteStamp fromHeap = WriteStamp.of(ID, heap);
         WriteStamp fromDirect = WriteStamp.of(ID, direct);
@@ -26,8 +28,8 @@ class WriteStampTest {
         assertThat(fromHeap).isEqualTo(new WriteStamp(ID, 9, CHECK_VALUE)).isEqualTo(fromDirect);
         assertThat(heap.position()).isEqualTo(2);
         assertThat(direct.position()).isZero();
-        assertThat(fromHeap.toMetadata()).containsOnly(
-                Map.entry("floe-write-id", ID.toString()), Map.entry("floe-crc32c", "e3069283"));
+        assertThat(fromHeap.toMetadata())
+                .containsOnly(Map.entry("floe-write-id", ID.toString()), Map.entry("floe-crc32c", "e3069283"));
     }
 
     @Test

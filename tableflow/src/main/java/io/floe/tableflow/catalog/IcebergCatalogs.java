@@ -33,8 +33,8 @@ public final class IcebergCatalogs {
     }
 
     /** As {@link #jdbc(String, String, String, String, FileIO)}, waiting between set-up attempts on {@code concurrency}. */
-    public static Catalog jdbc(String jdbcUrl, String user, String password, String warehouse, FileIO io,
-            Concurrency concurrency) {
+    public static Catalog jdbc(
+            String jdbcUrl, String user, String password, String warehouse, FileIO io, Concurrency concurrency) {
         Map<String, String> properties = new HashMap<>();
         properties.put(CatalogProperties.URI, jdbcUrl);
         properties.put(CatalogProperties.WAREHOUSE_LOCATION, warehouse);
@@ -61,8 +61,12 @@ public final class IcebergCatalogs {
             } catch (RuntimeException e) {
                 last = e;
                 closeQuietly(catalog);
-                LOGGER.info("Iceberg catalog set-up attempt {} of {} failed (another agent may be creating its"
-                        + " tables): {}", attempt, INIT_ATTEMPTS, e.getMessage());
+                LOGGER.info(
+                        "Iceberg catalog set-up attempt {} of {} failed (another agent may be creating its"
+                                + " tables): {}",
+                        attempt,
+                        INIT_ATTEMPTS,
+                        e.getMessage());
                 pause(attempt, concurrency);
             }
         }

@@ -72,8 +72,8 @@ public record TableSettings(
                     + ": a round in flight writes its files before it commits them");
         }
         if (format != ValueFormat.RAW && schema.isBlank()) {
-            throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when "
-                    + TableflowConfigs.FORMAT + " is " + format.name().toLowerCase(java.util.Locale.ROOT));
+            throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when " + TableflowConfigs.FORMAT
+                    + " is " + format.name().toLowerCase(java.util.Locale.ROOT));
         }
     }
 
@@ -103,8 +103,11 @@ public record TableSettings(
         if (value != null) {
             return value;
         }
-        return TableflowConfigs.DEFINITIONS.stream().filter(def -> def.name().equals(name)).findFirst()
-                .orElseThrow().defaultValue();
+        return TableflowConfigs.DEFINITIONS.stream()
+                .filter(def -> def.name().equals(name))
+                .findFirst()
+                .orElseThrow()
+                .defaultValue();
     }
 
     private static boolean parseBoolean(Map<String, String> configs, String name) {
@@ -123,8 +126,9 @@ public record TableSettings(
         return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "none" -> false;
             case "confluent" -> true;
-            default -> throw new IllegalArgumentException("Invalid value " + text + " for configuration "
-                    + TableflowConfigs.AVRO_FRAMING + ": must be none or confluent");
+            default ->
+                throw new IllegalArgumentException("Invalid value " + text + " for configuration "
+                        + TableflowConfigs.AVRO_FRAMING + ": must be none or confluent");
         };
     }
 
@@ -133,7 +137,8 @@ public record TableSettings(
         try {
             return Long.parseLong(text.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Invalid value " + text + " for configuration " + name + ": expected a long");
+            throw new IllegalArgumentException(
+                    "Invalid value " + text + " for configuration " + name + ": expected a long");
         }
     }
 
@@ -142,7 +147,8 @@ public record TableSettings(
         try {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Invalid value " + text + " for configuration " + name + ": expected an int");
+            throw new IllegalArgumentException(
+                    "Invalid value " + text + " for configuration " + name + ": expected an int");
         }
     }
 }

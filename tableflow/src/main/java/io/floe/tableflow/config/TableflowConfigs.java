@@ -25,23 +25,38 @@ public final class TableflowConfigs {
             new Definition(ENABLED, "false", "materialize the topic as an Iceberg table"),
             new Definition(FORMAT, "raw", "how record values are read: avro, json (with a JSON schema) or raw bytes"),
             new Definition(SCHEMA, "", "the value schema: Avro schema JSON for avro, a JSON Schema for json"),
-            new Definition(AVRO_FRAMING, "none",
+            new Definition(
+                    AVRO_FRAMING,
+                    "none",
                     "none: values are plain Avro binary; confluent: a magic byte and 4-byte schema id come first"),
             new Definition(PARTITIONING, "none", "table partitioning by the record timestamp: none, day or hour"),
             new Definition(COMMIT_INTERVAL_MS, "60000", "how often the table gets a snapshot while records arrive"),
             new Definition(TARGET_FILE_BYTES, "134217728", "size the table's data files grow to"),
             new Definition(SNAPSHOT_RETENTION_MS, "86400000", "how long old snapshots stay for time travel"),
-            new Definition(COMPRESSION, "snappy",
+            new Definition(
+                    COMPRESSION,
+                    "snappy",
                     "Parquet compression of new data files: snappy, zstd, gzip, lz4 or uncompressed"),
-            new Definition(MAINTENANCE_ENABLED, "true",
+            new Definition(
+                    MAINTENANCE_ENABLED,
+                    "true",
                     "compact small files, expire old snapshots and remove orphan files (false: another engine does)"),
-            new Definition(MAINTENANCE_INTERVAL_MS, "3600000", "how often snapshots are expired and orphan files"
-                    + " removed; small files wait at most this long for compaction"),
-            new Definition(COMPACTION_TRIGGER_FILES, "32", "compaction runs once the table has this many more data"
-                    + " files than its bytes need at the target size (counted since the last compaction)"),
-            new Definition(ORPHAN_AGE_MS, "86400000", "files in the table's data and metadata directories that no"
-                    + " snapshot references are deleted once older than this (at least 600000: a round in flight"
-                    + " writes its files before it commits them)"));
+            new Definition(
+                    MAINTENANCE_INTERVAL_MS,
+                    "3600000",
+                    "how often snapshots are expired and orphan files"
+                            + " removed; small files wait at most this long for compaction"),
+            new Definition(
+                    COMPACTION_TRIGGER_FILES,
+                    "32",
+                    "compaction runs once the table has this many more data"
+                            + " files than its bytes need at the target size (counted since the last compaction)"),
+            new Definition(
+                    ORPHAN_AGE_MS,
+                    "86400000",
+                    "files in the table's data and metadata directories that no"
+                            + " snapshot references are deleted once older than this (at least 600000: a round in flight"
+                            + " writes its files before it commits them)"));
 
     public record Definition(String name, String defaultValue, String documentation) {}
 

@@ -15,8 +15,8 @@ public enum ValueFormat {
         try {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "Invalid value " + text + " for configuration " + TableflowConfigs.FORMAT + ": must be avro, json or raw");
+            throw new IllegalArgumentException("Invalid value " + text + " for configuration " + TableflowConfigs.FORMAT
+                    + ": must be avro, json or raw");
         }
     }
 }

@@ -81,8 +81,8 @@ final class ObjectInputStream extends SeekableInputStream implements RangeReadab
     public void readFully(long filePosition, byte[] buffer, int offset, int count) throws IOException {
         ensureOpen();
         if (filePosition < 0 || filePosition + count > length) {
-            throw new EOFException("range [" + filePosition + ", " + (filePosition + count) + ") is outside "
-                    + location + " of " + length + " bytes");
+            throw new EOFException("range [" + filePosition + ", " + (filePosition + count) + ") is outside " + location
+                    + " of " + length + " bytes");
         }
         get(filePosition, count).get(buffer, offset, count);
     }

@@ -58,7 +58,9 @@ public final class ObjectStoreFileIO implements FileIO, SupportsPrefixOperations
     public Iterable<FileInfo> listPrefix(String prefix) {
         String keyPrefix = locations.keyPrefix(prefix);
         return store.list(keyPrefix).stream()
-                .map(info -> new FileInfo(locations.location(info.key()), info.sizeBytes(),
+                .map(info -> new FileInfo(
+                        locations.location(info.key()),
+                        info.sizeBytes(),
                         info.lastModified().toEpochMilli()))
                 .toList();
     }

@@ -112,8 +112,12 @@ final class Compaction {
                 added.addAll(rewrite(pinned, group, files, targetFileBytes));
             }
         } catch (RuntimeException e) {
-            LOGGER.warn("compaction failed table={}: {}; its {} new files are removed", table.name(), e.toString(),
-                    added.size(), e);
+            LOGGER.warn(
+                    "compaction failed table={}: {}; its {} new files are removed",
+                    table.name(),
+                    e.toString(),
+                    added.size(),
+                    e);
             deleteQuietly(pinned.io(), added);
             return new CompactionOutcome.Failed(e.toString());
         }
@@ -129,14 +133,20 @@ final class Compaction {
         PartitionSpec spec = pinned.spec();
         StructLikeMap<List<DataFile>> small = StructLikeMap.create(spec.partitionType());
         List<String> orderColumns = Stream.of(Rows.PARTITION, Rows.OFFSET)
-                .filter(name -> pinned.schema().findField(name) != null).toList();
-        try (CloseableIterable<FileScanTask> tasks = pinned.newScan().useSnapshot(snapshot.snapshotId())
-                .includeColumnStats(orderColumns).planFiles()) {
+                .filter(name -> pinned.schema().findField(name) != null)
+                .toList();
+        try (CloseableIterable<FileScanTask> tasks = pinned.newScan()
+                .useSnapshot(snapshot.snapshotId())
+                .includeColumnStats(orderColumns)
+                .planFiles()) {
             for (FileScanTask task : tasks) {
                 DataFile file = task.file();
-                if (file.specId() == spec.specId() && file.format() == FileFormat.PARQUET && task.deletes().isEmpty()
+                if (file.specId() == spec.specId()
+                        && file.format() == FileFormat.PARQUET
+                        && task.deletes().isEmpty()
                         && file.fileSizeInBytes() < smallBelow(targetFileBytes)) {
-                    small.computeIfAbsent(file.partition(), () -> new ArrayList<>()).add(file);
+                    small.computeIfAbsent(file.partition(), () -> new ArrayList<>())
+                            .add(file);
                 }
             }
         } catch (IOException e) {
@@ -155,7 +165,8 @@ final class Compaction {
             }
         }
         // The most files first: the most files gone for the bytes read.
-        groups.sort(Comparator.comparingInt((Group group) -> group.files().size()).reversed());
+        groups.sort(
+                Comparator.comparingInt((Group group) -> group.files().size()).reversed());
         List<Group> chosen = new ArrayList<>();
         long bytes = 0;
         for (Group group : groups) {
@@ -185,8 +196,13 @@ final class Compaction {
                 .dataFileFormat(FileFormat.PARQUET)
                 .dataSchema(schema)
                 .build();
-        RollingDataWriter<Record> writer = new RollingDataWriter<>(writers, files, pinned.io(), targetFileBytes,
-                group.spec(), group.spec().isUnpartitioned() ? null : group.partition());
+        RollingDataWriter<Record> writer = new RollingDataWriter<>(
+                writers,
+                files,
+                pinned.io(),
+                targetFileBytes,
+                group.spec(),
+                group.spec().isUnpartitioned() ? null : group.partition());
         long rows = 0;
         try {
             try (writer) {
@@ -208,7 +224,8 @@ final class Compaction {
                 e.addSuppressed(cleanup);
             }
             if (e instanceof IOException io) {
-                throw new UncheckedIOException("cannot rewrite " + group.files().size() + " files of " + pinned.name(), io);
+                throw new UncheckedIOException(
+                        "cannot rewrite " + group.files().size() + " files of " + pinned.name(), io);
             }
             throw (RuntimeException) e;
         }
@@ -230,13 +247,19 @@ final class Compaction {
             rewrite.commit();
             return new CompactionOutcome.Compacted(replaced.size(), added.size(), plan.bytes(), plan.more());
         } catch (CommitFailedException | ValidationException e) {
-            LOGGER.info("compaction lost to another commit table={}: {}; its {} new files are removed", pinned.name(),
-                    e.getMessage(), added.size());
+            LOGGER.info(
+                    "compaction lost to another commit table={}: {}; its {} new files are removed",
+                    pinned.name(),
+                    e.getMessage(),
+                    added.size());
             deleteQuietly(pinned.io(), added);
             return new CompactionOutcome.Conflict(e.getMessage());
         } catch (CommitStateUnknownException e) {
-            LOGGER.warn("compaction commit outcome unknown table={}: {}; its {} new files stay", pinned.name(),
-                    e.getMessage(), added.size());
+            LOGGER.warn(
+                    "compaction commit outcome unknown table={}: {}; its {} new files stay",
+                    pinned.name(),
+                    e.getMessage(),
+                    added.size());
             return new CompactionOutcome.Unknown(e.getMessage());
         }
     }
@@ -280,7 +303,8 @@ final class Compaction {
             try {
                 io.deleteFile(file.location());
             } catch (RuntimeException e) {
-                LOGGER.debug("cannot remove compaction output {} (orphan removal will): {}", file.location(), e.toString());
+                LOGGER.debug(
+                        "cannot remove compaction output {} (orphan removal will): {}", file.location(), e.toString());
             }
         }
     }

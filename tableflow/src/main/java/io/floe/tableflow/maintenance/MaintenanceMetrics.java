@@ -15,22 +15,29 @@ final class MaintenanceMetrics {
     private final Counter failures;
 
     MaintenanceMetrics(MeterRegistry meters, String topic, String table) {
-        this.filesRewritten = counter(meters, "files.rewritten", topic, table,
-                "Small data files replaced by compaction");
+        this.filesRewritten =
+                counter(meters, "files.rewritten", topic, table, "Small data files replaced by compaction");
         this.filesAdded = counter(meters, "files.added", topic, table, "Data files compaction wrote");
-        this.filesRemoved = counter(meters, "files.removed", topic, table,
+        this.filesRemoved = counter(
+                meters,
+                "files.removed",
+                topic,
+                table,
                 "Data, manifest and manifest list files deleted with expired snapshots");
         this.snapshotsExpired = counter(meters, "snapshots.expired", topic, table, "Snapshots expired");
-        this.orphansRemoved = counter(meters, "orphans.removed", topic, table,
-                "Files no snapshot referenced, deleted by orphan removal");
-        this.conflicts = counter(meters, "conflicts", topic, table,
-                "Maintenance commits rejected because the table changed meanwhile");
+        this.orphansRemoved = counter(
+                meters, "orphans.removed", topic, table, "Files no snapshot referenced, deleted by orphan removal");
+        this.conflicts = counter(
+                meters, "conflicts", topic, table, "Maintenance commits rejected because the table changed meanwhile");
         this.failures = counter(meters, "failures", topic, table, "Maintenance actions that failed");
     }
 
     private static Counter counter(MeterRegistry meters, String name, String topic, String table, String description) {
-        return Counter.builder("floe.tableflow.maintenance." + name).tag("topic", topic).tag("table", table)
-                .description(description).register(meters);
+        return Counter.builder("floe.tableflow.maintenance." + name)
+                .tag("topic", topic)
+                .tag("table", table)
+                .description(description)
+                .register(meters);
     }
 
     void compacted(int rewritten, int added) {

@@ -86,8 +86,11 @@ final class OrphanFiles {
             }
         }
         if (!sawCurrentMetadata) {
-            LOGGER.warn("orphan removal skipped table={}: the listing of {} lacks the current metadata file {}",
-                    table.name(), location, metadata.metadataFileLocation());
+            LOGGER.warn(
+                    "orphan removal skipped table={}: the listing of {} lacks the current metadata file {}",
+                    table.name(),
+                    location,
+                    metadata.metadataFileLocation());
             return Outcome.skipped("the listing lacks the current metadata file");
         }
         int removed = 0;
@@ -105,7 +108,8 @@ final class OrphanFiles {
         files.add(normal(metadata.metadataFileLocation()));
         metadata.previousFiles().forEach(entry -> files.add(normal(entry.file())));
         metadata.statisticsFiles().stream().map(StatisticsFile::path).forEach(path -> files.add(normal(path)));
-        metadata.partitionStatisticsFiles().stream().map(PartitionStatisticsFile::path)
+        metadata.partitionStatisticsFiles().stream()
+                .map(PartitionStatisticsFile::path)
                 .forEach(path -> files.add(normal(path)));
         Set<String> manifests = new HashSet<>();
         for (Snapshot snapshot : metadata.snapshots()) {
@@ -131,7 +135,8 @@ final class OrphanFiles {
                     data.forEach(paths::add);
                 }
             } else {
-                try (ManifestReader<DeleteFile> deletes = ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
+                try (ManifestReader<DeleteFile> deletes =
+                        ManifestFiles.readDeleteManifest(manifest, io, table.specs())) {
                     deletes.forEach(file -> paths.add(file.location()));
                 }
             }

@@ -68,8 +68,8 @@ public final class TableMaintenance {
         if (!settings.maintenanceEnabled()) {
             return Result.IDLE;
         }
-        Schedule schedule = schedules.computeIfAbsent(table.name(),
-                name -> new Schedule(new MaintenanceMetrics(meters, topic, name)));
+        Schedule schedule = schedules.computeIfAbsent(
+                table.name(), name -> new Schedule(new MaintenanceMetrics(meters, topic, name)));
         boolean cleanupDue = !now.isBefore(schedule.nextCleanup);
         CompactionOutcome compaction = new CompactionOutcome.NotDue();
         if (schedule.compactionDue(table, settings, cleanupDue, now)) {
@@ -80,7 +80,9 @@ public final class TableMaintenance {
         }
         schedule.nextCleanup = now.plus(settings.maintenanceInterval());
         if (!Boolean.parseBoolean(table.properties().getOrDefault(TableProperties.GC_ENABLED, "true"))) {
-            LOGGER.debug("no snapshot expiry or orphan removal table={}: {} is false", table.name(),
+            LOGGER.debug(
+                    "no snapshot expiry or orphan removal table={}: {} is false",
+                    table.name(),
                     TableProperties.GC_ENABLED);
             return new Result(compaction, 0, 0, 0);
         }
@@ -100,8 +102,13 @@ public final class TableMaintenance {
         }
         if (outcome instanceof CompactionOutcome.Compacted done) {
             schedule.metrics.compacted(done.filesRewritten(), done.filesAdded());
-            LOGGER.info("table compacted table={} filesRewritten={} filesAdded={} bytesRewritten={} more={}",
-                    table.name(), done.filesRewritten(), done.filesAdded(), done.bytesRewritten(), done.more());
+            LOGGER.info(
+                    "table compacted table={} filesRewritten={} filesAdded={} bytesRewritten={} more={}",
+                    table.name(),
+                    done.filesRewritten(),
+                    done.filesAdded(),
+                    done.bytesRewritten(),
+                    done.more());
         } else if (outcome instanceof CompactionOutcome.Conflict) {
             schedule.metrics.conflict();
         } else if (outcome instanceof CompactionOutcome.Failed || outcome instanceof CompactionOutcome.Unknown) {
@@ -111,20 +118,26 @@ public final class TableMaintenance {
         return outcome;
     }
 
-    private static SnapshotExpiry.Outcome expire(Table table, TableSettings settings, Instant now,
-            MaintenanceMetrics metrics) {
+    private static SnapshotExpiry.Outcome expire(
+            Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
         try {
             SnapshotExpiry.Outcome outcome = SnapshotExpiry.expire(table, settings.snapshotRetention(), now);
             if (outcome.snapshotsExpired() > 0) {
                 table.refresh();
                 metrics.expired(outcome.snapshotsExpired(), outcome.filesRemoved());
-                LOGGER.info("snapshots expired table={} snapshots={} filesRemoved={} retentionMs={}", table.name(),
-                        outcome.snapshotsExpired(), outcome.filesRemoved(), settings.snapshotRetention().toMillis());
+                LOGGER.info(
+                        "snapshots expired table={} snapshots={} filesRemoved={} retentionMs={}",
+                        table.name(),
+                        outcome.snapshotsExpired(),
+                        outcome.filesRemoved(),
+                        settings.snapshotRetention().toMillis());
             }
             return outcome;
         } catch (CommitFailedException e) {
             metrics.conflict();
-            LOGGER.info("snapshot expiry lost to another commit table={}: {}; next interval tries again", table.name(),
+            LOGGER.info(
+                    "snapshot expiry lost to another commit table={}: {}; next interval tries again",
+                    table.name(),
                     e.getMessage());
         } catch (RuntimeException e) {
             metrics.failed();
@@ -141,7 +154,10 @@ public final class TableMaintenance {
                 LOGGER.info("orphan removal skipped table={}: {}", table.name(), outcome.skipped());
             } else if (outcome.removed() > 0) {
                 metrics.orphansRemoved(outcome.removed());
-                LOGGER.info("orphan files removed table={} files={} minAgeMs={}", table.name(), outcome.removed(),
+                LOGGER.info(
+                        "orphan files removed table={} files={} minAgeMs={}",
+                        table.name(),
+                        outcome.removed(),
                         settings.orphanAge().toMillis());
             }
             return outcome.removed();
@@ -159,8 +175,9 @@ public final class TableMaintenance {
      * changed, the caller can skip loading them.
      */
     public boolean dueWithoutChanges(Instant now) {
-        return schedules.isEmpty() || schedules.values().stream()
-                .anyMatch(schedule -> !now.isBefore(schedule.nextCleanup) || schedule.more);
+        return schedules.isEmpty()
+                || schedules.values().stream()
+                        .anyMatch(schedule -> !now.isBefore(schedule.nextCleanup) || schedule.more);
     }
 
     /**
@@ -217,11 +234,13 @@ public final class TableMaintenance {
             if (outcome instanceof CompactionOutcome.Compacted done) {
                 more = done.more();
                 if (!more) {
-                    baseline = excessFiles(table.currentSnapshot(), settings.targetFileBytes()).orElse(0);
+                    baseline = excessFiles(table.currentSnapshot(), settings.targetFileBytes())
+                            .orElse(0);
                 }
             } else if (outcome instanceof CompactionOutcome.NothingToDo) {
                 more = false;
-                baseline = excessFiles(table.currentSnapshot(), settings.targetFileBytes()).orElse(0);
+                baseline = excessFiles(table.currentSnapshot(), settings.targetFileBytes())
+                        .orElse(0);
             } else if (outcome instanceof CompactionOutcome.Failed) {
                 more = false;
                 compactionNotBefore = now.plus(settings.maintenanceInterval());

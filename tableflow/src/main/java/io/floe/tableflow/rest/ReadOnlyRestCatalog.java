@@ -13,8 +13,8 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.Endpoint;
-import org.apache.iceberg.rest.RESTResponse;
 import org.apache.iceberg.rest.RESTCatalogProperties.SnapshotMode;
+import org.apache.iceberg.rest.RESTResponse;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
@@ -32,8 +32,12 @@ public final class ReadOnlyRestCatalog {
 
     /** The routes {@code /v1/config} advertises; a client calls no other. */
     static final List<Endpoint> ENDPOINTS = List.of(
-            Endpoint.V1_LIST_NAMESPACES, Endpoint.V1_LOAD_NAMESPACE, Endpoint.V1_NAMESPACE_EXISTS,
-            Endpoint.V1_LIST_TABLES, Endpoint.V1_LOAD_TABLE, Endpoint.V1_TABLE_EXISTS);
+            Endpoint.V1_LIST_NAMESPACES,
+            Endpoint.V1_LOAD_NAMESPACE,
+            Endpoint.V1_NAMESPACE_EXISTS,
+            Endpoint.V1_LIST_TABLES,
+            Endpoint.V1_LOAD_TABLE,
+            Endpoint.V1_TABLE_EXISTS);
     /** The largest page a list answers when the client pages (sends {@code pageToken}). */
     static final int PAGE_SIZE_MAX = 1000;
 
@@ -66,8 +70,11 @@ public final class ReadOnlyRestCatalog {
             return switch (route.get().kind()) {
                 case CONFIG -> json(configResponse());
                 case NAMESPACES -> json(listNamespaces(request));
-                case NAMESPACE -> head ? namespaceExists(route.get()) : json(
-                        CatalogHandlers.loadNamespace(namespaces, route.get().namespace()));
+                case NAMESPACE ->
+                    head
+                            ? namespaceExists(route.get())
+                            : json(CatalogHandlers.loadNamespace(
+                                    namespaces, route.get().namespace()));
                 case TABLES -> json(listTables(request, route.get()));
                 case TABLE -> head ? tableExists(route.get()) : loadTable(request, route.get());
             };

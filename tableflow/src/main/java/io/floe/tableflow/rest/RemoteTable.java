@@ -15,8 +15,14 @@ import java.util.Optional;
  * @param watermark the next offset per partition recorded in the current snapshot
  * @param deadLetterRows the rows in the dead-letter table's current snapshot, empty when it has none
  */
-public record RemoteTable(String location, String partitioning, int snapshots, Optional<CurrentSnapshot> current,
-        Optional<String> stalled, Optional<Watermark> watermark, Optional<String> deadLetterRows) {
+public record RemoteTable(
+        String location,
+        String partitioning,
+        int snapshots,
+        Optional<CurrentSnapshot> current,
+        Optional<String> stalled,
+        Optional<Watermark> watermark,
+        Optional<String> deadLetterRows) {
 
     /** The current snapshot: its id, commit time and the table totals from its summary ("?" when absent). */
     public record CurrentSnapshot(long id, Instant committedAt, String dataFiles, String rows, String bytes) {}
@@ -27,14 +33,23 @@ public record RemoteTable(String location, String partitioning, int snapshots, O
             snapshots++;
         }
         org.apache.iceberg.Snapshot snapshot = table.currentSnapshot();
-        Optional<CurrentSnapshot> current = Optional.ofNullable(snapshot).map(s -> new CurrentSnapshot(s.snapshotId(),
-                Instant.ofEpochMilli(s.timestampMillis()), total(s.summary(), "total-data-files"),
-                total(s.summary(), "total-records"), total(s.summary(), "total-files-size")));
-        Optional<String> deadLetterRows = deadLetters.flatMap(dead -> Optional.ofNullable(dead.currentSnapshot()))
+        Optional<CurrentSnapshot> current = Optional.ofNullable(snapshot)
+                .map(s -> new CurrentSnapshot(
+                        s.snapshotId(),
+                        Instant.ofEpochMilli(s.timestampMillis()),
+                        total(s.summary(), "total-data-files"),
+                        total(s.summary(), "total-records"),
+                        total(s.summary(), "total-files-size")));
+        Optional<String> deadLetterRows = deadLetters
+                .flatMap(dead -> Optional.ofNullable(dead.currentSnapshot()))
                 .map(dead -> total(dead.summary(), "total-records"));
-        return new RemoteTable(table.location(),
-                table.spec().isUnpartitioned() ? "none" : table.spec().fields().toString(), snapshots, current,
-                Optional.ofNullable(table.properties().get(TableCatalog.STALLED_PROPERTY)), Watermark.of(table),
+        return new RemoteTable(
+                table.location(),
+                table.spec().isUnpartitioned() ? "none" : table.spec().fields().toString(),
+                snapshots,
+                current,
+                Optional.ofNullable(table.properties().get(TableCatalog.STALLED_PROPERTY)),
+                Watermark.of(table),
                 deadLetterRows);
     }
 

@@ -35,8 +35,8 @@ public final class RemoteTables implements AutoCloseable {
     /** The table {@code namespace.topic} with its dead letters' row count; empty when it has no table yet. */
     public Optional<RemoteTable> describe(String namespace, String topic) {
         try {
-            return load(TableIdentifier.of(namespace, topic)).map(table -> RemoteTable.of(table,
-                    load(TableIdentifier.of(namespace + "_dead_letters", topic))));
+            return load(TableIdentifier.of(namespace, topic))
+                    .map(table -> RemoteTable.of(table, load(TableIdentifier.of(namespace + "_dead_letters", topic))));
         } catch (RESTException e) {
             // Iceberg's client says only "Error occurred while processing GET request".
             throw new UnreachableCatalogException(rootMessage(e), e);
@@ -56,8 +56,9 @@ public final class RemoteTables implements AutoCloseable {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getClass().getSimpleName() + ": "
-                + root.getMessage();
+        return root.getMessage() == null
+                ? root.getClass().getSimpleName()
+                : root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
     @Override

@@ -20,8 +20,8 @@ public record RestCatalogConfig(Optional<String> prefix, Map<String, String> def
     /** A prefix is one plain path segment, so clients and this server need not agree on its encoding. */
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._~-]{1,128}");
     /** Segments that start a route after {@code /v1/}: a prefix equal to one would make paths ambiguous. */
-    private static final Set<String> RESERVED = Set.of("config", "oauth", "namespaces", "tables", "views",
-            "transactions");
+    private static final Set<String> RESERVED =
+            Set.of("config", "oauth", "namespaces", "tables", "views", "transactions");
 
     /** No prefix, no defaults, no overrides. */
     public static final RestCatalogConfig DEFAULTS = new RestCatalogConfig(Optional.empty(), Map.of(), Map.of());

@@ -16,8 +16,8 @@ import java.util.Objects;
 public final class RestCatalogHandler implements HttpHandler {
 
     private final String mountPath;
-    private volatile State state = new Unavailable(503, "ServiceUnavailableException",
-            "the Iceberg catalog is starting; try again shortly");
+    private volatile State state =
+            new Unavailable(503, "ServiceUnavailableException", "the Iceberg catalog is starting; try again shortly");
 
     /** {@code mountPath}: where the server hands requests to this handler, for example {@code /iceberg}. */
     public RestCatalogHandler(String mountPath) {
@@ -54,12 +54,14 @@ public final class RestCatalogHandler implements HttpHandler {
         String rawPath = exchange.getRequestURI().getRawPath();
         RestRequest request;
         try {
-            request = RestRequest.of(exchange.getRequestMethod(), rawPath.startsWith(mountPath)
-                    ? rawPath.substring(mountPath.length()) : rawPath, exchange.getRequestURI().getRawQuery(),
+            request = RestRequest.of(
+                    exchange.getRequestMethod(),
+                    rawPath.startsWith(mountPath) ? rawPath.substring(mountPath.length()) : rawPath,
+                    exchange.getRequestURI().getRawQuery(),
                     exchange.getRequestHeaders().getFirst("If-None-Match"));
         } catch (IllegalArgumentException e) {
-            return RestErrors.badRequest("malformed query '" + exchange.getRequestURI().getRawQuery() + "': "
-                    + e.getMessage());
+            return RestErrors.badRequest(
+                    "malformed query '" + exchange.getRequestURI().getRawQuery() + "': " + e.getMessage());
         }
         return state.answer(request);
     }

@@ -24,21 +24,31 @@ final class RestErrors {
     private RestErrors() {}
 
     static RestReply of(int code, String type, String message) {
-        ErrorResponse error = ErrorResponse.builder().responseCode(code).withType(type).withMessage(message).build();
+        ErrorResponse error = ErrorResponse.builder()
+                .responseCode(code)
+                .withType(type)
+                .withMessage(message)
+                .build();
         return RestReply.json(code, RestJson.write(error));
     }
 
     /** Any write: Tableflow is the only writer of its tables, so the catalog refuses them all. */
     static RestReply readOnly(RestRequest request) {
-        return of(405, "MethodNotAllowedException", "the Floe Iceberg catalog is read-only: Tableflow owns these"
-                + " tables and writes them from their topics, so " + request.method() + " " + request.path()
-                + " is not served (only GET and HEAD are)")
+        return of(
+                        405,
+                        "MethodNotAllowedException",
+                        "the Floe Iceberg catalog is read-only: Tableflow owns these"
+                                + " tables and writes them from their topics, so " + request.method() + " "
+                                + request.path()
+                                + " is not served (only GET and HEAD are)")
                 .withHeader("Allow", ALLOWED_METHODS);
     }
 
     static RestReply noRoute(RestRequest request, String routes) {
-        return of(404, "NotFoundException", "no route for " + request.method() + " " + request.path()
-                + "; this catalog serves " + routes);
+        return of(
+                404,
+                "NotFoundException",
+                "no route for " + request.method() + " " + request.path() + "; this catalog serves " + routes);
     }
 
     static RestReply badRequest(String message) {
@@ -47,16 +57,24 @@ final class RestErrors {
 
     /** The reply for an exception from the catalog; unexpected ones are logged with their stack trace. */
     static RestReply fromException(RestRequest request, RuntimeException e) {
-        if (e instanceof NoSuchNamespaceException || e instanceof NoSuchTableException
-                || e instanceof NoSuchViewException || e instanceof NotFoundException) {
+        if (e instanceof NoSuchNamespaceException
+                || e instanceof NoSuchTableException
+                || e instanceof NoSuchViewException
+                || e instanceof NotFoundException) {
             return of(404, e.getClass().getSimpleName(), e.getMessage());
         }
         if (e instanceof IllegalArgumentException || e instanceof ValidationException) {
             return badRequest(e.getMessage());
         }
-        LOGGER.warn("Iceberg REST request failed method={} path={} query={}", request.method(), request.path(),
-                request.query(), e);
-        return of(500, "ServiceFailureException", "the catalog failed to answer " + request.method() + " "
-                + request.path() + ": " + e);
+        LOGGER.warn(
+                "Iceberg REST request failed method={} path={} query={}",
+                request.method(),
+                request.path(),
+                request.query(),
+                e);
+        return of(
+                500,
+                "ServiceFailureException",
+                "the catalog failed to answer " + request.method() + " " + request.path() + ": " + e);
     }
 }

@@ -55,8 +55,8 @@ public record RestRequest(String method, String path, Map<String, String> query,
             int equals = pair.indexOf('=');
             String name = equals < 0 ? pair : pair.substring(0, equals);
             String value = equals < 0 ? "" : pair.substring(equals + 1);
-            params.putIfAbsent(URLDecoder.decode(name, StandardCharsets.UTF_8),
-                    URLDecoder.decode(value, StandardCharsets.UTF_8));
+            params.putIfAbsent(
+                    URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
         }
         return params;
     }

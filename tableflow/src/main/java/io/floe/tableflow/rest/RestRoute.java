@@ -23,7 +23,13 @@ record RestRoute(Kind kind, Namespace namespace, String table) {
     static final String DESCRIPTION = "/v1/config, /v1/[{prefix}/]namespaces, /v1/[{prefix}/]namespaces/{namespace}"
             + ", /v1/[{prefix}/]namespaces/{namespace}/tables and /v1/[{prefix}/]namespaces/{namespace}/tables/{table}";
 
-    enum Kind { CONFIG, NAMESPACES, NAMESPACE, TABLES, TABLE }
+    enum Kind {
+        CONFIG,
+        NAMESPACES,
+        NAMESPACE,
+        TABLES,
+        TABLE
+    }
 
     TableIdentifier identifier() {
         return TableIdentifier.of(namespace, table);
@@ -50,12 +56,14 @@ record RestRoute(Kind kind, Namespace namespace, String table) {
         return switch (segments.size()) {
             case 1 -> Optional.of(new RestRoute(Kind.NAMESPACES, Namespace.empty(), null));
             case 2 -> Optional.of(new RestRoute(Kind.NAMESPACE, namespace(segments.get(1)), null));
-            case 3 -> segments.get(2).equals("tables")
-                    ? Optional.of(new RestRoute(Kind.TABLES, namespace(segments.get(1)), null))
-                    : Optional.empty();
-            case 4 -> segments.get(2).equals("tables")
-                    ? Optional.of(new RestRoute(Kind.TABLE, namespace(segments.get(1)), table(segments.get(3))))
-                    : Optional.empty();
+            case 3 ->
+                segments.get(2).equals("tables")
+                        ? Optional.of(new RestRoute(Kind.TABLES, namespace(segments.get(1)), null))
+                        : Optional.empty();
+            case 4 ->
+                segments.get(2).equals("tables")
+                        ? Optional.of(new RestRoute(Kind.TABLE, namespace(segments.get(1)), table(segments.get(3))))
+                        : Optional.empty();
             default -> Optional.empty();
         };
     }
@@ -75,8 +83,8 @@ record RestRoute(Kind kind, Namespace namespace, String table) {
     private static Namespace checked(Namespace namespace, String raw) {
         for (String level : namespace.levels()) {
             if (level.isEmpty()) {
-                throw new IllegalArgumentException("invalid namespace '" + raw + "': a level is empty"
-                        + " (levels are separated by %1F)");
+                throw new IllegalArgumentException(
+                        "invalid namespace '" + raw + "': a level is empty" + " (levels are separated by %1F)");
             }
         }
         return namespace;

@@ -77,12 +77,12 @@ public final class AvroValueDecoder implements ValueDecoder {
             case MAP -> markInstants(schema.getValueType(), seen);
             case LONG -> {
                 if ((schema.getLogicalType() instanceof LogicalTypes.TimestampMillis
-                        || schema.getLogicalType() instanceof LogicalTypes.TimestampMicros)
+                                || schema.getLogicalType() instanceof LogicalTypes.TimestampMicros)
                         && schema.getObjectProp("adjust-to-utc") == null) {
                     schema.addProp("adjust-to-utc", true);
                 }
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -154,9 +154,11 @@ public final class AvroValueDecoder implements ValueDecoder {
                 return map;
             }
             case STRING -> {
-                return logical instanceof LogicalTypes.Decimal ? datum.toString()
-                        : "uuid".equals(logical == null ? null : logical.getName()) ? UUID.fromString(datum.toString())
-                        : datum.toString();
+                return logical instanceof LogicalTypes.Decimal
+                        ? datum.toString()
+                        : "uuid".equals(logical == null ? null : logical.getName())
+                                ? UUID.fromString(datum.toString())
+                                : datum.toString();
             }
             case ENUM -> {
                 return datum.toString();

@@ -44,7 +44,8 @@ final class IcebergValues {
                 Map<String, Object> values = map(value, path);
                 GenericRecord record = GenericRecord.create(type.asStructType());
                 for (Types.NestedField field : type.asStructType().fields()) {
-                    record.setField(field.name(), fit(values.get(field.name()), field.type(), path + "." + field.name()));
+                    record.setField(
+                            field.name(), fit(values.get(field.name()), field.type(), path + "." + field.name()));
                 }
                 return record;
             }
@@ -62,7 +63,8 @@ final class IcebergValues {
                 Map<String, Object> values = map(value, path);
                 Map<Object, Object> fitted = new LinkedHashMap<>();
                 for (Map.Entry<String, Object> entry : values.entrySet()) {
-                    fitted.put(fit(entry.getKey(), type.asMapType().keyType(), path + ".key"),
+                    fitted.put(
+                            fit(entry.getKey(), type.asMapType().keyType(), path + ".key"),
                             fit(entry.getValue(), type.asMapType().valueType(), path + ".value"));
                 }
                 return fitted;
@@ -90,10 +92,13 @@ final class IcebergValues {
                 return value.toString();
             }
             case BINARY -> {
-                return value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : cast(value, ByteBuffer.class, path, "bytes");
+                return value instanceof byte[] bytes
+                        ? ByteBuffer.wrap(bytes)
+                        : cast(value, ByteBuffer.class, path, "bytes");
             }
             case FIXED -> {
-                byte[] bytes = value instanceof ByteBuffer buffer ? copy(buffer) : cast(value, byte[].class, path, "fixed");
+                byte[] bytes =
+                        value instanceof ByteBuffer buffer ? copy(buffer) : cast(value, byte[].class, path, "fixed");
                 if (bytes.length != ((Types.FixedType) type).length()) {
                     throw new RowException("field " + path + ": " + bytes.length + " bytes, expected "
                             + ((Types.FixedType) type).length());
@@ -109,7 +114,9 @@ final class IcebergValues {
             case TIMESTAMP -> {
                 boolean withZone = ((Types.TimestampType) type).shouldAdjustToUTC();
                 if (value instanceof OffsetDateTime time) {
-                    return withZone ? time : time.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+                    return withZone
+                            ? time
+                            : time.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
                 }
                 if (value instanceof LocalDateTime time) {
                     return withZone ? time.atOffset(ZoneOffset.UTC) : time;
@@ -151,7 +158,8 @@ final class IcebergValues {
     }
 
     private static RowException mismatch(String path, String expected, Object value) {
-        return new RowException("field " + path + ": expected " + expected + ", got " + value.getClass().getSimpleName());
+        return new RowException("field " + path + ": expected " + expected + ", got "
+                + value.getClass().getSimpleName());
     }
 
     private static byte[] copy(ByteBuffer buffer) {

@@ -79,7 +79,17 @@ public final class JsonValueDecoder implements ValueDecoder {
         return bytes;
     }
 
-    private enum Kind { STRING, TIMESTAMP, DATE, LONG, DOUBLE, BOOLEAN, ARRAY, OBJECT, JSON_TEXT }
+    private enum Kind {
+        STRING,
+        TIMESTAMP,
+        DATE,
+        LONG,
+        DOUBLE,
+        BOOLEAN,
+        ARRAY,
+        OBJECT,
+        JSON_TEXT
+    }
 
     /** One schema node: its kind, nullability, and children. */
     private static final class JsonField {
@@ -89,7 +99,11 @@ public final class JsonValueDecoder implements ValueDecoder {
         private final List<String> required;
         private final JsonField items;
 
-        private JsonField(Kind kind, List<String> enumValues, Map<String, JsonField> properties, List<String> required,
+        private JsonField(
+                Kind kind,
+                List<String> enumValues,
+                Map<String, JsonField> properties,
+                List<String> required,
                 JsonField items) {
             this.kind = kind;
             this.enumValues = enumValues;
@@ -134,8 +148,8 @@ public final class JsonValueDecoder implements ValueDecoder {
                     if (!schema.has("items")) {
                         throw new IllegalArgumentException("JSON Schema of " + path + ": an array needs items");
                     }
-                    return new JsonField(Kind.ARRAY, List.of(), Map.of(), List.of(),
-                            parse(path + "[]", schema.get("items"), false));
+                    return new JsonField(
+                            Kind.ARRAY, List.of(), Map.of(), List.of(), parse(path + "[]", schema.get("items"), false));
                 }
                 case "object" -> {
                     JsonNode props = schema.get("properties");
@@ -159,8 +173,9 @@ public final class JsonValueDecoder implements ValueDecoder {
                     }
                     return new JsonField(Kind.OBJECT, List.of(), properties, required, null);
                 }
-                default -> throw new IllegalArgumentException(
-                        "JSON Schema of " + path + ": type " + type + " is not supported");
+                default ->
+                    throw new IllegalArgumentException(
+                            "JSON Schema of " + path + ": type " + type + " is not supported");
             }
         }
 
@@ -211,14 +226,16 @@ public final class JsonValueDecoder implements ValueDecoder {
             }
             switch (kind) {
                 case STRING -> {
-                    String text = expect(node, JsonNodeType.STRING, "string", path).asText();
+                    String text =
+                            expect(node, JsonNodeType.STRING, "string", path).asText();
                     if (!enumValues.isEmpty() && !enumValues.contains(text)) {
                         throw new RowException(name(path) + ": " + text + " is not one of " + enumValues);
                     }
                     return text;
                 }
                 case TIMESTAMP -> {
-                    String text = expect(node, JsonNodeType.STRING, "date-time string", path).asText();
+                    String text = expect(node, JsonNodeType.STRING, "date-time string", path)
+                            .asText();
                     try {
                         return OffsetDateTime.parse(text);
                     } catch (DateTimeParseException e) {
@@ -226,7 +243,8 @@ public final class JsonValueDecoder implements ValueDecoder {
                     }
                 }
                 case DATE -> {
-                    String text = expect(node, JsonNodeType.STRING, "date string", path).asText();
+                    String text = expect(node, JsonNodeType.STRING, "date string", path)
+                            .asText();
                     try {
                         return LocalDate.parse(text);
                     } catch (DateTimeParseException e) {
@@ -234,7 +252,8 @@ public final class JsonValueDecoder implements ValueDecoder {
                     }
                 }
                 case LONG -> {
-                    if (!node.isIntegralNumber() && !(node.isNumber() && node.asDouble() == Math.rint(node.asDouble()))) {
+                    if (!node.isIntegralNumber()
+                            && !(node.isNumber() && node.asDouble() == Math.rint(node.asDouble()))) {
                         throw mismatch("integer", node, path);
                     }
                     if (node.isBigInteger() && !node.canConvertToLong()) {

@@ -16,17 +16,23 @@ import org.apache.iceberg.MetadataColumns;
  */
 final class ReservedNames {
 
-    private static final String ICEBERG = "Iceberg reserves for its metadata columns (Spark refuses to read"
-            + " a table with such a column)";
+    private static final String ICEBERG =
+            "Iceberg reserves for its metadata columns (Spark refuses to read" + " a table with such a column)";
     /**
      * Iceberg's metadata columns (also those of changelog scans and row lineage) as of 1.10, listed
      * because {@link MetadataColumns#isMetadataColumn(String)} leaves some out (the changelog ones).
      */
     private static final Map<String, String> NAMES = Map.ofEntries(
-            Map.entry("_file", ICEBERG), Map.entry("_pos", ICEBERG), Map.entry("_deleted", ICEBERG),
-            Map.entry("_spec_id", ICEBERG), Map.entry("_partition", ICEBERG), Map.entry("_row_id", ICEBERG),
-            Map.entry("_last_updated_sequence_number", ICEBERG), Map.entry("_change_type", ICEBERG),
-            Map.entry("_change_ordinal", ICEBERG), Map.entry("_commit_snapshot_id", ICEBERG),
+            Map.entry("_file", ICEBERG),
+            Map.entry("_pos", ICEBERG),
+            Map.entry("_deleted", ICEBERG),
+            Map.entry("_spec_id", ICEBERG),
+            Map.entry("_partition", ICEBERG),
+            Map.entry("_row_id", ICEBERG),
+            Map.entry("_last_updated_sequence_number", ICEBERG),
+            Map.entry("_change_type", ICEBERG),
+            Map.entry("_change_ordinal", ICEBERG),
+            Map.entry("_commit_snapshot_id", ICEBERG),
             Map.entry("_metadata", "Spark and Delta reserve for file metadata"),
             Map.entry("_commit_version", "Delta reserves for its change data feed"),
             Map.entry("_commit_timestamp", "Delta reserves for its change data feed"));

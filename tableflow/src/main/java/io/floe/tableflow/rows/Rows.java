@@ -93,7 +93,8 @@ public final class Rows {
         row.setField(KEY, record.hasKey() ? RawValueDecoder.copy(record.key()) : null);
         Header[] headers = record.headers();
         if (headers.length > 0) {
-            Types.StructType headerType = schema.findField(HEADERS).type().asListType().elementType().asStructType();
+            Types.StructType headerType =
+                    schema.findField(HEADERS).type().asListType().elementType().asStructType();
             List<GenericRecord> list = new ArrayList<>(headers.length);
             for (Header header : headers) {
                 GenericRecord item = GenericRecord.create(headerType);
@@ -121,9 +122,15 @@ public final class Rows {
                 Types.NestedField.required(0, OFFSET, Types.LongType.get(), "Kafka offset"),
                 Types.NestedField.required(0, TIMESTAMP, Types.TimestampType.withZone(), "Kafka record timestamp"),
                 Types.NestedField.optional(0, KEY, Types.BinaryType.get(), "Kafka record key"),
-                Types.NestedField.optional(0, HEADERS, Types.ListType.ofRequired(0, Types.StructType.of(
-                        Types.NestedField.required(0, "key", Types.StringType.get()),
-                        Types.NestedField.optional(0, "value", Types.BinaryType.get()))), "Kafka record headers"));
+                Types.NestedField.optional(
+                        0,
+                        HEADERS,
+                        Types.ListType.ofRequired(
+                                0,
+                                Types.StructType.of(
+                                        Types.NestedField.required(0, "key", Types.StringType.get()),
+                                        Types.NestedField.optional(0, "value", Types.BinaryType.get()))),
+                        "Kafka record headers"));
     }
 
     private static Schema freshIds(List<Types.NestedField> fields) {

@@ -73,11 +73,12 @@ public final class CommittedLog {
                 BatchCoordinate first = batches.get(i);
                 BatchCoordinate last = batches.get(end - 1);
                 long start = first.range().position();
-                ByteBuffer run = objects.get(first.object(),
-                        new ByteRange(start, (int) (last.range().end() - start)));
+                ByteBuffer run = objects.get(
+                        first.object(), new ByteRange(start, (int) (last.range().end() - start)));
                 for (int b = i; b < end && bytes < maxBytes; b++) {
                     BatchCoordinate coordinate = batches.get(b);
-                    ByteBuffer batchBytes = writable(run.slice((int) (coordinate.range().position() - start),
+                    ByteBuffer batchBytes = writable(run.slice(
+                            (int) (coordinate.range().position() - start),
                             coordinate.range().length()));
                     if (!StoredBatch.isIntact(batchBytes)) {
                         throw new CorruptBatchException("batch at offset " + coordinate.baseOffset() + " of "
@@ -113,8 +114,13 @@ public final class CommittedLog {
         if (lost <= 0) {
             return 0;
         }
-        LOGGER.warn("records removed below the log start before the table read them topic={} partition={}"
-                + " offsets=[{}, {}) logStart={}", partition.topic(), partition.partition(), next, next + lost,
+        LOGGER.warn(
+                "records removed below the log start before the table read them topic={} partition={}"
+                        + " offsets=[{}, {}) logStart={}",
+                partition.topic(),
+                partition.partition(),
+                next,
+                next + lost,
                 logStart);
         return lost;
     }
@@ -138,7 +144,8 @@ public final class CommittedLog {
         while (end < batches.size()) {
             BatchCoordinate previous = batches.get(end - 1);
             BatchCoordinate batch = batches.get(end);
-            if (!batch.object().equals(previous.object()) || batch.range().position() != previous.range().end()
+            if (!batch.object().equals(previous.object())
+                    || batch.range().position() != previous.range().end()
                     || batch.range().end() - batches.get(i).range().position() > Integer.MAX_VALUE) {
                 break;
             }

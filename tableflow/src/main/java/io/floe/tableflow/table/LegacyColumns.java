@@ -50,8 +50,10 @@ final class LegacyColumns {
         });
         update.commit();
         table.refresh();
-        LOGGER.info("renamed the metadata columns of table={} renamed={} (by field id; no data file rewritten)",
-                table.name(), renamed);
+        LOGGER.info(
+                "renamed the metadata columns of table={} renamed={} (by field id; no data file rewritten)",
+                table.name(),
+                renamed);
     }
 
     private static Map<String, String> renames() {

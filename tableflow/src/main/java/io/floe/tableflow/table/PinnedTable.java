@@ -109,8 +109,12 @@ public final class PinnedTable {
             if (now == null || now.snapshot(ours.snapshotId()) == null) {
                 return false;
             }
-            LOGGER.warn("commit reported as failed applied after all (the catalog retried it) table={} snapshot={}:"
-                    + " {}", delegate.current().location(), ours.snapshotId(), failure.getMessage());
+            LOGGER.warn(
+                    "commit reported as failed applied after all (the catalog retried it) table={} snapshot={}:"
+                            + " {}",
+                    delegate.current().location(),
+                    ours.snapshotId(),
+                    failure.getMessage());
             return true;
         }
     }

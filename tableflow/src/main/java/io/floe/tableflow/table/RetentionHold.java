@@ -48,7 +48,10 @@ final class RetentionHold {
         try {
             write(watermark.nextOffsets());
         } catch (RuntimeException e) {
-            LOGGER.warn("cannot move the retention hold of topic={} up to {}: {}", topic, watermark.nextOffsets(),
+            LOGGER.warn(
+                    "cannot move the retention hold of topic={} up to {}: {}",
+                    topic,
+                    watermark.nextOffsets(),
                     e.toString());
         }
     }

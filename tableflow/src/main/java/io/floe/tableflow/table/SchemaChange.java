@@ -82,8 +82,11 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
                     return Optional.of(table.get().schema());
                 }
             } catch (RuntimeException e) {
-                LOGGER.warn("cannot load the table of topic={} to check its schema change; checking against the"
-                        + " schema declared until now: {}", current.name(), e.toString());
+                LOGGER.warn(
+                        "cannot load the table of topic={} to check its schema change; checking against the"
+                                + " schema declared until now: {}",
+                        current.name(),
+                        e.toString());
             }
         }
         if (!current.configs().containsKey(TableflowConfigs.SCHEMA)) {
@@ -102,9 +105,12 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
 
     /** {@code existing} widened to {@code wanted} as a round does it; throws when Iceberg refuses. */
     static Schema widened(Schema existing, Schema wanted) {
-        TableMetadata metadata = TableMetadata.newTableMetadata(existing, PartitionSpec.unpartitioned(),
-                "memory:/schema-check", Map.of());
-        return new BaseTable(new Detached(metadata), "schema-check").updateSchema().unionByNameWith(wanted).apply();
+        TableMetadata metadata = TableMetadata.newTableMetadata(
+                existing, PartitionSpec.unpartitioned(), "memory:/schema-check", Map.of());
+        return new BaseTable(new Detached(metadata), "schema-check")
+                .updateSchema()
+                .unionByNameWith(wanted)
+                .apply();
     }
 
     /** Operations of a table that exists only to compute a schema update; it never commits or reads files. */

@@ -53,19 +53,32 @@ final class SnapshotCommit {
             append.commit();
             return new Outcome.Committed();
         } catch (CommitFailedException | ValidationException e) {
-            LOGGER.warn("table commit rejected table={} ({}): {}; its {} files are removed", table.name(), what,
-                    e.getMessage(), files.size());
+            LOGGER.warn(
+                    "table commit rejected table={} ({}): {}; its {} files are removed",
+                    table.name(),
+                    what,
+                    e.getMessage(),
+                    files.size());
             deleteUncommitted(table, files);
             return new Outcome.Rejected(e);
         } catch (RuntimeException e) {
             if (!PinnedTable.swapAttempted(table)) {
-                LOGGER.warn("table commit failed before the catalog swap table={} ({}): {}; its {} files are removed",
-                        table.name(), what, e.toString(), files.size());
+                LOGGER.warn(
+                        "table commit failed before the catalog swap table={} ({}): {}; its {} files are removed",
+                        table.name(),
+                        what,
+                        e.toString(),
+                        files.size());
                 deleteUncommitted(table, files);
                 return new Outcome.Rejected(e);
             }
-            LOGGER.warn("table commit outcome unknown table={} ({}) watermark={}: {}; its {} files stay, the next"
-                    + " round reads the table's watermark", table.name(), what, watermark.nextOffsets(), e.toString(),
+            LOGGER.warn(
+                    "table commit outcome unknown table={} ({}) watermark={}: {}; its {} files stay, the next"
+                            + " round reads the table's watermark",
+                    table.name(),
+                    what,
+                    watermark.nextOffsets(),
+                    e.toString(),
                     files.size());
             return new Outcome.Unknown(e);
         }

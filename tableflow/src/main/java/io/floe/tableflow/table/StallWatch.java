@@ -32,7 +32,11 @@ final class StallWatch {
     }
 
     /** What a failed round changed. */
-    enum Change { NONE, STALLED, STILL_STALLED }
+    enum Change {
+        NONE,
+        STALLED,
+        STILL_STALLED
+    }
 
     Change failed(Instant now, RuntimeException failure) {
         if (failingSince == null) {
@@ -47,9 +51,14 @@ final class StallWatch {
         }
         stalled = true;
         metrics.stalled(true);
-        LOGGER.warn("table of topic={} cannot advance: {} rounds failed since {}, the last with {}; after {} s it no"
-                + " longer holds retention back (records removed before the table reads them are counted in"
-                + " floe.tableflow.skipped.records)", topic, failedRounds, failingSince, failure.toString(),
+        LOGGER.warn(
+                "table of topic={} cannot advance: {} rounds failed since {}, the last with {}; after {} s it no"
+                        + " longer holds retention back (records removed before the table reads them are counted in"
+                        + " floe.tableflow.skipped.records)",
+                topic,
+                failedRounds,
+                failingSince,
+                failure.toString(),
                 timeout.toSeconds());
         return Change.STALLED;
     }
@@ -63,7 +72,10 @@ final class StallWatch {
         boolean ended = stalled || markMayRemain;
         markMayRemain = false;
         if (stalled) {
-            LOGGER.info("table of topic={} advances again after {} failed rounds since {}", topic, failedRounds,
+            LOGGER.info(
+                    "table of topic={} advances again after {} failed rounds since {}",
+                    topic,
+                    failedRounds,
                     failingSince);
             metrics.stalled(false);
         }

@@ -34,18 +34,25 @@ public final class TableCatalog implements AutoCloseable {
      * must fail so its writer re-reads the watermark (an automatic retry would append the records again).
      */
     public static final Map<String, String> TABLE_PROPERTIES = Map.of(
-            TableProperties.FORMAT_VERSION, "2",
-            TableProperties.COMMIT_NUM_RETRIES, "0",
-            TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES, Integer.toString(32 << 20),
-            TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true",
-            TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "20",
-            "floe.managed-by", "floe-tableflow");
+            TableProperties.FORMAT_VERSION,
+            "2",
+            TableProperties.COMMIT_NUM_RETRIES,
+            "0",
+            TableProperties.PARQUET_ROW_GROUP_SIZE_BYTES,
+            Integer.toString(32 << 20),
+            TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED,
+            "true",
+            TableProperties.METADATA_PREVIOUS_VERSIONS_MAX,
+            "20",
+            "floe.managed-by",
+            "floe-tableflow");
 
     /**
      * Set on a table while its rounds keep failing past the stall timeout: since when, how many rounds,
      * the last failure. Removed when a round succeeds again. {@code floe tables describe} shows it.
      */
     public static final String STALLED_PROPERTY = "floe.tableflow.stalled";
+
     private static final int STALLED_TEXT_MAX = 1000;
 
     private final Catalog catalog;
@@ -82,10 +89,16 @@ public final class TableCatalog implements AutoCloseable {
     Table loadOrCreate(String topic, Schema schema, TableSettings settings) {
         Table table = loadIfExists(identifier(topic))
                 .map(existing -> renameLegacyColumns(topic, existing))
-                .orElseGet(() -> create(identifier(topic), schema, spec(schema, settings.partitioning()), topic,
+                .orElseGet(() -> create(
+                        identifier(topic),
+                        schema,
+                        spec(schema, settings.partitioning()),
+                        topic,
                         settings.compression()));
         if (!settings.compression().equals(table.properties().get(TableProperties.PARQUET_COMPRESSION))) {
-            table.updateProperties().set(TableProperties.PARQUET_COMPRESSION, settings.compression()).commit();
+            table.updateProperties()
+                    .set(TableProperties.PARQUET_COMPRESSION, settings.compression())
+                    .commit();
             table.refresh();
         }
         UpdateSchema update = table.updateSchema().unionByNameWith(schema);
@@ -111,13 +124,17 @@ public final class TableCatalog implements AutoCloseable {
     }
 
     Table loadOrCreateDeadLetters(String topic) {
-        return loadIfExists(deadLetterIdentifier(topic)).orElseGet(() ->
-                create(deadLetterIdentifier(topic), Rows.deadLetterSchema(), PartitionSpec.unpartitioned(), topic,
+        return loadIfExists(deadLetterIdentifier(topic))
+                .orElseGet(() -> create(
+                        deadLetterIdentifier(topic),
+                        Rows.deadLetterSchema(),
+                        PartitionSpec.unpartitioned(),
+                        topic,
                         "zstd"));
     }
 
-    private Table create(TableIdentifier identifier, Schema schema, PartitionSpec spec, String topic,
-            String compression) {
+    private Table create(
+            TableIdentifier identifier, Schema schema, PartitionSpec spec, String topic, String compression) {
         ensureNamespace(identifier.namespace());
         try {
             Table table = catalog.buildTable(identifier, schema)
@@ -153,11 +170,12 @@ public final class TableCatalog implements AutoCloseable {
 
     /** Marks the topic's table stalled (best effort: a catalog that fails is why tables stall). */
     void markStalled(String topic, String description) {
-        String text = description.length() > STALLED_TEXT_MAX
-                ? description.substring(0, STALLED_TEXT_MAX)
-                : description;
+        String text =
+                description.length() > STALLED_TEXT_MAX ? description.substring(0, STALLED_TEXT_MAX) : description;
         try {
-            load(topic).ifPresent(table -> table.updateProperties().set(STALLED_PROPERTY, text).commit());
+            load(topic)
+                    .ifPresent(table ->
+                            table.updateProperties().set(STALLED_PROPERTY, text).commit());
         } catch (RuntimeException e) {
             LOGGER.warn("cannot mark the table of topic={} stalled: {}", topic, e.toString());
         }
@@ -166,8 +184,10 @@ public final class TableCatalog implements AutoCloseable {
     /** Removes the stalled mark of the topic's table, if it has one. */
     void clearStalled(String topic) {
         try {
-            load(topic).filter(table -> table.properties().containsKey(STALLED_PROPERTY))
-                    .ifPresent(table -> table.updateProperties().remove(STALLED_PROPERTY).commit());
+            load(topic)
+                    .filter(table -> table.properties().containsKey(STALLED_PROPERTY))
+                    .ifPresent(table ->
+                            table.updateProperties().remove(STALLED_PROPERTY).commit());
         } catch (RuntimeException e) {
             LOGGER.warn("cannot clear the stalled mark of the table of topic={}: {}", topic, e.toString());
         }

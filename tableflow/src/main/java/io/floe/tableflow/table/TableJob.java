@@ -65,8 +65,15 @@ final class TableJob {
     private String decoderSchema;
     private ValueDecoder decoder;
 
-    TableJob(String topicName, TableCatalog catalog, LogReads metadata, LogRetention retention, CommittedLog log, Clock clock,
-            TableMetrics metrics, long maxBytesPerRound) {
+    TableJob(
+            String topicName,
+            TableCatalog catalog,
+            LogReads metadata,
+            LogRetention retention,
+            CommittedLog log,
+            Clock clock,
+            TableMetrics metrics,
+            long maxBytesPerRound) {
         this.topicName = topicName;
         this.catalog = catalog;
         this.metadata = metadata;
@@ -78,8 +85,14 @@ final class TableJob {
     }
 
     /** What a round did. */
-    record Outcome(long records, long deadLetters, int dataFiles, boolean committed, boolean moreWaiting,
-            long lagRecords, Watermark watermark) {}
+    record Outcome(
+            long records,
+            long deadLetters,
+            int dataFiles,
+            boolean committed,
+            boolean moreWaiting,
+            long lagRecords,
+            Watermark watermark) {}
 
     /**
      * One round: reads what arrived since the watermark (at most about {@code maxBytesPerRound}) and
@@ -97,7 +110,8 @@ final class TableJob {
                 .orElse(Watermark.empty(topic.id()));
         hold.beforeRound(watermark, topic.partitionCount());
         Optional<Table> deadLetters = catalog.loadDeadLetters(topicName).map(PinnedTable::pin);
-        Watermark deadLetterMark = deadLetters.flatMap(Watermark::of)
+        Watermark deadLetterMark = deadLetters
+                .flatMap(Watermark::of)
                 .filter(mark -> mark.topicId().equals(topic.id()))
                 .orElse(Watermark.empty(topic.id()));
 
@@ -121,8 +135,12 @@ final class TableJob {
                 long from = watermark.next(partition) < 0 ? offsets.logStartOffset() : watermark.next(partition);
                 if (from < offsets.logStartOffset()) {
                     skippedByRetention += offsets.logStartOffset() - from;
-                    LOGGER.warn("records expired before the table got them table={} partition={} offsets=[{}, {})",
-                            topicName, partition, from, offsets.logStartOffset());
+                    LOGGER.warn(
+                            "records expired before the table got them table={} partition={} offsets=[{}, {})",
+                            topicName,
+                            partition,
+                            from,
+                            offsets.logStartOffset());
                     from = offsets.logStartOffset();
                 }
                 long until = offsets.highWatermark();
@@ -139,14 +157,14 @@ final class TableJob {
                 long deadBelow = deadLetterMark.next(partition);
                 CommittedLog.Progress progress = log.read(tp, from, until, budget, record -> {
                     try {
-                        GenericRecord row = Rows.row(schema, partition, record, values.decode(
-                                record.hasValue() ? record.value() : null));
+                        GenericRecord row = Rows.row(
+                                schema, partition, record, values.decode(record.hasValue() ? record.value() : null));
                         writers.write(row);
                         counts[0]++;
                     } catch (RowException e) {
                         if (record.offset() >= deadBelow) {
-                            writers.deadLetter(Rows.deadLetter(writers.deadLetterSchema(), partition, record,
-                                    e.getMessage()));
+                            writers.deadLetter(
+                                    Rows.deadLetter(writers.deadLetterSchema(), partition, record, e.getMessage()));
                             counts[1]++;
                         }
                     }
@@ -189,8 +207,8 @@ final class TableJob {
      * When this commit did not definitely apply, the rows are not committed (their files go, as no
      * commit ever referenced them) and the round fails.
      */
-    private void commitDeadLetters(Table deadTable, List<DataFile> deadFiles, Watermark deadMark, Table table,
-            List<DataFile> files) {
+    private void commitDeadLetters(
+            Table deadTable, List<DataFile> deadFiles, Watermark deadMark, Table table, List<DataFile> files) {
         if (deadFiles.isEmpty()) {
             return;
         }
@@ -261,11 +279,13 @@ final class TableJob {
                 deadTable = PinnedTable.pin(catalog.loadOrCreateDeadLetters(topicName));
                 // The round decided which dead letters to write from the table as it was at the start
                 // (none then); another writer that committed dead letters since would see them twice.
-                Watermark now = Watermark.of(deadTable).filter(mark -> mark.topicId().equals(deadLetterMark.topicId()))
+                Watermark now = Watermark.of(deadTable)
+                        .filter(mark -> mark.topicId().equals(deadLetterMark.topicId()))
                         .orElse(Watermark.empty(deadLetterMark.topicId()));
                 if (!now.equals(deadLetterMark)) {
-                    throw new CommitFailedException("dead-letter table %s changed since the round began: watermark %s,"
-                            + " the round read %s", deadTable.name(), now.nextOffsets(), deadLetterMark.nextOffsets());
+                    throw new CommitFailedException(
+                            "dead-letter table %s changed since the round began: watermark %s," + " the round read %s",
+                            deadTable.name(), now.nextOffsets(), deadLetterMark.nextOffsets());
                 }
             }
             if (dead == null) {

@@ -39,10 +39,17 @@ public final class TableJobs {
     /** The holder name of Tableflow's retention holds (one per table, whichever agent writes it). */
     /** Every this many polls, topics whose table was turned off give up any retention hold left behind. */
     private static final int HOLD_SWEEP_POLLS = 60;
+
     private long polls;
 
-    public TableJobs(TableflowConfig config, String agentId, TableflowMetadata metadata, CommittedLog log,
-            TableCatalog catalog, Clock clock, MeterRegistry meters) {
+    public TableJobs(
+            TableflowConfig config,
+            String agentId,
+            TableflowMetadata metadata,
+            CommittedLog log,
+            TableCatalog catalog,
+            Clock clock,
+            MeterRegistry meters) {
         this.config = config;
         this.agentId = agentId;
         this.metadata = metadata;
@@ -62,7 +69,12 @@ public final class TableJobs {
         Instant nextRun = Instant.MIN;
         Instant caughtUpAt;
 
-        Scheduled(TableJob job, TableMetrics metrics, TableMaintenance maintenance, StallWatch stall, LeaseLoop lease,
+        Scheduled(
+                TableJob job,
+                TableMetrics metrics,
+                TableMaintenance maintenance,
+                StallWatch stall,
+                LeaseLoop lease,
                 Instant now) {
             this.job = job;
             this.metrics = metrics;
@@ -106,11 +118,26 @@ public final class TableJobs {
         Instant now = clock.instant();
         Scheduled scheduled = jobs.computeIfAbsent(topic.name(), name -> {
             TableMetrics metrics = new TableMetrics(meters, name);
-            return new Scheduled(new TableJob(name, catalog, metadata.reads(), metadata.retention(), log, clock, metrics, config.maxBytesPerRound()),
-                    metrics, new TableMaintenance(meters, name, config.maxBytesPerRound()),
+            return new Scheduled(
+                    new TableJob(
+                            name,
+                            catalog,
+                            metadata.reads(),
+                            metadata.retention(),
+                            log,
+                            clock,
+                            metrics,
+                            config.maxBytesPerRound()),
+                    metrics,
+                    new TableMaintenance(meters, name, config.maxBytesPerRound()),
                     new StallWatch(name, config.stallTimeout(), metrics),
-                    new LeaseLoop("tableflow/" + name, agentId, metadata.leases(), config.leaseTtl(),
-                            config.leaseTtl().dividedBy(3)), now);
+                    new LeaseLoop(
+                            "tableflow/" + name,
+                            agentId,
+                            metadata.leases(),
+                            config.leaseTtl(),
+                            config.leaseTtl().dividedBy(3)),
+                    now);
         });
         scheduled.metrics.behindFor(now.toEpochMilli() - scheduled.caughtUpAt.toEpochMilli());
         boolean due = !now.isBefore(scheduled.nextRun);
@@ -156,8 +183,13 @@ public final class TableJobs {
             scheduled.metrics.lag(outcome.lagRecords(), clock.millis() - scheduled.caughtUpAt.toEpochMilli());
             scheduled.nextRun = outcome.moreWaiting() ? now : now.plus(settings.commitInterval());
             if (outcome.committed()) {
-                LOGGER.info("table round topic={} records={} deadLetters={} files={} lagRecords={}", topic.name(),
-                        outcome.records(), outcome.deadLetters(), outcome.dataFiles(), outcome.lagRecords());
+                LOGGER.info(
+                        "table round topic={} records={} deadLetters={} files={} lagRecords={}",
+                        topic.name(),
+                        outcome.records(),
+                        outcome.deadLetters(),
+                        outcome.dataFiles(),
+                        outcome.lagRecords());
             }
             maintain(topic, settings, scheduled.maintenance, outcome.committed());
         } catch (CommitFailedException e) {
@@ -184,8 +216,11 @@ public final class TableJobs {
         // The round may have outlived the lease: a stall is the lease holder's to declare, and another agent
         // that took the table over (and may be advancing it) must keep its hold.
         if (scheduled.lease.othersHeldSince(clock.instant())) {
-            LOGGER.info("table lease topic={} owner={} was another agent's during a failed round; not declaring a"
-                    + " stall", topic.name(), agentId);
+            LOGGER.info(
+                    "table lease topic={} owner={} was another agent's during a failed round; not declaring a"
+                            + " stall",
+                    topic.name(),
+                    agentId);
             scheduled.stall.reset();
             return;
         }

@@ -21,9 +21,15 @@ class MaintenanceSettingsTest {
 
     @Test
     void overrides() {
-        TableSettings settings = TableSettings.from(Map.of(TableflowConfigs.MAINTENANCE_ENABLED, "false",
-                TableflowConfigs.MAINTENANCE_INTERVAL_MS, "60000", TableflowConfigs.COMPACTION_TRIGGER_FILES, "4",
-                TableflowConfigs.ORPHAN_AGE_MS, "600000"));
+        TableSettings settings = TableSettings.from(Map.of(
+                TableflowConfigs.MAINTENANCE_ENABLED,
+                "false",
+                TableflowConfigs.MAINTENANCE_INTERVAL_MS,
+                "60000",
+                TableflowConfigs.COMPACTION_TRIGGER_FILES,
+                "4",
+                TableflowConfigs.ORPHAN_AGE_MS,
+                "600000"));
         assertThat(settings.maintenanceEnabled()).isFalse();
         assertThat(settings.maintenanceInterval()).isEqualTo(Duration.ofMinutes(1));
         assertThat(settings.compactionTriggerFiles()).isEqualTo(4);
@@ -34,7 +40,8 @@ class MaintenanceSettingsTest {
     void badValuesAreRejectedWithTheirConfigName() {
         assertThatThrownBy(() -> TableSettings.from(Map.of(TableflowConfigs.ORPHAN_AGE_MS, "1000")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining(TableflowConfigs.ORPHAN_AGE_MS).hasMessageContaining("600000");
+                .hasMessageContaining(TableflowConfigs.ORPHAN_AGE_MS)
+                .hasMessageContaining("600000");
         assertThatThrownBy(() -> TableSettings.from(Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "0")))
                 .hasMessageContaining(TableflowConfigs.COMPACTION_TRIGGER_FILES);
         assertThatThrownBy(() -> TableSettings.from(Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "many")))

@@ -73,13 +73,20 @@ final class TableFixture implements AutoCloseable {
         objectsDir = dir.resolve("objects");
         objects = new LocalObjectStore(objectsDir);
         ObjectLocations locations = new ObjectLocations("file:" + objectsDir.toAbsolutePath());
-        catalog = IcebergCatalogs.jdbc("jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(), null, null,
-                locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
+        catalog = IcebergCatalogs.jdbc(
+                "jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(),
+                null,
+                null,
+                locations.root() + "/tables",
+                new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
         ((SupportsNamespaces) catalog).createNamespace(Namespace.of("floe"));
         PartitionSpec spec = dayPartitioned
                 ? PartitionSpec.builderFor(SCHEMA).day(Rows.TIMESTAMP).build()
                 : PartitionSpec.unpartitioned();
-        catalog.buildTable(id, SCHEMA).withPartitionSpec(spec).withProperties(TableCatalog.TABLE_PROPERTIES).create();
+        catalog.buildTable(id, SCHEMA)
+                .withPartitionSpec(spec)
+                .withProperties(TableCatalog.TABLE_PROPERTIES)
+                .create();
     }
 
     Table table() {
@@ -95,7 +102,8 @@ final class TableFixture implements AutoCloseable {
     void round(Table pinned, int partitions, int rowsPerPartition, int valueBytes) {
         FanoutDataWriter<Record> writer = writer(pinned);
         PartitionKey key = new PartitionKey(pinned.spec(), pinned.schema());
-        InternalRecordWrapper wrapper = new InternalRecordWrapper(pinned.schema().asStruct());
+        InternalRecordWrapper wrapper =
+                new InternalRecordWrapper(pinned.schema().asStruct());
         Map<Integer, Long> advanced = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             long first = next.getOrDefault(p, 0L);
@@ -124,7 +132,9 @@ final class TableFixture implements AutoCloseable {
         GenericRecord row = GenericRecord.create(schema);
         row.setField(Rows.PARTITION, partition);
         row.setField(Rows.OFFSET, offset);
-        row.setField(Rows.TIMESTAMP, DAY0.plus(Duration.ofDays(offset % 3)).plusMillis(offset).atOffset(ZoneOffset.UTC));
+        row.setField(
+                Rows.TIMESTAMP,
+                DAY0.plus(Duration.ofDays(offset % 3)).plusMillis(offset).atOffset(ZoneOffset.UTC));
         byte[] value = new byte[valueBytes];
         random.nextBytes(value);
         row.setField(RawValueDecoder.COLUMN, ByteBuffer.wrap(value));
@@ -133,8 +143,12 @@ final class TableFixture implements AutoCloseable {
 
     private FanoutDataWriter<Record> writer(Table pinned) {
         GenericFileWriterFactory factory = new GenericFileWriterFactory.Builder(pinned)
-                .dataFileFormat(FileFormat.PARQUET).dataSchema(pinned.schema()).build();
-        OutputFileFactory files = OutputFileFactory.builderFor(pinned, 0, ++taskId).format(FileFormat.PARQUET).build();
+                .dataFileFormat(FileFormat.PARQUET)
+                .dataSchema(pinned.schema())
+                .build();
+        OutputFileFactory files = OutputFileFactory.builderFor(pinned, 0, ++taskId)
+                .format(FileFormat.PARQUET)
+                .build();
         return new FanoutDataWriter<>(factory, files, pinned.io(), 128L << 20);
     }
 
@@ -169,13 +183,16 @@ final class TableFixture implements AutoCloseable {
 
     /** Keys of every object under the table's location. */
     Set<String> keys() {
-        return objects.list("tables/floe/events/").stream().map(info -> info.key().value())
+        return objects.list("tables/floe/events/").stream()
+                .map(info -> info.key().value())
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** The object key of a table file location. */
     String key(String location) {
-        return new ObjectLocations("file:" + objectsDir.toAbsolutePath()).key(location).value();
+        return new ObjectLocations("file:" + objectsDir.toAbsolutePath())
+                .key(location)
+                .value();
     }
 
     /** Stores a file under the table with its modification time set to {@code modified}. */

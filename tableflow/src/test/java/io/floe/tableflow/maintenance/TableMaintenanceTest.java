@@ -31,7 +31,6 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,13 +60,18 @@ class TableMaintenanceTest {
         Map<String, List<DataFile>> before = fixture.dataFilesByPartition();
         assertThat(before).hasSize(3);
         assertThat(before.values()).allSatisfy(files -> assertThat(files).hasSize(40));
-        long maxPartitionBytes = before.values().stream().mapToLong(TableMaintenanceTest::bytes).max().orElseThrow();
+        long maxPartitionBytes = before.values().stream()
+                .mapToLong(TableMaintenanceTest::bytes)
+                .max()
+                .orElseThrow();
         long target = maxPartitionBytes / 3;
         List<Record> rows = fixture.rows();
         String watermark = fixture.table().currentSnapshot().summary().get(Watermark.SUMMARY_PROPERTY);
 
-        TableMaintenance.Result result = maintenance.run(fixture.table(), settings(Map.of(
-                TableflowConfigs.TARGET_FILE_BYTES, Long.toString(target))), Instant.now());
+        TableMaintenance.Result result = maintenance.run(
+                fixture.table(),
+                settings(Map.of(TableflowConfigs.TARGET_FILE_BYTES, Long.toString(target))),
+                Instant.now());
 
         assertThat(result.compaction()).isInstanceOf(CompactionOutcome.Compacted.class);
         CompactionOutcome.Compacted done = (CompactionOutcome.Compacted) result.compaction();
@@ -79,27 +83,42 @@ class TableMaintenanceTest {
         after.forEach((partition, files) -> {
             long needed = ceilDiv(bytes(before.get(partition)), target);
             assertThat(files).as("files of partition %s", partition).hasSizeLessThanOrEqualTo((int) needed + 1);
-            assertThat(files).filteredOn(file -> !file.location().endsWith("-compacted.parquet"))
-                    .as("files of partition %s left as they were", partition).hasSizeLessThanOrEqualTo(1);
+            assertThat(files)
+                    .filteredOn(file -> !file.location().endsWith("-compacted.parquet"))
+                    .as("files of partition %s left as they were", partition)
+                    .hasSizeLessThanOrEqualTo(1);
         });
         assertThat(fixture.rows()).isEqualTo(rows);
         Snapshot current = fixture.table().currentSnapshot();
         assertThat(current.operation()).isEqualTo(DataOperations.REPLACE);
         assertThat(current.summary()).containsEntry(Watermark.SUMMARY_PROPERTY, watermark);
-        assertThat(meters.counter("floe.tableflow.maintenance.files.rewritten", "topic", "events", "table",
-                fixture.table().name()).count()).isEqualTo(done.filesRewritten());
+        assertThat(meters.counter(
+                                "floe.tableflow.maintenance.files.rewritten",
+                                "topic",
+                                "events",
+                                "table",
+                                fixture.table().name())
+                        .count())
+                .isEqualTo(done.filesRewritten());
 
-        TableMaintenance.Result again = maintenance.run(fixture.table(), settings(Map.of(
-                TableflowConfigs.TARGET_FILE_BYTES, Long.toString(target))), Instant.now());
+        TableMaintenance.Result again = maintenance.run(
+                fixture.table(),
+                settings(Map.of(TableflowConfigs.TARGET_FILE_BYTES, Long.toString(target))),
+                Instant.now());
         assertThat(again.compaction()).isInstanceOf(CompactionOutcome.NotDue.class);
-        assertThat(locations(fixture.dataFiles())).isEqualTo(locations(after.values().stream().flatMap(List::stream).toList()));
+        assertThat(locations(fixture.dataFiles()))
+                .isEqualTo(
+                        locations(after.values().stream().flatMap(List::stream).toList()));
     }
 
     @Test
     void compactionRunsAtTheTriggerAndKeepsTheFileCountLowOverManyRounds() {
         fixture = new TableFixture(dir, false);
-        TableSettings settings = settings(Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "8",
-                TableflowConfigs.TARGET_FILE_BYTES, Long.toString(1 << 20)));
+        TableSettings settings = settings(Map.of(
+                TableflowConfigs.COMPACTION_TRIGGER_FILES,
+                "8",
+                TableflowConfigs.TARGET_FILE_BYTES,
+                Long.toString(1 << 20)));
         Instant now = Instant.now();
         int compactions = 0;
         for (int round = 1; round <= 60; round++) {
@@ -123,9 +142,13 @@ class TableMaintenanceTest {
         // Below the trigger, the maintenance interval still compacts.
         fixture.round(2, 20, 100);
         fixture.round(2, 20, 100);
-        assertThat(maintenance.run(fixture.table(), settings, now.plusSeconds(60)).compaction())
+        assertThat(maintenance
+                        .run(fixture.table(), settings, now.plusSeconds(60))
+                        .compaction())
                 .isInstanceOf(CompactionOutcome.NotDue.class);
-        assertThat(maintenance.run(fixture.table(), settings, now.plus(Duration.ofHours(2))).compaction())
+        assertThat(maintenance
+                        .run(fixture.table(), settings, now.plus(Duration.ofHours(2)))
+                        .compaction())
                 .isInstanceOf(CompactionOutcome.Compacted.class);
         assertThat(fixture.dataFiles()).hasSize(1);
         assertThat(fixture.rows()).hasSize(62 * 2 * 20);
@@ -143,7 +166,8 @@ class TableMaintenanceTest {
         assertThat(fixture.dataFiles()).hasSize(1);
 
         List<Long> offsets = new ArrayList<>();
-        try (CloseableIterable<Record> rows = IcebergGenerics.read(fixture.table()).build()) {
+        try (CloseableIterable<Record> rows =
+                IcebergGenerics.read(fixture.table()).build()) {
             rows.forEach(row -> offsets.add((Long) row.getField(Rows.OFFSET)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -160,16 +184,22 @@ class TableMaintenanceTest {
         Set<String> smallFiles = new HashSet<>();
         fixture.dataFiles().forEach(file -> smallFiles.add(fixture.key(file.location())));
         Instant now = Instant.now();
-        TableSettings settings = settings(Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "1",
-                TableflowConfigs.SNAPSHOT_RETENTION_MS, "3600000",
-                TableflowConfigs.ORPHAN_AGE_MS, Long.toString(Duration.ofDays(30).toMillis())));
+        TableSettings settings = settings(Map.of(
+                TableflowConfigs.COMPACTION_TRIGGER_FILES,
+                "1",
+                TableflowConfigs.SNAPSHOT_RETENTION_MS,
+                "3600000",
+                TableflowConfigs.ORPHAN_AGE_MS,
+                Long.toString(Duration.ofDays(30).toMillis())));
         TableMaintenance.Result compacted = maintenance.run(fixture.table(), settings, now);
         assertThat(compacted.compaction()).isInstanceOf(CompactionOutcome.Compacted.class);
         assertThat(compacted.snapshotsExpired()).isZero();
         fixture.round(2, 20, 100);
         List<Record> rows = fixture.rows();
         Set<String> manifestLists = new HashSet<>();
-        fixture.table().snapshots().forEach(snapshot -> manifestLists.add(fixture.key(snapshot.manifestListLocation())));
+        fixture.table()
+                .snapshots()
+                .forEach(snapshot -> manifestLists.add(fixture.key(snapshot.manifestListLocation())));
         Set<String> liveFiles = new HashSet<>();
         fixture.dataFiles().forEach(file -> liveFiles.add(fixture.key(file.location())));
 
@@ -191,8 +221,14 @@ class TableMaintenanceTest {
         assertThat(result.filesRemoved()).isGreaterThanOrEqualTo(smallFiles.size() + manifestLists.size());
         assertThat(fixture.rows()).isEqualTo(rows);
         assertThat(Watermark.of(table).orElseThrow().next(0)).isEqualTo(11 * 20);
-        assertThat(meters.counter("floe.tableflow.maintenance.snapshots.expired", "topic", "events", "table",
-                table.name()).count()).isEqualTo(12);
+        assertThat(meters.counter(
+                                "floe.tableflow.maintenance.snapshots.expired",
+                                "topic",
+                                "events",
+                                "table",
+                                table.name())
+                        .count())
+                .isEqualTo(12);
     }
 
     @Test
@@ -205,14 +241,19 @@ class TableMaintenanceTest {
         for (int i = 0; i < 2; i++) {
             // An engine without Floe's watermark appends a file (empty, never read here).
             Table table = fixture.table();
-            table.newAppend().appendFile(DataFiles.builder(table.spec())
-                    .withPath(table.location() + "/data/external-" + i + ".parquet")
-                    .withFileSizeInBytes(10).withRecordCount(0).build()).commit();
+            table.newAppend()
+                    .appendFile(DataFiles.builder(table.spec())
+                            .withPath(table.location() + "/data/external-" + i + ".parquet")
+                            .withFileSizeInBytes(10)
+                            .withRecordCount(0)
+                            .build())
+                    .commit();
         }
-        TableSettings settings = settings(Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "1000",
-                TableflowConfigs.SNAPSHOT_RETENTION_MS, "0"));
+        TableSettings settings = settings(
+                Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "1000", TableflowConfigs.SNAPSHOT_RETENTION_MS, "0"));
 
-        TableMaintenance.Result result = maintenance.run(fixture.table(), settings, Instant.now().plus(Duration.ofDays(2)));
+        TableMaintenance.Result result =
+                maintenance.run(fixture.table(), settings, Instant.now().plus(Duration.ofDays(2)));
 
         assertThat(result.snapshotsExpired()).isEqualTo(4);
         assertThat(fixture.table().snapshots()).hasSize(3);
@@ -232,9 +273,13 @@ class TableMaintenanceTest {
         fixture.putFile("data/round-in-flight.parquet", now.minus(Duration.ofMinutes(30)));
         fixture.putFile("_delta_log/00000000000000000000.json", now.minus(Duration.ofDays(3)));
         // A target of one byte: no file is small, so no compaction adds files.
-        TableSettings settings = settings(Map.of(TableflowConfigs.TARGET_FILE_BYTES, "1",
-                TableflowConfigs.SNAPSHOT_RETENTION_MS, Long.toString(Duration.ofDays(30).toMillis()),
-                TableflowConfigs.ORPHAN_AGE_MS, Long.toString(Duration.ofDays(1).toMillis())));
+        TableSettings settings = settings(Map.of(
+                TableflowConfigs.TARGET_FILE_BYTES,
+                "1",
+                TableflowConfigs.SNAPSHOT_RETENTION_MS,
+                Long.toString(Duration.ofDays(30).toMillis()),
+                TableflowConfigs.ORPHAN_AGE_MS,
+                Long.toString(Duration.ofDays(1).toMillis())));
 
         TableMaintenance.Result result = maintenance.run(fixture.table(), settings, now);
 
@@ -245,8 +290,14 @@ class TableMaintenanceTest {
         expected.add("tables/floe/events/_delta_log/00000000000000000000.json");
         assertThat(fixture.keys()).isEqualTo(expected);
         assertThat(fixture.rows()).hasSize(5 * 2 * 20);
-        assertThat(meters.counter("floe.tableflow.maintenance.orphans.removed", "topic", "events", "table",
-                fixture.table().name()).count()).isEqualTo(2);
+        assertThat(meters.counter(
+                                "floe.tableflow.maintenance.orphans.removed",
+                                "topic",
+                                "events",
+                                "table",
+                                fixture.table().name())
+                        .count())
+                .isEqualTo(2);
     }
 
     @Test
@@ -303,9 +354,16 @@ class TableMaintenanceTest {
         for (int round = 0; round < 5; round++) {
             fixture.round(1, 10, 50);
         }
-        TableMaintenance.Result result = maintenance.run(fixture.table(), settings(Map.of(
-                TableflowConfigs.MAINTENANCE_ENABLED, "false", TableflowConfigs.COMPACTION_TRIGGER_FILES, "1",
-                TableflowConfigs.SNAPSHOT_RETENTION_MS, "0")), Instant.now().plus(Duration.ofDays(2)));
+        TableMaintenance.Result result = maintenance.run(
+                fixture.table(),
+                settings(Map.of(
+                        TableflowConfigs.MAINTENANCE_ENABLED,
+                        "false",
+                        TableflowConfigs.COMPACTION_TRIGGER_FILES,
+                        "1",
+                        TableflowConfigs.SNAPSHOT_RETENTION_MS,
+                        "0")),
+                Instant.now().plus(Duration.ofDays(2)));
         assertThat(result).isEqualTo(new TableMaintenance.Result(new CompactionOutcome.NotDue(), 0, 0, 0));
         assertThat(fixture.dataFiles()).hasSize(5);
         assertThat(fixture.table().snapshots()).hasSize(5);

@@ -66,7 +66,8 @@ class ReadOnlyRestCatalogTest {
     @TempDir
     Path dir;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
     private LocalObjectStore objects;
     private Catalog catalog;
@@ -76,9 +77,14 @@ class ReadOnlyRestCatalogTest {
     @BeforeEach
     void start() throws IOException {
         objects = new LocalObjectStore(dir.resolve("objects"));
-        ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
-        catalog = IcebergCatalogs.jdbc("jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(), null, null,
-                locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
+        ObjectLocations locations =
+                new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
+        catalog = IcebergCatalogs.jdbc(
+                "jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(),
+                null,
+                null,
+                locations.root() + "/tables",
+                new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
         SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
         namespaces.createNamespace(Namespace.of("floe"), Map.of("owner", "tableflow"));
         namespaces.createNamespace(Namespace.of("floe", "archive"));
@@ -120,8 +126,8 @@ class ReadOnlyRestCatalogTest {
         written.addAll(append(catalog.loadTable(ORDERS), 100, 50));
 
         try (RESTCatalog client = client(Map.of())) {
-            assertThat(client.listNamespaces()).containsExactlyInAnyOrder(Namespace.of("floe"),
-                    Namespace.of("floe_dead_letters"));
+            assertThat(client.listNamespaces())
+                    .containsExactlyInAnyOrder(Namespace.of("floe"), Namespace.of("floe_dead_letters"));
             assertThat(client.listNamespaces(Namespace.of("floe"))).containsExactly(Namespace.of("floe", "archive"));
             assertThat(client.loadNamespaceMetadata(Namespace.of("floe"))).containsEntry("owner", "tableflow");
             assertThat(client.namespaceExists(Namespace.of("floe", "archive"))).isTrue();
@@ -134,7 +140,8 @@ class ReadOnlyRestCatalogTest {
             Table table = client.loadTable(ORDERS);
             Table local = catalog.loadTable(ORDERS);
             assertThat(table.location()).isEqualTo(local.location()).startsWith("file:");
-            assertThat(table.currentSnapshot().snapshotId()).isEqualTo(local.currentSnapshot().snapshotId());
+            assertThat(table.currentSnapshot().snapshotId())
+                    .isEqualTo(local.currentSnapshot().snapshotId());
             assertThat(table.schema().sameSchema(SCHEMA)).isTrue();
             assertThat(rows(table)).containsExactlyInAnyOrderElementsOf(written);
             // Metadata tables resolve on the client from the base table.
@@ -150,18 +157,24 @@ class ReadOnlyRestCatalogTest {
 
     @Test
     void theClientReadsThroughAPrefixAndGetsTheConfiguredDefaults() throws Exception {
-        serve(RestCatalogConfig.DEFAULTS.withPrefix("floe").withDefaults(Map.of("clients", "3"))
+        serve(RestCatalogConfig.DEFAULTS
+                .withPrefix("floe")
+                .withDefaults(Map.of("clients", "3"))
                 .withOverrides(Map.of("rest-page-size", "1")));
         List<Record> written = append(catalog.loadTable(ORDERS), 0, 10);
 
         JsonNode config = json.readTree(get("/v1/config?warehouse=anything").body());
         assertThat(config.get("overrides").get("prefix").asText()).isEqualTo("floe");
         assertThat(config.get("defaults").get("clients").asText()).isEqualTo("3");
-        assertThat(config.get("endpoints")).extracting(JsonNode::asText).containsExactlyInAnyOrder(
-                "GET /v1/{prefix}/namespaces", "GET /v1/{prefix}/namespaces/{namespace}",
-                "HEAD /v1/{prefix}/namespaces/{namespace}", "GET /v1/{prefix}/namespaces/{namespace}/tables",
-                "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
-                "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}");
+        assertThat(config.get("endpoints"))
+                .extracting(JsonNode::asText)
+                .containsExactlyInAnyOrder(
+                        "GET /v1/{prefix}/namespaces",
+                        "GET /v1/{prefix}/namespaces/{namespace}",
+                        "HEAD /v1/{prefix}/namespaces/{namespace}",
+                        "GET /v1/{prefix}/namespaces/{namespace}/tables",
+                        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+                        "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}");
         assertThat(get("/v1/floe/namespaces/floe/tables").statusCode()).isEqualTo(200);
 
         try (RESTCatalog client = client(Map.of())) {
@@ -179,15 +192,16 @@ class ReadOnlyRestCatalogTest {
         assertError(get("/v1/namespaces/nope/tables"), 404, "NoSuchNamespaceException", "nope");
         assertError(get("/v1/namespaces?parent=nope"), 404, "NoSuchNamespaceException", "nope");
         assertError(get("/v1/namespaces/floe/tables/nope"), 404, "NoSuchTableException", "floe.nope");
-        assertError(get("/v1/namespaces/floe%1Farchive/tables/orders"), 404, "NoSuchTableException",
-                "floe.archive.orders");
+        assertError(
+                get("/v1/namespaces/floe%1Farchive/tables/orders"), 404, "NoSuchTableException", "floe.archive.orders");
         assertError(get("/v1/namespaces/floe/views"), 404, "NotFoundException", "no route");
         assertError(get("/v1/namespaces/floe/tables/orders/metrics"), 404, "NotFoundException", "no route");
 
         HttpResponse<String> head = send("HEAD", "/v1/namespaces/floe/tables/nope");
         assertThat(head.statusCode()).isEqualTo(404);
         assertThat(head.body()).isEmpty();
-        assertThat(send("HEAD", "/v1/namespaces/floe/tables/orders").statusCode()).isEqualTo(204);
+        assertThat(send("HEAD", "/v1/namespaces/floe/tables/orders").statusCode())
+                .isEqualTo(204);
         assertThat(send("HEAD", "/v1/namespaces/floe%1Farchive").statusCode()).isEqualTo(204);
     }
 
@@ -200,9 +214,15 @@ class ReadOnlyRestCatalogTest {
         assertError(post, 405, "MethodNotAllowedException", "read-only");
         assertThat(post.body()).contains("Tableflow owns these tables");
         assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
-        assertError(send("DELETE", "/v1/namespaces/floe/tables/orders"), 405, "MethodNotAllowedException",
+        assertError(
+                send("DELETE", "/v1/namespaces/floe/tables/orders"),
+                405,
+                "MethodNotAllowedException",
                 "DELETE /v1/namespaces/floe/tables/orders");
-        assertError(send("POST", "/v1/namespaces", "{\"namespace\": [\"x\"]}"), 405, "MethodNotAllowedException",
+        assertError(
+                send("POST", "/v1/namespaces", "{\"namespace\": [\"x\"]}"),
+                405,
+                "MethodNotAllowedException",
                 "read-only");
 
         try (RESTCatalog client = client(Map.of())) {
@@ -230,13 +250,18 @@ class ReadOnlyRestCatalogTest {
         catalog.createTable(TableIdentifier.of("floe", "payments"), SCHEMA);
         catalog.createTable(TableIdentifier.of("floe", "refunds"), SCHEMA);
 
-        assertThat(json.readTree(get("/v1/namespaces/floe/tables").body()).get("identifiers")).hasSize(3);
-        JsonNode first = json.readTree(get("/v1/namespaces/floe/tables?pageToken=&pageSize=2").body());
+        assertThat(json.readTree(get("/v1/namespaces/floe/tables").body()).get("identifiers"))
+                .hasSize(3);
+        JsonNode first = json.readTree(
+                get("/v1/namespaces/floe/tables?pageToken=&pageSize=2").body());
         assertThat(first.get("identifiers")).hasSize(2);
         String next = first.get("next-page-token").asText();
-        JsonNode second = json.readTree(get("/v1/namespaces/floe/tables?pageSize=2&pageToken=" + next).body());
+        JsonNode second = json.readTree(
+                get("/v1/namespaces/floe/tables?pageSize=2&pageToken=" + next).body());
         assertThat(second.get("identifiers")).hasSize(1);
-        assertThat(second.path("next-page-token").isMissingNode() || second.get("next-page-token").isNull()).isTrue();
+        assertThat(second.path("next-page-token").isMissingNode()
+                        || second.get("next-page-token").isNull())
+                .isTrue();
     }
 
     @Test
@@ -245,8 +270,10 @@ class ReadOnlyRestCatalogTest {
         HttpResponse<String> loaded = get("/v1/namespaces/floe/tables/orders");
         assertThat(loaded.statusCode()).isEqualTo(200);
         JsonNode body = json.readTree(loaded.body());
-        assertThat(body.get("metadata-location").asText()).isEqualTo(
-                ((HasTableOperations) catalog.loadTable(ORDERS)).operations().current()
+        assertThat(body.get("metadata-location").asText())
+                .isEqualTo(((HasTableOperations) catalog.loadTable(ORDERS))
+                        .operations()
+                        .current()
                         .metadataFileLocation());
         assertThat(body.get("metadata").get("format-version").asInt()).isEqualTo(2);
         String etag = loaded.headers().firstValue("ETag").orElseThrow();
@@ -259,14 +286,18 @@ class ReadOnlyRestCatalogTest {
         HttpResponse<String> changed = send("GET", "/v1/namespaces/floe/tables/orders", null, etag);
         assertThat(changed.statusCode()).isEqualTo(200);
         assertThat(changed.headers().firstValue("ETag")).isPresent().get().isNotEqualTo(etag);
-        assertThat(get("/v1/namespaces/floe/tables/orders?snapshots=refs").headers().firstValue("ETag"))
-                .isPresent().get().isNotEqualTo(changed.headers().firstValue("ETag").get());
+        assertThat(get("/v1/namespaces/floe/tables/orders?snapshots=refs")
+                        .headers()
+                        .firstValue("ETag"))
+                .isPresent()
+                .get()
+                .isNotEqualTo(changed.headers().firstValue("ETag").get());
     }
 
     private List<Record> append(Table table, int from, int count) throws IOException {
         List<Record> rows = new ArrayList<>();
-        DataWriter<Record> writer = Parquet.writeData(table.io().newOutputFile(
-                        table.location() + "/data/" + UUID.randomUUID() + ".parquet"))
+        DataWriter<Record> writer = Parquet.writeData(
+                        table.io().newOutputFile(table.location() + "/data/" + UUID.randomUUID() + ".parquet"))
                 .schema(table.schema())
                 .createWriterFunc(GenericParquetWriter::create)
                 .withSpec(table.spec())
@@ -309,8 +340,9 @@ class ReadOnlyRestCatalogTest {
     private HttpResponse<String> send(String method, String path, String body, String ifNoneMatch)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri() + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .timeout(Duration.ofSeconds(10));
         if (ifNoneMatch != null) {
             request.header("If-None-Match", ifNoneMatch);

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /** The handler's life: unavailable until it has a catalog, then serving, then unavailable again. */
 class RestCatalogHandlerTest {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final RestCatalogHandler handler = new RestCatalogHandler("/iceberg");
     private final InMemoryCatalog catalog = new InMemoryCatalog();
     private HttpServer server;
@@ -42,8 +43,12 @@ class RestCatalogHandlerTest {
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(URI.create(
+                                "http://127.0.0.1:" + server.getAddress().getPort() + path))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

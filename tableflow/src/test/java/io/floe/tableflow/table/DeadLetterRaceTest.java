@@ -56,8 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DeadLetterRaceTest {
 
     private static final String TOPIC = "orders";
-    private static final String SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}},"
-            + "\"required\":[\"id\"]}";
+    private static final String SCHEMA =
+            "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}," + "\"required\":[\"id\"]}";
 
     @TempDir
     Path dir;
@@ -71,8 +71,12 @@ class DeadLetterRaceTest {
     void open() {
         metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
         objects = new LocalObjectStore(dir.resolve("objects"));
-        agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1 << 20), AgentMetadata.of(metadata), objects,
-                new SimpleMeterRegistry(), Clock.systemUTC());
+        agent = Agent.start(
+                AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1 << 20),
+                AgentMetadata.of(metadata),
+                objects,
+                new SimpleMeterRegistry(),
+                Clock.systemUTC());
     }
 
     @AfterEach
@@ -87,8 +91,8 @@ class DeadLetterRaceTest {
 
     @Test
     void aWriterDoesNotWriteDeadLettersIntoADeadLetterTableCreatedDuringItsRound() {
-        Map<String, String> configs = Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                "floe.tableflow.schema", SCHEMA);
+        Map<String, String> configs = Map.of(
+                "floe.tableflow.enabled", "true", "floe.tableflow.format", "json", "floe.tableflow.schema", SCHEMA);
         Topic topic = agent.topics().create(new NewTopic(TOPIC, 1, configs), false);
         TableSettings settings = TableSettings.from(configs);
         produce(topic, "{\"id\": 1}", "not json 2", "{\"id\": 3}", "not json 4");
@@ -96,30 +100,44 @@ class DeadLetterRaceTest {
         TableCatalog tablesB = new TableCatalog(catalog(null), "floe");
         TableJob writerB = job(tablesB);
         AtomicInteger deadLetterLoads = new AtomicInteger();
-        TableCatalog tablesA = new TableCatalog(catalog(identifier -> {
-            // The first load of the dead-letter table is at the start of A's round (none yet); the
-            // second is A's first dead letter: B's whole round happens just before it.
-            if (identifier.namespace().toString().endsWith("_dead_letters") && deadLetterLoads.incrementAndGet() == 2) {
-                writerB.run(topic, settings);
-            }
-        }), "floe");
+        TableCatalog tablesA = new TableCatalog(
+                catalog(identifier -> {
+                    // The first load of the dead-letter table is at the start of A's round (none yet); the
+                    // second is A's first dead letter: B's whole round happens just before it.
+                    if (identifier.namespace().toString().endsWith("_dead_letters")
+                            && deadLetterLoads.incrementAndGet() == 2) {
+                        writerB.run(topic, settings);
+                    }
+                }),
+                "floe");
         TableJob writerA = job(tablesA);
 
         Throwable failure = catchThrowable(() -> writerA.run(topic, settings));
         assertThat(deadLetterLoads).hasValue(2);
         assertThat(rows(tablesB.loadDeadLetters(TOPIC).orElseThrow()))
-                .extracting(row -> StandardCharsets.UTF_8.decode(((ByteBuffer) row.getField(Rows.DEAD_VALUE))
-                        .duplicate()).toString())
+                .extracting(row -> StandardCharsets.UTF_8
+                        .decode(((ByteBuffer) row.getField(Rows.DEAD_VALUE)).duplicate())
+                        .toString())
                 .containsExactlyInAnyOrder("not json 2", "not json 4");
-        assertThat(rows(tablesB.load(TOPIC).orElseThrow())).extracting(row -> (Long) row.getField("id"))
+        assertThat(rows(tablesB.load(TOPIC).orElseThrow()))
+                .extracting(row -> (Long) row.getField("id"))
                 .containsExactlyInAnyOrder(1L, 3L);
-        assertThat(failure).isInstanceOf(CommitFailedException.class).hasMessageContaining("changed since the round began");
+        assertThat(failure)
+                .isInstanceOf(CommitFailedException.class)
+                .hasMessageContaining("changed since the round began");
     }
 
     private TableJob job(TableCatalog tables) {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        return new TableJob(TOPIC, tables, metadata, metadata, new CommittedLog(metadata, objects), Clock.systemUTC(),
-                new TableMetrics(meters, TOPIC), 256L << 20);
+        return new TableJob(
+                TOPIC,
+                tables,
+                metadata,
+                metadata,
+                new CommittedLog(metadata, objects),
+                Clock.systemUTC(),
+                new TableMetrics(meters, TOPIC),
+                256L << 20);
     }
 
     /** Hook: runs before each loadTable of the catalog. */
@@ -129,15 +147,22 @@ class DeadLetterRaceTest {
 
     /** The shared JDBC catalog, with {@code hook} run before every table load (null: none). */
     private Catalog catalog(BeforeLoad hook) {
-        ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
-        Catalog jdbc = IcebergCatalogs.jdbc("jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(), null, null,
-                locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
+        ObjectLocations locations =
+                new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
+        Catalog jdbc = IcebergCatalogs.jdbc(
+                "jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(),
+                null,
+                null,
+                locations.root() + "/tables",
+                new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
         catalogs.add((AutoCloseable) jdbc);
         if (hook == null) {
             return jdbc;
         }
-        return (Catalog) Proxy.newProxyInstance(Catalog.class.getClassLoader(),
-                new Class<?>[] {Catalog.class, SupportsNamespaces.class}, (proxy, method, args) -> {
+        return (Catalog) Proxy.newProxyInstance(
+                Catalog.class.getClassLoader(),
+                new Class<?>[] {Catalog.class, SupportsNamespaces.class},
+                (proxy, method, args) -> {
                     if (method.getName().equals("loadTable") && args.length == 1) {
                         hook.loading((TableIdentifier) args[0]);
                     }
@@ -154,7 +179,12 @@ class DeadLetterRaceTest {
         for (int i = 0; i < values.length; i++) {
             records[i] = new SimpleRecord(System.currentTimeMillis(), null, values[i].getBytes(StandardCharsets.UTF_8));
         }
-        agent.produce().append(topic, 0, MemoryRecords.withRecords(Compression.NONE, records).buffer()).join();
+        agent.produce()
+                .append(
+                        topic,
+                        0,
+                        MemoryRecords.withRecords(Compression.NONE, records).buffer())
+                .join();
     }
 
     private static List<Record> rows(Table table) {

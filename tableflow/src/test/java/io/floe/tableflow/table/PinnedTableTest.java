@@ -38,12 +38,18 @@ class PinnedTableTest {
     @BeforeEach
     void open() {
         objects = new LocalObjectStore(dir.resolve("objects"));
-        ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
-        catalog = IcebergCatalogs.jdbc("jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(), null, null,
-                locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
+        ObjectLocations locations =
+                new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
+        catalog = IcebergCatalogs.jdbc(
+                "jdbc:sqlite:" + dir.resolve("catalog.db").toAbsolutePath(),
+                null,
+                null,
+                locations.root() + "/tables",
+                new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
         ((SupportsNamespaces) catalog).createNamespace(Namespace.of("floe"));
         catalog.buildTable(ID, new Schema(Types.NestedField.required(1, "x", Types.LongType.get())))
-                .withProperties(TableCatalog.TABLE_PROPERTIES).create();
+                .withProperties(TableCatalog.TABLE_PROPERTIES)
+                .create();
     }
 
     @AfterEach
@@ -58,7 +64,8 @@ class PinnedTableTest {
         Table stale = catalog.loadTable(ID);
         catalog.loadTable(ID).newAppend().appendFile(file(stale, "a")).commit();
         stale.newAppend().appendFile(file(stale, "b")).commit();
-        assertThat(catalog.loadTable(ID).currentSnapshot().addedDataFiles(objects(catalog.loadTable(ID)))).hasSize(1);
+        assertThat(catalog.loadTable(ID).currentSnapshot().addedDataFiles(objects(catalog.loadTable(ID))))
+                .hasSize(1);
         assertThat(snapshots(catalog.loadTable(ID))).isEqualTo(2);
     }
 
@@ -66,9 +73,15 @@ class PinnedTableTest {
     void aStalePinnedAppendFailsAndLeavesTheNewerCommit() {
         Table zombie = PinnedTable.pin(catalog.loadTable(ID));
         Table newer = PinnedTable.pin(catalog.loadTable(ID));
-        newer.newAppend().appendFile(file(newer, "a")).set("floe.watermark", "newer").commit();
+        newer.newAppend()
+                .appendFile(file(newer, "a"))
+                .set("floe.watermark", "newer")
+                .commit();
 
-        assertThatThrownBy(() -> zombie.newAppend().appendFile(file(zombie, "b")).set("floe.watermark", "zombie").commit())
+        assertThatThrownBy(() -> zombie.newAppend()
+                        .appendFile(file(zombie, "b"))
+                        .set("floe.watermark", "zombie")
+                        .commit())
                 .isInstanceOf(CommitFailedException.class);
         Table current = catalog.loadTable(ID);
         assertThat(current.currentSnapshot().summary()).containsEntry("floe.watermark", "newer");
@@ -85,8 +98,11 @@ class PinnedTableTest {
     }
 
     private static DataFile file(Table table, String name) {
-        return DataFiles.builder(PartitionSpec.unpartitioned()).withPath(table.location() + "/data/" + name + ".parquet")
-                .withFileSizeInBytes(10).withRecordCount(1).build();
+        return DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(table.location() + "/data/" + name + ".parquet")
+                .withFileSizeInBytes(10)
+                .withRecordCount(1)
+                .build();
     }
 
     private static int snapshots(Table table) {

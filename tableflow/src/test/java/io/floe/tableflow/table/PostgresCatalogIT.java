@@ -38,19 +38,27 @@ class PostgresCatalogIT {
         TestPostgres postgres = TestPostgres.get();
         String jdbcUrl = postgres.createDatabase();
         try (LocalObjectStore objects = new LocalObjectStore(dir.resolve("objects"))) {
-            ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
+            ObjectLocations locations =
+                    new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
             Catalog first = catalog(jdbcUrl, objects, locations);
             Catalog second = catalog(jdbcUrl, objects, locations);
             try {
                 ((SupportsNamespaces) first).createNamespace(Namespace.of("floe"));
                 first.buildTable(ID, new Schema(Types.NestedField.required(1, "x", Types.LongType.get())))
-                        .withProperties(TableCatalog.TABLE_PROPERTIES).create();
+                        .withProperties(TableCatalog.TABLE_PROPERTIES)
+                        .create();
 
                 Table zombie = PinnedTable.pin(first.loadTable(ID));
                 Table newer = PinnedTable.pin(second.loadTable(ID));
-                newer.newAppend().appendFile(file(newer, "a")).set("floe.watermark", "newer").commit();
-                assertThatThrownBy(() -> zombie.newAppend().appendFile(file(zombie, "b"))
-                        .set("floe.watermark", "zombie").commit()).isInstanceOf(CommitFailedException.class);
+                newer.newAppend()
+                        .appendFile(file(newer, "a"))
+                        .set("floe.watermark", "newer")
+                        .commit();
+                assertThatThrownBy(() -> zombie.newAppend()
+                                .appendFile(file(zombie, "b"))
+                                .set("floe.watermark", "zombie")
+                                .commit())
+                        .isInstanceOf(CommitFailedException.class);
 
                 Table seenByFirst = first.loadTable(ID);
                 assertThat(seenByFirst.currentSnapshot().summary()).containsEntry("floe.watermark", "newer");
@@ -63,12 +71,19 @@ class PostgresCatalogIT {
     }
 
     private Catalog catalog(String jdbcUrl, LocalObjectStore objects, ObjectLocations locations) {
-        return IcebergCatalogs.jdbc(jdbcUrl, TestPostgres.USER, TestPostgres.PASSWORD, locations.root() + "/tables",
+        return IcebergCatalogs.jdbc(
+                jdbcUrl,
+                TestPostgres.USER,
+                TestPostgres.PASSWORD,
+                locations.root() + "/tables",
                 new ObjectStoreFileIO(objects, locations, dir.resolve("spool")));
     }
 
     private static org.apache.iceberg.DataFile file(Table table, String name) {
-        return DataFiles.builder(PartitionSpec.unpartitioned()).withPath(table.location() + "/data/" + name + ".parquet")
-                .withFileSizeInBytes(10).withRecordCount(1).build();
+        return DataFiles.builder(PartitionSpec.unpartitioned())
+                .withPath(table.location() + "/data/" + name + ".parquet")
+                .withFileSizeInBytes(10)
+                .withRecordCount(1)
+                .build();
     }
 }

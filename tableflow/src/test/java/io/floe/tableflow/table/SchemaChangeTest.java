@@ -30,7 +30,8 @@ class SchemaChangeTest {
 
     @Test
     void anAddedFieldAndAWidenedTypeAreAccepted() {
-        String v2 = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"}}}";
+        String v2 =
+                "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},\"name\":{\"type\":\"string\"}}}";
         assertThatCode(() -> check.accept(topic(V1), configs(v2))).doesNotThrowAnyException();
         Schema narrow = new Schema(Types.NestedField.optional(1, "x", Types.IntegerType.get()));
         Schema wide = new Schema(Types.NestedField.optional(1, "x", Types.LongType.get()));
@@ -39,10 +40,20 @@ class SchemaChangeTest {
 
     @Test
     void otherConfigChangesAndTopicsWithoutASchemaAreNotChecked() {
-        assertThatCode(() -> check.accept(topic(V1), Map.of("floe.tableflow.enabled", "true",
-                "floe.tableflow.format", "json", "floe.tableflow.schema", V1, "retention.ms", "1000")))
+        assertThatCode(() -> check.accept(
+                        topic(V1),
+                        Map.of(
+                                "floe.tableflow.enabled",
+                                "true",
+                                "floe.tableflow.format",
+                                "json",
+                                "floe.tableflow.schema",
+                                V1,
+                                "retention.ms",
+                                "1000")))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> check.accept(new Topic("plain", UUID.randomUUID(), 1, Map.of()), Map.of("retention.ms", "1")))
+        assertThatCode(() ->
+                        check.accept(new Topic("plain", UUID.randomUUID(), 1, Map.of()), Map.of("retention.ms", "1")))
                 .doesNotThrowAnyException();
     }
 
@@ -57,6 +68,7 @@ class SchemaChangeTest {
     }
 
     private static Map<String, String> configs(String schema) {
-        return Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json", "floe.tableflow.schema", schema);
+        return Map.of(
+                "floe.tableflow.enabled", "true", "floe.tableflow.format", "json", "floe.tableflow.schema", schema);
     }
 }

@@ -80,8 +80,8 @@ public final class MetadataFaults {
      * opens (at most a minute), counting {@code held} down as each starts waiting: a metadata store that has
      * stopped answering the periodic housekeeping writes.
      */
-    public static MetadataStore heartbeatsHeld(MetadataStore store, BooleanSupplier hold, CountDownLatch held,
-            CountDownLatch release) {
+    public static MetadataStore heartbeatsHeld(
+            MetadataStore store, BooleanSupplier hold, CountDownLatch held, CountDownLatch release) {
         return new ForwardingMetadataStore(store) {
             @Override
             protected <T> T call(MetadataOperation operation, Supplier<T> call) {

@@ -55,7 +55,8 @@ public abstract class AgentMembershipContract extends RoleContract {
         Instant start = Instant.ofEpochMilli(1_700_000_000_000L);
         assertThat(store.liveAgents(Instant.EPOCH)).isEmpty();
         AgentRegistration early = new AgentRegistration("agent-early", 4, "early.example", 9092, null, start);
-        AgentRegistration late = new AgentRegistration("agent-late", 5, "late.example", 9092, "b", start.plusSeconds(10));
+        AgentRegistration late =
+                new AgentRegistration("agent-late", 5, "late.example", 9092, "b", start.plusSeconds(10));
         store.heartbeatAgent(early);
         store.heartbeatAgent(late);
 
@@ -66,8 +67,8 @@ public abstract class AgentMembershipContract extends RoleContract {
 
     @Test
     void removedAgentsAreNoLongerLiveUntilTheirNextHeartbeat() {
-        AgentRegistration agent = new AgentRegistration("agent-a", 6, "10.0.0.1", 9092, null,
-                Instant.ofEpochMilli(1_700_000_000_000L));
+        AgentRegistration agent =
+                new AgentRegistration("agent-a", 6, "10.0.0.1", 9092, null, Instant.ofEpochMilli(1_700_000_000_000L));
         store.heartbeatAgent(agent);
 
         assertThat(store.removeAgent("agent-a")).isTrue();
@@ -111,9 +112,11 @@ public abstract class AgentMembershipContract extends RoleContract {
         NodeIdClaim renewed = store.claimNodeId(3, "agent-a", NOW.plusSeconds(5), TTL);
 
         assertThat(refused).isEqualTo(new NodeIdClaim.Held(lease));
-        assertThat(renewed).isEqualTo(new NodeIdClaim.Granted(
-                new NodeIdLease(3, "agent-a", lease.epoch(), NOW.plusSeconds(5).plus(TTL))));
-        assertThat(store.allocateNodeId("agent-b", NOW.plusSeconds(5), TTL).nodeId()).isZero();
+        assertThat(renewed)
+                .isEqualTo(new NodeIdClaim.Granted(new NodeIdLease(
+                        3, "agent-a", lease.epoch(), NOW.plusSeconds(5).plus(TTL))));
+        assertThat(store.allocateNodeId("agent-b", NOW.plusSeconds(5), TTL).nodeId())
+                .isZero();
     }
 
     @Test
@@ -127,8 +130,7 @@ public abstract class AgentMembershipContract extends RoleContract {
 
         assertThat(reused.nodeId()).isEqualTo(dead.nodeId());
         assertThat(reused.epoch()).isGreaterThan(dead.epoch());
-        assertThat(store.claimNodeId(dead.nodeId(), "agent-a", later, TTL))
-                .isEqualTo(new NodeIdClaim.Held(reused));
+        assertThat(store.claimNodeId(dead.nodeId(), "agent-a", later, TTL)).isEqualTo(new NodeIdClaim.Held(reused));
     }
 
     @Test
@@ -154,11 +156,13 @@ public abstract class AgentMembershipContract extends RoleContract {
         NodeIdLease taken = store.allocateNodeId("agent-b", afterPause, TTL);
         NodeIdClaim lost = store.heartbeatAgent(registration("agent-a", lease.nodeId(), afterPause), TTL);
 
-        assertThat(renewed).isEqualTo(new NodeIdClaim.Granted(new NodeIdLease(lease.nodeId(), "agent-a",
-                lease.epoch(), beat.plus(TTL))));
+        assertThat(renewed)
+                .isEqualTo(new NodeIdClaim.Granted(
+                        new NodeIdLease(lease.nodeId(), "agent-a", lease.epoch(), beat.plus(TTL))));
         assertThat(taken.nodeId()).isEqualTo(lease.nodeId());
         assertThat(lost).isEqualTo(new NodeIdClaim.Held(taken));
-        assertThat(store.liveAgents(beat.minusSeconds(1))).extracting(AgentRegistration::heartbeatAt)
+        assertThat(store.liveAgents(beat.minusSeconds(1)))
+                .extracting(AgentRegistration::heartbeatAt)
                 .containsExactly(beat);
     }
 

@@ -42,10 +42,13 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
         CommittedOffset replaced = new CommittedOffset(20, 4, "", 2_000);
         store.commitOffsets("billing", Map.of(orders1, replaced, payments0, new CommittedOffset(0, -1, "m", 2_000)));
 
-        assertThat(store.committedOffsets("billing")).containsExactly(
-                Map.entry(orders0, first), Map.entry(orders1, replaced),
-                Map.entry(payments0, new CommittedOffset(0, -1, "m", 2_000)));
-        assertThat(store.committedOffsets("audit")).containsExactly(Map.entry(orders0, new CommittedOffset(99, 0, "", 1_500)));
+        assertThat(store.committedOffsets("billing"))
+                .containsExactly(
+                        Map.entry(orders0, first),
+                        Map.entry(orders1, replaced),
+                        Map.entry(payments0, new CommittedOffset(0, -1, "m", 2_000)));
+        assertThat(store.committedOffsets("audit"))
+                .containsExactly(Map.entry(orders0, new CommittedOffset(99, 0, "", 1_500)));
         assertThat(store.committedOffsets("missing")).isEmpty();
         assertThat(store.offsetGroups()).containsExactly("audit", "billing");
     }
@@ -64,7 +67,8 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
         store.commitOffsets("billing", Map.of(orders0, offsetAt(1, 0), orders1, offsetAt(2, 0)));
         store.commitOffsets("audit", Map.of(orders0, offsetAt(3, 0)));
 
-        assertThat(store.deleteOffsets("billing", List.of(orders0, new TopicPartition("orders", 7)))).isEqualTo(1);
+        assertThat(store.deleteOffsets("billing", List.of(orders0, new TopicPartition("orders", 7))))
+                .isEqualTo(1);
 
         assertThat(store.committedOffsets("billing")).containsOnlyKeys(orders1);
         assertThat(store.committedOffsets("audit")).containsOnlyKeys(orders0);
@@ -73,8 +77,13 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
 
     @Test
     void deleteGroupOffsetsForgetsTheGroup() {
-        store.commitOffsets("billing", Map.of(new TopicPartition("orders", 0), offsetAt(1, 0),
-                new TopicPartition("orders", 1), offsetAt(1, 0)));
+        store.commitOffsets(
+                "billing",
+                Map.of(
+                        new TopicPartition("orders", 0),
+                        offsetAt(1, 0),
+                        new TopicPartition("orders", 1),
+                        offsetAt(1, 0)));
         store.commitOffsets("audit", Map.of(new TopicPartition("orders", 0), offsetAt(1, 0)));
 
         assertThat(store.deleteGroupOffsets("billing")).isEqualTo(2);
@@ -112,28 +121,36 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
 
     @Test
     void anOffsetCommitAtAStaleCoordinatorEpochIsRejectedAndStoresNothing() {
-        CoordinatorLease stale = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION).orElseThrow();
-        assertThat(store.commitOffsets(stale, Map.of(FENCED_PARTITION, fencedOffset(100)))).isTrue();
-        CoordinatorLease current = store.acquireCoordinator(FENCED_GROUP, "agent-b", stale.expiresAt().plusMillis(1), LEASE_TTL,
-                LEASE_SESSION).orElseThrow();
-        assertThat(store.commitOffsets(current, Map.of(FENCED_PARTITION, fencedOffset(120)))).isTrue();
+        CoordinatorLease stale = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION)
+                .orElseThrow();
+        assertThat(store.commitOffsets(stale, Map.of(FENCED_PARTITION, fencedOffset(100))))
+                .isTrue();
+        CoordinatorLease current = store.acquireCoordinator(
+                        FENCED_GROUP, "agent-b", stale.expiresAt().plusMillis(1), LEASE_TTL, LEASE_SESSION)
+                .orElseThrow();
+        assertThat(store.commitOffsets(current, Map.of(FENCED_PARTITION, fencedOffset(120))))
+                .isTrue();
 
         boolean committed = store.commitOffsets(stale, Map.of(FENCED_PARTITION, fencedOffset(90)));
 
         assertThat(committed).isFalse();
-        assertThat(store.committedOffsets(FENCED_GROUP)).containsExactly(Map.entry(FENCED_PARTITION, fencedOffset(120)));
+        assertThat(store.committedOffsets(FENCED_GROUP))
+                .containsExactly(Map.entry(FENCED_PARTITION, fencedOffset(120)));
     }
 
     @Test
     void anOffsetCommitFromAnotherOwnerOrWithoutAnyLeaseIsRejected() {
-        CoordinatorLease held = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION).orElseThrow();
-        CoordinatorLease impostor = new CoordinatorLease(FENCED_GROUP, "agent-b", held.epoch(), held.expiresAt(),
-                Instant.EPOCH);
-        CoordinatorLease unknownGroup = new CoordinatorLease("other-group", "agent-a", 1, held.expiresAt(),
-                Instant.EPOCH);
+        CoordinatorLease held = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION)
+                .orElseThrow();
+        CoordinatorLease impostor =
+                new CoordinatorLease(FENCED_GROUP, "agent-b", held.epoch(), held.expiresAt(), Instant.EPOCH);
+        CoordinatorLease unknownGroup =
+                new CoordinatorLease("other-group", "agent-a", 1, held.expiresAt(), Instant.EPOCH);
 
-        assertThat(store.commitOffsets(impostor, Map.of(FENCED_PARTITION, fencedOffset(5)))).isFalse();
-        assertThat(store.commitOffsets(unknownGroup, Map.of(FENCED_PARTITION, fencedOffset(5)))).isFalse();
+        assertThat(store.commitOffsets(impostor, Map.of(FENCED_PARTITION, fencedOffset(5))))
+                .isFalse();
+        assertThat(store.commitOffsets(unknownGroup, Map.of(FENCED_PARTITION, fencedOffset(5))))
+                .isFalse();
         assertThat(store.committedOffsets(FENCED_GROUP)).isEmpty();
         assertThat(store.committedOffsets("other-group")).isEmpty();
     }

@@ -31,7 +31,8 @@ public abstract class LeasesContract extends RoleContract {
 
     @Test
     void aGroupHasOneCoordinatorUntilItsLeaseRunsOut() {
-        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        CoordinatorLease first =
+                store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
 
         Optional<CoordinatorLease> other = store.acquireCoordinator(GROUP, "agent-b", NOW.plusSeconds(5), TTL, SESSION);
         CoordinatorLease renewed = store.acquireCoordinator(GROUP, "agent-a", NOW.plusSeconds(5), TTL, SESSION)
@@ -40,13 +41,15 @@ public abstract class LeasesContract extends RoleContract {
         assertThat(first.epoch()).isEqualTo(1);
         assertThat(first.priorMembersUntil()).isEqualTo(Instant.EPOCH);
         assertThat(other).isEmpty();
-        assertThat(renewed).isEqualTo(new CoordinatorLease(GROUP, "agent-a", 1, NOW.plusSeconds(5).plus(TTL),
-                Instant.EPOCH));
+        assertThat(renewed)
+                .isEqualTo(new CoordinatorLease(
+                        GROUP, "agent-a", 1, NOW.plusSeconds(5).plus(TTL), Instant.EPOCH));
     }
 
     @Test
     void aNewCoordinatorWaitsForTheEarlierMembersSessions() {
-        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        CoordinatorLease first =
+                store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
         Instant later = first.expiresAt().plusMillis(1);
 
         CoordinatorLease taken = store.acquireCoordinator(GROUP, "agent-b", later, TTL, Duration.ofSeconds(30))
@@ -63,15 +66,19 @@ public abstract class LeasesContract extends RoleContract {
     @Test
     void aChainOfHandoversKeepsWaitingForTheFirstHoldersMembers() {
         Duration longSessions = Duration.ofSeconds(45);
-        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, longSessions).orElseThrow();
+        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, longSessions)
+                .orElseThrow();
         Instant firstMembersUntil = first.expiresAt().plus(longSessions);
-        CoordinatorLease second = store.acquireCoordinator(GROUP, "agent-b", first.expiresAt().plusMillis(1), TTL,
-                Duration.ZERO).orElseThrow();
-        store.acquireCoordinator(GROUP, "agent-b", first.expiresAt().plusSeconds(1), TTL, Duration.ZERO).orElseThrow();
+        CoordinatorLease second = store.acquireCoordinator(
+                        GROUP, "agent-b", first.expiresAt().plusMillis(1), TTL, Duration.ZERO)
+                .orElseThrow();
+        store.acquireCoordinator(GROUP, "agent-b", first.expiresAt().plusSeconds(1), TTL, Duration.ZERO)
+                .orElseThrow();
         store.releaseCoordinator(second, first.expiresAt().plusSeconds(2));
 
-        CoordinatorLease third = store.acquireCoordinator(GROUP, "agent-c", first.expiresAt().plusSeconds(3), TTL,
-                Duration.ZERO).orElseThrow();
+        CoordinatorLease third = store.acquireCoordinator(
+                        GROUP, "agent-c", first.expiresAt().plusSeconds(3), TTL, Duration.ZERO)
+                .orElseThrow();
 
         assertThat(second.priorMembersUntil()).isEqualTo(firstMembersUntil);
         assertThat(third.epoch()).isEqualTo(3);
@@ -80,7 +87,8 @@ public abstract class LeasesContract extends RoleContract {
 
     @Test
     void aReleasedCoordinatorLeaseIsFreeAtOnceAndItsMembersSessionsCountFromTheRelease() {
-        CoordinatorLease first = store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        CoordinatorLease first =
+                store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
         store.releaseCoordinator(first, NOW.plusSeconds(1));
 
         CoordinatorLease taken = store.acquireCoordinator(GROUP, "agent-b", NOW.plusSeconds(2), TTL, SESSION)
@@ -95,7 +103,8 @@ public abstract class LeasesContract extends RoleContract {
         Optional<JobLease> first = store.acquireLease("compaction", "agent-a", NOW, JOB_TTL);
         assertThat(first).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(1));
 
-        assertThat(store.acquireLease("compaction", "agent-b", NOW.plusSeconds(29), JOB_TTL)).isEmpty();
+        assertThat(store.acquireLease("compaction", "agent-b", NOW.plusSeconds(29), JOB_TTL))
+                .isEmpty();
         assertThat(store.acquireLease("retention", "agent-b", NOW, JOB_TTL)).isPresent();
         assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(10), JOB_TTL))
                 .hasValueSatisfying(renewed -> {
@@ -104,10 +113,12 @@ public abstract class LeasesContract extends RoleContract {
                 });
 
         Optional<JobLease> takenOver = store.acquireLease("compaction", "agent-b", NOW.plusSeconds(40), JOB_TTL);
-        assertThat(takenOver).hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(2));
+        assertThat(takenOver)
+                .hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(2));
 
         store.releaseLease(first.get()); // stale: epoch 1 no longer holds it
-        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), JOB_TTL)).isEmpty();
+        assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), JOB_TTL))
+                .isEmpty();
         store.releaseLease(takenOver.get());
         assertThat(store.acquireLease("compaction", "agent-a", NOW.plusSeconds(41), JOB_TTL))
                 .hasValueSatisfying(lease -> assertThat(lease.epoch()).isEqualTo(3));

@@ -86,7 +86,8 @@ public abstract class LogAppendsContract extends RoleContract {
     void commitOfAnUnregisteredObjectIsRejected() {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
 
-        CommitOutcome outcome = produce.commit(new ObjectKey("segments/00/never-registered.seg"), produce.batch(topic, 0, 1));
+        CommitOutcome outcome =
+                produce.commit(new ObjectKey("segments/00/never-registered.seg"), produce.batch(topic, 0, 1));
 
         assertThat(outcome).isInstanceOf(CommitOutcome.Rejected.class);
         assertThat(((CommitOutcome.Rejected) outcome).reason()).contains("never-registered");
@@ -120,12 +121,16 @@ public abstract class LogAppendsContract extends RoleContract {
         BatchAppend lost = produce.batch(ghost, 0, 1);
         produce.commit(object, plain, first, retryOfFirst, gap, lost);
 
-        CommitOutcome repeated = produce.commit(object, plain, first, retryOfFirst, gap, lost, produce.batch(topic, 0, 1));
+        CommitOutcome repeated =
+                produce.commit(object, plain, first, retryOfFirst, gap, lost, produce.batch(topic, 0, 1));
 
         assertThat(repeated).isInstanceOf(CommitOutcome.Committed.class);
         List<AppendResult> results = ((CommitOutcome.Committed) repeated).results();
-        assertThat(results.subList(0, 3)).containsExactly(new AppendResult.Duplicate(0, 0),
-                new AppendResult.Duplicate(0, 0), new AppendResult.Duplicate(0, 0));
+        assertThat(results.subList(0, 3))
+                .containsExactly(
+                        new AppendResult.Duplicate(0, 0),
+                        new AppendResult.Duplicate(0, 0),
+                        new AppendResult.Duplicate(0, 0));
         assertFailed(results.get(3), AppendError.OUT_OF_ORDER_SEQUENCE);
         assertFailed(results.get(4), AppendError.UNKNOWN_TOPIC_OR_PARTITION);
         assertFailed(results.get(5), AppendError.NOT_COMMITTED);
@@ -140,10 +145,14 @@ public abstract class LogAppendsContract extends RoleContract {
         Topic staleId = new Topic("orders", UUID.randomUUID(), 2, Map.of());
         Topic wider = new Topic("orders", topic.id(), 5, Map.of());
 
-        List<AppendResult> results = produce.commit(produce.batch(ghost, 0, 1), produce.batch(staleId, 0, 1),
-                produce.batch(wider, 4, 1), produce.batch(topic, 1, 3));
+        List<AppendResult> results = produce.commit(
+                produce.batch(ghost, 0, 1),
+                produce.batch(staleId, 0, 1),
+                produce.batch(wider, 4, 1),
+                produce.batch(topic, 1, 3));
 
-        assertThat(results.subList(0, 3)).allSatisfy(result -> assertFailed(result, AppendError.UNKNOWN_TOPIC_OR_PARTITION));
+        assertThat(results.subList(0, 3))
+                .allSatisfy(result -> assertFailed(result, AppendError.UNKNOWN_TOPIC_OR_PARTITION));
         assertThat(results.get(3)).isEqualTo(appended(0));
         assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(LogOffsets.EMPTY);
     }
@@ -170,7 +179,9 @@ public abstract class LogAppendsContract extends RoleContract {
 
         assertThat(produce.commit(first, second, produce.idempotent(topic, 0, PRODUCER, 0, 0, 3)))
                 .containsExactly(appended(0), appended(3), new AppendResult.Duplicate(0, 0));
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 3, 2), produce.idempotent(topic, 0, PRODUCER, 0, 5, 1)))
+        assertThat(produce.commit(
+                        produce.idempotent(topic, 0, PRODUCER, 0, 3, 2),
+                        produce.idempotent(topic, 0, PRODUCER, 0, 5, 1)))
                 .containsExactly(new AppendResult.Duplicate(3, 0), appended(5));
 
         assertThat(store.offsets(new TopicPartition("orders", 0))).isEqualTo(new LogOffsets(0, 6));
@@ -188,7 +199,8 @@ public abstract class LogAppendsContract extends RoleContract {
             assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, sequence, 1)))
                     .containsExactly(new AppendResult.Duplicate(sequence, 0));
         }
-        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(8);
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark())
+                .isEqualTo(8);
     }
 
     @Test
@@ -196,11 +208,13 @@ public abstract class LogAppendsContract extends RoleContract {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 5));
 
-        AppendResult gap = produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 7, 1)).get(0);
+        AppendResult gap =
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 7, 1)).get(0);
 
         assertFailed(gap, AppendError.OUT_OF_ORDER_SEQUENCE);
         assertThat(((AppendResult.Failed) gap).message()).contains("5").contains("7");
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 5, 1))).containsExactly(appended(5));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 5, 1)))
+                .containsExactly(appended(5));
     }
 
     @Test
@@ -208,9 +222,12 @@ public abstract class LogAppendsContract extends RoleContract {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 3, 0, 1));
 
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 1, 1)).get(0), AppendError.PRODUCER_FENCED);
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 0, 1)).get(0), AppendError.PRODUCER_FENCED);
-        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(1);
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 1, 1)).get(0), AppendError.PRODUCER_FENCED);
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 0, 1)).get(0), AppendError.PRODUCER_FENCED);
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark())
+                .isEqualTo(1);
     }
 
     @Test
@@ -218,11 +235,15 @@ public abstract class LogAppendsContract extends RoleContract {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10));
 
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 10, 1)).get(0),
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 10, 1)).get(0),
                 AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 2), produce.idempotent(topic, 0, PRODUCER, 1, 2, 1)))
+        assertThat(produce.commit(
+                        produce.idempotent(topic, 0, PRODUCER, 1, 0, 2),
+                        produce.idempotent(topic, 0, PRODUCER, 1, 2, 1)))
                 .containsExactly(appended(10), appended(12));
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)).get(0), AppendError.PRODUCER_FENCED);
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)).get(0), AppendError.PRODUCER_FENCED);
         assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 2)))
                 .containsExactly(new AppendResult.Duplicate(10, 0));
     }
@@ -233,12 +254,17 @@ public abstract class LogAppendsContract extends RoleContract {
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 100));
 
         // Batch B (42..) overtook batch A (0..41), whose flush failed: B must wait for A, not be stored first.
-        assertFailed(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 42, 1)).get(0),
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 42, 1)).get(0),
                 AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertFailed(produce.commit(produce.idempotent(topic, 0, 7, 5, 17, 2)).get(0), AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertThat(produce.commit(produce.idempotent(topic, 1, PRODUCER, 0, 0, 42), produce.idempotent(topic, 1, PRODUCER, 0, 42, 1)))
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, 7, 5, 17, 2)).get(0), AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertThat(produce.commit(
+                        produce.idempotent(topic, 1, PRODUCER, 0, 0, 42),
+                        produce.idempotent(topic, 1, PRODUCER, 0, 42, 1)))
                 .containsExactly(appended(0), appended(42));
-        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(100);
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark())
+                .isEqualTo(100);
     }
 
     /**
@@ -250,10 +276,14 @@ public abstract class LogAppendsContract extends RoleContract {
     void aRetryOfABatchThatWasNeverStoredIsNotADuplicate() {
         Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
 
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 10)).get(0),
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 10))
+                        .get(0),
                 AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10))).containsExactly(appended(0));
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 10))).containsExactly(appended(10));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)))
+                .containsExactly(appended(0));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 10)))
+                .containsExactly(appended(10));
     }
 
     @Test
@@ -268,9 +298,12 @@ public abstract class LogAppendsContract extends RoleContract {
         assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 10)))
                 .containsExactly(new AppendResult.Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET, 0));
         // Reaching past what epoch 1 stored: out of order, never a duplicate.
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 65, 10)).get(0),
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 65, 10))
+                        .get(0),
                 AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark()).isEqualTo(80);
+        assertThat(store.offsets(new TopicPartition("orders", 0)).highWatermark())
+                .isEqualTo(80);
     }
 
     @Test
@@ -280,10 +313,13 @@ public abstract class LogAppendsContract extends RoleContract {
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, nearMax));
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, nearMax, 2));
 
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 1))).containsExactly(appended(nearMax + 2L));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 1)))
+                .containsExactly(appended(nearMax + 2L));
         assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, nearMax, 2)))
                 .containsExactly(new AppendResult.Duplicate(nearMax, 0));
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 5, 1)).get(0), AppendError.OUT_OF_ORDER_SEQUENCE);
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 5, 1)).get(0),
+                AppendError.OUT_OF_ORDER_SEQUENCE);
     }
 
     @Test
@@ -312,7 +348,9 @@ public abstract class LogAppendsContract extends RoleContract {
         Set<Long> ids = new HashSet<>();
         runConcurrently(tasks).forEach(ids::addAll);
 
-        assertThat(ids).hasSize(threads * perThread).allSatisfy(id -> assertThat(id).isNotNegative());
+        assertThat(ids)
+                .hasSize(threads * perThread)
+                .allSatisfy(id -> assertThat(id).isNotNegative());
     }
 
     @Test
@@ -326,8 +364,11 @@ public abstract class LogAppendsContract extends RoleContract {
             tasks.add(() -> {
                 List<AppendResult> results = new ArrayList<>();
                 for (int i = 0; i < commitsPerThread; i++) {
-                    results.addAll(produce.commit(produce.batch(topic, 0, records), produce.batch(topic, 1, records),
-                            produce.batch(topic, 2, records), produce.batch(topic, i % 3, records)));
+                    results.addAll(produce.commit(
+                            produce.batch(topic, 0, records),
+                            produce.batch(topic, 1, records),
+                            produce.batch(topic, 2, records),
+                            produce.batch(topic, i % 3, records)));
                 }
                 return results;
             });
@@ -335,13 +376,17 @@ public abstract class LogAppendsContract extends RoleContract {
 
         List<List<AppendResult>> results = runConcurrently(tasks);
 
-        assertThat(results).allSatisfy(r -> assertThat(r).allSatisfy(a -> assertThat(a).isInstanceOf(AppendResult.Appended.class)));
+        assertThat(results)
+                .allSatisfy(
+                        r -> assertThat(r).allSatisfy(a -> assertThat(a).isInstanceOf(AppendResult.Appended.class)));
         for (int partition = 0; partition < 3; partition++) {
             TopicPartition tp = new TopicPartition("orders", partition);
             List<BatchCoordinate> log = store.batches(tp, 0, 10_000);
             long next = 0;
             for (BatchCoordinate batch : log) {
-                assertThat(batch.baseOffset()).as("batch after offset %d of %s", next, tp).isEqualTo(next);
+                assertThat(batch.baseOffset())
+                        .as("batch after offset %d of %s", next, tp)
+                        .isEqualTo(next);
                 next = batch.nextOffset();
             }
             assertThat(store.offsets(tp).highWatermark()).isEqualTo(next);

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class LogReadsContract extends RoleContract {
 
-    private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
+    private static final Instant NOW =
+            Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
 
     /** The topic of the tests that make one named "events". */
     private Topic topic;
@@ -40,20 +41,27 @@ public abstract class LogReadsContract extends RoleContract {
     void offsetsOfAPartitionOutOfRangeThrowUnknownTopic() {
         store.createTopic(new NewTopic("orders", 2, Map.of()));
 
-        assertThatThrownBy(() -> store.offsets(new TopicPartition("orders", 2))).isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.offsets(new TopicPartition("orders", 2)))
+                .isInstanceOf(UnknownTopicException.class);
     }
 
     @Test
     void batchesOfSeveralPartitionsAreReadAsEachAlone() {
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
         ObjectKey object = produce.registerUpload();
-        produce.commit(object, produce.batch(topic, 0, 3), produce.batch(topic, 1, 2), produce.batch(topic, 0, 4),
+        produce.commit(
+                object,
+                produce.batch(topic, 0, 3),
+                produce.batch(topic, 1, 2),
+                produce.batch(topic, 0, 4),
                 produce.batch(topic, 1, 5));
         TopicPartition p0 = new TopicPartition("orders", 0);
         TopicPartition p1 = new TopicPartition("orders", 1);
 
-        List<List<BatchCoordinate>> answers = store.batches(List.of(new BatchesQuery(p1, 2, 10),
-                new BatchesQuery(p0, 0, 1), new BatchesQuery(new TopicPartition("ghost", 0), 0, 10),
+        List<List<BatchCoordinate>> answers = store.batches(List.of(
+                new BatchesQuery(p1, 2, 10),
+                new BatchesQuery(p0, 0, 1),
+                new BatchesQuery(new TopicPartition("ghost", 0), 0, 10),
                 new BatchesQuery(p0, 3, 0)));
 
         assertThat(answers).containsExactly(store.batches(p1, 2, 10), store.batches(p0, 0, 1), List.of(), List.of());
@@ -105,12 +113,16 @@ public abstract class LogReadsContract extends RoleContract {
         committed(produce.batch(topic, 0, 5));
         store.deleteRecords(tp(0), 0);
         store.truncateLog(tp(0), 0, NOW);
-        assertThat(store.logRewrites()).as("appends and moves of the log start that move nothing").isEqualTo(initial);
+        assertThat(store.logRewrites())
+                .as("appends and moves of the log start that move nothing")
+                .isEqualTo(initial);
 
         List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
-        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW)).isInstanceOf(RewriteOutcome.Rewritten.class);
+        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW))
+                .isInstanceOf(RewriteOutcome.Rewritten.class);
         assertThat(store.logRewrites()).as("after a rewrite").isEqualTo(initial + 1);
-        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW)).isInstanceOf(RewriteOutcome.Rejected.class);
+        assertThat(store.rewrite(rewriteInto(produce.registerUpload(), plan), NOW))
+                .isInstanceOf(RewriteOutcome.Rejected.class);
         assertThat(store.logRewrites()).as("a rejected rewrite").isEqualTo(initial + 1);
         store.truncateLog(tp(0), 5, NOW);
         assertThat(store.logRewrites()).as("after a truncation").isEqualTo(initial + 2);
@@ -123,13 +135,20 @@ public abstract class LogReadsContract extends RoleContract {
     @Test
     void timestampLookupsFindTheFirstAndTheLargest() {
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
-        produce.commit(produce.batch(topic, 0, 1, 100), produce.batch(topic, 0, 1, 300), produce.batch(topic, 0, 1, 200),
-                produce.batch(topic, 0, 1, 300), produce.batch(topic, 0, 1, 50));
+        produce.commit(
+                produce.batch(topic, 0, 1, 100),
+                produce.batch(topic, 0, 1, 300),
+                produce.batch(topic, 0, 1, 200),
+                produce.batch(topic, 0, 1, 300),
+                produce.batch(topic, 0, 1, 50));
         TopicPartition partition = new TopicPartition("orders", 0);
 
-        assertThat(store.firstBatchAtOrAfter(partition, 0)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(0));
-        assertThat(store.firstBatchAtOrAfter(partition, 100)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(0));
-        assertThat(store.firstBatchAtOrAfter(partition, 150)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(1));
+        assertThat(store.firstBatchAtOrAfter(partition, 0))
+                .hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(0));
+        assertThat(store.firstBatchAtOrAfter(partition, 100))
+                .hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(0));
+        assertThat(store.firstBatchAtOrAfter(partition, 150))
+                .hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(1));
         assertThat(store.firstBatchAtOrAfter(partition, 301)).isEmpty();
         assertThat(store.batchWithMaxTimestamp(partition)).hasValueSatisfying(b -> {
             assertThat(b.baseOffset()).isEqualTo(1);
@@ -138,15 +157,17 @@ public abstract class LogReadsContract extends RoleContract {
         TopicPartition empty = new TopicPartition("orders", 1);
         assertThat(store.firstBatchAtOrAfter(empty, 0)).isEmpty();
         assertThat(store.batchWithMaxTimestamp(empty)).isEmpty();
-        assertThat(store.firstBatchAtOrAfter(new TopicPartition("missing", 0), 0)).isEmpty();
-        assertThat(store.batchWithMaxTimestamp(new TopicPartition("missing", 0))).isEmpty();
+        assertThat(store.firstBatchAtOrAfter(new TopicPartition("missing", 0), 0))
+                .isEmpty();
+        assertThat(store.batchWithMaxTimestamp(new TopicPartition("missing", 0)))
+                .isEmpty();
     }
 
     @Test
     void readsAndSizesSkipBatchesBelowTheLogStart() {
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
-        produce.commit(produce.batch(topic, 0, 10, 100), produce.batch(topic, 0, 10, 300),
-                produce.batch(topic, 0, 10, 200));
+        produce.commit(
+                produce.batch(topic, 0, 10, 100), produce.batch(topic, 0, 10, 300), produce.batch(topic, 0, 10, 200));
         TopicPartition partition = new TopicPartition("orders", 0);
         assertThat(store.partitionSizes("orders")).containsExactly(Map.entry(0, 300L), Map.entry(1, 0L));
 
@@ -159,8 +180,10 @@ public abstract class LogReadsContract extends RoleContract {
 
         assertThat(baseOffsets(store.batches(partition, 0, 10))).containsExactly(20L);
         assertThat(baseOffsets(store.batches(partition, 12, 10))).containsExactly(20L);
-        assertThat(store.firstBatchAtOrAfter(partition, 0)).hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(20));
-        assertThat(store.batchWithMaxTimestamp(partition)).hasValueSatisfying(b -> assertThat(b.maxTimestamp()).isEqualTo(200));
+        assertThat(store.firstBatchAtOrAfter(partition, 0))
+                .hasValueSatisfying(b -> assertThat(b.baseOffset()).isEqualTo(20));
+        assertThat(store.batchWithMaxTimestamp(partition))
+                .hasValueSatisfying(b -> assertThat(b.maxTimestamp()).isEqualTo(200));
         assertThat(store.partitionSizes("orders")).containsExactly(Map.entry(0, 100L), Map.entry(1, 0L));
         assertThatThrownBy(() -> store.partitionSizes("missing")).isInstanceOf(UnknownTopicException.class);
     }
@@ -172,9 +195,10 @@ public abstract class LogReadsContract extends RoleContract {
         produce.commit(produce.idempotent(topic, 0, PRODUCER, 2, 3, 4));
         produce.commit(produce.idempotent(topic, 0, 7, 0, 0, 1), produce.idempotent(topic, 1, 9, 1, 0, 1));
 
-        assertThat(store.producers(new TopicPartition("orders", 0))).containsExactly(
-                new ActiveProducer(7, (short) 0, 0, ProduceFixture.DEFAULT_TIMESTAMP),
-                new ActiveProducer(PRODUCER, (short) 2, 6, ProduceFixture.DEFAULT_TIMESTAMP));
+        assertThat(store.producers(new TopicPartition("orders", 0)))
+                .containsExactly(
+                        new ActiveProducer(7, (short) 0, 0, ProduceFixture.DEFAULT_TIMESTAMP),
+                        new ActiveProducer(PRODUCER, (short) 2, 6, ProduceFixture.DEFAULT_TIMESTAMP));
         assertThat(store.producers(new TopicPartition("orders", 1)))
                 .containsExactly(new ActiveProducer(9, (short) 1, 0, ProduceFixture.DEFAULT_TIMESTAMP));
         assertThat(store.producers(new TopicPartition("orders", 2))).isEmpty();

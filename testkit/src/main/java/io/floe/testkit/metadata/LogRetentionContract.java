@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class LogRetentionContract extends RoleContract {
 
-    private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
+    private static final Instant NOW =
+            Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
 
     /** A topic of two partitions some tests commit to, made before each test. */
     private Topic topic;
@@ -72,7 +73,8 @@ public abstract class LogRetentionContract extends RoleContract {
 
         assertThatThrownBy(() -> store.deleteRecords(partition, 11))
                 .isInstanceOf(OffsetOutOfRangeException.class)
-                .hasMessageContaining("11").hasMessageContaining("10");
+                .hasMessageContaining("11")
+                .hasMessageContaining("10");
         assertThatThrownBy(() -> store.deleteRecords(partition, -1)).isInstanceOf(OffsetOutOfRangeException.class);
         assertThat(store.offsets(partition)).isEqualTo(new LogOffsets(0, 10));
         assertThatThrownBy(() -> store.deleteRecords(new TopicPartition("orders", 1), 0))
@@ -84,21 +86,27 @@ public abstract class LogRetentionContract extends RoleContract {
     @Test
     void idleProducersAreForgottenAndMustStartAgainAtSequenceZero() {
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
-        produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10), produce.idempotent(topic, 1, PRODUCER, 0, 0, 5),
+        produce.commit(
+                produce.idempotent(topic, 0, PRODUCER, 0, 0, 10),
+                produce.idempotent(topic, 1, PRODUCER, 0, 0, 5),
                 produce.idempotent(topic, 0, 7, 0, 0, 1));
 
         assertThat(store.expireProducers(Instant.EPOCH)).isZero();
         assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 0, 10)))
                 .containsExactly(new AppendResult.Duplicate(0, 0));
 
-        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isEqualTo(3);
+        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1))))
+                .isEqualTo(3);
         assertThat(store.producers(new TopicPartition("orders", 0))).isEmpty();
         assertThat(store.producers(new TopicPartition("orders", 1))).isEmpty();
-        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1)))).isZero();
+        assertThat(store.expireProducers(Instant.now().plus(Duration.ofDays(1))))
+                .isZero();
         // Its state gone, the producer's next batch is out of order (never a duplicate) until it bumps its epoch.
-        assertFailed(produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 1)).get(0),
+        assertFailed(
+                produce.commit(produce.idempotent(topic, 0, PRODUCER, 0, 10, 1)).get(0),
                 AppendError.OUT_OF_ORDER_SEQUENCE);
-        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 1))).containsExactly(appended(11));
+        assertThat(produce.commit(produce.idempotent(topic, 0, PRODUCER, 1, 0, 1)))
+                .containsExactly(appended(11));
     }
 
     @Test
@@ -129,16 +137,22 @@ public abstract class LogRetentionContract extends RoleContract {
 
         assertThat(store.truncateLog(tp(0), 7, NOW)).isEqualTo(7);
         assertThat(store.offsets(tp(0))).isEqualTo(new LogOffsets(7, 10));
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(5L);
+        assertThat(store.batches(tp(0), 0, 100))
+                .extracting(BatchCoordinate::baseOffset)
+                .containsExactly(5L);
         assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key).containsExactly(first);
 
         assertThat(store.truncateLog(tp(0), 3, NOW)).as("never backwards").isEqualTo(7);
-        assertThat(store.truncateLog(tp(0), 99, NOW)).as("never past the high watermark").isEqualTo(10);
+        assertThat(store.truncateLog(tp(0), 99, NOW))
+                .as("never past the high watermark")
+                .isEqualTo(10);
         assertThat(store.batches(tp(0), 0, 100)).isEmpty();
-        assertThat(store.dueDeletions(NOW, 10)).extracting(ObjectDeletion::key)
-                .as("the second object still holds partition 1's batch").containsExactly(first);
-        assertThat(store.partitionSizes(topic.name())).containsExactly(Map.entry(0, 0L),
-                Map.entry(1, (long) ProduceFixture.BATCH_BYTES));
+        assertThat(store.dueDeletions(NOW, 10))
+                .extracting(ObjectDeletion::key)
+                .as("the second object still holds partition 1's batch")
+                .containsExactly(first);
+        assertThat(store.partitionSizes(topic.name()))
+                .containsExactly(Map.entry(0, 0L), Map.entry(1, (long) ProduceFixture.BATCH_BYTES));
         assertThat(store.unknownObjects(List.of(second))).isEmpty();
     }
 
@@ -152,21 +166,33 @@ public abstract class LogRetentionContract extends RoleContract {
         committed(produce.batch(topic, 0, 4));
         committed(produce.batch(topic, 0, 4));
         committed(produce.batch(topic, 0, 4));
-        assertThat(store.retentionHolds(topic.name())).as("what retention planned from").isEmpty();
+        assertThat(store.retentionHolds(topic.name()))
+                .as("what retention planned from")
+                .isEmpty();
         store.holdRetention("tableflow", topic.name(), Map.of(0, 4L));
 
         assertThat(store.truncateLog(tp(0), 12, NOW)).isEqualTo(4);
         assertThat(store.offsets(tp(0))).isEqualTo(new LogOffsets(4, 12));
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(4L, 8L);
+        assertThat(store.batches(tp(0), 0, 100))
+                .extracting(BatchCoordinate::baseOffset)
+                .containsExactly(4L, 8L);
 
         store.holdRetention("audit", topic.name(), Map.of(0, 6L));
         assertThat(store.truncateLog(tp(0), 12, NOW)).as("the lowest hold caps").isEqualTo(4);
         store.releaseRetention("tableflow", topic.name());
         assertThat(store.truncateLog(tp(0), 12, NOW)).isEqualTo(6);
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(4L, 8L);
-        assertThat(store.deleteRecords(tp(0), 10)).as("DeleteRecords ignores holds").isEqualTo(10);
-        assertThat(store.truncateLog(tp(0), 12, NOW)).as("never backwards, below a hold too").isEqualTo(10);
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::baseOffset).containsExactly(8L);
+        assertThat(store.batches(tp(0), 0, 100))
+                .extracting(BatchCoordinate::baseOffset)
+                .containsExactly(4L, 8L);
+        assertThat(store.deleteRecords(tp(0), 10))
+                .as("DeleteRecords ignores holds")
+                .isEqualTo(10);
+        assertThat(store.truncateLog(tp(0), 12, NOW))
+                .as("never backwards, below a hold too")
+                .isEqualTo(10);
+        assertThat(store.batches(tp(0), 0, 100))
+                .extracting(BatchCoordinate::baseOffset)
+                .containsExactly(8L);
     }
 
     private TopicPartition tp(int partition) {

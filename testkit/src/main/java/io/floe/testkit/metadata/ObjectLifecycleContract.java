@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ObjectLifecycleContract extends RoleContract {
 
-    private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
+    private static final Instant NOW =
+            Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP).plus(Duration.ofDays(1));
 
     /** A topic of two partitions some tests commit to, made before each test. */
     private Topic topic;
@@ -58,18 +59,26 @@ public abstract class ObjectLifecycleContract extends RoleContract {
 
         assertThat(store.smallObjects(Long.MAX_VALUE, after, 10))
                 .extracting(StoredObject::key, StoredObject::sizeBytes, StoredObject::refCount)
-                .containsExactly(tuple(twoBatches, 2L * ProduceFixture.BATCH_BYTES, 2),
+                .containsExactly(
+                        tuple(twoBatches, 2L * ProduceFixture.BATCH_BYTES, 2),
                         tuple(oneBatch, (long) ProduceFixture.BATCH_BYTES, 1));
-        assertThat(store.smallObjects(2L * ProduceFixture.BATCH_BYTES, after, 10)).extracting(StoredObject::key)
-                .as("only objects below the size").containsExactly(oneBatch);
-        assertThat(store.smallObjects(Long.MAX_VALUE, after, 1)).extracting(StoredObject::key)
+        assertThat(store.smallObjects(2L * ProduceFixture.BATCH_BYTES, after, 10))
+                .extracting(StoredObject::key)
+                .as("only objects below the size")
+                .containsExactly(oneBatch);
+        assertThat(store.smallObjects(Long.MAX_VALUE, after, 1))
+                .extracting(StoredObject::key)
                 .containsExactly(twoBatches);
-        assertThat(store.smallObjects(Long.MAX_VALUE, registered, 10)).as("registered before, strictly").isEmpty();
+        assertThat(store.smallObjects(Long.MAX_VALUE, registered, 10))
+                .as("registered before, strictly")
+                .isEmpty();
 
         List<BatchCoordinate> rows = store.batchesIn(List.of(oneBatch, twoBatches));
         assertThat(rows).extracting(BatchCoordinate::object).containsExactly(twoBatches, twoBatches, oneBatch);
-        assertThat(rows.get(0).range().position()).isLessThan(rows.get(1).range().position());
-        assertThat(store.batchesIn(List.of(new ObjectKey("segments/00/unknown.seg")))).isEmpty();
+        assertThat(rows.get(0).range().position())
+                .isLessThan(rows.get(1).range().position());
+        assertThat(store.batchesIn(List.of(new ObjectKey("segments/00/unknown.seg"))))
+                .isEmpty();
     }
 
     @Test
@@ -86,9 +95,13 @@ public abstract class ObjectLifecycleContract extends RoleContract {
         assertThat(moved).extracting(BatchCoordinate::object).containsOnly(output);
         assertThat(moved).extracting(BatchCoordinate::baseOffset).containsExactly(0L, 5L);
         assertThat(moved).extracting(b -> b.range().position()).containsExactly(0L, 100L);
-        assertThat(store.batches(tp(1), 0, 100)).extracting(BatchCoordinate::object).containsExactly(first);
+        assertThat(store.batches(tp(1), 0, 100))
+                .extracting(BatchCoordinate::object)
+                .containsExactly(first);
         assertThat(store.dueDeletions(NOW.plusSeconds(59), 10)).isEmpty();
-        assertThat(store.dueDeletions(NOW.plusSeconds(60), 10)).extracting(ObjectDeletion::key).containsExactly(second);
+        assertThat(store.dueDeletions(NOW.plusSeconds(60), 10))
+                .extracting(ObjectDeletion::key)
+                .containsExactly(second);
         assertThat(store.unknownObjects(List.of(first, second, output))).isEmpty();
     }
 
@@ -103,7 +116,9 @@ public abstract class ObjectLifecycleContract extends RoleContract {
         RewriteOutcome outcome = store.rewrite(rewriteInto(output, plan), NOW);
 
         assertThat(outcome).isInstanceOf(RewriteOutcome.Rejected.class);
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::object).doesNotContain(output);
+        assertThat(store.batches(tp(0), 0, 100))
+                .extracting(BatchCoordinate::object)
+                .doesNotContain(output);
         assertThat(store.batches(tp(0), 0, 100)).containsExactly(plan.get(1));
     }
 
@@ -112,7 +127,8 @@ public abstract class ObjectLifecycleContract extends RoleContract {
         committed(produce.batch(topic, 0, 5));
         List<BatchCoordinate> plan = store.batches(tp(0), 0, 100);
 
-        RewriteOutcome outcome = store.rewrite(rewriteInto(new ObjectKey("segments/00/never-registered.seg"), plan), NOW);
+        RewriteOutcome outcome =
+                store.rewrite(rewriteInto(new ObjectKey("segments/00/never-registered.seg"), plan), NOW);
 
         assertThat(outcome).isInstanceOf(RewriteOutcome.Rejected.class);
         assertThat(store.batches(tp(0), 0, 100)).isEqualTo(plan);
@@ -129,7 +145,9 @@ public abstract class ObjectLifecycleContract extends RoleContract {
         assertThat(store.rewrite(rewriteInto(winner, plan), NOW)).isInstanceOf(RewriteOutcome.Rewritten.class);
         assertThat(store.rewrite(rewriteInto(loser, plan), NOW)).isInstanceOf(RewriteOutcome.Rejected.class);
 
-        assertThat(store.batches(tp(0), 0, 100)).extracting(BatchCoordinate::object).containsOnly(winner);
+        assertThat(store.batches(tp(0), 0, 100))
+                .extracting(BatchCoordinate::object)
+                .containsOnly(winner);
     }
 
     @Test
@@ -140,23 +158,30 @@ public abstract class ObjectLifecycleContract extends RoleContract {
         List<BatchCoordinate> rows = store.batches(tp(0), 0, 100);
         ObjectKey output = produce.registerUpload();
         long earlier = ProduceFixture.DEFAULT_TIMESTAMP - 1;
-        ObjectRewrite rewrite = new ObjectRewrite(output, 40,
+        ObjectRewrite rewrite = new ObjectRewrite(
+                output,
+                40,
                 List.of(new ObjectRewrite.Move(rows.get(0), new ByteRange(0, 40), earlier)),
                 List.of(rows.get(1), rows.get(2)));
 
         RewriteOutcome outcome = store.rewrite(rewrite, NOW.plusSeconds(60));
 
-        assertThat(outcome).as("the second object still holds partition 1's batch")
+        assertThat(outcome)
+                .as("the second object still holds partition 1's batch")
                 .isEqualTo(new RewriteOutcome.Rewritten(List.of(first)));
         List<BatchCoordinate> after = store.batches(tp(0), 0, 100);
-        assertThat(after).containsExactly(
-                new BatchCoordinate(tp(0), 0, 4, output, new ByteRange(0, 40), earlier), rows.get(3));
-        assertThat(store.batches(tp(0), 7, 100)).as("a read from inside the gap starts at the next batch")
+        assertThat(after)
+                .containsExactly(new BatchCoordinate(tp(0), 0, 4, output, new ByteRange(0, 40), earlier), rows.get(3));
+        assertThat(store.batches(tp(0), 7, 100))
+                .as("a read from inside the gap starts at the next batch")
                 .containsExactly(rows.get(3));
         assertThat(store.offsets(tp(0))).as("markers never change").isEqualTo(new LogOffsets(0, 20));
-        assertThat(store.firstBatchAtOrAfter(tp(0), ProduceFixture.DEFAULT_TIMESTAMP)).hasValue(rows.get(3));
+        assertThat(store.firstBatchAtOrAfter(tp(0), ProduceFixture.DEFAULT_TIMESTAMP))
+                .hasValue(rows.get(3));
         assertThat(store.partitionSizes(topic.name())).containsEntry(0, 40L + ProduceFixture.BATCH_BYTES);
-        assertThat(store.dueDeletions(NOW.plusSeconds(60), 10)).extracting(ObjectDeletion::key).containsExactly(first);
+        assertThat(store.dueDeletions(NOW.plusSeconds(60), 10))
+                .extracting(ObjectDeletion::key)
+                .containsExactly(first);
         assertThat(store.unknownObjects(List.of(second, third, output))).isEmpty();
     }
 
@@ -185,12 +210,17 @@ public abstract class ObjectLifecycleContract extends RoleContract {
         List<BatchCoordinate> moved = store.batches(tp(0), 0, 100);
 
         ObjectKey output = produce.registerUpload();
-        ObjectRewrite stale = new ObjectRewrite(output, 50,
-                List.of(new ObjectRewrite.Move(plan.get(0), new ByteRange(0, 50), 1L)), List.of(plan.get(1)));
+        ObjectRewrite stale = new ObjectRewrite(
+                output,
+                50,
+                List.of(new ObjectRewrite.Move(plan.get(0), new ByteRange(0, 50), 1L)),
+                List.of(plan.get(1)));
 
         assertThat(store.rewrite(stale, NOW)).isInstanceOf(RewriteOutcome.Rejected.class);
         assertThat(store.batches(tp(0), 0, 100)).isEqualTo(moved);
-        assertThat(moved).extracting(BatchCoordinate::object).containsExactly(plan.get(0).object(), compacted);
+        assertThat(moved)
+                .extracting(BatchCoordinate::object)
+                .containsExactly(plan.get(0).object(), compacted);
     }
 
     @Test

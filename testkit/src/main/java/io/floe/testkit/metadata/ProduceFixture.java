@@ -30,6 +30,7 @@ public final class ProduceFixture {
     private final LogAppends store;
     /** Keeps object keys of fixtures on the same store (a store reopened, say) apart. */
     private final String keyPrefix = UUID.randomUUID().toString().substring(0, 8);
+
     private final AtomicLong objects = new AtomicLong();
     private final AtomicLong positions = new AtomicLong();
 
@@ -51,16 +52,27 @@ public final class ProduceFixture {
     }
 
     public BatchAppend batch(Topic topic, int partition, int records, long maxTimestamp) {
-        return new BatchAppend(new TopicPartition(topic.name(), partition), topic.id(), nextRange(), records,
-                maxTimestamp, ProducerState.NONE);
+        return new BatchAppend(
+                new TopicPartition(topic.name(), partition),
+                topic.id(),
+                nextRange(),
+                records,
+                maxTimestamp,
+                ProducerState.NONE);
     }
 
     /** A batch from an idempotent producer; its last sequence follows from the record count, wrapping like Kafka's. */
-    public BatchAppend idempotent(Topic topic, int partition, long producerId, int epoch, int baseSequence, int records) {
+    public BatchAppend idempotent(
+            Topic topic, int partition, long producerId, int epoch, int baseSequence, int records) {
         int lastSequence = (int) ((baseSequence + (long) records - 1) % (Integer.MAX_VALUE + 1L));
         ProducerState producer = new ProducerState(producerId, (short) epoch, baseSequence, lastSequence);
-        return new BatchAppend(new TopicPartition(topic.name(), partition), topic.id(), nextRange(), records,
-                DEFAULT_TIMESTAMP, producer);
+        return new BatchAppend(
+                new TopicPartition(topic.name(), partition),
+                topic.id(),
+                nextRange(),
+                records,
+                DEFAULT_TIMESTAMP,
+                producer);
     }
 
     /** Registers an upload, commits {@code batches} in it and returns the per-batch results. */

@@ -47,6 +47,7 @@ public abstract class RoleContract {
 
     /** A producer id the suites' idempotent batches use. */
     protected static final long PRODUCER = 4242;
+
     private static final long TIMEOUT_SECONDS = 60;
 
     private static final Map<Class<?>, Set<MetadataOperation>> CALLED = new ConcurrentHashMap<>();
@@ -81,7 +82,8 @@ public abstract class RoleContract {
     final void closeStore() {
         if (unrecorded != null) {
             try {
-                assertThat(store.referenceMismatches()).as("objects whose count is not their number of rows")
+                assertThat(store.referenceMismatches())
+                        .as("objects whose count is not their number of rows")
                         .isEmpty();
             } finally {
                 unrecorded.close();
@@ -113,23 +115,28 @@ public abstract class RoleContract {
         Set<MetadataOperation> called = CALLED.get(suite);
         List<String> declared = Arrays.stream(role.getDeclaredMethods())
                 .filter(method -> !Modifier.isStatic(method.getModifiers()) && !method.isSynthetic())
-                .map(Method::getName).sorted().toList();
+                .map(Method::getName)
+                .sorted()
+                .toList();
         EnumSet<MetadataOperation> operations = EnumSet.noneOf(MetadataOperation.class);
-        Arrays.stream(MetadataOperation.values()).filter(operation -> operation.role() == role)
+        Arrays.stream(MetadataOperation.values())
+                .filter(operation -> operation.role() == role)
                 .forEach(operations::add);
         assertThat(operations.stream().map(MetadataOperation::method).sorted().toList())
                 .as("the operations declared for %s, against its methods", role.getSimpleName())
                 .isEqualTo(declared);
         operations.removeAll(called);
-        assertThat(operations).as("operations of %s that no test of %s called", role.getSimpleName(),
-                suite.getSimpleName()).isEmpty();
+        assertThat(operations)
+                .as("operations of %s that no test of %s called", role.getSimpleName(), suite.getSimpleName())
+                .isEmpty();
     }
 
     /** The number of tests {@code suite} declares, with those it inherits. */
     private static long tests(Class<?> suite) {
         long tests = 0;
         for (Class<?> type = suite; type != null; type = type.getSuperclass()) {
-            tests += Arrays.stream(type.getDeclaredMethods()).filter(method -> method.isAnnotationPresent(Test.class))
+            tests += Arrays.stream(type.getDeclaredMethods())
+                    .filter(method -> method.isAnnotationPresent(Test.class))
                     .count();
         }
         return tests;
@@ -149,7 +156,8 @@ public abstract class RoleContract {
         List<ObjectRewrite.Move> moves = new ArrayList<>();
         long position = 0;
         for (BatchCoordinate batch : batches) {
-            moves.add(new ObjectRewrite.Move(batch, new ByteRange(position, batch.range().length())));
+            moves.add(new ObjectRewrite.Move(
+                    batch, new ByteRange(position, batch.range().length())));
             position += batch.range().length();
         }
         return new ObjectRewrite(output, position, moves);
@@ -160,8 +168,11 @@ public abstract class RoleContract {
     }
 
     protected static void assertFailed(AppendResult result, AppendError error) {
-        assertThat(result).isInstanceOfSatisfying(AppendResult.Failed.class,
-                failed -> assertThat(failed.error()).as(failed.message()).isEqualTo(error));
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        AppendResult.Failed.class,
+                        failed ->
+                                assertThat(failed.error()).as(failed.message()).isEqualTo(error));
     }
 
     protected static List<Long> baseOffsets(List<BatchCoordinate> batches) {

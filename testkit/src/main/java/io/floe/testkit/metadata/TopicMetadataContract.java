@@ -38,7 +38,8 @@ public abstract class TopicMetadataContract extends RoleContract {
         for (int partition = 0; partition < 3; partition++) {
             assertThat(store.offsets(new TopicPartition("orders", partition))).isEqualTo(LogOffsets.EMPTY);
         }
-        assertThat(store.createTopic(new NewTopic("payments", 1, Map.of())).id()).isNotEqualTo(topic.id());
+        assertThat(store.createTopic(new NewTopic("payments", 1, Map.of())).id())
+                .isNotEqualTo(topic.id());
     }
 
     @Test
@@ -121,8 +122,9 @@ public abstract class TopicMetadataContract extends RoleContract {
 
         Topic updated = store.setTopicConfigs("orders", Map.of("retention.ms", "2000", "cleanup.policy", "compact"));
 
-        assertThat(updated).isEqualTo(new Topic("orders", topic.id(), 1,
-                Map.of("retention.ms", "2000", "cleanup.policy", "compact")));
+        assertThat(updated)
+                .isEqualTo(new Topic(
+                        "orders", topic.id(), 1, Map.of("retention.ms", "2000", "cleanup.policy", "compact")));
         assertThat(store.topic("orders")).contains(updated);
         assertThat(store.setTopicConfigs("orders", Map.of()).configs()).isEmpty();
         assertThat(store.topic("orders").orElseThrow().configs()).isEmpty();

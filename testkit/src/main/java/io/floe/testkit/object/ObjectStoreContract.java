@@ -79,8 +79,13 @@ public abstract class ObjectStoreContract {
         byte[] content = content(2, 10_000);
         store.put(key, ByteBuffer.wrap(content));
 
-        for (ByteRange range : List.of(new ByteRange(0, 1), new ByteRange(0, 10_000), new ByteRange(1234, 4321),
-                new ByteRange(9_999, 1), new ByteRange(5_000, 5_000), new ByteRange(17, 0))) {
+        for (ByteRange range : List.of(
+                new ByteRange(0, 1),
+                new ByteRange(0, 10_000),
+                new ByteRange(1234, 4321),
+                new ByteRange(9_999, 1),
+                new ByteRange(5_000, 5_000),
+                new ByteRange(17, 0))) {
             ByteBuffer read = store.get(key, range);
             int from = (int) range.position();
             assertContent(read, Arrays.copyOfRange(content, from, from + range.length()));
@@ -93,7 +98,8 @@ public abstract class ObjectStoreContract {
         byte[] content = content(4, 1 << 20);
         store.put(key, ByteBuffer.wrap(content));
 
-        for (ByteRange range : List.of(new ByteRange(100, 512 * 1024), new ByteRange(7, 100), new ByteRange(0, 1 << 20))) {
+        for (ByteRange range :
+                List.of(new ByteRange(100, 512 * 1024), new ByteRange(7, 100), new ByteRange(0, 1 << 20))) {
             ByteBuffer read = store.get(key, range);
             int from = (int) range.position();
             assertContent(read, Arrays.copyOfRange(content, from, from + range.length()));
@@ -103,15 +109,20 @@ public abstract class ObjectStoreContract {
         }
 
         assertContent(store.get(key), content);
-        assertContent(store.get(key, new ByteRange(100, 512 * 1024)), Arrays.copyOfRange(content, 100, 100 + 512 * 1024));
+        assertContent(
+                store.get(key, new ByteRange(100, 512 * 1024)), Arrays.copyOfRange(content, 100, 100 + 512 * 1024));
     }
 
     @Test
     public void putsFromPositionToLimitWithoutMovingTheBuffer() {
         byte[] content = content(3, 1_000);
         ByteBuffer heap = ByteBuffer.wrap(content).position(10).limit(990);
-        ByteBuffer direct = ByteBuffer.allocateDirect(content.length).put(content).position(10).limit(990);
-        ByteBuffer readOnly = ByteBuffer.wrap(content).asReadOnlyBuffer().position(10).limit(990);
+        ByteBuffer direct = ByteBuffer.allocateDirect(content.length)
+                .put(content)
+                .position(10)
+                .limit(990);
+        ByteBuffer readOnly =
+                ByteBuffer.wrap(content).asReadOnlyBuffer().position(10).limit(990);
         byte[] expected = Arrays.copyOfRange(content, 10, 990);
 
         int n = 0;
@@ -152,13 +163,14 @@ public abstract class ObjectStoreContract {
         ObjectKey key = new ObjectKey("segments/ab/0004.seg");
         store.put(key, ByteBuffer.wrap(content(6, 100)));
 
-        for (ByteRange range : List.of(new ByteRange(99, 2), new ByteRange(100, 1), new ByteRange(0, 101),
-                new ByteRange(1_000, 10))) {
+        for (ByteRange range :
+                List.of(new ByteRange(99, 2), new ByteRange(100, 1), new ByteRange(0, 101), new ByteRange(1_000, 10))) {
             assertThatThrownBy(() -> store.get(key, range))
                     .as("range %s", range)
                     .isInstanceOf(ObjectStoreException.class)
                     .isNotInstanceOf(ObjectNotFoundException.class)
-                    .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
+                    .satisfies(e ->
+                            assertThat(((ObjectStoreException) e).retriable()).isFalse());
         }
     }
 
@@ -189,7 +201,9 @@ public abstract class ObjectStoreContract {
                 position += file.transferTo(position, range.end() - position, target);
             }
             assertThat(sent.toByteArray()).isEqualTo(Arrays.copyOfRange(content, 1_000, 51_000));
-            assertThatThrownBy(() -> file.read(0, 10)).as("outside the range").isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> file.read(0, 10))
+                    .as("outside the range")
+                    .isInstanceOf(IndexOutOfBoundsException.class);
         } finally {
             file.release();
         }
@@ -197,7 +211,8 @@ public abstract class ObjectStoreContract {
         assertThatThrownBy(() -> files.get().getFileRange(new ObjectKey("segments/ab/missing.seg"), range))
                 .isInstanceOf(ObjectNotFoundException.class);
         assertThatThrownBy(() -> files.get().getFileRange(key, new ByteRange(99_999, 2)))
-                .isInstanceOf(ObjectStoreException.class).isNotInstanceOf(ObjectNotFoundException.class);
+                .isInstanceOf(ObjectStoreException.class)
+                .isNotInstanceOf(ObjectNotFoundException.class);
     }
 
     @Test
@@ -248,9 +263,11 @@ public abstract class ObjectStoreContract {
         ByteBuffer.wrap(expected).putLong(0, 42).putLong(500, 1L << 40);
         assertContent(now, expected);
         assertThatThrownBy(() -> files.get().writeBaseOffsets(key, new long[] {995}, new long[] {1}))
-                .isInstanceOf(ObjectStoreException.class).isNotInstanceOf(ObjectNotFoundException.class);
-        assertThatThrownBy(() -> files.get().writeBaseOffsets(new ObjectKey("segments/ab/missing.seg"), new long[] {0},
-                new long[] {1})).isInstanceOf(ObjectNotFoundException.class);
+                .isInstanceOf(ObjectStoreException.class)
+                .isNotInstanceOf(ObjectNotFoundException.class);
+        assertThatThrownBy(() -> files.get()
+                        .writeBaseOffsets(new ObjectKey("segments/ab/missing.seg"), new long[] {0}, new long[] {1}))
+                .isInstanceOf(ObjectNotFoundException.class);
     }
 
     @Test
@@ -263,10 +280,10 @@ public abstract class ObjectStoreContract {
 
         assertThat(keysOf(store.list("seg/"))).containsExactly("seg/a-x", "seg/a.y", "seg/a/0", "seg/a/1", "seg/b/2");
         assertThat(keysOf(store.list("seg/a"))).containsExactly("seg/a-x", "seg/a.y", "seg/a/0", "seg/a/1");
-        assertThat(keysOf(store.list("seg"))).containsExactly(
-                "seg/a-x", "seg/a.y", "seg/a/0", "seg/a/1", "seg/b/2", "seg0");
-        assertThat(keysOf(store.list(""))).containsExactly(
-                "other/1", "seg/a-x", "seg/a.y", "seg/a/0", "seg/a/1", "seg/b/2", "seg0");
+        assertThat(keysOf(store.list("seg")))
+                .containsExactly("seg/a-x", "seg/a.y", "seg/a/0", "seg/a/1", "seg/b/2", "seg0");
+        assertThat(keysOf(store.list("")))
+                .containsExactly("other/1", "seg/a-x", "seg/a.y", "seg/a/0", "seg/a/1", "seg/b/2", "seg0");
         assertThat(store.list("nothing/")).isEmpty();
     }
 
@@ -370,7 +387,8 @@ public abstract class ObjectStoreContract {
         assertThat(bytes.length).as("bytes read").isEqualTo(expected.length);
         int mismatch = Arrays.mismatch(bytes, expected);
         if (mismatch >= 0) {
-            fail("content differs at byte %d of %d: read %d, expected %d",
+            fail(
+                    "content differs at byte %d of %d: read %d, expected %d",
                     mismatch, expected.length, bytes[mismatch], expected[mismatch]);
         }
     }

@@ -145,8 +145,8 @@ public final class TestPostgres implements AutoCloseable {
             terminated.next();
             return terminated.getInt(1);
         } catch (SQLException e) {
-            throw new IllegalStateException("test PostgreSQL failed to terminate the sessions of " + database + ": "
-                    + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "test PostgreSQL failed to terminate the sessions of " + database + ": " + e.getMessage(), e);
         }
     }
 
@@ -228,18 +228,44 @@ public final class TestPostgres implements AutoCloseable {
             Files.setAttribute(data, "unix:uid", UNPRIVILEGED_ID);
             Files.setAttribute(data, "unix:gid", UNPRIVILEGED_ID);
         }
-        run(command(root, directory.resolve("pg/bin/initdb").toString(), "-D", data.toString(), "-U", USER,
-                "-A", "scram-sha-256", "--pwfile=" + passwordFile, "-E", "UTF8", "--locale=C", "--no-sync"));
+        run(command(
+                root,
+                directory.resolve("pg/bin/initdb").toString(),
+                "-D",
+                data.toString(),
+                "-U",
+                USER,
+                "-A",
+                "scram-sha-256",
+                "--pwfile=" + passwordFile,
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync"));
         return new TestPostgres(directory, root, freePort(), shared);
     }
 
     /** Starts the server process on the data directory and port; returns once it accepts connections. */
     private synchronized void launch() throws IOException {
-        Process started = new ProcessBuilder(command(root, directory.resolve("pg/bin/postgres").toString(),
-                "-D", directory.resolve("data").toString(), "-p", Integer.toString(port),
-                "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
-                "-c", "synchronous_commit=" + (shared ? "off" : "on"), "-c", "full_page_writes=off",
-                "-c", "max_connections=300"))
+        Process started = new ProcessBuilder(command(
+                        root,
+                        directory.resolve("pg/bin/postgres").toString(),
+                        "-D",
+                        directory.resolve("data").toString(),
+                        "-p",
+                        Integer.toString(port),
+                        "-c",
+                        "listen_addresses=127.0.0.1",
+                        "-c",
+                        "unix_socket_directories=",
+                        "-c",
+                        "fsync=off",
+                        "-c",
+                        "synchronous_commit=" + (shared ? "off" : "on"),
+                        "-c",
+                        "full_page_writes=off",
+                        "-c",
+                        "max_connections=300"))
                 .redirectErrorStream(true)
                 .start();
         awaitReady(started, directory.resolve("server.log"));
@@ -249,8 +275,8 @@ public final class TestPostgres implements AutoCloseable {
     private static List<String> command(boolean root, String... command) {
         List<String> full = new ArrayList<>();
         if (root) {
-            full.addAll(List.of("setpriv", "--reuid=" + UNPRIVILEGED_ID, "--regid=" + UNPRIVILEGED_ID,
-                    "--clear-groups"));
+            full.addAll(
+                    List.of("setpriv", "--reuid=" + UNPRIVILEGED_ID, "--regid=" + UNPRIVILEGED_ID, "--clear-groups"));
         }
         full.addAll(List.of(command));
         return full;
@@ -294,23 +320,27 @@ public final class TestPostgres implements AutoCloseable {
      */
     private static void awaitReady(Process server, Path log) throws IOException {
         CompletableFuture<Void> ready = new CompletableFuture<>();
-        Thread copier = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(
-                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-                    var out = Files.newBufferedWriter(log, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    out.write(line);
-                    out.newLine();
-                    out.flush();
-                    if (line.contains("database system is ready to accept connections")) {
-                        ready.complete(null);
+        Thread copier = new Thread(
+                () -> {
+                    try (BufferedReader lines = new BufferedReader(
+                                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+                            var out = Files.newBufferedWriter(
+                                    log, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+                        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                            out.write(line);
+                            out.newLine();
+                            out.flush();
+                            if (line.contains("database system is ready to accept connections")) {
+                                ready.complete(null);
+                            }
+                        }
+                        ready.completeExceptionally(
+                                new IOException("PostgreSQL exited before it was ready; see " + log));
+                    } catch (IOException e) {
+                        ready.completeExceptionally(e);
                     }
-                }
-                ready.completeExceptionally(new IOException("PostgreSQL exited before it was ready; see " + log));
-            } catch (IOException e) {
-                ready.completeExceptionally(e);
-            }
-        }, "test-postgres-log");
+                },
+                "test-postgres-log");
         copier.setDaemon(true);
         copier.start();
         try {
@@ -334,7 +364,8 @@ public final class TestPostgres implements AutoCloseable {
             server = null;
         }
         try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         } catch (IOException e) {
             System.err.println("could not remove the test PostgreSQL in " + directory + ": " + e);
         }
@@ -346,7 +377,9 @@ public final class TestPostgres implements AutoCloseable {
      */
     private void signalAndWait(String signal) {
         try {
-            new ProcessBuilder("kill", signal, Long.toString(server.pid())).start().waitFor();
+            new ProcessBuilder("kill", signal, Long.toString(server.pid()))
+                    .start()
+                    .waitFor();
             if (!server.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 server.destroyForcibly().waitFor();
             }

@@ -89,10 +89,12 @@ class LocalObjectStoreTest extends ObjectStoreContract {
         assertThatThrownBy(() -> store().get(new ObjectKey("a"))).isInstanceOf(ObjectNotFoundException.class);
         assertThatThrownBy(() -> store().put(new ObjectKey("a"), ByteBuffer.wrap(content(8, 10))))
                 .isExactlyInstanceOf(ObjectStoreException.class)
-                .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
+                .satisfies(
+                        e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
         assertThatThrownBy(() -> store().put(new ObjectKey("c/d"), ByteBuffer.wrap(content(9, 10))))
                 .isExactlyInstanceOf(ObjectStoreException.class)
-                .satisfies(e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
+                .satisfies(
+                        e -> assertThat(((ObjectStoreException) e).retriable()).isFalse());
         store().delete(new ObjectKey("a"));
         assertContent(store().get(new ObjectKey("a/b")), content(6, 10));
     }

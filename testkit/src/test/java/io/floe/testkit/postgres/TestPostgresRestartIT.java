@@ -53,7 +53,8 @@ class TestPostgresRestartIT {
 
     @Test
     void theSharedServerCannotBeRestarted() {
-        assertThatThrownBy(() -> TestPostgres.get().restart()).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> TestPostgres.get().restart())
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("startPrivate");
     }
 }

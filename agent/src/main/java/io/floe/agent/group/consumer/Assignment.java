@@ -85,7 +85,8 @@ public record Assignment(Map<UUID, Set<Integer>> partitions) {
         }
         Map<UUID, Set<Integer>> all = new TreeMap<>();
         partitions.forEach((topic, indexes) -> all.put(topic, new TreeSet<>(indexes)));
-        other.partitions.forEach((topic, indexes) -> all.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(indexes));
+        other.partitions.forEach((topic, indexes) ->
+                all.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(indexes));
         return new Assignment(all);
     }
 

@@ -38,6 +38,7 @@ public final class ConsumerGroup {
     private int assignmentEpoch;
     /** Read without the lock by listings and metrics. */
     private volatile ConsumerGroupState state = ConsumerGroupState.EMPTY;
+
     private long stateSinceMs;
 
     public ConsumerGroup(String groupId, long nowMs) {
@@ -170,18 +171,22 @@ public final class ConsumerGroup {
     }
 
     private void checkFree(ConsumerMember member, Assignment partitions) {
-        partitions.partitions().forEach((topic, indexes) -> indexes.forEach(partition -> {
-            String owner = ownerOf(topic, partition);
-            if (owner != null && !owner.equals(member.memberId())) {
-                throw new IllegalStateException("partition " + topic + "-" + partition + " of group " + groupId
-                        + " is owned by " + owner + ", cannot give it to " + member.memberId());
-            }
-        }));
+        partitions
+                .partitions()
+                .forEach((topic, indexes) -> indexes.forEach(partition -> {
+                    String owner = ownerOf(topic, partition);
+                    if (owner != null && !owner.equals(member.memberId())) {
+                        throw new IllegalStateException("partition " + topic + "-" + partition + " of group " + groupId
+                                + " is owned by " + owner + ", cannot give it to " + member.memberId());
+                    }
+                }));
     }
 
     private void own(Assignment partitions, String memberId) {
-        partitions.partitions().forEach((topic, indexes) -> indexes
-                .forEach(partition -> owners.computeIfAbsent(topic, t -> new HashMap<>()).put(partition, memberId)));
+        partitions
+                .partitions()
+                .forEach((topic, indexes) -> indexes.forEach(partition ->
+                        owners.computeIfAbsent(topic, t -> new HashMap<>()).put(partition, memberId)));
     }
 
     private void release(ConsumerMember member) {
@@ -206,11 +211,13 @@ public final class ConsumerGroup {
 
     /** Computes the target assignment of every member with {@code assignor}, at the group epoch. */
     public void assign(PartitionAssignor assignor, long nowMs) {
-        Map<UUID, TopicMetadata> topics = subscribedTopics.values().stream()
-                .collect(Collectors.toMap(TopicMetadata::id, topic -> topic));
+        Map<UUID, TopicMetadata> topics =
+                subscribedTopics.values().stream().collect(Collectors.toMap(TopicMetadata::id, topic -> topic));
         Map<String, PartitionAssignor.MemberSpec> specs = new HashMap<>();
-        members.values().forEach(member -> specs.put(member.memberId(),
-                new PartitionAssignor.MemberSpec(subscribedTopicIds(member), targetOf(member.memberId()))));
+        members.values()
+                .forEach(member -> specs.put(
+                        member.memberId(),
+                        new PartitionAssignor.MemberSpec(subscribedTopicIds(member), targetOf(member.memberId()))));
         Map<String, Assignment> computed = assignor.assign(specs, topics);
         targets.clear();
         targets.putAll(computed);
@@ -219,18 +226,24 @@ public final class ConsumerGroup {
     }
 
     private Set<UUID> subscribedTopicIds(ConsumerMember member) {
-        return topicsOf(member).stream().map(subscribedTopics::get).filter(Objects::nonNull).map(TopicMetadata::id)
+        return topicsOf(member).stream()
+                .map(subscribedTopics::get)
+                .filter(Objects::nonNull)
+                .map(TopicMetadata::id)
                 .collect(Collectors.toSet());
     }
 
     /** The assignor most members ask for (ties: by name), or null when none asks. */
     public String preferredAssignor() {
-        Map<String, Long> votes = members.values().stream().map(member -> member.subscription().serverAssignor())
-                .filter(Objects::nonNull).collect(Collectors.groupingBy(name -> name, Collectors.counting()));
+        Map<String, Long> votes = members.values().stream()
+                .map(member -> member.subscription().serverAssignor())
+                .filter(Objects::nonNull)
+                .collect(Collectors.groupingBy(name -> name, Collectors.counting()));
         return votes.entrySet().stream()
                 .max(Map.Entry.<String, Long>comparingByValue()
                         .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
-                .map(Map.Entry::getKey).orElse(null);
+                .map(Map.Entry::getKey)
+                .orElse(null);
     }
 
     // ----- subscriptions
@@ -255,7 +268,9 @@ public final class ConsumerGroup {
 
     /** The regular expressions the members subscribe with. */
     public Set<String> regexes() {
-        return members.values().stream().map(member -> member.subscription().topicRegex()).filter(Objects::nonNull)
+        return members.values().stream()
+                .map(member -> member.subscription().topicRegex())
+                .filter(Objects::nonNull)
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 

@@ -45,15 +45,21 @@ public record ConsumerMember(
     }
 
     /** A member whose heartbeats have reported owning every partition it was given. */
-    public ConsumerMember(String memberId, MemberSubscription subscription, int epoch, int previousEpoch,
-            MemberState state, Assignment assigned, Assignment pendingRevocation) {
+    public ConsumerMember(
+            String memberId,
+            MemberSubscription subscription,
+            int epoch,
+            int previousEpoch,
+            MemberState state,
+            Assignment assigned,
+            Assignment pendingRevocation) {
         this(memberId, subscription, epoch, previousEpoch, state, assigned, pendingRevocation, Assignment.EMPTY);
     }
 
     /** A member that has just joined: epoch 0, nothing assigned. */
     public static ConsumerMember joining(String memberId) {
-        return new ConsumerMember(memberId, MemberSubscription.NONE, 0, 0, MemberState.STABLE, Assignment.EMPTY,
-                Assignment.EMPTY);
+        return new ConsumerMember(
+                memberId, MemberSubscription.NONE, 0, 0, MemberState.STABLE, Assignment.EMPTY, Assignment.EMPTY);
     }
 
     public String instanceId() {
@@ -70,18 +76,25 @@ public record ConsumerMember(
     }
 
     public ConsumerMember withSubscription(MemberSubscription next) {
-        return new ConsumerMember(memberId, next, epoch, previousEpoch, state, assigned, pendingRevocation,
-                unconfirmed);
+        return new ConsumerMember(
+                memberId, next, epoch, previousEpoch, state, assigned, pendingRevocation, unconfirmed);
     }
 
     /**
      * The next step of its reconciliation; the current epoch becomes the previous one. The partitions
      * it gains are unconfirmed until a heartbeat reports them owned.
      */
-    public ConsumerMember reconciled(MemberState nextState, int nextEpoch, Assignment nextAssigned,
-            Assignment nextPendingRevocation) {
-        return new ConsumerMember(memberId, subscription, nextEpoch, epoch, nextState, nextAssigned,
-                nextPendingRevocation, unconfirmed.retainedIn(nextAssigned).plus(nextAssigned.minus(assigned)));
+    public ConsumerMember reconciled(
+            MemberState nextState, int nextEpoch, Assignment nextAssigned, Assignment nextPendingRevocation) {
+        return new ConsumerMember(
+                memberId,
+                subscription,
+                nextEpoch,
+                epoch,
+                nextState,
+                nextAssigned,
+                nextPendingRevocation,
+                unconfirmed.retainedIn(nextAssigned).plus(nextAssigned.minus(assigned)));
     }
 
     /**
@@ -93,8 +106,17 @@ public record ConsumerMember(
             return this;
         }
         Assignment stillUnconfirmed = unconfirmed.minus(owned);
-        return stillUnconfirmed.equals(unconfirmed) ? this : new ConsumerMember(memberId, subscription, epoch,
-                previousEpoch, state, assigned, pendingRevocation, stillUnconfirmed);
+        return stillUnconfirmed.equals(unconfirmed)
+                ? this
+                : new ConsumerMember(
+                        memberId,
+                        subscription,
+                        epoch,
+                        previousEpoch,
+                        state,
+                        assigned,
+                        pendingRevocation,
+                        stillUnconfirmed);
     }
 
     /**
@@ -102,8 +124,8 @@ public record ConsumerMember(
      * of those it was revoking (it closed, so it consumes nothing).
      */
     public ConsumerMember awayStatic() {
-        return new ConsumerMember(memberId, subscription, STATIC_LEAVE_EPOCH, epoch, state, assigned,
-                Assignment.EMPTY, unconfirmed);
+        return new ConsumerMember(
+                memberId, subscription, STATIC_LEAVE_EPOCH, epoch, state, assigned, Assignment.EMPTY, unconfirmed);
     }
 
     /**

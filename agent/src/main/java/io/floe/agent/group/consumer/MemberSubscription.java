@@ -29,8 +29,8 @@ public record MemberSubscription(
         String topicRegex,
         String serverAssignor) {
 
-    public static final MemberSubscription NONE = new MemberSubscription(null, null, "", "", 0, new TreeSet<>(), null,
-            null);
+    public static final MemberSubscription NONE =
+            new MemberSubscription(null, null, "", "", 0, new TreeSet<>(), null, null);
 
     public MemberSubscription {
         Objects.requireNonNull(clientId, "clientId");
@@ -43,8 +43,14 @@ public record MemberSubscription(
      * This subscription with the fields a heartbeat set: null (and -1 for the timeout) means
      * unchanged; an empty regex clears the regex.
      */
-    public MemberSubscription update(String newInstanceId, String newRackId, String newClientId, String newClientHost,
-            int newRebalanceTimeoutMs, Collection<String> newTopicNames, String newTopicRegex,
+    public MemberSubscription update(
+            String newInstanceId,
+            String newRackId,
+            String newClientId,
+            String newClientHost,
+            int newRebalanceTimeoutMs,
+            Collection<String> newTopicNames,
+            String newTopicRegex,
             String newServerAssignor) {
         return new MemberSubscription(
                 newInstanceId == null ? instanceId : newInstanceId,

@@ -29,7 +29,8 @@ public final class RangeAssignor implements PartitionAssignor {
         members.keySet().forEach(member -> assigned.put(member, new HashMap<>()));
         topics.values().forEach(topic -> {
             List<String> subscribers = new ArrayList<>(new TreeSet<>(members.keySet()));
-            subscribers.removeIf(member -> !members.get(member).subscribedTopics().contains(topic.id()));
+            subscribers.removeIf(
+                    member -> !members.get(member).subscribedTopics().contains(topic.id()));
             int count = subscribers.size();
             int next = 0;
             for (int i = 0; i < count; i++) {

@@ -36,8 +36,7 @@ public final class Reconciliation {
     /** The partitions the member says it owns, or null when its heartbeat did not say (unchanged). */
     private final Assignment owned;
 
-    private Reconciliation(ConsumerMember member, int targetEpoch, Assignment target, Owners owners,
-            Assignment owned) {
+    private Reconciliation(ConsumerMember member, int targetEpoch, Assignment target, Owners owners, Assignment owned) {
         this.member = member;
         this.targetEpoch = targetEpoch;
         this.target = target;
@@ -51,8 +50,8 @@ public final class Reconciliation {
      *
      * @param owned the partitions it reports owning, or null if its heartbeat did not report them
      */
-    public static ConsumerMember next(ConsumerMember member, int targetEpoch, Assignment target, Owners owners,
-            Assignment owned) {
+    public static ConsumerMember next(
+            ConsumerMember member, int targetEpoch, Assignment target, Owners owners, Assignment owned) {
         ConsumerMember reported = member.reporting(owned);
         if (reported.isReconciledTo(targetEpoch)) {
             return reported;
@@ -80,7 +79,8 @@ public final class Reconciliation {
             Set<Integer> targeted = target.partitionsOf(topic);
             Set<Integer> current = member.assigned().partitionsOf(topic);
             for (int partition : current) {
-                (targeted.contains(partition) ? kept : revoking).computeIfAbsent(topic, t -> new TreeSet<>())
+                (targeted.contains(partition) ? kept : revoking)
+                        .computeIfAbsent(topic, t -> new TreeSet<>())
                         .add(partition);
             }
             for (int partition : targeted) {
@@ -100,7 +100,8 @@ public final class Reconciliation {
             // Revoke first, at the current epoch; the new partitions come once the member confirms.
             return member.reconciled(MemberState.UNREVOKED_PARTITIONS, member.epoch(), new Assignment(kept), revoked);
         }
-        gained.forEach((topic, partitions) -> kept.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(partitions));
+        gained.forEach((topic, partitions) ->
+                kept.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(partitions));
         MemberState next = unreleased ? MemberState.UNRELEASED_PARTITIONS : MemberState.STABLE;
         return member.reconciled(next, targetEpoch, new Assignment(kept), Assignment.EMPTY);
     }

@@ -17,7 +17,8 @@ public record TopicMetadata(UUID id, String name, int partitionCount) {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");
         if (partitionCount < 1) {
-            throw new IllegalArgumentException("topic " + name + " needs at least one partition, got " + partitionCount);
+            throw new IllegalArgumentException(
+                    "topic " + name + " needs at least one partition, got " + partitionCount);
         }
     }
 }

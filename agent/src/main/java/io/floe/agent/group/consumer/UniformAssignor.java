@@ -31,11 +31,12 @@ public final class UniformAssignor implements PartitionAssignor {
     }
 
     /** One partition, ordered by topic name then index so results do not depend on random topic ids. */
-    private record Slot(TopicMetadata topic, int partition) {
-    }
+    private record Slot(TopicMetadata topic, int partition) {}
 
-    private static final Comparator<Slot> SLOT_ORDER = Comparator.<Slot, String>comparing(slot -> slot.topic().name())
-            .thenComparing(slot -> slot.topic().id()).thenComparingInt(Slot::partition);
+    private static final Comparator<Slot> SLOT_ORDER = Comparator.<Slot, String>comparing(
+                    slot -> slot.topic().name())
+            .thenComparing(slot -> slot.topic().id())
+            .thenComparingInt(Slot::partition);
 
     /** The working state of one assignment. */
     private static final class Run {
@@ -61,7 +62,8 @@ public final class UniformAssignor implements PartitionAssignor {
             Map<String, Assignment> result = new HashMap<>();
             owned.forEach((member, slots) -> {
                 Map<UUID, Set<Integer>> partitions = new HashMap<>();
-                slots.forEach(slot -> partitions.computeIfAbsent(slot.topic().id(), t -> new TreeSet<>())
+                slots.forEach(slot -> partitions
+                        .computeIfAbsent(slot.topic().id(), t -> new TreeSet<>())
                         .add(slot.partition()));
                 result.put(member, new Assignment(partitions));
             });
@@ -76,8 +78,11 @@ public final class UniformAssignor implements PartitionAssignor {
                     if (topic == null || !spec.subscribedTopics().contains(topicId)) {
                         return;
                     }
-                    partitions.stream().filter(p -> p < topic.partitionCount()).map(p -> new Slot(topic, p))
-                            .filter(slot -> !ownerOf.containsKey(slot)).forEach(slot -> give(slot, member));
+                    partitions.stream()
+                            .filter(p -> p < topic.partitionCount())
+                            .map(p -> new Slot(topic, p))
+                            .filter(slot -> !ownerOf.containsKey(slot))
+                            .forEach(slot -> give(slot, member));
                 });
             }
         }
@@ -92,7 +97,8 @@ public final class UniformAssignor implements PartitionAssignor {
                     }
                 }
             }
-            unowned.sort(Comparator.<Slot>comparingInt(slot -> subscribers(slot).size()).thenComparing(SLOT_ORDER));
+            unowned.sort(Comparator.<Slot>comparingInt(slot -> subscribers(slot).size())
+                    .thenComparing(SLOT_ORDER));
             for (Slot slot : unowned) {
                 give(slot, leastLoaded(subscribers(slot), Integer.MAX_VALUE));
             }
@@ -104,7 +110,8 @@ public final class UniformAssignor implements PartitionAssignor {
             while (moved) {
                 moved = false;
                 List<String> byLoad = new ArrayList<>(memberIds);
-                byLoad.sort(Comparator.<String>comparingInt(member -> -owned.get(member).size())
+                byLoad.sort(Comparator.<String>comparingInt(
+                                member -> -owned.get(member).size())
                         .thenComparing(Comparator.naturalOrder()));
                 for (String from : byLoad) {
                     moved = moveOneFrom(from);
@@ -130,8 +137,12 @@ public final class UniformAssignor implements PartitionAssignor {
 
         /** The members subscribed to the slot's topic, in member id order. */
         private List<String> subscribers(Slot slot) {
-            return subscribersByTopic.computeIfAbsent(slot.topic().id(), topic -> memberIds.stream()
-                    .filter(member -> members.get(member).subscribedTopics().contains(topic)).toList());
+            return subscribersByTopic.computeIfAbsent(
+                    slot.topic().id(),
+                    topic -> memberIds.stream()
+                            .filter(member ->
+                                    members.get(member).subscribedTopics().contains(topic))
+                            .toList());
         }
 
         /** The candidate with the fewest partitions, fewer than {@code loadBelow}; null if none. */

@@ -74,7 +74,8 @@ class AssignorsTest {
         assertCompleteAndDisjoint(assigned, 9);
         assertThat(assigned.get("a").partitionsOf(PAYMENTS.id())).isEmpty();
         assertThat(assigned.get("idle")).isEqualTo(Assignment.EMPTY);
-        assertThat(Math.abs(assigned.get("a").size() - assigned.get("b").size())).isLessThanOrEqualTo(1);
+        assertThat(Math.abs(assigned.get("a").size() - assigned.get("b").size()))
+                .isLessThanOrEqualTo(1);
     }
 
     @ParameterizedTest(name = "seed={0}")
@@ -96,8 +97,10 @@ class AssignorsTest {
             Map<String, Assignment> assigned = uniform.assign(members, Map.of(big.id(), big));
 
             assertCompleteAndDisjoint(assigned, 50);
-            int min = assigned.values().stream().mapToInt(Assignment::size).min().orElseThrow();
-            int max = assigned.values().stream().mapToInt(Assignment::size).max().orElseThrow();
+            int min =
+                    assigned.values().stream().mapToInt(Assignment::size).min().orElseThrow();
+            int max =
+                    assigned.values().stream().mapToInt(Assignment::size).max().orElseThrow();
             assertThat(max - min).as("round %d", round).isLessThanOrEqualTo(1);
             current.clear();
             current.putAll(assigned);
@@ -128,7 +131,9 @@ class AssignorsTest {
         for (Assignment assignment : assigned.values()) {
             for (Map.Entry<UUID, Set<Integer>> topic : assignment.partitions().entrySet()) {
                 for (int partition : topic.getValue()) {
-                    assertThat(seen.add(topic.getKey() + "-" + partition)).as("assigned twice").isTrue();
+                    assertThat(seen.add(topic.getKey() + "-" + partition))
+                            .as("assigned twice")
+                            .isTrue();
                     total++;
                 }
             }

@@ -16,8 +16,14 @@ class ReconciliationTest {
     private final Map<Integer, String> owners = new HashMap<>();
 
     private static ConsumerMember stable(String memberId, int epoch, Integer... partitions) {
-        return new ConsumerMember(memberId, MemberSubscription.NONE, epoch, epoch - 1, MemberState.STABLE,
-                Assignment.of(TOPIC, partitions), Assignment.EMPTY);
+        return new ConsumerMember(
+                memberId,
+                MemberSubscription.NONE,
+                epoch,
+                epoch - 1,
+                MemberState.STABLE,
+                Assignment.of(TOPIC, partitions),
+                Assignment.EMPTY);
     }
 
     private ConsumerMember next(ConsumerMember member, int targetEpoch, Assignment target, Assignment owned) {
@@ -55,7 +61,8 @@ class ReconciliationTest {
         assertThat(revoking.assigned()).isEqualTo(Assignment.of(TOPIC, 0));
         assertThat(revoking.pendingRevocation()).isEqualTo(Assignment.of(TOPIC, 1));
         // Not even the free partition 3 comes before the revocation is confirmed.
-        assertThat(next(revoking, 2, Assignment.of(TOPIC, 0, 3), Assignment.of(TOPIC, 0, 1))).isSameAs(revoking);
+        assertThat(next(revoking, 2, Assignment.of(TOPIC, 0, 3), Assignment.of(TOPIC, 0, 1)))
+                .isSameAs(revoking);
         assertThat(next(revoking, 2, Assignment.of(TOPIC, 0, 3), null)).isSameAs(revoking);
 
         ConsumerMember done = next(revoking, 2, Assignment.of(TOPIC, 0, 3), Assignment.of(TOPIC, 0));
@@ -96,8 +103,14 @@ class ReconciliationTest {
     @Test
     void aPartitionTheMemberWasRevokingCanComeBackToItOnceRevoked() {
         owners.put(1, "a"); // still indexed as the member's own pending revocation
-        ConsumerMember revoking = new ConsumerMember("a", MemberSubscription.NONE, 3, 2,
-                MemberState.UNREVOKED_PARTITIONS, Assignment.of(TOPIC, 0), Assignment.of(TOPIC, 1));
+        ConsumerMember revoking = new ConsumerMember(
+                "a",
+                MemberSubscription.NONE,
+                3,
+                2,
+                MemberState.UNREVOKED_PARTITIONS,
+                Assignment.of(TOPIC, 0),
+                Assignment.of(TOPIC, 1));
 
         ConsumerMember next = next(revoking, 4, Assignment.of(TOPIC, 0, 1), Assignment.of(TOPIC, 0));
 

@@ -57,24 +57,38 @@ final class Agents implements AutoCloseable {
     private final List<Node> nodes = new ArrayList<>();
     private final List<String> crashes = new ArrayList<>();
     private final List<String> failedStarts = new ArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /**
      * {@code count} agents (not started) on the metadata store at {@code metadataUrl} and the bucket
      * {@code bucket} behind {@code s3Endpoint}, with {@code extraArguments} added to each.
      */
-    Agents(int count, Path dir, Path logs, String metadataUrl, URI s3Endpoint, String bucket,
-            List<String> jvmOptions, List<String> extraArguments, Duration startTimeout) {
+    Agents(
+            int count,
+            Path dir,
+            Path logs,
+            String metadataUrl,
+            URI s3Endpoint,
+            String bucket,
+            List<String> jvmOptions,
+            List<String> extraArguments,
+            Duration startTimeout) {
         this.dir = dir;
         this.logs = logs;
         this.jvmOptions = jvmOptions;
         this.startTimeout = startTimeout;
         List<String> arguments = new ArrayList<>(List.of(
-                "--metadata", metadataUrl,
-                "--objects", "s3://" + bucket + "/fault-run",
-                "--s3-endpoint", s3Endpoint.toString(),
-                "--s3-path-style", "true",
-                "--s3-access-key-id", InProcessS3.ACCESS_KEY));
+                "--metadata",
+                metadataUrl,
+                "--objects",
+                "s3://" + bucket + "/fault-run",
+                "--s3-endpoint",
+                s3Endpoint.toString(),
+                "--s3-path-style",
+                "true",
+                "--s3-access-key-id",
+                InProcessS3.ACCESS_KEY));
         arguments.addAll(extraArguments);
         this.sharedArguments = List.copyOf(arguments);
         for (int nodeId = 1; nodeId <= count; nodeId++) {
@@ -179,20 +193,25 @@ final class Agents implements AutoCloseable {
 
     private void launch(Node node) throws IOException {
         List<String> arguments = new ArrayList<>(List.of(
-                "--node-id", Integer.toString(node.nodeId),
-                "--listen", "127.0.0.1:" + node.kafkaPort,
-                "--http-listen", "127.0.0.1:" + node.httpPort,
-                "--data-dir", dir.resolve("agent-" + node.nodeId).toString()));
+                "--node-id",
+                Integer.toString(node.nodeId),
+                "--listen",
+                "127.0.0.1:" + node.kafkaPort,
+                "--http-listen",
+                "127.0.0.1:" + node.httpPort,
+                "--data-dir",
+                dir.resolve("agent-" + node.nodeId).toString()));
         arguments.addAll(sharedArguments);
         // The secret from the environment, as the README advises: a flag shows in the process list.
-        node.process = AgentProcess.start(jvmOptions, arguments,
-                Map.of("FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY), log(node));
+        node.process = AgentProcess.start(
+                jvmOptions, arguments, Map.of("FLOE_S3_SECRET_ACCESS_KEY", InProcessS3.SECRET_KEY), log(node));
         node.starts++;
     }
 
     private void awaitHealthy(Node node) throws Exception {
         HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.httpPort + "/health"))
-                .timeout(Duration.ofSeconds(2)).build();
+                .timeout(Duration.ofSeconds(2))
+                .build();
         long deadline = System.nanoTime() + startTimeout.toNanos();
         for (int attempt = 1; ; ) {
             AgentProcess process;
@@ -235,7 +254,9 @@ final class Agents implements AutoCloseable {
     }
 
     private Node node(int nodeId) {
-        return nodes.stream().filter(node -> node.nodeId == nodeId).findFirst()
+        return nodes.stream()
+                .filter(node -> node.nodeId == nodeId)
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no agent " + nodeId + " among " + nodeIds()));
     }
 

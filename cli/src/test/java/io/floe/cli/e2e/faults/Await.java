@@ -19,8 +19,10 @@ final class Await {
     static void until(String what, Duration timeout, Condition condition) throws InterruptedException {
         Exception last = poll(timeout, condition);
         if (last != null) {
-            throw new AssertionError("timed out after " + timeout + " waiting until " + what
-                    + (last instanceof NotYet ? "" : "; last error: " + last), last);
+            throw new AssertionError(
+                    "timed out after " + timeout + " waiting until " + what
+                            + (last instanceof NotYet ? "" : "; last error: " + last),
+                    last);
         }
     }
 

@@ -49,19 +49,29 @@ final class FaultRunChecker {
      * A run's history: the acknowledged sends, the values of sends that failed for good, the group's
      * polls, and the final reads (each a whole log, read from the beginning).
      */
-    record History(List<Ack> acks, List<String> failedSends, List<Observation> polls,
-            List<List<Observation>> logReads) {}
+    record History(
+            List<Ack> acks, List<String> failedSends, List<Observation> polls, List<List<Observation>> logReads) {}
 
     /** The counts, and a few examples of each violation. */
-    record Result(int acknowledged, int withoutOffset, int failed, int lost, int duplicated, int reordered,
-            int changed, int neverPolled, int gaps, Map<String, List<String>> examples) {
+    record Result(
+            int acknowledged,
+            int withoutOffset,
+            int failed,
+            int lost,
+            int duplicated,
+            int reordered,
+            int changed,
+            int neverPolled,
+            int gaps,
+            Map<String, List<String>> examples) {
 
         boolean valid() {
             return lost == 0 && duplicated == 0 && reordered == 0 && changed == 0 && neverPolled == 0 && gaps == 0;
         }
 
         String counts() {
-            return "acknowledged=" + acknowledged + " withoutOffset=" + withoutOffset + " failed=" + failed + " lost=" + lost + " duplicated=" + duplicated
+            return "acknowledged=" + acknowledged + " withoutOffset=" + withoutOffset + " failed=" + failed + " lost="
+                    + lost + " duplicated=" + duplicated
                     + " reordered=" + reordered + " changed=" + changed + " neverPolled=" + neverPolled
                     + " gaps=" + gaps;
         }
@@ -83,25 +93,37 @@ final class FaultRunChecker {
         history.acks().forEach(ack -> acked.putIfAbsent(ack.value(), ack));
         List<Observation> all = new ArrayList<>(history.polls());
         history.logReads().forEach(all::addAll);
-        int withoutOffset = (int) acked.values().stream().filter(ack -> ack.offset() < 0).count();
-        return new Result(acked.size(), withoutOffset, new HashSet<>(history.failedSends()).size(),
-                lost(acked.values(), history.logReads()), duplicated(all), reordered(history.logReads()),
-                changed(all), neverPolled(acked.values(), history.polls()), gaps(history.logReads()),
+        int withoutOffset =
+                (int) acked.values().stream().filter(ack -> ack.offset() < 0).count();
+        return new Result(
+                acked.size(),
+                withoutOffset,
+                new HashSet<>(history.failedSends()).size(),
+                lost(acked.values(), history.logReads()),
+                duplicated(all),
+                reordered(history.logReads()),
+                changed(all),
+                neverPolled(acked.values(), history.polls()),
+                gaps(history.logReads()),
                 examples);
     }
 
     private int lost(Iterable<Ack> acks, List<List<Observation>> logReads) {
-        List<Map<Position, String>> reads = logReads.stream().map(FaultRunChecker::byPosition).toList();
+        List<Map<Position, String>> reads =
+                logReads.stream().map(FaultRunChecker::byPosition).toList();
         int lost = 0;
         for (Ack ack : acks) {
             Position position = new Position(ack.partition(), ack.offset());
             for (int read = 0; read < reads.size(); read++) {
                 if (ack.offset() < 0) {
-                    if (!reads.get(read).entrySet().stream().anyMatch(at -> at.getKey().partition() == ack.partition()
-                            && at.getValue().equals(ack.value()))) {
+                    if (!reads.get(read).entrySet().stream()
+                            .anyMatch(at -> at.getKey().partition() == ack.partition()
+                                    && at.getValue().equals(ack.value()))) {
                         lost++;
-                        example("lost", ack + " (acknowledged without an offset) but final read " + read
-                                + " does not have it in partition " + ack.partition());
+                        example(
+                                "lost",
+                                ack + " (acknowledged without an offset) but final read " + read
+                                        + " does not have it in partition " + ack.partition());
                         break;
                     }
                     continue;
@@ -119,7 +141,8 @@ final class FaultRunChecker {
 
     private int duplicated(List<Observation> observations) {
         Map<String, Set<Position>> positions = new TreeMap<>();
-        observations.forEach(o -> positions.computeIfAbsent(o.value(), v -> new LinkedHashSet<>())
+        observations.forEach(o -> positions
+                .computeIfAbsent(o.value(), v -> new LinkedHashSet<>())
                 .add(new Position(o.partition(), o.offset())));
         int duplicated = 0;
         for (Map.Entry<String, Set<Position>> value : positions.entrySet()) {
@@ -135,7 +158,8 @@ final class FaultRunChecker {
         Set<Position> reordered = new HashSet<>();
         for (List<Observation> read : logReads) {
             Map<Integer, TreeMap<Long, String>> partitions = new TreeMap<>();
-            read.forEach(o -> partitions.computeIfAbsent(o.partition(), p -> new TreeMap<>())
+            read.forEach(o -> partitions
+                    .computeIfAbsent(o.partition(), p -> new TreeMap<>())
                     .put(o.offset(), o.value()));
             partitions.forEach((partition, records) -> {
                 Map<Long, Long> lastSequence = new HashMap<>();
@@ -148,8 +172,10 @@ final class FaultRunChecker {
                     long sequence = Long.parseLong(sent.group(2));
                     Long previous = lastSequence.put(producer, sequence);
                     if (previous != null && sequence < previous && reordered.add(new Position(partition, offset))) {
-                        example("reordered", "partition " + partition + " offset " + offset + ": " + value
-                                + " after sequence " + previous + " of producer " + producer);
+                        example(
+                                "reordered",
+                                "partition " + partition + " offset " + offset + ": " + value + " after sequence "
+                                        + previous + " of producer " + producer);
                     }
                 });
             });
@@ -158,11 +184,12 @@ final class FaultRunChecker {
     }
 
     private int changed(List<Observation> observations) {
-        Map<Position, Set<String>> values = new TreeMap<>(
-                (a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition())
-                        : Long.compare(a.offset(), b.offset()));
-        observations.forEach(o -> values.computeIfAbsent(new Position(o.partition(), o.offset()),
-                p -> new LinkedHashSet<>()).add(o.value()));
+        Map<Position, Set<String>> values = new TreeMap<>((a, b) -> a.partition() != b.partition()
+                ? Integer.compare(a.partition(), b.partition())
+                : Long.compare(a.offset(), b.offset()));
+        observations.forEach(
+                o -> values.computeIfAbsent(new Position(o.partition(), o.offset()), p -> new LinkedHashSet<>())
+                        .add(o.value()));
         int changed = 0;
         for (Map.Entry<Position, Set<String>> position : values.entrySet()) {
             if (position.getValue().size() > 1) {
@@ -190,7 +217,8 @@ final class FaultRunChecker {
         Set<Position> missing = new HashSet<>();
         for (List<Observation> read : logReads) {
             Map<Integer, Set<Long>> offsets = new TreeMap<>();
-            read.forEach(o -> offsets.computeIfAbsent(o.partition(), p -> new HashSet<>()).add(o.offset()));
+            read.forEach(o ->
+                    offsets.computeIfAbsent(o.partition(), p -> new HashSet<>()).add(o.offset()));
             offsets.forEach((partition, present) -> {
                 long last = present.stream().mapToLong(Long::longValue).max().orElse(-1);
                 for (long offset = 0; offset < last; offset++) {

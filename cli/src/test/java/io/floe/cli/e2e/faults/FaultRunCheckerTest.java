@@ -18,8 +18,11 @@ import org.junit.jupiter.api.Test;
 class FaultRunCheckerTest {
 
     private final List<Ack> acks = new ArrayList<>(List.of(
-            new Ack("p1-000000", 0, 0), new Ack("p2-000000", 0, 1), new Ack("p1-000001", 0, 2),
-            new Ack("p1-000002", 1, 0), new Ack("p2-000001", 1, 1)));
+            new Ack("p1-000000", 0, 0),
+            new Ack("p2-000000", 0, 1),
+            new Ack("p1-000001", 0, 2),
+            new Ack("p1-000002", 1, 0),
+            new Ack("p2-000001", 1, 1)));
     private final List<String> failed = new ArrayList<>(List.of("p2-000002"));
     private final List<Observation> polls = new ArrayList<>();
     private final List<Observation> log = new ArrayList<>();
@@ -40,8 +43,9 @@ class FaultRunCheckerTest {
         Result result = check();
 
         assertThat(result.valid()).isTrue();
-        assertThat(result.counts()).isEqualTo("acknowledged=5 withoutOffset=0 failed=1 lost=0 duplicated=0 reordered=0 changed=0"
-                + " neverPolled=0 gaps=0");
+        assertThat(result.counts())
+                .isEqualTo("acknowledged=5 withoutOffset=0 failed=1 lost=0 duplicated=0 reordered=0 changed=0"
+                        + " neverPolled=0 gaps=0");
         assertThat(result.examples()).isEmpty();
     }
 
@@ -117,9 +121,11 @@ class FaultRunCheckerTest {
 
     @Test
     void aProducersValuesOutOfSendOrderInAPartitionAreReordered() {
-        log.replaceAll(o -> o.partition() == 0 && o.offset() == 0 ? new Observation("final", 0, 0, "p1-000001")
+        log.replaceAll(o -> o.partition() == 0 && o.offset() == 0
+                ? new Observation("final", 0, 0, "p1-000001")
                 : o.partition() == 0 && o.offset() == 2 ? new Observation("final", 0, 2, "p1-000000") : o);
-        acks.replaceAll(a -> a.value().equals("p1-000000") ? new Ack("p1-000000", 0, 2)
+        acks.replaceAll(a -> a.value().equals("p1-000000")
+                ? new Ack("p1-000000", 0, 2)
                 : a.value().equals("p1-000001") ? new Ack("p1-000001", 0, 0) : a);
         polls.clear();
         log.forEach(o -> polls.add(new Observation("reader-1", o.partition(), o.offset(), o.value())));
@@ -130,7 +136,10 @@ class FaultRunCheckerTest {
         assertThat(result.lost()).isZero();
         assertThat(result.changed()).isZero();
         assertThat(result.valid()).isFalse();
-        assertThat(result.examples().get("reordered")).singleElement().asString().contains("offset 2");
+        assertThat(result.examples().get("reordered"))
+                .singleElement()
+                .asString()
+                .contains("offset 2");
     }
 
     @Test
@@ -143,8 +152,8 @@ class FaultRunCheckerTest {
 
     @Test
     void anOffsetPolledWithAnotherValueThanReadIsChanged() {
-        polls.replaceAll(o -> o.offset() == 1 && o.partition() == 1 ? new Observation("reader-1", 1, 1, "p7-000000")
-                : o);
+        polls.replaceAll(
+                o -> o.offset() == 1 && o.partition() == 1 ? new Observation("reader-1", 1, 1, "p7-000000") : o);
         polls.add(new Observation("reader-1", 1, 1, "p2-000001"));
 
         Result result = check();

@@ -65,8 +65,9 @@ class FaultRunIT {
     private static final Path LOGS = Path.of("target", "fault-run-it");
     private static final List<String> AGENT_JVM = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     /** Compaction (of objects older than 30 s) and deletion of what it replaced happen during the run. */
-    private static final List<String> AGENT_ARGUMENTS = List.of("--compaction-interval-ms", "3000",
-            "--object-delete-delay-ms", "2000");
+    private static final List<String> AGENT_ARGUMENTS =
+            List.of("--compaction-interval-ms", "3000", "--object-delete-delay-ms", "2000");
+
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration PRODUCERS_DONE_TIMEOUT = Duration.ofSeconds(90);
@@ -111,19 +112,22 @@ class FaultRunIT {
         String replay = "replay with -Dfaults.seed=" + seed + " -Dfaults.seconds=" + faultPhase.toSeconds()
                 + "; agent logs in " + LOGS.toAbsolutePath();
         System.out.println("FaultRunIT seed=" + seed + " (" + replay + ")");
-        assertTimeoutPreemptively(faultPhase.plus(RUN_OVERHEAD_MAX), () -> {
-            try {
-                run(seed, faultPhase);
-            } catch (Exception | AssertionError e) {
-                throw new AssertionError("fault run with seed " + seed + " failed (" + replay + "): " + e, e);
-            }
-        }, () -> "fault run with seed " + seed + " did not finish (" + replay + ")");
+        assertTimeoutPreemptively(
+                faultPhase.plus(RUN_OVERHEAD_MAX),
+                () -> {
+                    try {
+                        run(seed, faultPhase);
+                    } catch (Exception | AssertionError e) {
+                        throw new AssertionError("fault run with seed " + seed + " failed (" + replay + "): " + e, e);
+                    }
+                },
+                () -> "fault run with seed " + seed + " did not finish (" + replay + ")");
     }
 
     private void run(long seed, Duration faultPhase) throws Exception {
         String metadataUrl = startStores(seed);
-        agents = new Agents(AGENTS, dir, LOGS, metadataUrl, proxy.endpoint(), BUCKET, AGENT_JVM, AGENT_ARGUMENTS,
-                START_TIMEOUT);
+        agents = new Agents(
+                AGENTS, dir, LOGS, metadataUrl, proxy.endpoint(), BUCKET, AGENT_JVM, AGENT_ARGUMENTS, START_TIMEOUT);
         agents.startAll();
         FaultSchedule schedule = FaultSchedule.plan(seed, faultPhase, AGENTS);
         System.out.println("FaultRunIT seed=" + seed + " schedule=" + schedule);
@@ -136,8 +140,12 @@ class FaultRunIT {
             awaitStableGroup(admin);
             List<PacedProducer> producers = new ArrayList<>();
             for (int id = 1; id <= PRODUCERS; id++) {
-                producers.add(new PacedProducer(id, agents.bootstrap(), TOPIC,
-                        (int) (RECORDS_PER_SECOND * faultPhase.toSeconds()), RECORDS_PER_SECOND));
+                producers.add(new PacedProducer(
+                        id,
+                        agents.bootstrap(),
+                        TOPIC,
+                        (int) (RECORDS_PER_SECOND * faultPhase.toSeconds()),
+                        RECORDS_PER_SECOND));
             }
             producers.forEach(PacedProducer::start);
 
@@ -146,24 +154,38 @@ class FaultRunIT {
             System.out.println("FaultRunIT seed=" + seed + " timeline=" + nemesis.timeline());
 
             for (PacedProducer producer : producers) {
-                assertThat(producer.awaitDone(PRODUCERS_DONE_TIMEOUT)).as("producer finished after the heal").isTrue();
+                assertThat(producer.awaitDone(PRODUCERS_DONE_TIMEOUT))
+                        .as("producer finished after the heal")
+                        .isTrue();
             }
-            List<Ack> acks = producers.stream().flatMap(p -> p.acks().stream())
-                    .map(a -> new Ack(a.value(), a.partition(), a.offset())).toList();
+            List<Ack> acks = producers.stream()
+                    .flatMap(p -> p.acks().stream())
+                    .map(a -> new Ack(a.value(), a.partition(), a.offset()))
+                    .toList();
             boolean drained = Await.within(DRAIN_TIMEOUT, () -> drained(admin, acks));
             for (GroupReader reader : readers) {
-                assertThat(reader.stop(Duration.ofSeconds(30))).as("reader stopped").isTrue();
+                assertThat(reader.stop(Duration.ofSeconds(30)))
+                        .as("reader stopped")
+                        .isTrue();
             }
             List<FinalRead.Outcome> reads = List.of(
                     FinalRead.read("final-read-1", agents.bootstrap(1), TOPIC, PARTITIONS, READ_TIMEOUT),
                     FinalRead.read("final-read-2", agents.bootstrap(AGENTS), TOPIC, PARTITIONS, READ_TIMEOUT));
-            List<String> failed = producers.stream().flatMap(p -> p.failedValues().stream()).toList();
-            Result result = FaultRunChecker.check(new History(acks, failed, polls(),
+            List<String> failed =
+                    producers.stream().flatMap(p -> p.failedValues().stream()).toList();
+            Result result = FaultRunChecker.check(new History(
+                    acks,
+                    failed,
+                    polls(),
                     reads.stream().map(FinalRead.Outcome::records).toList()));
             System.out.println(summary(seed, faultPhase, result, nemesis, drained));
-            readers.stream().flatMap(r -> r.unexpected().stream()).limit(10)
+            readers.stream()
+                    .flatMap(r -> r.unexpected().stream())
+                    .limit(10)
                     .forEach(error -> System.out.println("FaultRunIT consumer error: " + error));
-            producers.stream().flatMap(p -> p.failures().stream()).limit(10)
+            producers.stream()
+                    .flatMap(p -> p.failures().stream())
+                    .limit(10)
                     .forEach(failure -> System.out.println("FaultRunIT send failure: " + failure));
             assertRun(result, reads, producers);
         }
@@ -184,74 +206,115 @@ class FaultRunIT {
     }
 
     private void createTopic(Admin admin) throws Exception {
-        admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
         for (int nodeId : agents.nodeIds()) {
             try (Admin direct = Records.admin(agents.bootstrap(nodeId))) {
-                Await.until("agent " + nodeId + " knows topic " + TOPIC, SETTLE_TIMEOUT, () -> direct
-                        .describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS).get(TOPIC)
-                        .partitions().size() == PARTITIONS);
+                Await.until(
+                        "agent " + nodeId + " knows topic " + TOPIC,
+                        SETTLE_TIMEOUT,
+                        () -> direct.describeTopics(List.of(TOPIC))
+                                        .allTopicNames()
+                                        .get(10, TimeUnit.SECONDS)
+                                        .get(TOPIC)
+                                        .partitions()
+                                        .size()
+                                == PARTITIONS);
             }
         }
     }
 
     private void awaitStableGroup(Admin admin) throws InterruptedException {
         Await.until("group " + GROUP + " stable with " + READERS + " members", SETTLE_TIMEOUT, () -> {
-            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP)
+            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(GROUP))
+                    .describedGroups()
+                    .get(GROUP)
                     .get(10, TimeUnit.SECONDS);
-            int assigned = group.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum();
-            return group.groupState() == GroupState.STABLE && group.members().size() == READERS
+            int assigned = group.members().stream()
+                    .mapToInt(m -> m.assignment().topicPartitions().size())
+                    .sum();
+            return group.groupState() == GroupState.STABLE
+                    && group.members().size() == READERS
                     && assigned == PARTITIONS;
         });
     }
 
     /** Whether the group polled every acknowledged value and committed up to the end of every partition. */
     private boolean drained(Admin admin, List<Ack> acks) throws Exception {
-        Set<String> polled = readers.stream().flatMap(r -> r.deliveries().stream())
-                .map(GroupReader.Delivery::value).collect(Collectors.toSet());
+        Set<String> polled = readers.stream()
+                .flatMap(r -> r.deliveries().stream())
+                .map(GroupReader.Delivery::value)
+                .collect(Collectors.toSet());
         if (!acks.stream().allMatch(ack -> polled.contains(ack.value()))) {
             return false;
         }
         Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
-                .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                .partitionsToOffsetAndMetadata()
+                .get(10, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
             latest.put(new TopicPartition(TOPIC, p), OffsetSpec.latest());
         }
         return admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).entrySet().stream()
                 .allMatch(end -> committed.containsKey(end.getKey())
-                        && committed.get(end.getKey()).offset() == end.getValue().offset());
+                        && committed.get(end.getKey()).offset()
+                                == end.getValue().offset());
     }
 
     private List<Observation> polls() {
-        return readers.stream().flatMap(r -> r.deliveries().stream())
-                .map(d -> new Observation("reader-" + d.reader(), d.partition(), d.offset(), d.value())).toList();
+        return readers.stream()
+                .flatMap(r -> r.deliveries().stream())
+                .map(d -> new Observation("reader-" + d.reader(), d.partition(), d.offset(), d.value()))
+                .toList();
     }
 
     private String summary(long seed, Duration faultPhase, Result result, Nemesis nemesis, boolean drained) {
         Map<String, Object> faults = new java.util.LinkedHashMap<>();
-        nemesis.injected().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        nemesis.injected().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
                 .forEach(e -> faults.put(e.getKey().name(), e.getValue()));
         faults.put("pgSessionsTerminated", nemesis.sessionsTerminated());
         proxy.injected().forEach((fault, count) -> faults.put("s3" + fault.name(), count));
         faults.put("s3Requests", proxy.forwarded());
         int polled = readers.stream().mapToInt(r -> r.deliveries().size()).sum();
         int readerErrors = readers.stream().mapToInt(r -> r.unexpected().size()).sum();
-        return String.format("FAULT-RUN seed=%d faultSeconds=%d duration=%.1fs %s polled=%d drained=%s"
-                + " readerErrors=%d agentCrashes=%d agentFailedStarts=%d faults=%s", seed, faultPhase.toSeconds(),
-                (System.nanoTime() - startedAt) / 1e9, result.counts(), polled, drained, readerErrors,
-                agents.crashes().size(), agents.failedStarts().size(), faults);
+        return String.format(
+                "FAULT-RUN seed=%d faultSeconds=%d duration=%.1fs %s polled=%d drained=%s"
+                        + " readerErrors=%d agentCrashes=%d agentFailedStarts=%d faults=%s",
+                seed,
+                faultPhase.toSeconds(),
+                (System.nanoTime() - startedAt) / 1e9,
+                result.counts(),
+                polled,
+                drained,
+                readerErrors,
+                agents.crashes().size(),
+                agents.failedStarts().size(),
+                faults);
     }
 
     private void assertRun(Result result, List<FinalRead.Outcome> reads, List<PacedProducer> producers) {
         for (FinalRead.Outcome read : reads) {
-            assertThat(read.complete()).as("%s reached the end offsets %s", read.reader(), read.endOffsets()).isTrue();
+            assertThat(read.complete())
+                    .as("%s reached the end offsets %s", read.reader(), read.endOffsets())
+                    .isTrue();
         }
         assertThat(agents.crashes()).as("agents that died on their own").isEmpty();
         // Retriable errors are the clients' to retry; anything else reaching the application is a finding.
         assertThat(readers.stream().flatMap(r -> r.unexpected().stream()).toList())
-                .as("consumer errors that are not retriable").isEmpty();
+                .as("consumer errors that are not retriable")
+                .isEmpty();
         assertThat(result.acknowledged()).as("acknowledged sends").isPositive();
-        assertThat(result.valid()).as("%s; examples: %s; send failures: %s", result.counts(), result.examples(),
-                producers.stream().flatMap(p -> p.failures().stream()).limit(10).toList()).isTrue();
+        assertThat(result.valid())
+                .as(
+                        "%s; examples: %s; send failures: %s",
+                        result.counts(),
+                        result.examples(),
+                        producers.stream()
+                                .flatMap(p -> p.failures().stream())
+                                .limit(10)
+                                .toList())
+                .isTrue();
     }
 }

@@ -33,7 +33,11 @@ record FaultSchedule(long seed, List<Step> steps) {
     record Step(long atMs, Kind kind, int nodeId, long durationMs) {
         @Override
         public String toString() {
-            return String.format("%.1fs %s%s%s", atMs / 1000.0, kind, nodeId > 0 ? " node " + nodeId : "",
+            return String.format(
+                    "%.1fs %s%s%s",
+                    atMs / 1000.0,
+                    kind,
+                    nodeId > 0 ? " node " + nodeId : "",
                     durationMs > 0 ? " for " + durationMs + "ms" : "");
         }
     }

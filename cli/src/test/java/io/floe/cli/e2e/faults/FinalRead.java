@@ -30,7 +30,9 @@ final class FinalRead {
     private FinalRead() {}
 
     static Outcome read(String reader, String bootstrap, String topic, int partitions, Duration timeout) {
-        List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
+        List<TopicPartition> all = IntStream.range(0, partitions)
+                .mapToObj(p -> new TopicPartition(topic, p))
+                .toList();
         List<Observation> records = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties(bootstrap, reader))) {
@@ -40,8 +42,8 @@ final class FinalRead {
             boolean complete = false;
             while (!complete && System.nanoTime() - deadline < 0) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL_TIMEOUT)) {
-                    records.add(new Observation(reader, record.partition(), record.offset(),
-                            Records.text(record.value())));
+                    records.add(
+                            new Observation(reader, record.partition(), record.offset(), Records.text(record.value())));
                 }
                 complete = ends.entrySet().stream()
                         .allMatch(end -> consumer.position(end.getKey(), POSITION_TIMEOUT) >= end.getValue());

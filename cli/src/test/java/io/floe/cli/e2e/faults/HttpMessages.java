@@ -69,7 +69,8 @@ final class HttpMessages {
 
         void writeTo(OutputStream out) throws IOException {
             StringBuilder text = new StringBuilder(startLine).append("\r\n");
-            headers.forEach(header -> text.append(header[0]).append(": ").append(header[1]).append("\r\n"));
+            headers.forEach(header ->
+                    text.append(header[0]).append(": ").append(header[1]).append("\r\n"));
             text.append("\r\n");
             out.write(text.toString().getBytes(StandardCharsets.ISO_8859_1));
         }
@@ -92,7 +93,9 @@ final class HttpMessages {
             if (colon <= 0) {
                 throw new IOException("malformed header line '" + line + "'");
             }
-            headers.add(new String[] {line.substring(0, colon).trim(), line.substring(colon + 1).trim()});
+            headers.add(new String[] {
+                line.substring(0, colon).trim(), line.substring(colon + 1).trim()
+            });
         }
         return new Head(startLine, headers);
     }

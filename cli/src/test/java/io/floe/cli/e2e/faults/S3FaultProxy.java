@@ -39,7 +39,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class S3FaultProxy implements AutoCloseable {
 
-    enum Fault { SLOW_DOWN, LATENCY, LOST_PUT_RESPONSE, CONNECTIONS_CUT }
+    enum Fault {
+        SLOW_DOWN,
+        LATENCY,
+        LOST_PUT_RESPONSE,
+        CONNECTIONS_CUT
+    }
 
     /** Per-request chances of each random fault, and the most latency one may add. */
     record Rates(double slowDown, double latency, double lostPutResponse, Duration latencyMax) {
@@ -50,8 +55,8 @@ final class S3FaultProxy implements AutoCloseable {
             + "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message>"
             + "<RequestId>S3FAULTPROXY</RequestId><HostId>s3-fault-proxy</HostId></Error>";
     private static final byte[] SLOW_DOWN = ("HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\n"
-            + "x-amz-request-id: S3FAULTPROXY\r\nConnection: close\r\nContent-Length: "
-            + SLOW_DOWN_BODY.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + SLOW_DOWN_BODY)
+                    + "x-amz-request-id: S3FAULTPROXY\r\nConnection: close\r\nContent-Length: "
+                    + SLOW_DOWN_BODY.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + SLOW_DOWN_BODY)
             .getBytes(StandardCharsets.UTF_8);
     private static final byte[] CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 

@@ -34,8 +34,10 @@ class S3FaultProxyIT {
         s3 = new InProcessS3(dir);
         s3.createBucket("bucket");
         proxy = new S3FaultProxy(s3.endpoint(), 42);
-        store = S3ObjectStore.open(S3ObjectStoreConfig.forBucket("bucket").withEndpoint(proxy.endpoint())
-                .withPathStyleAccess(true).withStaticCredentials(InProcessS3.ACCESS_KEY, InProcessS3.SECRET_KEY));
+        store = S3ObjectStore.open(S3ObjectStoreConfig.forBucket("bucket")
+                .withEndpoint(proxy.endpoint())
+                .withPathStyleAccess(true)
+                .withStaticCredentials(InProcessS3.ACCESS_KEY, InProcessS3.SECRET_KEY));
     }
 
     @AfterEach

@@ -12,7 +12,10 @@ public final class AdminApis {
     /** Declares every admin API over {@code agent}; the ones that read or write the stores are blocking. */
     public static void register(ApiRegistry.Builder apis, Agent agent) {
         ConfigAlteration alteration = new ConfigAlteration(agent);
-        apis.blocking(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1,
+        apis.blocking(
+                        ApiKeys.INCREMENTAL_ALTER_CONFIGS,
+                        0,
+                        1,
                         new IncrementalAlterConfigsApi(agent.topics().configs(), alteration))
                 .blocking(ApiKeys.ALTER_CONFIGS, 0, 2, new AlterConfigsApi(alteration))
                 .blocking(ApiKeys.DELETE_RECORDS, 0, 2, new DeleteRecordsApi(agent))

@@ -59,13 +59,17 @@ final class AlterConfigsApi implements KafkaApi<AlterConfigsRequestData, AlterCo
             }
             ApiError error = duplicated.contains(key)
                     ? new ApiError(Errors.INVALID_REQUEST, "Duplicate resource " + key)
-                    : alteration.alter(resource.resourceType(), resource.resourceName(),
-                            topic -> replacement(resource.configs()), request.validateOnly());
-            response.responses().add(new AlterConfigsResourceResponse()
-                    .setResourceType(resource.resourceType())
-                    .setResourceName(resource.resourceName())
-                    .setErrorCode(error.error().code())
-                    .setErrorMessage(error.message()));
+                    : alteration.alter(
+                            resource.resourceType(),
+                            resource.resourceName(),
+                            topic -> replacement(resource.configs()),
+                            request.validateOnly());
+            response.responses()
+                    .add(new AlterConfigsResourceResponse()
+                            .setResourceType(resource.resourceType())
+                            .setResourceName(resource.resourceName())
+                            .setErrorCode(error.error().code())
+                            .setErrorMessage(error.message()));
         }
         return response;
     }

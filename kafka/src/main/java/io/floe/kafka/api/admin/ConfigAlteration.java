@@ -23,8 +23,8 @@ import org.apache.kafka.common.requests.ApiError;
 final class ConfigAlteration {
 
     static final String BROKER_CONFIGS_REFUSED = "dynamic broker configs are not supported; set them at agent start";
-    static final String LOGGER_LEVELS_REFUSED = "changing log levels at run time is not supported; configure "
-            + "logging at agent start";
+    static final String LOGGER_LEVELS_REFUSED =
+            "changing log levels at run time is not supported; configure " + "logging at agent start";
 
     private final Agent agent;
 
@@ -75,8 +75,8 @@ final class ConfigAlteration {
     private void requireThisBrokerUnlessValidating(String name, boolean validateOnly, String refusal) {
         String self = Integer.toString(agent.config().nodeId());
         if (!name.isEmpty() && !name.equals(self)) {
-            throw new InvalidRequestException("Unexpected broker id, expected " + self
-                    + " or empty string, but received " + name);
+            throw new InvalidRequestException(
+                    "Unexpected broker id, expected " + self + " or empty string, but received " + name);
         }
         if (!validateOnly) {
             throw new InvalidRequestException(refusal);

@@ -13,14 +13,12 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
+import org.apache.kafka.common.message.DeleteRecordsRequestData;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsPartition;
 import org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic;
-import org.apache.kafka.common.message.DeleteRecordsRequestData;
+import org.apache.kafka.common.message.DeleteRecordsResponseData;
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsPartitionResult;
 import org.apache.kafka.common.message.DeleteRecordsResponseData.DeleteRecordsTopicResult;
-import org.apache.kafka.common.message.DeleteRecordsResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DeleteRecordsResponse;
 
@@ -35,6 +33,7 @@ final class DeleteRecordsApi implements KafkaApi<DeleteRecordsRequestData, Delet
 
     /** The offset that means "up to the high watermark". */
     private static final long HIGH_WATERMARK = -1;
+
     private static final long NO_LOW_WATERMARK = -1;
 
     private final Agent agent;
@@ -89,6 +88,7 @@ final class DeleteRecordsApi implements KafkaApi<DeleteRecordsRequestData, Delet
     /** Kafka deletes records only from topics whose cleanup.policy includes delete. */
     private boolean deletable(Topic topic) {
         String policy = agent.topics().configs().value(topic, TopicConfigs.CLEANUP_POLICY);
-        return policy != null && Arrays.stream(policy.split(",")).map(String::trim).anyMatch("delete"::equals);
+        return policy != null
+                && Arrays.stream(policy.split(",")).map(String::trim).anyMatch("delete"::equals);
     }
 }

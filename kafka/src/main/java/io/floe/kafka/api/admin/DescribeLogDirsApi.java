@@ -44,7 +44,8 @@ final class DescribeLogDirsApi implements KafkaApi<DescribeLogDirsRequestData, D
     }
 
     @Override
-    public CompletionStage<DescribeLogDirsResponseData> handle(RequestContext context, DescribeLogDirsRequestData request) {
+    public CompletionStage<DescribeLogDirsResponseData> handle(
+            RequestContext context, DescribeLogDirsRequestData request) {
         List<DescribeLogDirsTopic> topics = new ArrayList<>();
         wanted(request).forEach((name, partitions) -> describe(name, partitions).ifPresent(topics::add));
         DescribeLogDirsResult logDir = new DescribeLogDirsResult()
@@ -53,8 +54,10 @@ final class DescribeLogDirsApi implements KafkaApi<DescribeLogDirsRequestData, D
                 .setTopics(topics)
                 .setTotalBytes(UNKNOWN_VOLUME_BYTES)
                 .setUsableBytes(UNKNOWN_VOLUME_BYTES);
-        return CompletableFuture.completedFuture(new DescribeLogDirsResponseData().setThrottleTimeMs(0)
-                .setErrorCode(Errors.NONE.code()).setResults(List.of(logDir)));
+        return CompletableFuture.completedFuture(new DescribeLogDirsResponseData()
+                .setThrottleTimeMs(0)
+                .setErrorCode(Errors.NONE.code())
+                .setResults(List.of(logDir)));
     }
 
     /** The requested partitions by topic; null partitions mean all (a request without topics asks for all). */
@@ -86,8 +89,11 @@ final class DescribeLogDirsApi implements KafkaApi<DescribeLogDirsRequestData, D
         for (int partition : partitions == null ? sizes.keySet() : partitions) {
             Long size = sizes.get(partition);
             if (size != null && described.stream().noneMatch(p -> p.partitionIndex() == partition)) {
-                described.add(new DescribeLogDirsPartition().setPartitionIndex(partition).setPartitionSize(size)
-                        .setOffsetLag(0).setIsFutureKey(false));
+                described.add(new DescribeLogDirsPartition()
+                        .setPartitionIndex(partition)
+                        .setPartitionSize(size)
+                        .setOffsetLag(0)
+                        .setIsFutureKey(false));
             }
         }
         return Optional.of(new DescribeLogDirsTopic().setName(name).setPartitions(described));

@@ -44,8 +44,8 @@ final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestDat
     }
 
     @Override
-    public CompletionStage<DescribeProducersResponseData> handle(RequestContext context,
-            DescribeProducersRequestData request) {
+    public CompletionStage<DescribeProducersResponseData> handle(
+            RequestContext context, DescribeProducersRequestData request) {
         DescribeProducersResponseData response = new DescribeProducersResponseData().setThrottleTimeMs(0);
         for (TopicRequest topic : request.topics()) {
             TopicResponse result = new TopicResponse().setName(topic.name());
@@ -65,8 +65,10 @@ final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestDat
                 throw new UnknownTopicException(name + "-" + partition);
             }
             List<ActiveProducer> producers = agent.metadata().reads().producers(new TopicPartition(name, partition));
-            return response.setErrorCode(Errors.NONE.code()).setActiveProducers(producers.stream()
-                    .map(DescribeProducersApi::toState).toList());
+            return response.setErrorCode(Errors.NONE.code())
+                    .setActiveProducers(producers.stream()
+                            .map(DescribeProducersApi::toState)
+                            .toList());
         } catch (RuntimeException e) {
             ApiException error = KafkaErrors.toApiException(e);
             return response.setErrorCode(Errors.forException(error).code()).setErrorMessage(error.getMessage());

@@ -42,8 +42,8 @@ final class ElectLeadersApi implements KafkaApi<ElectLeadersRequestData, ElectLe
 
     @Override
     public CompletionStage<ElectLeadersResponseData> handle(RequestContext context, ElectLeadersRequestData request) {
-        ElectLeadersResponseData response = new ElectLeadersResponseData().setThrottleTimeMs(0)
-                .setErrorCode(Errors.NONE.code());
+        ElectLeadersResponseData response =
+                new ElectLeadersResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code());
         byte type = request.electionType();
         if (type != PREFERRED && type != UNCLEAN) {
             // Only v1+ carry an election type, and they carry the top-level error code too.
@@ -69,8 +69,9 @@ final class ElectLeadersApi implements KafkaApi<ElectLeadersRequestData, ElectLe
             if (!topic.hasPartition(partition)) {
                 throw new UnknownTopicException(name + "-" + partition);
             }
-            return result.setErrorCode(Errors.ELECTION_NOT_NEEDED.code()).setErrorMessage("Partition " + name + "-"
-                    + partition + " is always led by the agent the cluster assigns; it has no other replicas");
+            return result.setErrorCode(Errors.ELECTION_NOT_NEEDED.code())
+                    .setErrorMessage("Partition " + name + "-" + partition
+                            + " is always led by the agent the cluster assigns; it has no other replicas");
         } catch (RuntimeException e) {
             ApiException error = KafkaErrors.toApiException(e);
             return result.setErrorCode(Errors.forException(error).code()).setErrorMessage(error.getMessage());

@@ -16,12 +16,11 @@ import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterableConfig;
-import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
-import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
 import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
 import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
@@ -54,8 +53,8 @@ final class IncrementalAlterConfigsApi
     }
 
     @Override
-    public CompletionStage<IncrementalAlterConfigsResponseData> handle(RequestContext context,
-            IncrementalAlterConfigsRequestData request) {
+    public CompletionStage<IncrementalAlterConfigsResponseData> handle(
+            RequestContext context, IncrementalAlterConfigsRequestData request) {
         return CompletableFuture.completedFuture(respond(request));
     }
 
@@ -72,13 +71,17 @@ final class IncrementalAlterConfigsApi
             }
             ApiError error = duplicated.contains(key)
                     ? new ApiError(Errors.INVALID_REQUEST, "Duplicate resource " + key)
-                    : alteration.alter(resource.resourceType(), resource.resourceName(),
-                            topic -> apply(resource.configs(), topic), request.validateOnly());
-            response.responses().add(new AlterConfigsResourceResponse()
-                    .setResourceType(resource.resourceType())
-                    .setResourceName(resource.resourceName())
-                    .setErrorCode(error.error().code())
-                    .setErrorMessage(error.message()));
+                    : alteration.alter(
+                            resource.resourceType(),
+                            resource.resourceName(),
+                            topic -> apply(resource.configs(), topic),
+                            request.validateOnly());
+            response.responses()
+                    .add(new AlterConfigsResourceResponse()
+                            .setResourceType(resource.resourceType())
+                            .setResourceName(resource.resourceName())
+                            .setErrorCode(error.error().code())
+                            .setErrorMessage(error.message()));
         }
         return response;
     }
@@ -99,7 +102,8 @@ final class IncrementalAlterConfigsApi
             switch (type) {
                 case SET -> overrides.put(name, operation.value());
                 case DELETE -> overrides.remove(name);
-                case APPEND, SUBTRACT -> overrides.put(name, changeList(topic, name, operation.value(), type == APPEND));
+                case APPEND, SUBTRACT ->
+                    overrides.put(name, changeList(topic, name, operation.value(), type == APPEND));
                 default -> throw new InvalidRequestException("Unknown config operation " + type + " for " + name);
             }
         }
@@ -109,9 +113,11 @@ final class IncrementalAlterConfigsApi
     /** The list config's effective value with {@code value}'s items appended (once) or removed. */
     private String changeList(Topic topic, String name, String value, boolean append) {
         if (!TopicConfigs.isList(name)) {
-            throw new InvalidConfigurationException(TopicConfigs.isKnown(name)
-                    ? "Can't " + (append ? "APPEND" : "SUBTRACT") + " to key " + name + " because its type is not LIST."
-                    : "Unknown topic config name: " + name);
+            throw new InvalidConfigurationException(
+                    TopicConfigs.isKnown(name)
+                            ? "Can't " + (append ? "APPEND" : "SUBTRACT") + " to key " + name
+                                    + " because its type is not LIST."
+                            : "Unknown topic config name: " + name);
         }
         List<String> items = new ArrayList<>(split(configs.value(topic, name)));
         for (String item : split(value)) {
@@ -125,7 +131,11 @@ final class IncrementalAlterConfigsApi
     }
 
     private static List<String> split(String list) {
-        return list == null || list.isBlank() ? List.of()
-                : Arrays.stream(list.split(",")).map(String::trim).filter(item -> !item.isEmpty()).toList();
+        return list == null || list.isBlank()
+                ? List.of()
+                : Arrays.stream(list.split(","))
+                        .map(String::trim)
+                        .filter(item -> !item.isEmpty())
+                        .toList();
     }
 }

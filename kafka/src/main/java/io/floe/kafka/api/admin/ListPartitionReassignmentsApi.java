@@ -25,8 +25,8 @@ final class ListPartitionReassignmentsApi
     }
 
     @Override
-    public CompletionStage<ListPartitionReassignmentsResponseData> handle(RequestContext context,
-            ListPartitionReassignmentsRequestData request) {
+    public CompletionStage<ListPartitionReassignmentsResponseData> handle(
+            RequestContext context, ListPartitionReassignmentsRequestData request) {
         return CompletableFuture.completedFuture(new ListPartitionReassignmentsResponseData()
                 .setThrottleTimeMs(0)
                 .setErrorCode(Errors.NONE.code())

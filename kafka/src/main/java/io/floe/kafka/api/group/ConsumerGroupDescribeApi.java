@@ -34,8 +34,8 @@ final class ConsumerGroupDescribeApi
         implements KafkaApi<ConsumerGroupDescribeRequestData, ConsumerGroupDescribeResponseData> {
 
     private static final byte CONSUMER_MEMBER_TYPE = 1;
-    private static final int GROUP_OPERATIONS = (1 << AclOperation.READ.code()) | (1 << AclOperation.DESCRIBE.code())
-            | (1 << AclOperation.DELETE.code());
+    private static final int GROUP_OPERATIONS =
+            (1 << AclOperation.READ.code()) | (1 << AclOperation.DESCRIBE.code()) | (1 << AclOperation.DELETE.code());
 
     private final GroupCoordinator groups;
     private final GroupTopics topics;
@@ -46,8 +46,8 @@ final class ConsumerGroupDescribeApi
     }
 
     @Override
-    public CompletionStage<ConsumerGroupDescribeResponseData> handle(RequestContext context,
-            ConsumerGroupDescribeRequestData request) {
+    public CompletionStage<ConsumerGroupDescribeResponseData> handle(
+            RequestContext context, ConsumerGroupDescribeRequestData request) {
         List<DescribedGroup> described = new ArrayList<>();
         for (String groupId : request.groupIds()) {
             DescribedGroup group = describeQuietly(groupId);
@@ -69,8 +69,11 @@ final class ConsumerGroupDescribeApi
             if (group.isPresent()) {
                 return toWire(group.get());
             }
-            String message = groups.typeOf(groupId).filter(type -> type == GroupType.CLASSIC).isPresent()
-                    ? "Group " + groupId + " is not a consumer group." : "Group " + groupId + " not found.";
+            String message = groups.typeOf(groupId)
+                            .filter(type -> type == GroupType.CLASSIC)
+                            .isPresent()
+                    ? "Group " + groupId + " is not a consumer group."
+                    : "Group " + groupId + " not found.";
             return failed(groupId, Errors.GROUP_ID_NOT_FOUND, message);
         } catch (RuntimeException e) {
             return failed(groupId, KafkaErrors.errorOf(e), e.getMessage());
@@ -80,8 +83,12 @@ final class ConsumerGroupDescribeApi
     private DescribedGroup toWire(ConsumerGroupDescription group) {
         List<Member> members = new ArrayList<>();
         for (ConsumerGroupDescription.Member member : group.members()) {
-            members.add(new Member().setMemberId(member.memberId()).setInstanceId(member.instanceId())
-                    .setRackId(member.rackId()).setMemberEpoch(member.memberEpoch()).setClientId(member.clientId())
+            members.add(new Member()
+                    .setMemberId(member.memberId())
+                    .setInstanceId(member.instanceId())
+                    .setRackId(member.rackId())
+                    .setMemberEpoch(member.memberEpoch())
+                    .setClientId(member.clientId())
                     .setClientHost(member.clientHost())
                     .setSubscribedTopicNames(new ArrayList<>(member.subscribedTopicNames()))
                     .setSubscribedTopicRegex(member.subscribedTopicRegex())
@@ -89,22 +96,34 @@ final class ConsumerGroupDescribeApi
                     .setTargetAssignment(assignment(member.targetAssignment()))
                     .setMemberType(CONSUMER_MEMBER_TYPE));
         }
-        return new DescribedGroup().setGroupId(group.groupId()).setErrorCode(Errors.NONE.code())
-                .setGroupState(group.state().label()).setGroupEpoch(group.groupEpoch())
-                .setAssignmentEpoch(group.assignmentEpoch()).setAssignorName(group.assignor()).setMembers(members);
+        return new DescribedGroup()
+                .setGroupId(group.groupId())
+                .setErrorCode(Errors.NONE.code())
+                .setGroupState(group.state().label())
+                .setGroupEpoch(group.groupEpoch())
+                .setAssignmentEpoch(group.assignmentEpoch())
+                .setAssignorName(group.assignor())
+                .setMembers(members);
     }
 
     private ConsumerGroupDescribeResponseData.Assignment assignment(Assignment assignment) {
         List<TopicPartitions> wire = new ArrayList<>();
-        assignment.partitions().forEach((id, partitions) -> wire.add(new TopicPartitions()
-                .setTopicId(GroupTopics.idOf(id))
-                .setTopicName(topics.byId(GroupTopics.idOf(id)).map(Topic::name).orElse(""))
-                .setPartitions(new ArrayList<>(partitions))));
+        assignment
+                .partitions()
+                .forEach((id, partitions) -> wire.add(new TopicPartitions()
+                        .setTopicId(GroupTopics.idOf(id))
+                        .setTopicName(topics.byId(GroupTopics.idOf(id))
+                                .map(Topic::name)
+                                .orElse(""))
+                        .setPartitions(new ArrayList<>(partitions))));
         return new ConsumerGroupDescribeResponseData.Assignment().setTopicPartitions(wire);
     }
 
     private static DescribedGroup failed(String groupId, Errors error, String message) {
-        return new DescribedGroup().setGroupId(groupId).setErrorCode(error.code()).setErrorMessage(message)
+        return new DescribedGroup()
+                .setGroupId(groupId)
+                .setErrorCode(error.code())
+                .setErrorMessage(message)
                 .setGroupState("");
     }
 

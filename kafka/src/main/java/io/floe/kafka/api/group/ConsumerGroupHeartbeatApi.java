@@ -18,7 +18,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -43,8 +42,8 @@ final class ConsumerGroupHeartbeatApi
     }
 
     @Override
-    public CompletionStage<ConsumerGroupHeartbeatResponseData> handle(RequestContext context,
-            ConsumerGroupHeartbeatRequestData request) {
+    public CompletionStage<ConsumerGroupHeartbeatResponseData> handle(
+            RequestContext context, ConsumerGroupHeartbeatRequestData request) {
         ConsumerHeartbeat heartbeat = new ConsumerHeartbeat(
                 request.groupId(),
                 request.memberId(),
@@ -68,15 +67,19 @@ final class ConsumerGroupHeartbeatApi
             result = groups.consumerHeartbeat(heartbeat, topics);
         } catch (RuntimeException e) {
             Errors error = KafkaErrors.errorOf(e);
-            return new ConsumerGroupHeartbeatResponseData().setThrottleTimeMs(0).setErrorCode(error.code())
+            return new ConsumerGroupHeartbeatResponseData()
+                    .setThrottleTimeMs(0)
+                    .setErrorCode(error.code())
                     .setErrorMessage(e.getMessage());
         }
-        ConsumerGroupHeartbeatResponseData response = new ConsumerGroupHeartbeatResponseData().setThrottleTimeMs(0)
+        ConsumerGroupHeartbeatResponseData response = new ConsumerGroupHeartbeatResponseData()
+                .setThrottleTimeMs(0)
                 .setErrorCode(GroupErrorCodes.code(result.error()));
         if (result.error() != GroupError.NONE) {
             return response.setErrorMessage(result.errorMessage());
         }
-        response.setMemberId(result.memberId()).setMemberEpoch(result.memberEpoch())
+        response.setMemberId(result.memberId())
+                .setMemberEpoch(result.memberEpoch())
                 .setHeartbeatIntervalMs(result.heartbeatIntervalMs());
         if (result.assignment() != null) {
             response.setAssignment(new ConsumerGroupHeartbeatResponseData.Assignment()
@@ -87,16 +90,19 @@ final class ConsumerGroupHeartbeatApi
 
     private static Assignment fromWire(List<ConsumerGroupHeartbeatRequestData.TopicPartitions> owned) {
         Map<UUID, Set<Integer>> partitions = new HashMap<>();
-        owned.forEach(topic -> partitions.computeIfAbsent(GroupTopics.uuidOf(topic.topicId()),
-                id -> new TreeSet<>()).addAll(topic.partitions()));
+        owned.forEach(topic -> partitions
+                .computeIfAbsent(GroupTopics.uuidOf(topic.topicId()), id -> new TreeSet<>())
+                .addAll(topic.partitions()));
         return new Assignment(partitions);
     }
 
     private static List<ConsumerGroupHeartbeatResponseData.TopicPartitions> toWire(Assignment assignment) {
         List<ConsumerGroupHeartbeatResponseData.TopicPartitions> topics = new ArrayList<>();
-        assignment.partitions().forEach((topic, partitions) -> topics.add(
-                new ConsumerGroupHeartbeatResponseData.TopicPartitions()
-                        .setTopicId(GroupTopics.idOf(topic)).setPartitions(new ArrayList<>(partitions))));
+        assignment
+                .partitions()
+                .forEach((topic, partitions) -> topics.add(new ConsumerGroupHeartbeatResponseData.TopicPartitions()
+                        .setTopicId(GroupTopics.idOf(topic))
+                        .setPartitions(new ArrayList<>(partitions))));
         return topics;
     }
 

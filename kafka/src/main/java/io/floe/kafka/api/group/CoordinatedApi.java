@@ -53,15 +53,21 @@ final class CoordinatedApi<Q extends ApiMessage, R extends ApiMessage> implement
             }
             return answered.exceptionallyCompose(failure -> {
                 if (KafkaErrors.unwrap(failure) instanceof MetadataStoreException store && store.retriable()) {
-                    return answer(context, request, new CoordinatorNotAvailableException("the coordinator of group "
-                            + group + " cannot reach its metadata store: " + store.getMessage()));
+                    return answer(
+                            context,
+                            request,
+                            new CoordinatorNotAvailableException("the coordinator of group " + group
+                                    + " cannot reach its metadata store: " + store.getMessage()));
                 }
                 return CompletableFuture.failedFuture(failure);
             });
         }
-        return answer(context, request, new NotCoordinatorException("agent " + cluster.self().nodeId()
-                + " does not coordinate group " + group + "; its coordinator is node "
-                + cluster.coordinatorOf(group).nodeId()));
+        return answer(
+                context,
+                request,
+                new NotCoordinatorException("agent " + cluster.self().nodeId()
+                        + " does not coordinate group " + group + "; its coordinator is node "
+                        + cluster.coordinatorOf(group).nodeId()));
     }
 
     /** {@code request} answered with {@code error}, where the API's clients look for it. */

@@ -31,7 +31,9 @@ final class DeleteGroupsApi implements KafkaApi<DeleteGroupsRequestData, DeleteG
     public CompletionStage<DeleteGroupsResponseData> handle(RequestContext context, DeleteGroupsRequestData request) {
         DeletableGroupResultCollection results = new DeletableGroupResultCollection();
         for (String groupId : new LinkedHashSet<>(request.groupsNames())) {
-            results.add(new DeletableGroupResult().setGroupId(groupId).setErrorCode(delete(groupId).code()));
+            results.add(new DeletableGroupResult()
+                    .setGroupId(groupId)
+                    .setErrorCode(delete(groupId).code()));
         }
         return CompletableFuture.completedFuture(
                 new DeleteGroupsResponseData().setThrottleTimeMs(0).setResults(results));

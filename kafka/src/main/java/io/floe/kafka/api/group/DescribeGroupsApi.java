@@ -31,8 +31,8 @@ final class DescribeGroupsApi implements KafkaApi<DescribeGroupsRequestData, Des
 
     private static final short AUTHORIZED_OPERATIONS_VERSION = 3;
     private static final short GROUP_ID_NOT_FOUND_VERSION = 6;
-    private static final int GROUP_OPERATIONS = (1 << AclOperation.READ.code()) | (1 << AclOperation.DESCRIBE.code())
-            | (1 << AclOperation.DELETE.code());
+    private static final int GROUP_OPERATIONS =
+            (1 << AclOperation.READ.code()) | (1 << AclOperation.DESCRIBE.code()) | (1 << AclOperation.DELETE.code());
 
     private final GroupCoordinator groups;
 
@@ -41,7 +41,8 @@ final class DescribeGroupsApi implements KafkaApi<DescribeGroupsRequestData, Des
     }
 
     @Override
-    public CompletionStage<DescribeGroupsResponseData> handle(RequestContext context, DescribeGroupsRequestData request) {
+    public CompletionStage<DescribeGroupsResponseData> handle(
+            RequestContext context, DescribeGroupsRequestData request) {
         short version = context.apiVersion();
         boolean withOperations = version >= AUTHORIZED_OPERATIONS_VERSION && request.includeAuthorizedOperations();
         List<DescribedGroup> described = new ArrayList<>(request.groups().size());
@@ -67,24 +68,40 @@ final class DescribeGroupsApi implements KafkaApi<DescribeGroupsRequestData, Des
             return failed(groupId, KafkaErrors.errorOf(e), e.getMessage(), version);
         }
         if (group.state() == GroupState.DEAD && version >= GROUP_ID_NOT_FOUND_VERSION) {
-            boolean consumer = groups.typeOf(groupId).filter(type -> type == GroupType.CONSUMER).isPresent();
-            return failed(groupId, Errors.GROUP_ID_NOT_FOUND, consumer ? "Group " + groupId + " is not a classic group."
-                    : "Group " + groupId + " not found.", version);
+            boolean consumer = groups.typeOf(groupId)
+                    .filter(type -> type == GroupType.CONSUMER)
+                    .isPresent();
+            return failed(
+                    groupId,
+                    Errors.GROUP_ID_NOT_FOUND,
+                    consumer ? "Group " + groupId + " is not a classic group." : "Group " + groupId + " not found.",
+                    version);
         }
         List<DescribedGroupMember> members = group.members().stream()
-                .map(member -> new DescribedGroupMember().setMemberId(member.memberId())
-                        .setGroupInstanceId(member.groupInstanceId()).setClientId(member.clientId())
-                        .setClientHost(member.clientHost()).setMemberMetadata(member.metadata())
+                .map(member -> new DescribedGroupMember()
+                        .setMemberId(member.memberId())
+                        .setGroupInstanceId(member.groupInstanceId())
+                        .setClientId(member.clientId())
+                        .setClientHost(member.clientHost())
+                        .setMemberMetadata(member.metadata())
                         .setMemberAssignment(member.assignment()))
                 .toList();
-        return new DescribedGroup().setGroupId(groupId).setErrorCode(Errors.NONE.code())
-                .setGroupState(group.state().label()).setProtocolType(group.protocolType())
-                .setProtocolData(group.protocolName()).setMembers(members);
+        return new DescribedGroup()
+                .setGroupId(groupId)
+                .setErrorCode(Errors.NONE.code())
+                .setGroupState(group.state().label())
+                .setProtocolType(group.protocolType())
+                .setProtocolData(group.protocolName())
+                .setMembers(members);
     }
 
     private static DescribedGroup failed(String groupId, Errors error, String message, short version) {
-        DescribedGroup group = new DescribedGroup().setGroupId(groupId).setErrorCode(error.code())
-                .setGroupState(GroupState.DEAD.label()).setProtocolType("").setProtocolData("");
+        DescribedGroup group = new DescribedGroup()
+                .setGroupId(groupId)
+                .setErrorCode(error.code())
+                .setGroupState(GroupState.DEAD.label())
+                .setProtocolType("")
+                .setProtocolData("");
         return version >= GROUP_ID_NOT_FOUND_VERSION ? group.setErrorMessage(message) : group;
     }
 

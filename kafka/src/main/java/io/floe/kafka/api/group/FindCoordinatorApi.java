@@ -32,19 +32,22 @@ final class FindCoordinatorApi implements KafkaApi<FindCoordinatorRequestData, F
     }
 
     @Override
-    public CompletionStage<FindCoordinatorResponseData> handle(RequestContext context,
-            FindCoordinatorRequestData request) {
+    public CompletionStage<FindCoordinatorResponseData> handle(
+            RequestContext context, FindCoordinatorRequestData request) {
         short version = context.apiVersion();
         FindCoordinatorResponseData response = new FindCoordinatorResponseData().setThrottleTimeMs(0);
         if (version < BATCHED_VERSION) {
             Coordinator found = find(request.keyType(), request.key());
-            response.setErrorCode(found.errorCode()).setNodeId(found.nodeId()).setHost(found.host())
+            response.setErrorCode(found.errorCode())
+                    .setNodeId(found.nodeId())
+                    .setHost(found.host())
                     .setPort(found.port());
             if (version >= 1) {
                 response.setErrorMessage(found.errorMessage());
             }
         } else {
-            List<Coordinator> coordinators = new ArrayList<>(request.coordinatorKeys().size());
+            List<Coordinator> coordinators =
+                    new ArrayList<>(request.coordinatorKeys().size());
             request.coordinatorKeys().forEach(key -> coordinators.add(find(request.keyType(), key)));
             response.setCoordinators(coordinators);
         }
@@ -62,18 +65,31 @@ final class FindCoordinatorApi implements KafkaApi<FindCoordinatorRequestData, F
         return switch (type) {
             case GROUP -> {
                 AgentNode node = agent.cluster().coordinatorOf(key);
-                yield answer.setNodeId(node.nodeId()).setHost(node.host()).setPort(node.port())
-                        .setErrorCode(Errors.NONE.code()).setErrorMessage(null);
+                yield answer.setNodeId(node.nodeId())
+                        .setHost(node.host())
+                        .setPort(node.port())
+                        .setErrorCode(Errors.NONE.code())
+                        .setErrorMessage(null);
             }
-            case TRANSACTION -> unavailable(answer, Errors.COORDINATOR_NOT_AVAILABLE,
-                    "Floe does not support transactions yet: no transaction coordinator for " + key);
-            case SHARE -> unavailable(answer, Errors.COORDINATOR_NOT_AVAILABLE,
-                    "Floe does not support share groups: no share coordinator for " + key);
+            case TRANSACTION ->
+                unavailable(
+                        answer,
+                        Errors.COORDINATOR_NOT_AVAILABLE,
+                        "Floe does not support transactions yet: no transaction coordinator for " + key);
+            case SHARE ->
+                unavailable(
+                        answer,
+                        Errors.COORDINATOR_NOT_AVAILABLE,
+                        "Floe does not support share groups: no share coordinator for " + key);
         };
     }
 
     private static Coordinator unavailable(Coordinator answer, Errors error, String message) {
-        return answer.setNodeId(-1).setHost("").setPort(-1).setErrorCode(error.code()).setErrorMessage(message);
+        return answer.setNodeId(-1)
+                .setHost("")
+                .setPort(-1)
+                .setErrorCode(error.code())
+                .setErrorMessage(message);
     }
 
     @Override

@@ -28,27 +28,50 @@ public final class GroupApis {
         GroupTopics topics = new GroupTopics(agent.topics());
         Cluster cluster = agent.cluster();
         apis.eventLoop(ApiKeys.FIND_COORDINATOR, 0, 6, new FindCoordinatorApi(agent))
-                .eventLoop(ApiKeys.JOIN_GROUP, 0, 9,
+                .eventLoop(
+                        ApiKeys.JOIN_GROUP,
+                        0,
+                        9,
                         new CoordinatedApi<>(new JoinGroupApi(groups), JoinGroupRequestData::groupId, cluster))
-                .eventLoop(ApiKeys.SYNC_GROUP, 0, 5,
+                .eventLoop(
+                        ApiKeys.SYNC_GROUP,
+                        0,
+                        5,
                         new CoordinatedApi<>(new SyncGroupApi(groups), SyncGroupRequestData::groupId, cluster))
-                .eventLoop(ApiKeys.HEARTBEAT, 0, 4,
+                .eventLoop(
+                        ApiKeys.HEARTBEAT,
+                        0,
+                        4,
                         new CoordinatedApi<>(new HeartbeatApi(groups), HeartbeatRequestData::groupId, cluster))
-                .eventLoop(ApiKeys.LEAVE_GROUP, 0, 5,
+                .eventLoop(
+                        ApiKeys.LEAVE_GROUP,
+                        0,
+                        5,
                         new CoordinatedApi<>(new LeaveGroupApi(groups), LeaveGroupRequestData::groupId, cluster))
-                .blocking(ApiKeys.OFFSET_COMMIT, 2, 10,
-                        new CoordinatedApi<>(new OffsetCommitApi(groups, topics), OffsetCommitRequestData::groupId,
-                                cluster))
+                .blocking(
+                        ApiKeys.OFFSET_COMMIT,
+                        2,
+                        10,
+                        new CoordinatedApi<>(
+                                new OffsetCommitApi(groups, topics), OffsetCommitRequestData::groupId, cluster))
                 .blocking(ApiKeys.OFFSET_FETCH, 1, 10, new OffsetFetchApi(groups, topics))
-                .blocking(ApiKeys.OFFSET_DELETE, 0, 0,
-                        new CoordinatedApi<>(new OffsetDeleteApi(groups, topics), OffsetDeleteRequestData::groupId,
-                                cluster))
+                .blocking(
+                        ApiKeys.OFFSET_DELETE,
+                        0,
+                        0,
+                        new CoordinatedApi<>(
+                                new OffsetDeleteApi(groups, topics), OffsetDeleteRequestData::groupId, cluster))
                 .blocking(ApiKeys.LIST_GROUPS, 0, 5, new ListGroupsApi(groups))
                 .blocking(ApiKeys.DESCRIBE_GROUPS, 0, 6, new DescribeGroupsApi(groups))
                 .blocking(ApiKeys.DELETE_GROUPS, 0, 3, new DeleteGroupsApi(groups))
-                .blocking(ApiKeys.CONSUMER_GROUP_HEARTBEAT, 0, 1,
-                        new CoordinatedApi<>(new ConsumerGroupHeartbeatApi(groups, TopicCatalog.of(agent.topics())),
-                                ConsumerGroupHeartbeatRequestData::groupId, cluster))
+                .blocking(
+                        ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+                        0,
+                        1,
+                        new CoordinatedApi<>(
+                                new ConsumerGroupHeartbeatApi(groups, TopicCatalog.of(agent.topics())),
+                                ConsumerGroupHeartbeatRequestData::groupId,
+                                cluster))
                 .blocking(ApiKeys.CONSUMER_GROUP_DESCRIBE, 0, 1, new ConsumerGroupDescribeApi(groups, topics));
     }
 }

@@ -26,8 +26,8 @@ final class HeartbeatApi implements KafkaApi<HeartbeatRequestData, HeartbeatResp
     @Override
     public CompletionStage<HeartbeatResponseData> handle(RequestContext context, HeartbeatRequestData request) {
         String instanceId = context.apiVersion() >= STATIC_MEMBERSHIP_VERSION ? request.groupInstanceId() : null;
-        GroupError error = groups.heartbeat(new HeartbeatRequest(request.groupId(), request.memberId(), instanceId,
-                request.generationId()));
+        GroupError error = groups.heartbeat(
+                new HeartbeatRequest(request.groupId(), request.memberId(), instanceId, request.generationId()));
         return CompletableFuture.completedFuture(
                 new HeartbeatResponseData().setThrottleTimeMs(0).setErrorCode(GroupErrorCodes.code(error)));
     }

@@ -39,7 +39,8 @@ final class JoinGroupApi implements KafkaApi<JoinGroupRequestData, JoinGroupResp
     public CompletionStage<JoinGroupResponseData> handle(RequestContext context, JoinGroupRequestData request) {
         short version = context.apiVersion();
         List<Protocol> protocols = request.protocols().stream()
-                .map(protocol -> new Protocol(protocol.name(), protocol.metadata())).toList();
+                .map(protocol -> new Protocol(protocol.name(), protocol.metadata()))
+                .toList();
         JoinRequest join = new JoinRequest(
                 request.groupId(),
                 request.memberId(),
@@ -58,8 +59,10 @@ final class JoinGroupApi implements KafkaApi<JoinGroupRequestData, JoinGroupResp
 
     private static JoinGroupResponseData toWire(JoinResponse response, short version) {
         List<JoinGroupResponseMember> members = response.members().stream()
-                .map(member -> new JoinGroupResponseMember().setMemberId(member.memberId())
-                        .setGroupInstanceId(member.groupInstanceId()).setMetadata(member.metadata()))
+                .map(member -> new JoinGroupResponseMember()
+                        .setMemberId(member.memberId())
+                        .setGroupInstanceId(member.groupInstanceId())
+                        .setMetadata(member.metadata()))
                 .toList();
         String protocolName = response.protocolName();
         if (protocolName == null && version < NULLABLE_PROTOCOL_VERSION) {

@@ -36,10 +36,13 @@ final class LeaveGroupApi implements KafkaApi<LeaveGroupRequestData, LeaveGroupR
         List<LeaveRequest.Leaving> leaving = version < BATCHED_VERSION
                 ? List.of(new LeaveRequest.Leaving(request.memberId(), null, null))
                 : request.members().stream()
-                        .map(m -> new LeaveRequest.Leaving(m.memberId(), m.groupInstanceId(), m.reason())).toList();
+                        .map(m -> new LeaveRequest.Leaving(m.memberId(), m.groupInstanceId(), m.reason()))
+                        .toList();
         LeaveResponse response = groups.leave(new LeaveRequest(request.groupId(), leaving));
         List<MemberResponse> members = response.members().stream()
-                .map(m -> new MemberResponse().setMemberId(m.memberId()).setGroupInstanceId(m.groupInstanceId())
+                .map(m -> new MemberResponse()
+                        .setMemberId(m.memberId())
+                        .setGroupInstanceId(m.groupInstanceId())
                         .setErrorCode(GroupErrorCodes.code(m.error())))
                 .toList();
         return CompletableFuture.completedFuture(

@@ -35,21 +35,29 @@ final class ListGroupsApi implements KafkaApi<ListGroupsRequestData, ListGroupsR
         Set<String> states = lowerCase(request.statesFilter());
         Set<String> types = lowerCase(request.typesFilter());
         List<ListedGroup> listed = groups.listGroups().stream()
-                .filter(group -> states.isEmpty() || states.contains(group.state().toLowerCase(Locale.ROOT)))
+                .filter(group ->
+                        states.isEmpty() || states.contains(group.state().toLowerCase(Locale.ROOT)))
                 .filter(group -> types.isEmpty() || types.contains(group.type().label()))
                 .map(ListGroupsApi::toWire)
                 .toList();
-        return CompletableFuture.completedFuture(new ListGroupsResponseData().setThrottleTimeMs(0)
-                .setErrorCode(Errors.NONE.code()).setGroups(listed));
+        return CompletableFuture.completedFuture(new ListGroupsResponseData()
+                .setThrottleTimeMs(0)
+                .setErrorCode(Errors.NONE.code())
+                .setGroups(listed));
     }
 
     private static ListedGroup toWire(GroupListing group) {
-        return new ListedGroup().setGroupId(group.groupId()).setProtocolType(group.protocolType())
-                .setGroupState(group.state()).setGroupType(group.type().label());
+        return new ListedGroup()
+                .setGroupId(group.groupId())
+                .setProtocolType(group.protocolType())
+                .setGroupState(group.state())
+                .setGroupType(group.type().label());
     }
 
     private static Set<String> lowerCase(List<String> filter) {
-        return filter.stream().map(value -> value.trim().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        return filter.stream()
+                .map(value -> value.trim().toLowerCase(Locale.ROOT))
+                .collect(Collectors.toSet());
     }
 
     @Override

@@ -58,30 +58,50 @@ final class OffsetCommitApi implements KafkaApi<OffsetCommitRequestData, OffsetC
             Optional<Topic> topic = byId ? topics.byId(requested.topicId()) : topics.byName(requested.name());
             if (topic.isEmpty()) {
                 Errors error = byId ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION;
-                response.addPartitions(requested.topicId(), requested.name(), requested.partitions(),
-                        OffsetCommitRequestPartition::partitionIndex, error);
+                response.addPartitions(
+                        requested.topicId(),
+                        requested.name(),
+                        requested.partitions(),
+                        OffsetCommitRequestPartition::partitionIndex,
+                        error);
                 continue;
             }
             for (OffsetCommitRequestPartition partition : requested.partitions()) {
                 if (partition.partitionIndex() < 0) {
-                    response.addPartition(requested.topicId(), requested.name(), partition.partitionIndex(),
+                    response.addPartition(
+                            requested.topicId(),
+                            requested.name(),
+                            partition.partitionIndex(),
                             Errors.UNKNOWN_TOPIC_OR_PARTITION);
                     continue;
                 }
                 TopicPartition key = new TopicPartition(topic.get().name(), partition.partitionIndex());
-                offsets.put(key, new OffsetCommitRequest.NewOffset(partition.committedOffset(),
-                        partition.committedLeaderEpoch(), partition.committedMetadata()));
+                offsets.put(
+                        key,
+                        new OffsetCommitRequest.NewOffset(
+                                partition.committedOffset(),
+                                partition.committedLeaderEpoch(),
+                                partition.committedMetadata()));
                 ids.put(key, GroupTopics.idOf(topic.get()));
             }
         }
         if (!offsets.isEmpty()) {
-            OffsetCommitResult result = groups.commitOffsets(new OffsetCommitRequest(request.groupId(),
-                    request.memberId(), version >= STATIC_MEMBERSHIP_VERSION ? request.groupInstanceId() : null,
-                    request.generationIdOrMemberEpoch(), offsets));
+            OffsetCommitResult result = groups.commitOffsets(new OffsetCommitRequest(
+                    request.groupId(),
+                    request.memberId(),
+                    version >= STATIC_MEMBERSHIP_VERSION ? request.groupInstanceId() : null,
+                    request.generationIdOrMemberEpoch(),
+                    offsets));
             Errors groupError = groupError(result.error(), version);
-            offsets.keySet().forEach(partition -> response.addPartition(ids.get(partition), partition.topic(),
-                    partition.partition(), groupError != Errors.NONE ? groupError
-                            : GroupErrorCodes.of(result.partitions().getOrDefault(partition, GroupError.NONE))));
+            offsets.keySet()
+                    .forEach(partition -> response.addPartition(
+                            ids.get(partition),
+                            partition.topic(),
+                            partition.partition(),
+                            groupError != Errors.NONE
+                                    ? groupError
+                                    : GroupErrorCodes.of(
+                                            result.partitions().getOrDefault(partition, GroupError.NONE))));
         }
         return response.build().data().setThrottleTimeMs(0);
     }

@@ -64,18 +64,24 @@ final class OffsetDeleteApi implements KafkaApi<OffsetDeleteRequestData, OffsetD
         }
         OffsetDeleteResult result = groups.deleteOffsets(request.groupId(), known, OffsetDeleteApi::subscribedTopics);
         if (result.error() != GroupError.NONE) {
-            return new OffsetDeleteResponseData().setThrottleTimeMs(0).setErrorCode(GroupErrorCodes.code(result.error()));
+            return new OffsetDeleteResponseData()
+                    .setThrottleTimeMs(0)
+                    .setErrorCode(GroupErrorCodes.code(result.error()));
         }
-        result.partitions().forEach((partition, error) -> outcomes
-                .computeIfAbsent(partition.topic(), name -> new LinkedHashMap<>())
-                .put(partition.partition(), GroupErrorCodes.of(error)));
-        return new OffsetDeleteResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code())
+        result.partitions()
+                .forEach(
+                        (partition, error) -> outcomes.computeIfAbsent(partition.topic(), name -> new LinkedHashMap<>())
+                                .put(partition.partition(), GroupErrorCodes.of(error)));
+        return new OffsetDeleteResponseData()
+                .setThrottleTimeMs(0)
+                .setErrorCode(Errors.NONE.code())
                 .setTopics(toWire(outcomes));
     }
 
     /** The topics a consumer subscribes to, from its JoinGroup metadata; throws for other formats. */
     static Set<String> subscribedTopics(byte[] metadata) {
-        return new HashSet<>(ConsumerProtocol.deserializeSubscription(ByteBuffer.wrap(metadata)).topics());
+        return new HashSet<>(ConsumerProtocol.deserializeSubscription(ByteBuffer.wrap(metadata))
+                .topics());
     }
 
     private static OffsetDeleteResponseTopicCollection toWire(Map<String, Map<Integer, Errors>> outcomes) {
@@ -83,7 +89,8 @@ final class OffsetDeleteApi implements KafkaApi<OffsetDeleteRequestData, OffsetD
         outcomes.forEach((name, byPartition) -> {
             OffsetDeleteResponsePartitionCollection partitions = new OffsetDeleteResponsePartitionCollection();
             byPartition.forEach((partition, error) -> partitions.add(new OffsetDeleteResponsePartition()
-                    .setPartitionIndex(partition).setErrorCode(error.code())));
+                    .setPartitionIndex(partition)
+                    .setErrorCode(error.code())));
             topics.add(new OffsetDeleteResponseTopic().setName(name).setPartitions(partitions));
         });
         return topics;
@@ -93,8 +100,9 @@ final class OffsetDeleteApi implements KafkaApi<OffsetDeleteRequestData, OffsetD
     public Map<Errors, Integer> errorCounts(OffsetDeleteResponseData response) {
         Map<Errors, Integer> counts = new HashMap<>();
         counts.put(Errors.forCode(response.errorCode()), 1);
-        response.topics().forEach(t -> t.partitions()
-                .forEach(p -> counts.merge(Errors.forCode(p.errorCode()), 1, Integer::sum)));
+        response.topics()
+                .forEach(t ->
+                        t.partitions().forEach(p -> counts.merge(Errors.forCode(p.errorCode()), 1, Integer::sum)));
         return counts;
     }
 }

@@ -66,10 +66,15 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
         if (version >= OffsetFetchRequest.BATCH_MIN_VERSION) {
             return request.groups();
         }
-        List<OffsetFetchRequestTopics> topics = request.topics() == null ? null : request.topics().stream()
-                .map(t -> new OffsetFetchRequestTopics().setName(t.name()).setPartitionIndexes(t.partitionIndexes()))
-                .toList();
-        return List.of(new OffsetFetchRequestGroup().setGroupId(request.groupId()).setTopics(topics));
+        List<OffsetFetchRequestTopics> topics = request.topics() == null
+                ? null
+                : request.topics().stream()
+                        .map(t -> new OffsetFetchRequestTopics()
+                                .setName(t.name())
+                                .setPartitionIndexes(t.partitionIndexes()))
+                        .toList();
+        return List.of(
+                new OffsetFetchRequestGroup().setGroupId(request.groupId()).setTopics(topics));
     }
 
     private OffsetFetchResponseGroup fetchQuietly(OffsetFetchRequestGroup group, boolean byId, short version) {
@@ -83,21 +88,23 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
             }
             Map<TopicPartition, CommittedOffset> committed = groups.committedOffsets(group.groupId());
             List<OffsetFetchResponseTopics> answered = group.topics() == null
-                    ? allTopics(committed, byId) : requestedTopics(group.topics(), committed, byId);
+                    ? allTopics(committed, byId)
+                    : requestedTopics(group.topics(), committed, byId);
             return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setTopics(answered);
         } catch (RuntimeException e) {
             return OffsetFetchResponse.groupError(group, KafkaErrors.errorOf(e), version);
         }
     }
 
-    private List<OffsetFetchResponseTopics> requestedTopics(List<OffsetFetchRequestTopics> requested,
-            Map<TopicPartition, CommittedOffset> committed, boolean byId) {
+    private List<OffsetFetchResponseTopics> requestedTopics(
+            List<OffsetFetchRequestTopics> requested, Map<TopicPartition, CommittedOffset> committed, boolean byId) {
         List<OffsetFetchResponseTopics> answered = new ArrayList<>();
         for (OffsetFetchRequestTopics topic : requested) {
             Optional<String> name = byId ? topics.byId(topic.topicId()).map(Topic::name) : Optional.of(topic.name());
             List<OffsetFetchResponsePartitions> partitions = new ArrayList<>();
             for (int partition : topic.partitionIndexes()) {
-                CommittedOffset offset = name.isEmpty() || partition < 0 ? null
+                CommittedOffset offset = name.isEmpty() || partition < 0
+                        ? null
                         : committed.get(new TopicPartition(name.get(), partition));
                 OffsetFetchResponsePartitions answer = partition(partition, offset);
                 if (name.isEmpty()) {
@@ -105,7 +112,9 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
                 }
                 partitions.add(answer);
             }
-            answered.add(new OffsetFetchResponseTopics().setName(topic.name()).setTopicId(topic.topicId())
+            answered.add(new OffsetFetchResponseTopics()
+                    .setName(topic.name())
+                    .setTopicId(topic.topicId())
                     .setPartitions(partitions));
         }
         return answered;
@@ -130,13 +139,15 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
     }
 
     private static OffsetFetchResponsePartitions partition(int index, CommittedOffset offset) {
-        OffsetFetchResponsePartitions answer = new OffsetFetchResponsePartitions().setPartitionIndex(index)
-                .setErrorCode(Errors.NONE.code());
+        OffsetFetchResponsePartitions answer =
+                new OffsetFetchResponsePartitions().setPartitionIndex(index).setErrorCode(Errors.NONE.code());
         if (offset == null) {
-            return answer.setCommittedOffset(NO_OFFSET).setCommittedLeaderEpoch(CommittedOffset.NO_LEADER_EPOCH)
+            return answer.setCommittedOffset(NO_OFFSET)
+                    .setCommittedLeaderEpoch(CommittedOffset.NO_LEADER_EPOCH)
                     .setMetadata("");
         }
-        return answer.setCommittedOffset(offset.offset()).setCommittedLeaderEpoch(offset.leaderEpoch())
+        return answer.setCommittedOffset(offset.offset())
+                .setCommittedLeaderEpoch(offset.leaderEpoch())
                 .setMetadata(offset.metadata());
     }
 
@@ -145,8 +156,9 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
         Map<Errors, Integer> counts = new HashMap<>();
         if (response.groups().isEmpty()) {
             counts.put(Errors.forCode(response.errorCode()), 1);
-            response.topics().forEach(t -> t.partitions()
-                    .forEach(p -> counts.merge(Errors.forCode(p.errorCode()), 1, Integer::sum)));
+            response.topics()
+                    .forEach(t ->
+                            t.partitions().forEach(p -> counts.merge(Errors.forCode(p.errorCode()), 1, Integer::sum)));
         }
         response.groups().forEach(g -> counts.merge(Errors.forCode(g.errorCode()), 1, Integer::sum));
         return counts;

@@ -30,15 +30,21 @@ final class SyncGroupApi implements KafkaApi<SyncGroupRequestData, SyncGroupResp
         short version = context.apiVersion();
         Map<String, byte[]> assignments = new HashMap<>();
         request.assignments().forEach(assignment -> assignments.put(assignment.memberId(), assignment.assignment()));
-        SyncRequest sync = new SyncRequest(request.groupId(), request.memberId(),
-                version >= STATIC_MEMBERSHIP_VERSION ? request.groupInstanceId() : null, request.generationId(),
-                request.protocolType(), request.protocolName(), assignments);
-        return groups.sync(sync).thenApply(response -> new SyncGroupResponseData()
-                .setThrottleTimeMs(0)
-                .setErrorCode(GroupErrorCodes.code(response.error()))
-                .setProtocolType(response.protocolType())
-                .setProtocolName(response.protocolName())
-                .setAssignment(response.assignment()));
+        SyncRequest sync = new SyncRequest(
+                request.groupId(),
+                request.memberId(),
+                version >= STATIC_MEMBERSHIP_VERSION ? request.groupInstanceId() : null,
+                request.generationId(),
+                request.protocolType(),
+                request.protocolName(),
+                assignments);
+        return groups.sync(sync)
+                .thenApply(response -> new SyncGroupResponseData()
+                        .setThrottleTimeMs(0)
+                        .setErrorCode(GroupErrorCodes.code(response.error()))
+                        .setProtocolType(response.protocolType())
+                        .setProtocolName(response.protocolName())
+                        .setAssignment(response.assignment()));
     }
 
     @Override

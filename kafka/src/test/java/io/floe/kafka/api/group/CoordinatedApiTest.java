@@ -1,7 +1,6 @@
 package io.floe.kafka.api.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.agent.cluster.AgentNode;
@@ -48,7 +47,8 @@ class CoordinatedApiTest {
         assertThat(heartbeat(theirs).errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
 
         cluster.update(List.of());
-        assertThat(heartbeat(theirs).errorCode()).as("alone, this agent coordinates every group")
+        assertThat(heartbeat(theirs).errorCode())
+                .as("alone, this agent coordinates every group")
                 .isEqualTo(Errors.NONE.code());
     }
 
@@ -63,9 +63,12 @@ class CoordinatedApiTest {
 
         OffsetCommitResponseData response = commit(commits);
 
-        assertThat(response.topics()).singleElement().satisfies(topic -> assertThat(topic.partitions())
-                .hasSize(2).allSatisfy(partition -> assertThat(partition.errorCode())
-                        .isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code())));
+        assertThat(response.topics())
+                .singleElement()
+                .satisfies(topic -> assertThat(topic.partitions())
+                        .hasSize(2)
+                        .allSatisfy(partition ->
+                                assertThat(partition.errorCode()).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE.code())));
     }
 
     @Test
@@ -84,39 +87,51 @@ class CoordinatedApiTest {
         CoordinatedApi<OffsetCommitRequestData, OffsetCommitResponseData> commits =
                 new CoordinatedApi<>(failingCommits(false), OffsetCommitRequestData::groupId, cluster);
 
-        assertThatThrownBy(() -> commit(commits)).isInstanceOf(CompletionException.class)
+        assertThatThrownBy(() -> commit(commits))
+                .isInstanceOf(CompletionException.class)
                 .hasCauseInstanceOf(MetadataStoreException.class);
     }
 
     private static KafkaApi<OffsetCommitRequestData, OffsetCommitResponseData> failingCommits(boolean retriable) {
         return new KafkaApi<>() {
             @Override
-            public CompletionStage<OffsetCommitResponseData> handle(RequestContext context,
-                    OffsetCommitRequestData request) {
+            public CompletionStage<OffsetCommitResponseData> handle(
+                    RequestContext context, OffsetCommitRequestData request) {
                 // As a blocking API fails: it runs on the blocking executor already, so it throws.
-                throw new MetadataStoreException("metadata store failed to commit offsets: connection lost",
-                        retriable, null);
+                throw new MetadataStoreException(
+                        "metadata store failed to commit offsets: connection lost", retriable, null);
             }
         };
     }
 
     private static OffsetCommitResponseData commit(
             CoordinatedApi<OffsetCommitRequestData, OffsetCommitResponseData> commits) {
-        RequestContext context = new RequestContext(new RequestHeader(ApiKeys.OFFSET_COMMIT, (short) 9, "test", 1),
+        RequestContext context = new RequestContext(
+                new RequestHeader(ApiKeys.OFFSET_COMMIT, (short) 9, "test", 1),
                 new ClientConnection(new InetSocketAddress("127.0.0.1", 1)));
-        OffsetCommitRequestData request = new OffsetCommitRequestData().setGroupId("g").setMemberId("m")
-                .setGenerationIdOrMemberEpoch(1).setTopics(List.of(new OffsetCommitRequestTopic().setName("t")
-                        .setPartitions(List.of(new OffsetCommitRequestPartition().setPartitionIndex(0)
-                                .setCommittedOffset(5), new OffsetCommitRequestPartition().setPartitionIndex(1)
-                                .setCommittedOffset(7)))));
+        OffsetCommitRequestData request = new OffsetCommitRequestData()
+                .setGroupId("g")
+                .setMemberId("m")
+                .setGenerationIdOrMemberEpoch(1)
+                .setTopics(List.of(new OffsetCommitRequestTopic()
+                        .setName("t")
+                        .setPartitions(List.of(
+                                new OffsetCommitRequestPartition()
+                                        .setPartitionIndex(0)
+                                        .setCommittedOffset(5),
+                                new OffsetCommitRequestPartition()
+                                        .setPartitionIndex(1)
+                                        .setCommittedOffset(7)))));
         return commits.handle(context, request).toCompletableFuture().join();
     }
 
     private HeartbeatResponseData heartbeat(String group) {
-        RequestContext context = new RequestContext(new RequestHeader(ApiKeys.HEARTBEAT, (short) 4, "test", 1),
+        RequestContext context = new RequestContext(
+                new RequestHeader(ApiKeys.HEARTBEAT, (short) 4, "test", 1),
                 new ClientConnection(new InetSocketAddress("127.0.0.1", 1)));
         return api.handle(context, new HeartbeatRequestData().setGroupId(group).setMemberId("m"))
-                .toCompletableFuture().join();
+                .toCompletableFuture()
+                .join();
     }
 
     private String groupCoordinatedBy(int nodeId) {
