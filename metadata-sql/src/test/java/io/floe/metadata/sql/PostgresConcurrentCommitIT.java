@@ -13,6 +13,7 @@ import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.testkit.metadata.ProduceFixture;
+import io.floe.testkit.metadata.RoleContract;
 import io.floe.testkit.postgres.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -88,7 +89,7 @@ class PostgresConcurrentCommitIT {
             tasks.add(() -> produce(store, topic, new Random(seed)));
         }
 
-        List<ThreadLog> logs = PostgresTesting.runTogether(tasks);
+        List<ThreadLog> logs = RoleContract.runConcurrently(tasks);
 
         assertThat(logs)
                 .as("retries answered with another offset (seed %d)", SEED)
@@ -135,7 +136,7 @@ class PostgresConcurrentCommitIT {
             return List.of();
         });
 
-        List<List<AppendResult>> results = PostgresTesting.runTogether(tasks);
+        List<List<AppendResult>> results = RoleContract.runConcurrently(tasks);
 
         for (List<AppendResult> perStore : results.subList(0, STORES)) {
             for (int i = 0; i < perStore.size(); i++) {
@@ -175,7 +176,7 @@ class PostgresConcurrentCommitIT {
             });
         }
 
-        List<Long> ids = PostgresTesting.runTogether(tasks).stream()
+        List<Long> ids = RoleContract.runConcurrently(tasks).stream()
                 .flatMap(List::stream)
                 .toList();
 

@@ -18,6 +18,7 @@ import io.floe.core.topic.Topic;
 import io.floe.core.topic.TopicExistsException;
 import io.floe.core.topic.UnknownTopicException;
 import io.floe.testkit.metadata.ProduceFixture;
+import io.floe.testkit.metadata.RoleContract;
 import io.floe.testkit.postgres.TestPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -177,7 +178,7 @@ class PostgresReferenceCountIT {
                 return found;
             });
             try {
-                PostgresTesting.runTogether(writers);
+                RoleContract.runConcurrently(writers);
             } finally {
                 running.set(false);
             }

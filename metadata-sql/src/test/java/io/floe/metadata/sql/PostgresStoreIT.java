@@ -9,6 +9,7 @@ import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
+import io.floe.testkit.metadata.RoleContract;
 import io.floe.testkit.postgres.TestPostgres;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -97,7 +98,7 @@ class PostgresStoreIT {
             opens.add(() -> SqlMetadataStore.openPostgres(PostgresTesting.config(empty), Clock.systemUTC()));
         }
 
-        List<MetadataStore> stores = PostgresTesting.runTogether(opens);
+        List<MetadataStore> stores = RoleContract.runConcurrently(opens);
         try {
             stores.get(0).createTopic(new NewTopic("orders", 1, Map.of()));
             assertThat(stores.get(3).topic("orders")).isPresent();

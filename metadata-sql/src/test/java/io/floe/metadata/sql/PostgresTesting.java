@@ -3,14 +3,6 @@ package io.floe.metadata.sql;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.testkit.postgres.TestPostgres;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Store configs for the test server ({@link TestPostgres}), started once per JVM, and the database the
@@ -45,27 +37,5 @@ final class PostgresTesting {
     /** A store on a fresh, empty schema of {@link #contractDatabase()}. */
     static MetadataStore contractStore() {
         return SqlMetadataStore.openPostgres(config(server().createSchema(contractDatabase())), Clock.systemUTC());
-    }
-
-    /** Starts all tasks together (a barrier, not a sleep) and returns their results in task order. */
-    static <T> List<T> runTogether(List<Callable<T>> tasks) throws Exception {
-        ExecutorService executor = Executors.newFixedThreadPool(tasks.size());
-        try {
-            CyclicBarrier start = new CyclicBarrier(tasks.size());
-            List<Future<T>> futures = new ArrayList<>();
-            for (Callable<T> task : tasks) {
-                futures.add(executor.submit(() -> {
-                    start.await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                    return task.call();
-                }));
-            }
-            List<T> results = new ArrayList<>();
-            for (Future<T> future : futures) {
-                results.add(future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-            }
-            return results;
-        } finally {
-            executor.shutdownNow();
-        }
     }
 }

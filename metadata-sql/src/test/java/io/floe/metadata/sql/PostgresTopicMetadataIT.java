@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.TopicExistsException;
+import io.floe.testkit.metadata.RoleContract;
 import io.floe.testkit.metadata.TopicMetadataContract;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ class PostgresTopicMetadataIT extends TopicMetadataContract {
                 });
             }
 
-            List<String> outcomes = PostgresTesting.runTogether(creates);
+            List<String> outcomes = RoleContract.runConcurrently(creates);
 
             assertThat(outcomes)
                     .filteredOn(outcome -> !outcome.equals("exists"))

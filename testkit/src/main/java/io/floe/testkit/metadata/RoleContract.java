@@ -180,7 +180,7 @@ public abstract class RoleContract {
     }
 
     /** Starts all tasks together (a barrier, not a sleep) and returns their results in task order. */
-    protected static <T> List<T> runConcurrently(List<Callable<T>> tasks) throws Exception {
+    public static <T> List<T> runConcurrently(List<Callable<T>> tasks) throws Exception {
         ExecutorService executor = Executors.newFixedThreadPool(tasks.size());
         try {
             CyclicBarrier start = new CyclicBarrier(tasks.size());
