@@ -181,9 +181,9 @@ final class RequestDispatcher {
         RegisteredApi api = registry.get(header.apiKey()).orElseThrow();
         RequestContext context = new RequestContext(header, connection);
         SocketAddress peer = connection.peer();
-        CompletionStage<ApiMessage> stage = admit(context, api, body)
-                .<CompletionStage<ApiMessage>>map(CompletableFuture::failedFuture)
-                .orElseGet(() -> run(api, context, body));
+        Optional<ApiException> refusal = admit(context, api, body);
+        CompletionStage<ApiMessage> stage =
+                refusal.isPresent() ? CompletableFuture.failedFuture(refusal.get()) : run(api, context, body);
         String name = header.apiKey().name;
         if (!api.expectsResponse(body)) {
             return new Outcome.Silent(name, stage.handle((response, failure) -> {
