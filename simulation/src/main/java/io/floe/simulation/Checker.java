@@ -13,7 +13,6 @@ import io.floe.core.metadata.ReferenceMismatch;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -145,13 +144,11 @@ final class Checker {
                 ByteBuffer bytes = objects.get(commit.object(), batch.range());
                 for (StoredBatch stored : StoredBatch.all(bytes)) {
                     for (StoredRecord record : stored.records()) {
-                        byte[] raw = new byte[record.valueSize()];
-                        record.value().get(raw);
                         history.observed(
                                 new History.Position(
                                         batch.topicPartition(),
                                         appended.baseOffset() + (record.offset() - stored.baseOffset())),
-                                new String(raw, StandardCharsets.UTF_8),
+                                History.valueOf(record),
                                 "commit");
                     }
                 }
@@ -183,9 +180,7 @@ final class Checker {
                         if (offset < markers.get(tp).logStartOffset()) {
                             continue;
                         }
-                        byte[] raw = new byte[record.valueSize()];
-                        record.value().get(raw);
-                        String value = new String(raw, StandardCharsets.UTF_8);
+                        String value = History.valueOf(record);
                         History.Position position = new History.Position(tp, offset);
                         history.observed(position, value, "checker");
                         History.Position other = where.put(value, position);

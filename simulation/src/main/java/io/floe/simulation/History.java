@@ -1,6 +1,8 @@
 package io.floe.simulation;
 
 import io.floe.core.log.TopicPartition;
+import io.floe.core.record.StoredRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -46,6 +48,13 @@ final class History {
     /** A value acknowledged as a duplicate whose offset the answer did not give. */
     void ackedWithoutOffset(String value, TopicPartition topicPartition) {
         ackedWithoutOffset.put(value, topicPartition);
+    }
+
+    /** The value a producer wrote into {@code record} (values are UTF-8 text, "p1-42"). */
+    static String valueOf(StoredRecord record) {
+        byte[] raw = new byte[record.valueSize()];
+        record.value().get(raw);
+        return new String(raw, StandardCharsets.UTF_8);
     }
 
     /** A value read at a position: it must be the value every earlier read saw there. */

@@ -7,7 +7,6 @@ import io.floe.agent.fetch.PartitionResult;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -152,12 +151,8 @@ final class SimConsumer {
                             "reading " + topicPartition + " at " + position + " returned offset " + record.offset()
                                     + " next");
                 }
-                byte[] value = new byte[record.valueSize()];
-                record.value().get(value);
                 history.observed(
-                        new History.Position(topicPartition, record.offset()),
-                        new String(value, StandardCharsets.UTF_8),
-                        "consumer");
+                        new History.Position(topicPartition, record.offset()), History.valueOf(record), "consumer");
                 position = record.offset() + 1;
                 lastReadFrom = agent.toString();
             }
