@@ -21,38 +21,30 @@ final class TableMetrics {
     private final AtomicLong stalled = new AtomicLong();
 
     TableMetrics(MeterRegistry meters, String topic) {
-        this.records = Counter.builder("floe.tableflow.records")
-                .tag("topic", topic)
-                .description("Records materialized into the table")
-                .register(meters);
-        this.deadLetters = Counter.builder("floe.tableflow.dead.letters")
-                .tag("topic", topic)
-                .description("Records that did not fit the schema, written to the dead-letter table")
-                .register(meters);
-        this.files = Counter.builder("floe.tableflow.files")
-                .tag("topic", topic)
-                .description("Data files committed")
-                .register(meters);
-        this.commits = Counter.builder("floe.tableflow.commits")
-                .tag("topic", topic)
-                .description("Snapshots committed")
-                .register(meters);
-        this.commitConflicts = Counter.builder("floe.tableflow.commit.conflicts")
-                .tag("topic", topic)
-                .description("Commits rejected because the table changed meanwhile (another writer)")
-                .register(meters);
-        this.unknownOutcomes = Counter.builder("floe.tableflow.commit.unknown")
-                .tag("topic", topic)
-                .description("Commits whose outcome is unknown (their files are kept; the next round reads the table)")
-                .register(meters);
-        this.failures = Counter.builder("floe.tableflow.failures")
-                .tag("topic", topic)
-                .description("Rounds that failed")
-                .register(meters);
-        this.skipped = Counter.builder("floe.tableflow.skipped.records")
-                .tag("topic", topic)
-                .description("Records removed by retention before the table got them")
-                .register(meters);
+        this.records = counter(meters, topic, "floe.tableflow.records", "Records materialized into the table");
+        this.deadLetters = counter(
+                meters,
+                topic,
+                "floe.tableflow.dead.letters",
+                "Records that did not fit the schema, written to the dead-letter table");
+        this.files = counter(meters, topic, "floe.tableflow.files", "Data files committed");
+        this.commits = counter(meters, topic, "floe.tableflow.commits", "Snapshots committed");
+        this.commitConflicts = counter(
+                meters,
+                topic,
+                "floe.tableflow.commit.conflicts",
+                "Commits rejected because the table changed meanwhile (another writer)");
+        this.unknownOutcomes = counter(
+                meters,
+                topic,
+                "floe.tableflow.commit.unknown",
+                "Commits whose outcome is unknown (their files are kept; the next round reads the table)");
+        this.failures = counter(meters, topic, "floe.tableflow.failures", "Rounds that failed");
+        this.skipped = counter(
+                meters,
+                topic,
+                "floe.tableflow.skipped.records",
+                "Records removed by retention before the table got them");
         Gauge.builder("floe.tableflow.stalled", stalled, AtomicLong::get)
                 .tag("topic", topic)
                 .description("1 while the table's rounds have failed for longer than the stall timeout (it no"
@@ -102,5 +94,12 @@ final class TableMetrics {
     void lag(long recordCount, long millis) {
         lagRecords.set(recordCount);
         lagMillis.set(millis);
+    }
+
+    private static Counter counter(MeterRegistry meters, String topic, String name, String description) {
+        return Counter.builder(name)
+                .tag("topic", topic)
+                .description(description)
+                .register(meters);
     }
 }
