@@ -216,6 +216,60 @@ public record AgentConfig(
                 fetchMaxWait);
     }
 
+    public AgentConfig withClusterId(String id) {
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                id,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
+                fetchMaxWait);
+    }
+
+    public AgentConfig withMaxMessageBytes(int bytes) {
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                bytes,
+                fetchMaxWait);
+    }
+
+    public AgentConfig withFetchMaxWait(Duration maxWait) {
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
+                maxWait);
+    }
+
     private static void require(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);

@@ -11,19 +11,12 @@ import java.util.Objects;
  * The validated settings of one {@code floe agent} process, built by {@link SettingsResolver}.
  *
  * @param listen where the Kafka listener binds
- * @param advertise the address clients are told to connect to
  * @param httpListen where the HTTP endpoint (metrics, health) binds; port 0 picks a free port
  * @param dataDir the directory of the embedded stores, absolute
- * @param flushIntervalMs how long the flush buffer waits after its first batch
- * @param flushMaxBytes the flush buffer flushes when it holds this many bytes
- * @param flushWhenProducersWait whether the flush buffer flushes as soon as every producer waits on it
- * @param cacheBytes the bound of the read cache
- * @param nodeId the broker id clients see, or {@link NodeIds#ALLOCATED} to have the metadata store
- *     allocate a free one at start
- * @param clusterId the cluster id clients see
- * @param autoCreateTopics whether Metadata and Produce requests create unknown topics
- * @param defaultPartitions the partition count of auto-created topics
- * @param maxMessageBytes the default max.message.bytes of topics
+ * @param agentConfig the agent's configuration but its agent id, chosen at start (see
+ *     {@link #agentConfig(String)}): every setting that declares an {@link AgentConfig} field has set it,
+ *     and the node id and the advertised address are in it; its node id may be {@link NodeIds#ALLOCATED}
+ *     to have the metadata store allocate a free one at start
  * @param metadataUrl the metadata store, by default the SQLite database in the data directory; it may
  *     hold a password, so show it only through {@link Backends#redact}
  * @param objectsUrl the object store, by default the {@code objects} directory in the data directory
@@ -38,18 +31,9 @@ import java.util.Objects;
  */
 record AgentSettings(
         HostPort listen,
-        HostPort advertise,
         HostPort httpListen,
         Path dataDir,
-        int flushIntervalMs,
-        long flushMaxBytes,
-        boolean flushWhenProducersWait,
-        long cacheBytes,
-        int nodeId,
-        String clusterId,
-        boolean autoCreateTopics,
-        int defaultPartitions,
-        int maxMessageBytes,
+        AgentConfig agentConfig,
         String metadataUrl,
         String objectsUrl,
         S3Options s3,
@@ -61,34 +45,62 @@ record AgentSettings(
 
     public AgentSettings {
         Objects.requireNonNull(listen, "listen");
-        Objects.requireNonNull(advertise, "advertise");
         Objects.requireNonNull(httpListen, "httpListen");
         Objects.requireNonNull(dataDir, "dataDir");
-        Objects.requireNonNull(clusterId, "clusterId");
+        Objects.requireNonNull(agentConfig, "agentConfig");
         Objects.requireNonNull(metadataUrl, "metadataUrl");
         Objects.requireNonNull(objectsUrl, "objectsUrl");
         Objects.requireNonNull(s3, "s3");
         Objects.requireNonNull(maintenanceConfig, "maintenanceConfig");
     }
 
-    /** The agent's configuration; what has no setting of its own keeps {@link AgentConfig#defaults()}. */
+    /** The agent's configuration, named {@code agentId}. */
     public AgentConfig agentConfig(String agentId) {
-        AgentConfig defaults = AgentConfig.defaults();
-        return new AgentConfig(
-                nodeId,
-                agentId,
-                clusterId,
-                advertise.host(),
-                advertise.port(),
-                Duration.ofMillis(flushIntervalMs),
-                flushMaxBytes,
-                defaults.flushesInFlightMax(),
-                flushWhenProducersWait,
-                cacheBytes,
-                autoCreateTopics,
-                defaultPartitions,
-                maxMessageBytes,
-                defaults.fetchMaxWait());
+        return agentConfig.withIdentity(agentConfig.nodeId(), agentId);
+    }
+
+    // Shorthands for fields of agentConfig that the runtime and the tests read; a new setting needs none.
+
+    /** The address clients are told to connect to. */
+    public HostPort advertise() {
+        return new HostPort(agentConfig.advertisedHost(), agentConfig.advertisedPort());
+    }
+
+    /** The broker id clients see, or {@link NodeIds#ALLOCATED}. */
+    public int nodeId() {
+        return agentConfig.nodeId();
+    }
+
+    public int flushIntervalMs() {
+        return Math.toIntExact(agentConfig.flushInterval().toMillis());
+    }
+
+    public long flushMaxBytes() {
+        return agentConfig.flushMaxBytes();
+    }
+
+    public boolean flushWhenProducersWait() {
+        return agentConfig.flushWhenProducersWait();
+    }
+
+    public long cacheBytes() {
+        return agentConfig.cacheBytesMax();
+    }
+
+    public String clusterId() {
+        return agentConfig.clusterId();
+    }
+
+    public boolean autoCreateTopics() {
+        return agentConfig.autoCreateTopics();
+    }
+
+    public int defaultPartitions() {
+        return agentConfig.defaultPartitions();
+    }
+
+    public int maxMessageBytes() {
+        return agentConfig.maxMessageBytes();
     }
 
     /**

@@ -1,19 +1,20 @@
 package io.floe.cli.agent;
 
+import io.floe.agent.AgentConfig;
 import io.floe.maintenance.MaintenanceConfig;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import java.util.regex.Pattern;
 
 /**
  * Everything about one {@link Setting} but its name: what values it takes, its default, its
  * documentation (Markdown: {@code `code`} is shown without the backticks in {@code --help}), how the
- * start-up line shows its effective value, and, for a setting of the background jobs, which
- * {@link MaintenanceConfig} field it sets. Built with the static methods and withers below, one
- * expression per setting.
+ * start-up line shows its effective value, and which {@link AgentConfig} or {@link MaintenanceConfig}
+ * field it sets. Built with the static methods and withers below, one expression per setting.
  *
  * @param kind what values the setting takes
  * @param defaultValue used when no flag, variable or file gives a value
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
  * @param secret a credential: its value is never shown
  * @param shown the effective value for the start-up line
  * @param maintenance the {@link MaintenanceConfig} field an integer setting sets, or {@code null}
+ * @param agent the {@link AgentConfig} field the setting sets, or {@code null}
  */
 record Declaration(
         Kind kind,
@@ -28,7 +30,8 @@ record Declaration(
         String doc,
         boolean secret,
         Function<AgentSettings, Object> shown,
-        MaintenanceField maintenance) {
+        MaintenanceField maintenance,
+        AgentField agent) {
 
     Declaration {
         Objects.requireNonNull(kind, "kind");
@@ -63,7 +66,7 @@ record Declaration(
     }
 
     private static Declaration of(Kind kind) {
-        return new Declaration(kind, new Default.Derived("none"), "", false, settings -> "", null);
+        return new Declaration(kind, new Default.Derived("none"), "", false, settings -> "", null, null);
     }
 
     Declaration byDefault(Object value) {
@@ -97,27 +100,69 @@ record Declaration(
                 doc,
                 secret,
                 settings -> get.applyAsLong(settings.maintenanceConfig()),
-                new MaintenanceField(set));
+                new MaintenanceField(set),
+                agent);
+    }
+
+    /**
+     * The {@link AgentConfig} field of an integer setting: the resolver applies {@code set} to the
+     * config with the setting's value. Its default is {@code get} of {@link AgentConfig#defaults()}
+     * ({@code note} follows it in the docs; a later {@link #byObjectStore} replaces it), and the
+     * start-up line shows {@code get} of the resolved config.
+     */
+    Declaration configures(
+            ToLongFunction<AgentConfig> get, BiFunction<AgentConfig, Long, AgentConfig> set, String note) {
+        return configures(Kind.Int.class, get::applyAsLong, (config, value) -> set.apply(config, (Long) value), note);
+    }
+
+    /** As {@link #configures}, for a boolean setting. */
+    Declaration configuresBool(Predicate<AgentConfig> get, BiFunction<AgentConfig, Boolean, AgentConfig> set) {
+        return configures(Kind.Bool.class, get::test, (config, value) -> set.apply(config, (Boolean) value), "");
+    }
+
+    /** As {@link #configures}, for a text setting; a value must match the kind's pattern, if any. */
+    Declaration configuresText(Function<AgentConfig, String> get, BiFunction<AgentConfig, String, AgentConfig> set) {
+        return configures(Kind.Text.class, get::apply, (config, value) -> set.apply(config, (String) value), "");
+    }
+
+    private Declaration configures(
+            Class<? extends Kind> expected,
+            Function<AgentConfig, Object> get,
+            BiFunction<AgentConfig, Object, AgentConfig> set,
+            String note) {
+        if (!expected.isInstance(kind)) {
+            throw new IllegalStateException("a " + kind.getClass().getSimpleName() + " setting cannot set an "
+                    + expected.getSimpleName() + " field of AgentConfig");
+        }
+        Object value = get.apply(AgentConfig.defaults());
+        return new Declaration(
+                kind,
+                new Default.Value(String.valueOf(value), note.isEmpty() ? "" : " " + note),
+                doc,
+                secret,
+                settings -> get.apply(settings.agentConfig()),
+                maintenance,
+                new AgentField(set));
     }
 
     Declaration doc(String text) {
-        return new Declaration(kind, defaultValue, text, secret, shown, maintenance);
+        return new Declaration(kind, defaultValue, text, secret, shown, maintenance, agent);
     }
 
     Declaration asSecret() {
-        return new Declaration(kind, defaultValue, doc, true, shown, maintenance);
+        return new Declaration(kind, defaultValue, doc, true, shown, maintenance, agent);
     }
 
     Declaration shows(Function<AgentSettings, Object> effective) {
-        return new Declaration(kind, defaultValue, doc, secret, effective, maintenance);
+        return new Declaration(kind, defaultValue, doc, secret, effective, maintenance, agent);
     }
 
     private Declaration withDefault(Default value) {
-        return new Declaration(kind, value, doc, secret, shown, maintenance);
+        return new Declaration(kind, value, doc, secret, shown, maintenance, agent);
     }
 
-    /** Milliseconds of a {@link Duration} field, for {@link #sets}. */
-    static ToLongFunction<MaintenanceConfig> millis(Function<MaintenanceConfig, Duration> field) {
+    /** Milliseconds of a {@link Duration} field, for {@link #sets} and {@link #configures}. */
+    static <C> ToLongFunction<C> millis(Function<C, Duration> field) {
         return config -> field.apply(config).toMillis();
     }
 
@@ -200,4 +245,10 @@ record Declaration(
 
     /** How an integer setting changes a {@link MaintenanceConfig}. */
     record MaintenanceField(BiFunction<MaintenanceConfig, Long, MaintenanceConfig> set) {}
+
+    /**
+     * How a setting's value changes an {@link AgentConfig}: a {@link Long} for an integer setting, a
+     * {@link Boolean} for a boolean one, a {@link String} for text.
+     */
+    record AgentField(BiFunction<AgentConfig, Object, AgentConfig> set) {}
 }

@@ -24,9 +24,11 @@ import java.util.stream.Collectors;
  * default, limits and documentation. From it come the long flag ({@code --flush-interval-ms}), the
  * environment variable ({@code FLOE_FLUSH_INTERVAL_MS}) and the config-file key
  * ({@code flush-interval-ms}), all from the constant's name, and the {@code --help} text, the
- * README.md table and the start-up line. A setting of the background jobs names the
- * {@link MaintenanceConfig} field it sets, and its default is that field's in
- * {@link MaintenanceConfig#DEFAULTS}. A secret setting's value is never shown: not in the start-up
+ * README.md table and the start-up line. A setting of the agent or of the background jobs names the
+ * {@link AgentConfig} or {@link MaintenanceConfig} field it sets ({@link Declaration#configures},
+ * {@link Declaration#sets}): its default is that field's in {@link AgentConfig#defaults()} or
+ * {@link MaintenanceConfig#DEFAULTS}, the resolver sets it, and the start-up line reads it back, so
+ * such a setting is its constant alone. A secret setting's value is never shown: not in the start-up
  * line, not in an error message.
  */
 enum Setting {
@@ -45,25 +47,28 @@ enum Setting {
             .doc("Directory of the default stores: `metadata.db` (SQLite) and `objects/`.")
             .shows(AgentSettings::dataDir)),
     FLUSH_INTERVAL_MS(integer(1, 60_000)
+            .configures(
+                    millis(AgentConfig::flushInterval),
+                    (c, v) -> c.withFlush(Duration.ofMillis(v), c.flushMaxBytes()),
+                    "")
             .byObjectStore(AgentConfig.defaults().flushInterval().toMillis(), 250)
             .doc("Longest wait, after its first batch, before the produce buffer is flushed; on S3 every flush is a"
-                    + " PUT, 4 per second at most by default.")
-            .shows(AgentSettings::flushIntervalMs)),
+                    + " PUT, 4 per second at most by default.")),
     FLUSH_MAX_BYTES(integer(1024, 1L << 30)
+            .configures(AgentConfig::flushMaxBytes, (c, v) -> c.withFlush(c.flushInterval(), v), "")
             .byObjectStore(AgentConfig.defaults().flushMaxBytes(), 32L << 20)
             .doc("The produce buffer is flushed when it holds this many bytes; on S3 a flush is a PUT, and 32 MiB"
-                    + " keeps an agent at 4 PUTs per second up to 128 MiB/s of ingest.")
-            .shows(AgentSettings::flushMaxBytes)),
-    FLUSH_WHEN_PRODUCERS_WAIT(bool().byObjectStore(AgentConfig.defaults().flushWhenProducersWait(), false)
+                    + " keeps an agent at 4 PUTs per second up to 128 MiB/s of ingest.")),
+    FLUSH_WHEN_PRODUCERS_WAIT(bool().configuresBool(
+                    AgentConfig::flushWhenProducersWait, AgentConfig::withFlushWhenProducersWait)
+            .byObjectStore(AgentConfig.defaults().flushWhenProducersWait(), false)
             .doc("Flush the produce buffer before the interval as soon as every connection with produce requests"
                     + " unanswered has sent as many as it ever had in flight (group commit); on S3 each early"
-                    + " flush would be one more PUT.")
-            .shows(AgentSettings::flushWhenProducersWait)),
+                    + " flush would be one more PUT.")),
     CACHE_BYTES(integer(0, Long.MAX_VALUE)
-            .byDefault(AgentConfig.defaults().cacheBytesMax(), "(256 MiB)")
+            .configures(AgentConfig::cacheBytesMax, AgentConfig::withCacheBytesMax, "(256 MiB)")
             .doc("Bound of the in-memory read cache (with `s3:` objects it also holds fresh objects for tailing"
-                    + " consumers; with `file:` objects the page cache does).")
-            .shows(AgentSettings::cacheBytes)),
+                    + " consumers; with `file:` objects the page cache does).")),
     NODE_ID(integer(0, Integer.MAX_VALUE)
             .byDefault(Defaults.NODE_ID)
             .doc("Broker id clients see; `allocated`: the lowest id no live agent holds, taken from the metadata"
@@ -72,20 +77,20 @@ enum Setting {
             .shows(s -> s.nodeId() == NodeIds.ALLOCATED ? Defaults.NODE_ID : Integer.toString(s.nodeId()))),
     CLUSTER_ID(
             text("ID", Pattern.compile("[A-Za-z0-9._-]{1,128}"), "expected 1 to 128 letters, digits, '.', '_' or '-'")
-                    .byDefault(AgentConfig.defaults().clusterId())
-                    .doc("Cluster id clients see.")
-                    .shows(AgentSettings::clusterId)),
-    AUTO_CREATE_TOPICS(bool().byDefault(AgentConfig.defaults().autoCreateTopics())
-            .doc("Create unknown topics on Metadata and Produce requests.")
-            .shows(AgentSettings::autoCreateTopics)),
+                    .configuresText(AgentConfig::clusterId, AgentConfig::withClusterId)
+                    .doc("Cluster id clients see.")),
+    AUTO_CREATE_TOPICS(bool().configuresBool(AgentConfig::autoCreateTopics, AgentConfig::withAutoCreateTopics)
+            .doc("Create unknown topics on Metadata and Produce requests.")),
     DEFAULT_PARTITIONS(integer(1, Integer.MAX_VALUE)
-            .byDefault(AgentConfig.defaults().defaultPartitions())
-            .doc("Partitions of auto-created topics.")
-            .shows(AgentSettings::defaultPartitions)),
+            .configures(AgentConfig::defaultPartitions, (c, v) -> c.withDefaultPartitions(v.intValue()), "")
+            .doc("Partitions of auto-created topics.")),
     MAX_MESSAGE_BYTES(integer(1024, Integer.MAX_VALUE)
-            .byDefault(AgentConfig.DEFAULT_MAX_MESSAGE_BYTES)
-            .doc("Default `max.message.bytes` of topics: the largest record batch accepted.")
-            .shows(AgentSettings::maxMessageBytes)),
+            .configures(AgentConfig::maxMessageBytes, (c, v) -> c.withMaxMessageBytes(v.intValue()), "")
+            .doc("Default `max.message.bytes` of topics: the largest record batch accepted.")),
+    FETCH_MAX_WAIT_MS(integer(0, Integer.MAX_VALUE)
+            .configures(millis(AgentConfig::fetchMaxWait), (c, v) -> c.withFetchMaxWait(Duration.ofMillis(v)), "")
+            .doc("Longest a fetch waits for records to arrive (its long poll), whatever the client's"
+                    + " `fetch.max.wait.ms` asks; `0` answers every fetch at once.")),
     METADATA(text("URL")
             .derivedDefault("`sqlite:<data-dir>/metadata.db`")
             .doc("Metadata store: `sqlite:PATH`, or `postgresql://USER:PASSWORD@HOST:PORT/DATABASE` for several"

@@ -1,5 +1,6 @@
 package io.floe.cli.agent;
 
+import io.floe.agent.AgentConfig;
 import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
@@ -59,18 +60,9 @@ final class SettingsResolver {
         String objectsUrl = objectsUrl(dataDir, s3);
         return new AgentSettings(
                 listen,
-                advertise,
                 hostPort(Setting.HTTP_LISTEN),
                 dataDir,
-                flushIntervalMs(objectsUrl),
-                flushMaxBytes(objectsUrl),
-                flushWhenProducersWait(objectsUrl),
-                integer(Setting.CACHE_BYTES),
-                nodeId(),
-                text(Setting.CLUSTER_ID),
-                bool(Setting.AUTO_CREATE_TOPICS),
-                (int) integer(Setting.DEFAULT_PARTITIONS),
-                (int) integer(Setting.MAX_MESSAGE_BYTES),
+                agentConfig(advertise, objectsUrl),
                 metadataUrl(dataDir),
                 objectsUrl,
                 s3,
@@ -180,6 +172,43 @@ final class SettingsResolver {
         return Optional.of(new StaticCredentials(id.get().text(), secret.get().text()));
     }
 
+    /**
+     * The agent's configuration but its agent id: the node id and the advertised address, then each
+     * setting that names a field sets it, in declaration order; the rest keep {@link AgentConfig#defaults()}.
+     */
+    private AgentConfig agentConfig(HostPort advertise, String objectsUrl) {
+        AgentConfig defaults = AgentConfig.defaults();
+        AgentConfig config =
+                defaults.withIdentity(nodeId(), defaults.agentId()).withAdvertised(advertise.host(), advertise.port());
+        for (Setting setting : Setting.values()) {
+            Declaration.AgentField field = setting.declaration().agent();
+            if (field != null) {
+                Value value = resolved(setting, objectsUrl);
+                try {
+                    config = field.set().apply(config, parsed(value));
+                } catch (IllegalArgumentException e) {
+                    throw value.invalid(e.getMessage()); // AgentConfig's own check, should it be stricter
+                }
+            }
+        }
+        return config;
+    }
+
+    /** A value as its kind takes it: a {@link Long}, a {@link Boolean} or a {@link String}. */
+    private static Object parsed(Value value) {
+        Declaration.Kind kind = value.setting().declaration().kind();
+        if (kind instanceof Declaration.Kind.Int) {
+            return integer(value);
+        }
+        if (kind instanceof Declaration.Kind.Bool) {
+            return bool(value);
+        }
+        if (kind instanceof Declaration.Kind.Text) {
+            return text(value);
+        }
+        throw new IllegalStateException(value.setting() + " is an address: it sets no AgentConfig field");
+    }
+
     /** The background jobs' configuration: each setting that names a field sets it; the rest keep their defaults. */
     private MaintenanceConfig maintenanceConfig() {
         MaintenanceConfig config = MaintenanceConfig.DEFAULTS;
@@ -222,26 +251,15 @@ final class SettingsResolver {
         }
     }
 
-    /** Given, or by object store: every flush is an object, and on S3 each costs a PUT. */
-    private int flushIntervalMs(String objectsUrl) {
-        return (int) integer(byObjectStore(Setting.FLUSH_INTERVAL_MS, objectsUrl));
-    }
-
-    /** Given, or by object store: on S3 a flush sealed by size costs a PUT as well. */
-    private long flushMaxBytes(String objectsUrl) {
-        return integer(byObjectStore(Setting.FLUSH_MAX_BYTES, objectsUrl));
-    }
-
-    /** Given, or by object store: on S3 each flush sealed early would be one more PUT. */
-    private boolean flushWhenProducersWait(String objectsUrl) {
-        return bool(byObjectStore(Setting.FLUSH_WHEN_PRODUCERS_WAIT, objectsUrl));
-    }
-
-    /** The given value, or the default of {@code objectsUrl}'s kind of object store. */
-    private Value byObjectStore(Setting setting, String objectsUrl) {
-        Declaration.Default.ByObjectStore defaults =
-                (Declaration.Default.ByObjectStore) setting.declaration().defaultValue();
-        return lookup(setting).orElseGet(() -> new Value(setting, defaults.forObjects(objectsUrl), "default"));
+    /**
+     * The given value, or the default; a setting with a default per kind of object store (the flushes': on
+     * S3 every flush is a PUT) takes that of {@code objectsUrl}'s.
+     */
+    private Value resolved(Setting setting, String objectsUrl) {
+        if (setting.declaration().defaultValue() instanceof Declaration.Default.ByObjectStore defaults) {
+            return lookup(setting).orElseGet(() -> new Value(setting, defaults.forObjects(objectsUrl), "default"));
+        }
+        return required(setting);
     }
 
     /** A broker id, or {@value Setting.Defaults#NODE_ID}: the metadata store allocates a free one at start. */
@@ -298,9 +316,12 @@ final class SettingsResolver {
 
     /** Text, matching the setting's pattern when it has one. */
     private String text(Setting setting) {
-        Value value = required(setting);
+        return text(required(setting));
+    }
+
+    private static String text(Value value) {
         Declaration.Kind.Text kind =
-                (Declaration.Kind.Text) setting.declaration().kind();
+                (Declaration.Kind.Text) value.setting().declaration().kind();
         if (kind.pattern() != null && !kind.pattern().matcher(value.text()).matches()) {
             throw value.invalid(kind.expectation());
         }

@@ -3,6 +3,7 @@ package io.floe.cli.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.agent.AgentConfig;
 import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
@@ -133,6 +134,7 @@ class SettingsResolverTest {
                 Map.entry("FLOE_AUTO_CREATE_TOPICS", "FALSE"),
                 Map.entry("FLOE_DEFAULT_PARTITIONS", "6"),
                 Map.entry("FLOE_MAX_MESSAGE_BYTES", "2097152"),
+                Map.entry("FLOE_FETCH_MAX_WAIT_MS", "5000"),
                 Map.entry("FLOE_METADATA", "postgresql://floe:pw@db.example:5432/floe"),
                 Map.entry("FLOE_OBJECTS", "s3://floe-data/cluster-1"),
                 Map.entry("FLOE_S3_ENDPOINT", "http://minio.example:9000"),
@@ -156,18 +158,23 @@ class SettingsResolverTest {
         assertThat(settings)
                 .isEqualTo(new AgentSettings(
                         new HostPort("10.0.0.1", 19092),
-                        new HostPort("broker.example", 9092),
                         new HostPort("10.0.0.1", 0),
                         Path.of("/var/lib/floe"),
-                        250,
-                        4096,
-                        true,
-                        0,
-                        7,
-                        "prod-1",
-                        false,
-                        6,
-                        2_097_152,
+                        new AgentConfig(
+                                7,
+                                AgentConfig.defaults().agentId(), // the agent id is chosen at start
+                                "prod-1",
+                                "broker.example",
+                                9092,
+                                Duration.ofMillis(250),
+                                4096,
+                                AgentConfig.defaults().flushesInFlightMax(),
+                                true,
+                                0,
+                                false,
+                                6,
+                                2_097_152,
+                                Duration.ofSeconds(5)),
                         "postgresql://floe:pw@db.example:5432/floe",
                         "s3://floe-data/cluster-1",
                         new S3Options(
@@ -492,6 +499,56 @@ class SettingsResolverTest {
         assertThat(config.advertisedPort()).isEqualTo(9092);
         assertThat(config.flushInterval()).hasMillis(7);
         assertThat(config.maxMessageBytes()).isEqualTo(1_048_588);
+    }
+
+    @Test
+    void fetchMaxWaitBoundsTheLongPoll() {
+        AgentSettings defaults = resolve(Map.of(), Map.of(), Map.of());
+        assertThat(defaults.agentConfig("a").fetchMaxWait())
+                .isEqualTo(AgentConfig.defaults().fetchMaxWait());
+        assertThat(defaults.describe()).contains("fetch-max-wait-ms=30000");
+
+        AgentSettings given = resolve(Map.of(), Map.of("FLOE_FETCH_MAX_WAIT_MS", "0"), Map.of());
+        assertThat(given.agentConfig("a").fetchMaxWait()).isZero();
+        assertThat(given.describe()).contains("fetch-max-wait-ms=0");
+        assertThat(resolve(Map.of(), Map.of(), Map.of("fetch-max-wait-ms", "500"))
+                        .agentConfig("a")
+                        .fetchMaxWait())
+                .hasMillis(500);
+
+        assertThatThrownBy(() -> resolveFlags(Setting.FETCH_MAX_WAIT_MS, "-1"))
+                .hasMessage("invalid value '-1' for --fetch-max-wait-ms: expected an integer from 0 to 2147483647");
+    }
+
+    /** A setting declaring an AgentConfig field sets that field, and the start-up line reads it back. */
+    @Test
+    void everyAgentConfigSettingSetsTheFieldTheStartUpLineShows() {
+        AgentSettings defaults = resolve(Map.of(), Map.of(), Map.of());
+        int declared = 0;
+        for (Setting setting : Setting.values()) {
+            if (setting.declaration().agent() == null) {
+                continue;
+            }
+            declared++;
+            String byDefault = setting.defaultValue()
+                    .orElseGet(() -> ((Declaration.Default.ByObjectStore)
+                                    setting.declaration().defaultValue())
+                            .file());
+            assertThat(defaults.describe()).as(setting.key()).contains(setting.key() + "=" + byDefault);
+            Declaration.Kind kind = setting.declaration().kind();
+            String other;
+            if (kind instanceof Declaration.Kind.Int i) {
+                other = Long.toString(i.min() == Long.parseLong(byDefault) ? i.min() + 1 : i.min());
+            } else if (kind instanceof Declaration.Kind.Bool) {
+                other = Boolean.toString(!Boolean.parseBoolean(byDefault));
+            } else {
+                other = byDefault + "-x";
+            }
+            AgentSettings given = resolveFlags(setting, other);
+            assertThat(given.describe()).as(setting.key()).contains(setting.key() + "=" + other);
+            assertThat(given.agentConfig("a")).as(setting.key()).isNotEqualTo(defaults.agentConfig("a"));
+        }
+        assertThat(declared).isGreaterThanOrEqualTo(9);
     }
 
     @Test
