@@ -7,6 +7,9 @@ import java.util.EnumSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -69,14 +72,22 @@ public final class AgentCommand implements Callable<Integer> {
             err.println("floe agent: " + e.getMessage());
             return CommandLine.ExitCode.USAGE;
         }
+        // The hook is in place before the agent announces that it started: a SIGTERM right after the
+        // start-up line (or during the start) waits for the start to finish, then stops the agent in order.
+        CompletableFuture<AgentRuntime> started = new CompletableFuture<>();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopWhenStarted(started), "floe-shutdown"));
         AgentRuntime runtime;
         try {
             runtime = AgentRuntime.start(settings, Concurrency.threads().clock());
         } catch (AgentStartException e) {
+            started.completeExceptionally(e);
             err.println("floe agent: " + e.getMessage());
             return CommandLine.ExitCode.SOFTWARE;
+        } catch (RuntimeException | Error e) {
+            started.completeExceptionally(e);
+            throw e;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndHalt(runtime), "floe-shutdown"));
+        started.complete(runtime);
         runtime.awaitStopped();
         return runtime.lostNodeId() ? CommandLine.ExitCode.SOFTWARE : CommandLine.ExitCode.OK;
     }
@@ -111,6 +122,17 @@ public final class AgentCommand implements Callable<Integer> {
      * shutdown work, notably {@code File.deleteOnExit}: the native library sqlite-jdbc extracted to
      * {@code java.io.tmpdir} (about 1 MB a start) is deleted here instead.
      */
+    /** Stops the agent once its start has finished; nothing when the start failed. */
+    private static void stopWhenStarted(CompletableFuture<AgentRuntime> started) {
+        AgentRuntime runtime;
+        try {
+            runtime = started.join();
+        } catch (CompletionException | CancellationException e) {
+            return; // the start failed: it stopped what it had started, and the command reported it
+        }
+        stopAndHalt(runtime);
+    }
+
     private static void stopAndHalt(AgentRuntime runtime) {
         LOGGER.info("Shutdown requested");
         boolean clean = runtime.stop();

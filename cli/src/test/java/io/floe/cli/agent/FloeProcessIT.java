@@ -84,13 +84,61 @@ class FloeProcessIT {
         }
     }
 
+    /**
+     * A SIGTERM while the agent is still starting (on its first migration line, long before it says it
+     * started) waits for the start to finish and then stops it in order: no exit by the signal (143).
+     */
+    @Test
+    void sigtermDuringTheStartStopsTheAgentOnceItHasStarted() throws Exception {
+        Process process = new ProcessBuilder(
+                        javaCommand(),
+                        "-Djava.io.tmpdir=" + tmpDir,
+                        "-jar",
+                        JAR.toString(),
+                        "agent",
+                        "--listen",
+                        "127.0.0.1:" + freePort(),
+                        "--http-listen",
+                        "127.0.0.1:0",
+                        "--data-dir",
+                        dataDir.toString())
+                .redirectErrorStream(true)
+                .start();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        CountDownLatch starting = new CountDownLatch(1);
+        Thread reader = new Thread(
+                () -> collect(process, lines, starting, "applied metadata migration"), "floe-process-output");
+        reader.start();
+        try {
+            assertThat(starting.await(60, TimeUnit.SECONDS))
+                    .as("starting; output: %s", lines)
+                    .isTrue();
+
+            process.toHandle().destroy(); // SIGTERM during the start
+
+            assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                    .as("exited; output: %s", lines)
+                    .isTrue();
+            reader.join();
+            assertThat(process.exitValue()).as("exit code; output: %s", lines).isZero();
+            assertThat(String.join("\n", lines))
+                    .containsSubsequence("Floe agent started", "Shutdown requested", "Floe agent stopped clean=true");
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
     private static void collect(Process process, List<String> lines, CountDownLatch started) {
+        collect(process, lines, started, "Floe agent started");
+    }
+
+    private static void collect(Process process, List<String> lines, CountDownLatch seen, String trigger) {
         try (BufferedReader reader =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 lines.add(line);
-                if (line.contains("Floe agent started")) {
-                    started.countDown();
+                if (line.contains(trigger)) {
+                    seen.countDown();
                 }
             }
         } catch (IOException e) {
