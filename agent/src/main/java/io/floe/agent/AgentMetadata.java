@@ -8,6 +8,7 @@ import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.LogRetention;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.TopicMetadata;
+import io.floe.core.metadata.Transactions;
 import java.util.Objects;
 
 /**
@@ -23,6 +24,7 @@ public record AgentMetadata(
         ConsumerOffsets offsets,
         AgentMembership membership,
         Leases leases,
+        Transactions transactions,
         String description,
         boolean embedded) {
 
@@ -34,11 +36,13 @@ public record AgentMetadata(
         Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(membership, "membership");
         Objects.requireNonNull(leases, "leases");
+        Objects.requireNonNull(transactions, "transactions");
         Objects.requireNonNull(description, "description");
     }
 
     /** Every role played by one store. */
     public static AgentMetadata of(MetadataStore store) {
-        return new AgentMetadata(store, store, store, store, store, store, store, store.describe(), store.embedded());
+        return new AgentMetadata(
+                store, store, store, store, store, store, store, store, store.describe(), store.embedded());
     }
 }

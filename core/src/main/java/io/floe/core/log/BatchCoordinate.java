@@ -14,7 +14,8 @@ public record BatchCoordinate(
         long lastOffset,
         ObjectKey object,
         ByteRange range,
-        long maxTimestamp) {
+        long maxTimestamp)
+        implements LogEntry {
 
     public BatchCoordinate {
         if (lastOffset < baseOffset) {
@@ -30,8 +31,8 @@ public record BatchCoordinate(
         return (int) (lastOffset - baseOffset + 1);
     }
 
-    /** The offset after this batch. */
-    public long nextOffset() {
-        return lastOffset + 1;
+    @Override
+    public int sizeInBytes() {
+        return range.length();
     }
 }

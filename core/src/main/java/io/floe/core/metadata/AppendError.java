@@ -8,6 +8,11 @@ public enum AppendError {
     OUT_OF_ORDER_SEQUENCE,
     /** The producer's epoch is older than one already seen for this producer id: it is fenced. */
     PRODUCER_FENCED,
+    /**
+     * A transactional batch that its producer's transaction does not admit: no transaction for its
+     * producer id, the transaction not open, or (transaction version 1) its partition not added.
+     */
+    INVALID_TXN_STATE,
     /** Not appended because the object could not be committed (see the commit outcome). */
     NOT_COMMITTED
 }

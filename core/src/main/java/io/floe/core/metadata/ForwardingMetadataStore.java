@@ -1,12 +1,17 @@
 package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionDescription;
+import io.floe.core.transaction.TransactionOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -116,6 +121,18 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public List<List<BatchCoordinate>> batches(List<BatchesQuery> queries) {
         return call(MetadataOperation.BATCHES_OF_QUERIES, () -> delegate.batches(queries));
+    }
+
+    @Override
+    public List<List<LogEntry>> entries(List<BatchesQuery> queries) {
+        return call(MetadataOperation.ENTRIES, () -> delegate.entries(queries));
+    }
+
+    @Override
+    public List<AbortedTransaction> abortedTransactions(TopicPartition topicPartition, long fromOffset, long toOffset) {
+        return call(
+                MetadataOperation.ABORTED_TRANSACTIONS,
+                () -> delegate.abortedTransactions(topicPartition, fromOffset, toOffset));
     }
 
     @Override
@@ -320,6 +337,79 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public List<ReferenceMismatch> referenceMismatches() {
         return call(MetadataOperation.REFERENCE_MISMATCHES, () -> delegate.referenceMismatches());
+    }
+
+    @Override
+    public TransactionOutcome initProducer(String transactionalId, int timeoutMs, ProducerEpoch expected, Instant now) {
+        return call(
+                MetadataOperation.INIT_PRODUCER,
+                () -> delegate.initProducer(transactionalId, timeoutMs, expected, now));
+    }
+
+    @Override
+    public TransactionOutcome addPartitions(
+            String transactionalId, ProducerEpoch producer, Collection<TopicPartition> partitions, Instant now) {
+        return call(
+                MetadataOperation.ADD_PARTITIONS,
+                () -> delegate.addPartitions(transactionalId, producer, partitions, now));
+    }
+
+    @Override
+    public TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now) {
+        return call(MetadataOperation.ADD_OFFSETS, () -> delegate.addOffsets(transactionalId, producer, groupId, now));
+    }
+
+    @Override
+    public TransactionOutcome commitPendingOffsets(
+            String transactionalId,
+            ProducerEpoch producer,
+            String groupId,
+            Map<TopicPartition, CommittedOffset> offsets,
+            Instant now) {
+        return call(
+                MetadataOperation.COMMIT_PENDING_OFFSETS,
+                () -> delegate.commitPendingOffsets(transactionalId, producer, groupId, offsets, now));
+    }
+
+    @Override
+    public TransactionOutcome endTransaction(
+            String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now) {
+        return call(
+                MetadataOperation.END_TRANSACTION,
+                () -> delegate.endTransaction(transactionalId, producer, commit, bumpEpoch, now));
+    }
+
+    @Override
+    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
+        return call(MetadataOperation.ABORT_EXPIRED, () -> delegate.abortExpired(transactionalId, producer, now));
+    }
+
+    @Override
+    public TransactionOutcome writeMarker(
+            TopicPartition partition, ProducerEpoch producer, boolean commit, int coordinatorEpoch, Instant now) {
+        return call(
+                MetadataOperation.WRITE_MARKER,
+                () -> delegate.writeMarker(partition, producer, commit, coordinatorEpoch, now));
+    }
+
+    @Override
+    public Optional<TransactionDescription> transaction(String transactionalId) {
+        return call(MetadataOperation.TRANSACTION, () -> delegate.transaction(transactionalId));
+    }
+
+    @Override
+    public List<TransactionDescription> transactions() {
+        return call(MetadataOperation.TRANSACTIONS, () -> delegate.transactions());
+    }
+
+    @Override
+    public List<TransactionDescription> expiredTransactions(Instant now) {
+        return call(MetadataOperation.EXPIRED_TRANSACTIONS, () -> delegate.expiredTransactions(now));
+    }
+
+    @Override
+    public Set<TopicPartition> pendingOffsets(String groupId) {
+        return call(MetadataOperation.PENDING_OFFSETS, () -> delegate.pendingOffsets(groupId));
     }
 
     @Override

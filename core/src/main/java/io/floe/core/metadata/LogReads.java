@@ -1,6 +1,8 @@
 package io.floe.core.metadata;
 
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.topic.UnknownTopicException;
@@ -14,7 +16,10 @@ import java.util.Optional;
  */
 public interface LogReads {
 
-    /** The partition's markers; {@link UnknownTopicException} when the topic does not exist. */
+    /**
+     * The partition's log start, last stable offset and high watermark; {@link UnknownTopicException}
+     * when the topic does not exist.
+     */
     LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException;
 
     /**
@@ -29,6 +34,18 @@ public interface LogReads {
      * A partition of a topic that does not exist has no batches.
      */
     List<List<BatchCoordinate>> batches(List<BatchesQuery> queries);
+
+    /**
+     * {@link #batches(List)} with the partitions' transaction markers among the batches, in offset
+     * order: what the fetch path serves. Each answer holds up to {@code maxBatches} entries.
+     */
+    List<List<LogEntry>> entries(List<BatchesQuery> queries);
+
+    /**
+     * The partition's aborted transactions whose ranges meet {@code [fromOffset, toOffset)} (marker
+     * at or after {@code fromOffset}, first offset before {@code toOffset}), by first offset.
+     */
+    List<AbortedTransaction> abortedTransactions(TopicPartition topicPartition, long fromOffset, long toOffset);
 
     /** The first batch (lowest offset) whose max timestamp is {@code >= timestamp}. */
     Optional<BatchCoordinate> firstBatchAtOrAfter(TopicPartition topicPartition, long timestamp);

@@ -30,6 +30,8 @@ public enum MetadataOperation {
     OFFSETS(LogReads.class, "offsets", READ),
     BATCHES(LogReads.class, "batches", READ),
     BATCHES_OF_QUERIES(LogReads.class, "batches", READ),
+    ENTRIES(LogReads.class, "entries", READ),
+    ABORTED_TRANSACTIONS(LogReads.class, "abortedTransactions", READ),
     FIRST_BATCH_AT_OR_AFTER(LogReads.class, "firstBatchAtOrAfter", READ),
     BATCH_WITH_MAX_TIMESTAMP(LogReads.class, "batchWithMaxTimestamp", READ),
     LOG_REWRITES(LogReads.class, "logRewrites", READ),
@@ -68,6 +70,19 @@ public enum MetadataOperation {
     RELEASE_LEASE(Leases.class, "releaseLease", IDEMPOTENT_WRITE),
     ACQUIRE_COORDINATOR(Leases.class, "acquireCoordinator", IDEMPOTENT_WRITE),
     RELEASE_COORDINATOR(Leases.class, "releaseCoordinator", IDEMPOTENT_WRITE),
+
+    // Transactions
+    INIT_PRODUCER(Transactions.class, "initProducer", FENCED_WRITE),
+    ADD_PARTITIONS(Transactions.class, "addPartitions", FENCED_WRITE),
+    ADD_OFFSETS(Transactions.class, "addOffsets", FENCED_WRITE),
+    COMMIT_PENDING_OFFSETS(Transactions.class, "commitPendingOffsets", FENCED_WRITE),
+    END_TRANSACTION(Transactions.class, "endTransaction", FENCED_WRITE),
+    ABORT_EXPIRED(Transactions.class, "abortExpired", FENCED_WRITE),
+    WRITE_MARKER(Transactions.class, "writeMarker", FENCED_WRITE),
+    TRANSACTION(Transactions.class, "transaction", READ),
+    TRANSACTIONS(Transactions.class, "transactions", READ),
+    EXPIRED_TRANSACTIONS(Transactions.class, "expiredTransactions", READ),
+    PENDING_OFFSETS(Transactions.class, "pendingOffsets", READ),
 
     // ObjectLifecycle
     SMALL_OBJECTS(ObjectLifecycle.class, "smallObjects", READ),

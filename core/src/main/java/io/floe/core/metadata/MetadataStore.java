@@ -2,7 +2,7 @@ package io.floe.core.metadata;
 
 /**
  * The single source of truth for topics, partitions, offsets, the batch index, producer state,
- * consumer groups' committed offsets and the agents' membership: every metadata role in one store.
+ * consumer groups' committed offsets, transactions and the agents' membership: every metadata role in one store.
  * Only the composition root, implementations, their decorators and tests see it whole; everything
  * else takes the roles it uses. The contract is the {@linkplain io.floe.core.metadata package's}.
  */
@@ -15,6 +15,7 @@ public interface MetadataStore
                 AgentMembership,
                 Leases,
                 ObjectLifecycle,
+                Transactions,
                 AutoCloseable {
 
     /** A short description for logs: the kind of store and where it is. */

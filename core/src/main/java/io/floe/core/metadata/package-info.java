@@ -3,7 +3,7 @@
  * {@link io.floe.core.metadata.LogAppends}, {@link io.floe.core.metadata.LogReads},
  * {@link io.floe.core.metadata.LogRetention}, {@link io.floe.core.metadata.ConsumerOffsets},
  * {@link io.floe.core.metadata.AgentMembership}, {@link io.floe.core.metadata.Leases},
- * {@link io.floe.core.metadata.ObjectLifecycle}), their composition
+ * {@link io.floe.core.metadata.ObjectLifecycle}, {@link io.floe.core.metadata.Transactions}), their composition
  * {@link io.floe.core.metadata.MetadataStore}, the values that cross them, and
  * {@link io.floe.core.metadata.ForwardingMetadataStore} for decorators.
  *

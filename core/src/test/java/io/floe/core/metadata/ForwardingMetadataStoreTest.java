@@ -56,7 +56,7 @@ class ForwardingMetadataStoreTest {
     }
 
     @Test
-    void theRolesAreTheEightAndEachOperationIsOneMethods() {
+    void theRolesAreTheNineAndEachOperationIsOneMethods() {
         List<Method> methods = roleMethods();
         assertThat(Arrays.stream(MetadataStore.class.getInterfaces()).filter(role -> role != AutoCloseable.class))
                 .containsExactlyInAnyOrder(
@@ -67,7 +67,8 @@ class ForwardingMetadataStoreTest {
                         ConsumerOffsets.class,
                         AgentMembership.class,
                         Leases.class,
-                        ObjectLifecycle.class);
+                        ObjectLifecycle.class,
+                        Transactions.class);
         Map<MetadataOperation, String> methodOf = new EnumMap<>(MetadataOperation.class);
         for (Method method : methods) {
             MetadataOperation operation = forward(method).operations.get(0);

@@ -187,6 +187,7 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
                 case OUT_OF_ORDER_SEQUENCE -> Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
                 // Producers expect INVALID_PRODUCER_EPOCH from produce; PRODUCER_FENCED is for transactions.
                 case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
+                case INVALID_TXN_STATE -> Errors.INVALID_TXN_STATE;
                 // Retriable: the idempotent retry finds the batch if the commit did apply after all.
                 case NOT_COMMITTED -> Errors.KAFKA_STORAGE_ERROR;
             };

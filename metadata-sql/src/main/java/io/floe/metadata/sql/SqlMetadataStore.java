@@ -2,7 +2,9 @@ package io.floe.metadata.sql;
 
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ActiveProducer;
@@ -25,6 +27,9 @@ import io.floe.core.metadata.StoredObject;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionDescription;
+import io.floe.core.transaction.TransactionOutcome;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -326,6 +331,85 @@ public final class SqlMetadataStore implements MetadataStore {
             }
             return answers;
         });
+    }
+
+    @Override
+    public List<List<LogEntry>> entries(List<BatchesQuery> queries) {
+        List<List<LogEntry>> answers = new ArrayList<>();
+        for (List<BatchCoordinate> batches : batches(queries)) {
+            answers.add(List.copyOf(batches));
+        }
+        return answers;
+    }
+
+    @Override
+    public List<AbortedTransaction> abortedTransactions(TopicPartition topicPartition, long fromOffset, long toOffset) {
+        return List.of();
+    }
+
+    // ----- transactions (being built)
+
+    @Override
+    public TransactionOutcome initProducer(String transactionalId, int timeoutMs, ProducerEpoch expected, Instant now) {
+        throw new UnsupportedOperationException("transactions");
+    }
+
+    @Override
+    public TransactionOutcome addPartitions(
+            String transactionalId, ProducerEpoch producer, Collection<TopicPartition> partitions, Instant now) {
+        throw new UnsupportedOperationException("transactions");
+    }
+
+    @Override
+    public TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now) {
+        throw new UnsupportedOperationException("transactions");
+    }
+
+    @Override
+    public TransactionOutcome commitPendingOffsets(
+            String transactionalId,
+            ProducerEpoch producer,
+            String groupId,
+            Map<TopicPartition, CommittedOffset> offsets,
+            Instant now) {
+        throw new UnsupportedOperationException("transactions");
+    }
+
+    @Override
+    public TransactionOutcome endTransaction(
+            String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now) {
+        throw new UnsupportedOperationException("transactions");
+    }
+
+    @Override
+    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
+        throw new UnsupportedOperationException("transactions");
+    }
+
+    @Override
+    public TransactionOutcome writeMarker(
+            TopicPartition partition, ProducerEpoch producer, boolean commit, int coordinatorEpoch, Instant now) {
+        throw new UnsupportedOperationException("transactions");
+    }
+
+    @Override
+    public Optional<TransactionDescription> transaction(String transactionalId) {
+        return Optional.empty();
+    }
+
+    @Override
+    public List<TransactionDescription> transactions() {
+        return List.of();
+    }
+
+    @Override
+    public List<TransactionDescription> expiredTransactions(Instant now) {
+        return List.of();
+    }
+
+    @Override
+    public Set<TopicPartition> pendingOffsets(String groupId) {
+        return Set.of();
     }
 
     @Override

@@ -1,0 +1,103 @@
+package io.floe.core.metadata;
+
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionDescription;
+import io.floe.core.transaction.TransactionOutcome;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The metadata role of Kafka transactions: each transactional id's producer and its open transaction,
+ * kept wholly in the store. Every operation is one store transaction that checks the producer id and
+ * epoch against the stored ones, so whichever agent serves a request, a fenced producer changes
+ * nothing. Ending a transaction appends its markers to every partition it wrote, moves its pending
+ * offsets to the groups' committed offsets and records the outcome, all at once: there is no window
+ * in which a transaction is decided but not complete. Follows the
+ * {@linkplain io.floe.core.metadata package contract}; each method's kind is its
+ * {@link MetadataOperation}.
+ *
+ * <p>Locks are taken in one order by every write: transactional ids' rows (by producer id), then
+ * partitions (by id), then producers' partition state.
+ */
+public interface Transactions {
+
+    /**
+     * InitProducerId for {@code transactionalId}: a new producer id at epoch 0 for an id never seen,
+     * else the id's producer at the next epoch (a new producer id once the epoch is exhausted), which
+     * fences every holder of an earlier epoch; a transaction left open is aborted first (its markers
+     * are in the outcome). {@code expected} (KIP-360: a producer recovering its own id) must be the
+     * current producer and epoch, or the one before the last bump (a retry), else the outcome is
+     * {@link io.floe.core.transaction.TransactionError#PRODUCER_FENCED}; null for a producer that
+     * starts afresh. Fenced.
+     */
+    TransactionOutcome initProducer(String transactionalId, int timeoutMs, ProducerEpoch expected, Instant now);
+
+    /**
+     * AddPartitionsToTxn: adds {@code partitions} to the producer's transaction, beginning one at
+     * {@code now} when none is open. Refused for another producer or epoch; none is added when one does
+     * not exist ({@link TransactionOutcome.UnknownPartitions}). Fenced.
+     */
+    TransactionOutcome addPartitions(
+            String transactionalId, ProducerEpoch producer, Collection<TopicPartition> partitions, Instant now);
+
+    /**
+     * AddOffsetsToTxn: begins the producer's transaction at {@code now} when none is open, so that its
+     * offsets for {@code groupId} can follow. Fenced.
+     */
+    TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now);
+
+    /**
+     * TxnOffsetCommit: keeps {@code offsets} pending in the producer's open transaction (replacing its
+     * earlier pending offsets for the same partitions); they become the group's committed offsets when
+     * the transaction commits, and are dropped when it aborts. Topics are not checked. Fenced.
+     */
+    TransactionOutcome commitPendingOffsets(
+            String transactionalId,
+            ProducerEpoch producer,
+            String groupId,
+            Map<TopicPartition, CommittedOffset> offsets,
+            Instant now);
+
+    /**
+     * EndTxn: commits or aborts the producer's open transaction. Appends a marker to each partition
+     * the transaction wrote to (a partition added but never written gets none), moves or drops its
+     * pending offsets and records the outcome. With {@code bumpEpoch} (transaction version 2) the
+     * producer continues at the next epoch (or a new producer id), which the outcome carries. A retry
+     * of an end that applied (the same decision, at the epoch before the bump for version 2) is
+     * {@link TransactionOutcome.Done} again, with no markers. Fenced.
+     */
+    TransactionOutcome endTransaction(
+            String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now);
+
+    /**
+     * Aborts the producer's open transaction if, at {@code now}, it is still open at that epoch and past
+     * its timeout, and bumps the epoch so that the producer is fenced; refused otherwise. Fenced.
+     */
+    TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now);
+
+    /**
+     * WriteTxnMarkers (an operator aborting a hanging transaction): ends {@code producer}'s open
+     * transaction on {@code partition} alone with a marker, if one is open there at an epoch no newer
+     * than {@code producer}'s; {@link TransactionOutcome.Done} with no markers when none is open. Fenced.
+     */
+    TransactionOutcome writeMarker(
+            TopicPartition partition, ProducerEpoch producer, boolean commit, int coordinatorEpoch, Instant now);
+
+    /** The transactional id as stored, or empty when it has never had a producer. */
+    Optional<TransactionDescription> transaction(String transactionalId);
+
+    /** Every transactional id, sorted by id. */
+    List<TransactionDescription> transactions();
+
+    /** The open transactions past their timeout at {@code now}, oldest first. */
+    List<TransactionDescription> expiredTransactions(Instant now);
+
+    /** The partitions for which {@code groupId} has offsets pending in an open transaction. */
+    Set<TopicPartition> pendingOffsets(String groupId);
+}
