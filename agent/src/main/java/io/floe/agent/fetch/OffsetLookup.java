@@ -37,9 +37,17 @@ public final class OffsetLookup {
         this.cache = cache;
     }
 
-    /** The partition's log start and high watermark. Blocks on a cache miss. */
+    /** The partition's log start, last stable offset and high watermark. Blocks on a cache miss. */
     public LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException {
         return logs.offsets(topicPartition);
+    }
+
+    /**
+     * The partition's markers for a read-committed reader, with a last stable offset no older than
+     * its high watermark's (see {@link PartitionLogs#stableOffsets}). Blocks.
+     */
+    public LogOffsets stableOffsets(TopicPartition topicPartition) throws UnknownTopicException {
+        return logs.stableOffsets(topicPartition);
     }
 
     /**
