@@ -37,16 +37,12 @@ public final class OffsetLookup {
         this.cache = cache;
     }
 
-    /** The partition's log start, last stable offset and high watermark. Blocks on a cache miss. */
-    public LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException {
-        return logs.offsets(topicPartition);
-    }
-
     /**
-     * The partition's markers for a read-committed reader, with a last stable offset no older than
-     * its high watermark's (see {@link PartitionLogs#stableOffsets}). Blocks.
+     * The partition's log start, last stable offset and high watermark, the last stable offset as of
+     * the high watermark (see {@link PartitionLogs#stableOffsets}). Blocks on a cache miss, and when the
+     * view cannot vouch for the last stable offset.
      */
-    public LogOffsets stableOffsets(TopicPartition topicPartition) throws UnknownTopicException {
+    public LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException {
         return logs.stableOffsets(topicPartition);
     }
 

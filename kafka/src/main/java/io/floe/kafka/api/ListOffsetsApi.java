@@ -109,8 +109,7 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
             LogOffsets markers = offsets.offsets(topicPartition);
             return new TimestampedOffset(markers.logStartOffset(), NONE);
         } else if (timestamp == LATEST) {
-            LogOffsets markers =
-                    readCommitted ? offsets.stableOffsets(topicPartition) : offsets.offsets(topicPartition);
+            LogOffsets markers = offsets.offsets(topicPartition);
             return new TimestampedOffset(
                     readCommitted ? markers.lastStableOffset() : markers.highWatermark(), NONE);
         } else if (timestamp == LATEST_TIERED || timestamp == EARLIEST_PENDING_UPLOAD) {
@@ -120,7 +119,7 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
                 ? offsets.maxTimestamp(topicPartition)
                 : offsets.firstOffsetAtOrAfter(topicPartition, timestamp);
         if (readCommitted && found.isPresent()) {
-            long stable = offsets.stableOffsets(topicPartition).lastStableOffset();
+            long stable = offsets.offsets(topicPartition).lastStableOffset();
             found = found.filter(offset -> offset.offset() < stable);
         }
         return found.orElse(none);
