@@ -119,8 +119,7 @@ class FetchSessionWireTest {
     @Test
     void readCommittedAnswersCarryTheLastStableOffsetAndAListOfAbortedTransactions() {
         try (WireClient client = new WireClient(fixture.server().port())) {
-            FetchRequestData request =
-                    request(0, -1, List.of(partition(0, 0))).setIsolationLevel((byte) 1);
+            FetchRequestData request = request(0, -1, List.of(partition(0, 0))).setIsolationLevel((byte) 1);
             FetchResponseData committed = (FetchResponseData)
                     client.call(ApiKeys.FETCH, VERSION, 1, request).body();
             FetchResponseData uncommitted = fetch(client, 0, -1, List.of(partition(0, 0)));

@@ -58,6 +58,7 @@ public final class PartitionLogs {
      * miss what caused it (a commit whose outcome was unknown), so it is not kept (see {@link #log}).
      */
     private final AtomicLong drops = new AtomicLong();
+
     private volatile Consumer<Set<TopicPartition>> onAppended = partitions -> {};
     /** The store's log rewrites counter when the views were last known good; guarded by {@code this}. */
     private long logRewritesSeen;

@@ -3,10 +3,10 @@ package io.floe.agent.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.agent.produce.CommittedObject;
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
-import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
 import io.floe.core.metadata.AppendResult;
@@ -220,9 +220,10 @@ class PartitionLogsTest {
         assertThat(logs.offsets(P0)).as("the view as it was fed").isEqualTo(new LogOffsets(0, 0, 10));
         assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 11, 11));
         assertThat(txn.offsetReads.get()).isGreaterThan(reads);
-        assertThat(logs.mayHaveAborts(P0, 0)).as("the reloaded view knows nothing below").isTrue();
-        assertThat(logs.abortedTransactions(P0, 0, 11))
-                .containsExactly(new AbortedTransaction(7, 0, 10));
+        assertThat(logs.mayHaveAborts(P0, 0))
+                .as("the reloaded view knows nothing below")
+                .isTrue();
+        assertThat(logs.abortedTransactions(P0, 0, 11)).containsExactly(new AbortedTransaction(7, 0, 10));
 
         reads = txn.offsetReads.get();
         logs.stableOffsets(P0);

@@ -46,9 +46,7 @@ class StorePageTest {
     void aPageThatReachedTheStoresEndAnswersShort() {
         StorePage page = new StorePage(batches(30, 5), true);
 
-        assertThat(page.answer(60, 1000))
-                .extracting(LogEntry::baseOffset)
-                .containsExactly(60L, 70L);
+        assertThat(page.answer(60, 1000)).extracting(LogEntry::baseOffset).containsExactly(60L, 70L);
         assertThat(page.answer(80, 1000)).isEmpty();
     }
 

@@ -113,11 +113,13 @@ class TransactionalFetchTest {
         assertThat(committed.offsets()).isEqualTo(new LogOffsets(0, 3, 7));
         assertThat(committed.abortedTransactions()).isEmpty();
 
-        CompletableFuture<FetchResult> waiting = fetch.fetch(query(FetchIsolation.READ_COMMITTED, 3, Duration.ofMinutes(5)));
+        CompletableFuture<FetchResult> waiting =
+                fetch.fetch(query(FetchIsolation.READ_COMMITTED, 3, Duration.ofMinutes(5)));
         assertThat(waiting).as("nothing stable to read from 3").isNotDone();
         fetch.onMarkers(List.of(store.end(topic, TP, PRODUCER, true)));
 
-        PartitionResult.Data woken = (PartitionResult.Data) waiting.join().partitions().get(0);
+        PartitionResult.Data woken =
+                (PartitionResult.Data) waiting.join().partitions().get(0);
         assertThat(woken.offsets()).isEqualTo(new LogOffsets(0, 8, 8));
         List<RecordBatch> batches = batches(woken);
         assertThat(batches).extracting(RecordBatch::baseOffset).containsExactly(3L, 5L, 7L);
@@ -187,13 +189,15 @@ class TransactionalFetchTest {
         ByteRange range = new ByteRange(0, bytes.remaining());
         CommitOutcome outcome = sqlite.commit(new ObjectCommit(
                 key, bytes.remaining(), List.of(new BatchAppend(TP, topic.id(), range, records, 1_000L, producer))));
-        long base = ((AppendResult.Appended) ((CommitOutcome.Committed) outcome).results().get(0)).baseOffset();
+        long base = ((AppendResult.Appended)
+                        ((CommitOutcome.Committed) outcome).results().get(0))
+                .baseOffset();
         if (transactional) {
             store.begin(TP, PRODUCER, base);
         }
         BatchCoordinate batch = sqlite.batches(TP, base, 1).get(0);
-        fetch.onCommitted(new CommittedObject(List.of(new CommittedObject.Appended(
-                batch, 0, transactional ? PRODUCER : ProducerState.NO_PRODUCER_ID))));
+        fetch.onCommitted(new CommittedObject(List.of(
+                new CommittedObject.Appended(batch, 0, transactional ? PRODUCER : ProducerState.NO_PRODUCER_ID))));
     }
 
     private static FetchQuery query(FetchIsolation isolation, long offset, Duration maxWait) {

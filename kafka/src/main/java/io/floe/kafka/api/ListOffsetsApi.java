@@ -110,8 +110,7 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
             return new TimestampedOffset(markers.logStartOffset(), NONE);
         } else if (timestamp == LATEST) {
             LogOffsets markers = offsets.offsets(topicPartition);
-            return new TimestampedOffset(
-                    readCommitted ? markers.lastStableOffset() : markers.highWatermark(), NONE);
+            return new TimestampedOffset(readCommitted ? markers.lastStableOffset() : markers.highWatermark(), NONE);
         } else if (timestamp == LATEST_TIERED || timestamp == EARLIEST_PENDING_UPLOAD) {
             return none;
         }

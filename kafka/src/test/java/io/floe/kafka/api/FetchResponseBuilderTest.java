@@ -74,7 +74,8 @@ class FetchResponseBuilderTest {
 
     @Test
     void anIncrementalSessionIsToldWhenOnlyTheLastStableOffsetMoved() {
-        FetchSession session = new FetchSessionCache(10, () -> 1).create(false, List.of(slots().get(0).entry()));
+        FetchSession session = new FetchSessionCache(10, () -> 1)
+                .create(false, List.of(slots().get(0).entry()));
         FetchApi.Slot slot = slots().get(0);
         FetchResponseBuilder builder = new FetchResponseBuilder(false, true);
         builder.build(session, false, List.of(slot), onlyP0(new LogOffsets(0, 3, 7)));
