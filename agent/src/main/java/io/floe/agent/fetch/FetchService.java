@@ -135,7 +135,9 @@ public final class FetchService implements AutoCloseable {
     /**
      * Records transaction markers the store just wrote and wakes the fetches waiting on their
      * partitions: a commit marker moves the last stable offset that read-committed fetches wait for.
-     * Same as {@link PartitionLogs#onMarkers}.
+     * Same as {@link PartitionLogs#onMarkers}. After a marker write whose outcome is unknown, the
+     * caller reports its partitions as stale instead ({@link #onCommitted} with
+     * {@link CommittedObject#stalePartitions()}), so their views reload from the store.
      */
     public void onMarkers(List<TransactionMarker> markers) {
         logs.onMarkers(markers);
