@@ -8,6 +8,7 @@ import io.floe.core.log.LogOffsets;
 import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.LocalFiles;
 import io.floe.core.object.ObjectFileRange;
@@ -299,12 +300,23 @@ final class FetchReader {
         if (anyData && !entries.isEmpty() && entries.get(0).sizeInBytes() > bytesMax) {
             entries = List.of();
         }
-        List<AbortedTransaction> aborted = query.readCommitted() && !entries.isEmpty()
-                ? logs.abortedTransactions(
+        List<AbortedTransaction> aborted = List.of();
+        if (query.readCommitted() && !entries.isEmpty()) {
+            try {
+                aborted = logs.abortedTransactions(
                         partition.topicPartition(),
                         fetchOffset,
-                        entries.get(entries.size() - 1).nextOffset())
-                : List.of();
+                        entries.get(entries.size() - 1).nextOffset());
+            } catch (OffsetOutOfRangeException e) {
+                // Retention passed the fetch offset after the entries were planned, and took the markers
+                // below it along: which of the planned records were aborted is no longer known.
+                return Planned.error(new PartitionResult.Error(
+                        partition.topicPartition(),
+                        FetchError.OFFSET_OUT_OF_RANGE,
+                        logs.storedOffsets(partition.topicPartition()),
+                        e.getMessage()));
+            }
+        }
         return new Planned(partition, offsets, parts(entries), aborted, null);
     }
 
