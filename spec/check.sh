@@ -237,6 +237,7 @@ txc="-DMAINT -DONEPART -DNREC0=1 -DNRET=0"      # key compaction, reader, materi
 txr="-DMAINT -DONEPART -DNREC0=1 -DNCOMP=0"     # retention, reader, materializer
 build txn              ""                          "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
 build txn-tv1          "-DTV1"                     "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+build txn-2tx          "-DNTX1=2"                  "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
 build txn-compact      "$txc"                      "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
 build txn-retain       "$txr"                      "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
 build txn-L            ""                          "-DCOLLAPSE"          -O2 transactions.pml
@@ -244,6 +245,7 @@ build txn-snapshot     "$txc -DNO_LAG_GUARD -DATOMIC_FETCH" "-DSAFETY -DCOLLAPSE
 build txn-snap-retain  "$txr -DNO_LAG_GUARD -DATOMIC_FETCH" "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
 check safety   txn             TxnSafety        hold ""
 check safety   txn-tv1         TxnSafety        hold ""
+check safety   txn-2tx         TxnSafety        hold ""
 check safety   txn-compact     TxnSafety        hold ""
 check safety   txn-retain      TxnSafety        hold ""
 check liveness txn-L           TxnEnds          hold "-a"
