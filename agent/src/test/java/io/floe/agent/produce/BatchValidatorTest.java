@@ -3,6 +3,7 @@ package io.floe.agent.produce;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.core.metadata.TransactionalAppend;
 import io.floe.agent.produce.InvalidBatchException.Reason;
 import io.floe.core.log.TopicPartition;
 import java.nio.ByteBuffer;
@@ -127,9 +128,9 @@ class BatchValidatorTest {
                         new SimpleRecord(2L, null, "no key".getBytes(StandardCharsets.UTF_8)))
                 .buffer();
 
-        assertThat(BatchValidator.validate(TP, records, 1_048_588, false).recordCount())
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, false, TransactionalAppend.NONE).recordCount())
                 .isEqualTo(2);
-        assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588, true))
+        assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588, true, TransactionalAppend.NONE))
                 .isInstanceOfSatisfying(
                         InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
                 .hasMessageContaining("Compacted topic cannot accept message without key")
@@ -143,7 +144,7 @@ class BatchValidatorTest {
                         Compression.NONE, new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), null))
                 .buffer();
 
-        assertThat(BatchValidator.validate(TP, records, 1_048_588, true).recordCount())
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, true, TransactionalAppend.NONE).recordCount())
                 .isEqualTo(1);
     }
 
