@@ -335,8 +335,8 @@ public final class GroupCoordinator implements AutoCloseable {
         if (group == null) {
             return generationIdOrMemberEpoch < 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
         }
-        return group.call(() -> members.validateTransactionalOffsetCommit(
-                group, memberId, groupInstanceId, generationIdOrMemberEpoch));
+        return group.call(() ->
+                members.validateTransactionalOffsetCommit(group, memberId, groupInstanceId, generationIdOrMemberEpoch));
     }
 
     /**

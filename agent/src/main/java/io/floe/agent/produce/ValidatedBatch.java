@@ -10,11 +10,7 @@ import java.nio.ByteBuffer;
  * it takes part in its producer's transaction.
  */
 record ValidatedBatch(
-        ByteBuffer bytes,
-        int recordCount,
-        long maxTimestamp,
-        ProducerState producer,
-        TransactionalAppend transaction) {
+        ByteBuffer bytes, int recordCount, long maxTimestamp, ProducerState producer, TransactionalAppend transaction) {
 
     /**
      * The batch stamped with the agent's time, for a topic with {@code message.timestamp.type=LogAppendTime}:

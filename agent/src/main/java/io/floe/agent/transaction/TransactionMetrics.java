@@ -74,10 +74,12 @@ final class TransactionMetrics {
 
     /** A refusal or failure of kind {@code kind} (an error name, lower case). */
     void error(String kind) {
-        errors.computeIfAbsent(kind.toLowerCase(Locale.ROOT), k -> Counter.builder("floe.transaction.errors")
-                        .tag("kind", k)
-                        .description("Transaction requests refused or failed, by kind")
-                        .register(meters))
+        errors.computeIfAbsent(
+                        kind.toLowerCase(Locale.ROOT),
+                        k -> Counter.builder("floe.transaction.errors")
+                                .tag("kind", k)
+                                .description("Transaction requests refused or failed, by kind")
+                                .register(meters))
                 .increment();
     }
 
