@@ -35,7 +35,8 @@ final class DirtyScan {
     private long end = -1;
 
     /**
-     * @param highWatermark the partition's high watermark when its rows were read
+     * @param highWatermark the partition's last stable offset when its rows were read: the batch reaching
+     *     it is the active tail, and later ones may belong to a transaction still open
      * @param maxTimestampAtMost batches with a larger max timestamp wait ({@code now - min.compaction.lag.ms})
      * @param objectsCreatedBefore batches in objects created later wait
      * @param recordsMax offsets one pass may map (the key map's capacity)

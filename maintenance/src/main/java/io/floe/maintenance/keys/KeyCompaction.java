@@ -189,7 +189,7 @@ public final class KeyCompaction implements Job {
         long start = Math.max(checkpoint(id(topic, partition)).cleanOffset(), offsets.logStartOffset());
         long minLagMs = longConfig(topic, MIN_COMPACTION_LAG_MS);
         DirtyScan scan = new DirtyScan(
-                offsets.highWatermark(),
+                offsets.lastStableOffset(),
                 now.toEpochMilli() - Math.max(0, minLagMs),
                 now.minus(config.compactionMinAge()),
                 KeyOffsetMap.capacityFor(config.keyCompactionBufferBytes()),

@@ -1,10 +1,12 @@
 package io.floe.maintenance.keys;
 
+import io.floe.core.record.AbortedBatches;
 import io.floe.core.record.BatchFilter;
 import io.floe.core.record.DecompressionBuffers;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -23,6 +25,7 @@ final class NewestPerKey extends BatchFilter {
     private final KeyOffsetMap newest;
     private final DecompressionBuffers decompression = DecompressionBuffers.reused();
     private long tombstoneHorizonMs = Long.MAX_VALUE;
+    private AbortedBatches aborted = AbortedBatches.of(List.of());
 
     NewestPerKey(KeyOffsetMap newest, long nowMs, long deleteRetentionMs) {
         super(nowMs, deleteRetentionMs);
@@ -62,6 +65,11 @@ final class NewestPerKey extends BatchFilter {
         return new Outcome.Rewritten(out, StoredBatch.of(out), removed);
     }
 
+    /** The aborted transactions of the range being filtered: their records are removed. */
+    void skip(AbortedBatches abortedBatches) {
+        this.aborted = abortedBatches;
+    }
+
     /** The earliest delete horizon of a tombstone this filter kept, or {@link Long#MAX_VALUE}. */
     long tombstoneHorizonMs() {
         return tombstoneHorizonMs;
@@ -71,6 +79,9 @@ final class NewestPerKey extends BatchFilter {
     protected boolean retain(StoredBatch batch, StoredRecord record) {
         if (batch.isControlBatch()) {
             return true;
+        }
+        if (aborted.aborted(batch)) {
+            return false;
         }
         if (!record.hasKey() || record.offset() < newest.get(record.key())) {
             return false;

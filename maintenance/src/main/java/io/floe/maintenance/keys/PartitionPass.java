@@ -11,6 +11,7 @@ import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.AbortedBatches;
 import io.floe.core.record.DecompressionBuffers;
 import io.floe.core.record.RecordIterator;
 import io.floe.core.record.StoredBatch;
@@ -82,6 +83,7 @@ final class PartitionPass {
     private long chunkBytes;
     private long chunkRecordsRemoved;
     private boolean complete = true;
+    private AbortedBatches aborted = AbortedBatches.of(List.of());
     private long bytesRead;
     private long recordsRemoved;
     private int swaps;
@@ -122,6 +124,9 @@ final class PartitionPass {
     /** Cleans the batches from {@code logStart} up to {@code dirty.end()}. */
     Result run(long logStart, DirtySection dirty) {
         newest.clear();
+        // Aborted records never count as a key's newest value, and go at this pass.
+        aborted = AbortedBatches.of(metadata.abortedTransactions(tp, logStart, dirty.end()));
+        filter.skip(aborted);
         mapKeys(dirty.cleanable());
         clean(logStart, dirty.end());
         swap();
@@ -133,7 +138,7 @@ final class PartitionPass {
             List<ByteBuffer> bytes = BatchReads.read(objects, run, this::read);
             for (ByteBuffer batchBytes : bytes) {
                 StoredBatch batch = StoredBatch.of(batchBytes);
-                if (batch.isControlBatch()) {
+                if (batch.isControlBatch() || aborted.aborted(batch)) {
                     continue;
                 }
                 if (newest.size() + batch.lastOffset() - batch.baseOffset() + 1 > newest.capacity()) {

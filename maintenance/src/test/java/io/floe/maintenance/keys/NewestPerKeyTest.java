@@ -2,6 +2,8 @@ package io.floe.maintenance.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.log.AbortedTransaction;
+import io.floe.core.record.AbortedBatches;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -126,6 +128,22 @@ class NewestPerKeyTest {
             assertThat(values(kafkaBatch(rewritten))).containsExactly("1=c:1");
             assertThat(kafkaBatch(rewritten).deleteHorizonMs()).isEmpty();
         });
+    }
+
+    @Test
+    void recordsOfAnAbortedTransactionAreRemovedAndOthersOfItsProducerKept() {
+        long producerId = 77;
+        ByteBuffer aborted = MemoryRecords.withTransactionalRecords(
+                        10, Compression.NONE, producerId, (short) 0, 0, 0, record("a", "aborted"))
+                .buffer();
+        ByteBuffer committed = MemoryRecords.withTransactionalRecords(
+                        20, Compression.NONE, producerId, (short) 0, 1, 0, record("b", "committed"))
+                .buffer();
+        NewestPerKey filter = new NewestPerKey(map("a", 10, "b", 20), NOW, DELETE_RETENTION_MS);
+        filter.skip(AbortedBatches.of(List.of(new AbortedTransaction(producerId, 10, 11))));
+
+        assertThat(filter.filter(aborted)).isEqualTo(new NewestPerKey.Outcome.Removed(1));
+        assertThat(filter.filter(committed)).isInstanceOf(NewestPerKey.Outcome.Unchanged.class);
     }
 
     static ByteBuffer batch(Compression compression, long baseOffset, SimpleRecord... records) {

@@ -1,8 +1,11 @@
 package io.floe.metadata.sql;
 
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.log.TransactionMarker;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.UnknownTopicException;
@@ -36,10 +39,10 @@ final class BatchIndex {
                     + FROM_OFFSET;
 
     /** A partition's row: its id in the batch tables and its markers. */
-    private record PartitionRow(long id, LogOffsets offsets) {}
+    record PartitionRow(long id, LogOffsets offsets) {}
 
     LogOffsets offsets(Connection connection, TopicPartition topicPartition) throws SQLException {
-        Optional<PartitionRow> partition = partition(connection, topicPartition);
+        Optional<PartitionRow> partition = partition(connection, topicPartition, true);
         if (partition.isPresent()) {
             return partition.get().offsets();
         }
@@ -85,7 +88,21 @@ final class BatchIndex {
 
     private static Optional<PartitionRow> partition(Connection connection, TopicPartition topicPartition)
             throws SQLException {
+        return partition(connection, topicPartition, false);
+    }
+
+    /**
+     * The partition's row; with {@code stable}, its last stable offset too: the first offset of its
+     * oldest open transaction (the partial index of open transactions), never below the log start.
+     */
+    static Optional<PartitionRow> partition(Connection connection, TopicPartition topicPartition, boolean stable)
+            throws SQLException {
+        String oldestOpen = stable
+                ? ", (SELECT MIN(s.txn_first_offset) FROM producer_state s WHERE s.partition_id = p.id"
+                        + " AND s.txn_first_offset IS NOT NULL)"
+                : "";
         try (PreparedStatement select = connection.prepareStatement("SELECT p.id, p.log_start_offset, p.next_offset"
+                + oldestOpen
                 + " FROM partitions p JOIN topics t ON t.id = p.topic_id WHERE t.name = ? AND p.partition_index = ?")) {
             select.setString(1, topicPartition.topic());
             select.setInt(2, topicPartition.partition());
@@ -93,9 +110,67 @@ final class BatchIndex {
                 if (!rows.next()) {
                     return Optional.empty();
                 }
-                return Optional.of(new PartitionRow(rows.getLong(1), new LogOffsets(rows.getLong(2), rows.getLong(3))));
+                long logStart = rows.getLong(2);
+                long highWatermark = rows.getLong(3);
+                long stableOffset = highWatermark;
+                if (stable) {
+                    long open = rows.getLong(4);
+                    if (!rows.wasNull()) {
+                        stableOffset = Math.max(logStart, Math.min(open, highWatermark));
+                    }
+                }
+                return Optional.of(
+                        new PartitionRow(rows.getLong(1), new LogOffsets(logStart, stableOffset, highWatermark)));
             }
         }
+    }
+
+    /**
+     * The partition's batches and transaction markers with {@code lastOffset >= fromOffset}, merged in
+     * offset order, at most {@code maxEntries}: the first {@code maxEntries} of each kind hold the first
+     * {@code maxEntries} of both.
+     */
+    List<LogEntry> entries(Connection connection, TopicPartition topicPartition, long fromOffset, int maxEntries)
+            throws SQLException {
+        Optional<PartitionRow> partition = partition(connection, topicPartition);
+        if (partition.isEmpty()) {
+            return List.of();
+        }
+        long id = partition.get().id();
+        long from = Math.max(fromOffset, partition.get().offsets().logStartOffset());
+        List<BatchCoordinate> batches = query(
+                connection,
+                topicPartition,
+                COORDINATES + " ORDER BY base_offset LIMIT ?",
+                id,
+                id,
+                from,
+                from,
+                maxEntries);
+        List<TransactionMarker> markers = MarkerIndex.markers(connection, topicPartition, id, from, maxEntries);
+        if (markers.isEmpty()) {
+            return List.copyOf(batches);
+        }
+        List<LogEntry> merged = new ArrayList<>(Math.min(maxEntries, batches.size() + markers.size()));
+        int b = 0;
+        int m = 0;
+        while (merged.size() < maxEntries && (b < batches.size() || m < markers.size())) {
+            boolean batchFirst = m == markers.size()
+                    || (b < batches.size()
+                            && batches.get(b).baseOffset() < markers.get(m).offset());
+            merged.add(batchFirst ? batches.get(b++) : markers.get(m++));
+        }
+        return merged;
+    }
+
+    /** The partition's aborted transactions meeting {@code [fromOffset, toOffset)}; empty for an unknown partition. */
+    List<AbortedTransaction> aborted(
+            Connection connection, TopicPartition topicPartition, long fromOffset, long toOffset) throws SQLException {
+        Optional<PartitionRow> partition = partition(connection, topicPartition);
+        if (partition.isEmpty() || toOffset <= fromOffset) {
+            return List.of();
+        }
+        return MarkerIndex.aborted(connection, partition.get().id(), fromOffset, toOffset);
     }
 
     private static boolean topicExists(Connection connection, String name) throws SQLException {

@@ -34,20 +34,25 @@ final class CommitState {
     private final Map<String, TopicRow> topics;
     private final Map<TopicPartition, PartitionLog> partitions;
     private final Map<ProducerKey, ProducerHistory> producers;
+    private final CommitTransactions transactions;
 
     private CommitState(
             Map<String, TopicRow> topics,
             Map<TopicPartition, PartitionLog> partitions,
-            Map<ProducerKey, ProducerHistory> producers) {
+            Map<ProducerKey, ProducerHistory> producers,
+            CommitTransactions transactions) {
         this.topics = topics;
         this.partitions = partitions;
         this.producers = producers;
+        this.transactions = transactions;
     }
 
     static CommitState load(Connection connection, Dialect dialect, List<BatchAppend> batches) throws SQLException {
         Set<String> names = new LinkedHashSet<>();
         batches.forEach(b -> names.add(b.topicPartition().topic()));
         Map<String, TopicRow> topics = loadTopics(connection, List.copyOf(names));
+        // The transactional ids' rows come first in the lock order (see Transactions).
+        CommitTransactions transactions = CommitTransactions.load(connection, dialect, batches);
         Set<TopicPartition> targets = new LinkedHashSet<>();
         for (BatchAppend batch : batches) {
             TopicRow topic = topics.get(batch.topicPartition().topic());
@@ -66,7 +71,7 @@ final class CommitState {
             }
         }
         Map<ProducerKey, ProducerHistory> producers = loadProducers(connection, dialect, List.copyOf(producerKeys));
-        return new CommitState(topics, partitions, producers);
+        return new CommitState(topics, partitions, producers, transactions);
     }
 
     /**
@@ -110,6 +115,10 @@ final class CommitState {
 
     Map<ProducerKey, ProducerHistory> producers() {
         return producers;
+    }
+
+    CommitTransactions transactions() {
+        return transactions;
     }
 
     private static Map<String, TopicRow> loadTopics(Connection connection, List<String> names) throws SQLException {
@@ -168,20 +177,26 @@ final class CommitState {
         KeyedSelect.run(
                 connection,
                 "SELECT partition_id, producer_id, producer_epoch, last_sequence, recent_batches,"
-                        + " first_sequence FROM producer_state",
+                        + " first_sequence, txn_first_offset FROM producer_state",
                 List.of("partition_id", "producer_id"),
                 dialect.forUpdateInOrder("partition_id, producer_id"),
                 keys,
                 CommitState::bindProducerKey,
                 row -> {
                     int firstSequence = row.getInt(6);
+                    boolean firstUnknown = row.wasNull();
+                    long txnFirstOffset = row.getLong(7);
+                    if (row.wasNull()) {
+                        txnFirstOffset = ProducerHistory.NO_TRANSACTION;
+                    }
                     producers.put(
                             new ProducerKey(row.getLong(1), row.getLong(2)),
                             ProducerHistory.decode(
                                     row.getShort(3),
-                                    row.wasNull() ? ProducerHistory.UNKNOWN_SEQUENCE : firstSequence,
+                                    firstUnknown ? ProducerHistory.UNKNOWN_SEQUENCE : firstSequence,
                                     row.getInt(4),
-                                    row.getString(5)));
+                                    row.getString(5),
+                                    txnFirstOffset));
                 });
         return producers;
     }

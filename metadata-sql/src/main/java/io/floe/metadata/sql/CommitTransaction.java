@@ -50,17 +50,18 @@ final class CommitTransaction {
                     "object " + commit.object() + " is " + objectState + ", not " + REGISTERED);
         }
         CommitState state = CommitState.load(connection, dialect, commit.batches());
+        long now = clock.millis();
         List<AppendResult> results = new ArrayList<>(commit.batches().size());
         List<BatchRow> appended = new ArrayList<>();
         for (BatchAppend batch : commit.batches()) {
-            results.add(append(batch, state, appended));
+            results.add(append(batch, state, appended, now));
         }
-        CommitWrites.write(connection, dialect, commit.object(), appended, state, clock.millis());
+        CommitWrites.write(connection, dialect, commit.object(), appended, state, now);
         markCommitted(connection, commit, appended.size());
         return new CommitOutcome.Committed(results);
     }
 
-    private static AppendResult append(BatchAppend batch, CommitState state, List<BatchRow> appended) {
+    private static AppendResult append(BatchAppend batch, CommitState state, List<BatchRow> appended, long now) {
         String missing = state.missingTarget(batch);
         if (missing != null) {
             return new AppendResult.Failed(AppendError.UNKNOWN_TOPIC_OR_PARTITION, missing);
@@ -69,6 +70,12 @@ final class CommitTransaction {
         ProducerState producer = batch.producer();
         if (!producer.idempotent()) {
             return appendTo(log, batch, appended);
+        }
+        if (batch.transaction().transactional()) {
+            AppendResult.Failed refused = state.transactions().check(batch, log.id());
+            if (refused != null) {
+                return refused;
+            }
         }
         SequenceCheck.Verdict verdict =
                 SequenceCheck.check(state.producer(log.id(), producer.producerId()), producer, batch.topicPartition());
@@ -83,6 +90,10 @@ final class CommitTransaction {
         history.record(
                 producer.producerEpoch(),
                 new RecentBatch(producer.baseSequence(), producer.lastSequence(), result.baseOffset()));
+        if (batch.transaction().transactional()) {
+            history.inTransaction(result.baseOffset());
+            state.transactions().admitted(batch, log.id(), now);
+        }
         return result;
     }
 

@@ -5,6 +5,7 @@ import io.floe.core.object.ObjectKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +33,7 @@ final class CommitWrites {
         insertBatches(connection, object, appended);
         advancePartitions(connection, state);
         saveProducers(connection, dialect, state.producers(), writtenAtMs);
+        state.transactions().write(connection, dialect);
     }
 
     private static void insertBatches(Connection connection, ObjectKey object, List<BatchRow> appended)
@@ -80,7 +82,13 @@ final class CommitWrites {
         String upsert = dialect.upsert(
                 "producer_state",
                 List.of("partition_id", "producer_id"),
-                List.of("producer_epoch", "last_sequence", "recent_batches", "first_sequence", "written_at"));
+                List.of(
+                        "producer_epoch",
+                        "last_sequence",
+                        "recent_batches",
+                        "first_sequence",
+                        "written_at",
+                        "txn_first_offset"));
         try (PreparedStatement save = connection.prepareStatement(upsert)) {
             for (Map.Entry<CommitState.ProducerKey, ProducerHistory> entry : producers.entrySet()) {
                 ProducerHistory history = entry.getValue();
@@ -92,6 +100,11 @@ final class CommitWrites {
                     save.setString(5, history.encodeRecent());
                     save.setInt(6, history.firstSequence());
                     save.setLong(7, writtenAtMs);
+                    if (history.txnFirstOffset() == ProducerHistory.NO_TRANSACTION) {
+                        save.setNull(8, Types.BIGINT);
+                    } else {
+                        save.setLong(8, history.txnFirstOffset());
+                    }
                     save.addBatch();
                 }
             }

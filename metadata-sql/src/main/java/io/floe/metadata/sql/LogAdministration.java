@@ -26,7 +26,8 @@ final class LogAdministration {
     private record PartitionRow(long id, long logStartOffset, long nextOffset) {}
 
     /** A producer's state row, with the base offset of its last batch (-1 when none is recorded). */
-    private record ProducerRow(long producerId, short epoch, int lastSequence, long lastBatchOffset) {}
+    private record ProducerRow(
+            long producerId, short epoch, int lastSequence, long lastBatchOffset, long txnFirstOffset) {}
 
     private final Dialect dialect;
 
@@ -64,15 +65,21 @@ final class LogAdministration {
         PartitionRow partition = require(connection, topicPartition, "");
         List<ProducerRow> rows = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement("SELECT producer_id, producer_epoch,"
-                + " last_sequence, recent_batches FROM producer_state WHERE partition_id = ? ORDER BY producer_id")) {
+                + " last_sequence, recent_batches, txn_first_offset FROM producer_state WHERE partition_id = ?"
+                + " ORDER BY producer_id")) {
             select.setLong(1, partition.id());
             try (ResultSet result = select.executeQuery()) {
                 while (result.next()) {
+                    long txnFirstOffset = result.getLong(5);
+                    if (result.wasNull()) {
+                        txnFirstOffset = ActiveProducer.NO_TRANSACTION;
+                    }
                     rows.add(new ProducerRow(
                             result.getLong(1),
                             result.getShort(2),
                             result.getInt(3),
-                            lastBatchOffset(result.getString(4))));
+                            lastBatchOffset(result.getString(4)),
+                            txnFirstOffset));
                 }
             }
         }
@@ -83,7 +90,8 @@ final class LogAdministration {
                     row.producerId(),
                     row.epoch(),
                     row.lastSequence(),
-                    timestamps.getOrDefault(row.lastBatchOffset(), ActiveProducer.NO_TIMESTAMP)));
+                    timestamps.getOrDefault(row.lastBatchOffset(), ActiveProducer.NO_TIMESTAMP),
+                    row.txnFirstOffset()));
         }
         return producers;
     }

@@ -91,6 +91,12 @@ final class LogCleanup {
         if (!released.isEmpty()) {
             ObjectReferences.release(connection, released, deleteAfter, ObjectDeletion.Reason.UNREFERENCED);
         }
+        try (PreparedStatement delete =
+                connection.prepareStatement("DELETE FROM txn_markers WHERE partition_id = ? AND marker_offset < ?")) {
+            delete.setLong(1, id);
+            delete.setLong(2, target);
+            delete.executeUpdate();
+        }
         if (target > logStart) {
             Counters.increment(connection, Counters.LOG_REWRITES);
         }

@@ -193,6 +193,65 @@ final class Migrations {
                 session_timeout_ms BIGINT NOT NULL,
                 prior_members_until BIGINT NOT NULL)"""));
 
+    /**
+     * Kafka transactions (the {@code Transactions} role): one row per transactional id, the partitions
+     * and pending offsets of its open transaction, and transaction markers, which take an offset in
+     * their partition but live here rather than in an object. Abort markers are also the index of
+     * aborted transactions that read-committed fetches answer with. The first offset of a producer's
+     * open transaction on a partition is a column of its partition state; the two partial indexes serve
+     * the last stable offset (by partition) and the end of a transaction (by producer), and stay as
+     * small as the set of open transactions.
+     */
+    private static final Migration TRANSACTIONS = new Migration(
+            10,
+            "transactions, transaction markers",
+            List.of(
+                    """
+            CREATE TABLE transactions (
+                transactional_id TEXT PRIMARY KEY,
+                producer_id BIGINT NOT NULL UNIQUE,
+                producer_epoch SMALLINT NOT NULL,
+                last_producer_epoch SMALLINT NOT NULL,
+                previous_producer_id BIGINT NOT NULL,
+                state VARCHAR(16) NOT NULL,
+                timeout_ms INTEGER NOT NULL,
+                started_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL)""",
+                    "CREATE INDEX transactions_by_state ON transactions (state, started_at)",
+                    """
+            CREATE TABLE transaction_partitions (
+                transactional_id TEXT NOT NULL,
+                partition_id BIGINT NOT NULL,
+                PRIMARY KEY (transactional_id, partition_id))""",
+                    """
+            CREATE TABLE pending_offsets (
+                transactional_id TEXT NOT NULL,
+                group_id TEXT NOT NULL,
+                topic_name VARCHAR(249) NOT NULL,
+                partition_index INTEGER NOT NULL,
+                committed_offset BIGINT NOT NULL,
+                leader_epoch INTEGER NOT NULL,
+                metadata TEXT NOT NULL,
+                commit_timestamp BIGINT NOT NULL,
+                PRIMARY KEY (transactional_id, group_id, topic_name, partition_index))""",
+                    "CREATE INDEX pending_offsets_by_group ON pending_offsets (group_id)",
+                    """
+            CREATE TABLE txn_markers (
+                partition_id BIGINT NOT NULL REFERENCES partitions (id),
+                marker_offset BIGINT NOT NULL,
+                producer_id BIGINT NOT NULL,
+                producer_epoch SMALLINT NOT NULL,
+                committed SMALLINT NOT NULL,
+                first_offset BIGINT NOT NULL,
+                coordinator_epoch INTEGER NOT NULL,
+                marker_timestamp BIGINT NOT NULL,
+                PRIMARY KEY (partition_id, marker_offset))""",
+                    "ALTER TABLE producer_state ADD COLUMN txn_first_offset BIGINT",
+                    "CREATE INDEX producer_state_open_by_partition ON producer_state (partition_id, txn_first_offset)"
+                            + " WHERE txn_first_offset IS NOT NULL",
+                    "CREATE INDEX producer_state_open_by_producer ON producer_state (producer_id)"
+                            + " WHERE txn_first_offset IS NOT NULL"));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(
             INITIAL,
@@ -203,7 +262,8 @@ final class Migrations {
             RETENTION_HOLDS,
             LOG_REWRITES,
             PRODUCER_EXPIRY,
-            COORDINATOR_LEASES);
+            COORDINATOR_LEASES,
+            TRANSACTIONS);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

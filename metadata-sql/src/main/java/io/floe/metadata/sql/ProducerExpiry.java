@@ -21,8 +21,8 @@ final class ProducerExpiry {
             stamp.setLong(1, now.toEpochMilli());
             stamp.executeUpdate();
         }
-        try (PreparedStatement delete =
-                connection.prepareStatement("DELETE FROM producer_state WHERE written_at < ?")) {
+        try (PreparedStatement delete = connection.prepareStatement(
+                "DELETE FROM producer_state WHERE written_at < ? AND txn_first_offset IS NULL")) {
             delete.setLong(1, writtenBefore.toEpochMilli());
             return delete.executeUpdate();
         }

@@ -27,14 +27,23 @@ final class ProducerHistory {
     private short epoch;
     private int firstSequence;
     private int lastSequence;
+    private long txnFirstOffset;
     private boolean changed;
 
-    ProducerHistory(short epoch, int firstSequence, int lastSequence, List<RecentBatch> recent) {
+    ProducerHistory(short epoch, int firstSequence, int lastSequence, List<RecentBatch> recent, long txnFirstOffset) {
         this.epoch = epoch;
         this.firstSequence = firstSequence;
         this.lastSequence = lastSequence;
         this.recent = new ArrayDeque<>(recent);
+        this.txnFirstOffset = txnFirstOffset;
     }
+
+    ProducerHistory(short epoch, int firstSequence, int lastSequence, List<RecentBatch> recent) {
+        this(epoch, firstSequence, lastSequence, recent, NO_TRANSACTION);
+    }
+
+    /** The first offset of the producer's open transaction on the partition when none is open. */
+    static final long NO_TRANSACTION = -1;
 
     /** A producer with nothing stored, about to record its first batch. */
     static ProducerHistory fresh(short epoch) {
@@ -42,7 +51,8 @@ final class ProducerHistory {
     }
 
     /** Parses {@link #encodeRecent()}'s format by hand: this runs for every producer of every commit. */
-    static ProducerHistory decode(short epoch, int firstSequence, int lastSequence, String recentBatches) {
+    static ProducerHistory decode(
+            short epoch, int firstSequence, int lastSequence, String recentBatches, long txnFirstOffset) {
         List<RecentBatch> recent = new ArrayList<>(RECENT_BATCHES_MAX);
         int start = 0;
         while (start < recentBatches.length()) {
@@ -56,7 +66,11 @@ final class ProducerHistory {
                     Long.parseLong(recentBatches, second + 1, end, 10)));
             start = end + 1;
         }
-        return new ProducerHistory(epoch, firstSequence, lastSequence, recent);
+        return new ProducerHistory(epoch, firstSequence, lastSequence, recent, txnFirstOffset);
+    }
+
+    static ProducerHistory decode(short epoch, int firstSequence, int lastSequence, String recentBatches) {
+        return decode(epoch, firstSequence, lastSequence, recentBatches, NO_TRANSACTION);
     }
 
     String encodeRecent() {
@@ -127,6 +141,19 @@ final class ProducerHistory {
             recent.removeFirst();
         }
         changed = true;
+    }
+
+    /** The first offset of the producer's open transaction on the partition, or {@link #NO_TRANSACTION}. */
+    long txnFirstOffset() {
+        return txnFirstOffset;
+    }
+
+    /** Records a transactional batch appended at {@code baseOffset}: it opens a transaction unless one is open. */
+    void inTransaction(long baseOffset) {
+        if (txnFirstOffset == NO_TRANSACTION) {
+            txnFirstOffset = baseOffset;
+            changed = true;
+        }
     }
 
     boolean changed() {

@@ -30,14 +30,19 @@ import io.floe.core.topic.Topic;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
+import io.floe.core.transaction.TransactionState;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -73,6 +78,7 @@ public final class SqlMetadataStore implements MetadataStore {
     private final Clock clock;
     private final NodeIds nodeIds;
     private final CoordinatorLeases coordinators;
+    private final TransactionOperations transactions;
 
     private SqlMetadataStore(Dialect dialect, Database database, Clock clock) {
         this.dialect = dialect;
@@ -91,6 +97,7 @@ public final class SqlMetadataStore implements MetadataStore {
         this.retentionHolds = new RetentionHolds(dialect);
         this.nodeIds = new NodeIds(leases);
         this.coordinators = new CoordinatorLeases(dialect);
+        this.transactions = new TransactionOperations(dialect, groupOffsets);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -333,36 +340,60 @@ public final class SqlMetadataStore implements MetadataStore {
         });
     }
 
+    /** Like {@link #batches(List)}: every partition's entries in one read transaction. */
     @Override
     public List<List<LogEntry>> entries(List<BatchesQuery> queries) {
-        List<List<LogEntry>> answers = new ArrayList<>();
-        for (List<BatchCoordinate> batches : batches(queries)) {
-            answers.add(List.copyOf(batches));
+        if (queries.isEmpty()) {
+            return List.of();
         }
-        return answers;
+        return read("read log entries of " + queries.size() + " partitions", connection -> {
+            List<List<LogEntry>> answers = new ArrayList<>(queries.size());
+            for (BatchesQuery query : queries) {
+                answers.add(
+                        query.maxBatches() == 0
+                                ? List.of()
+                                : batchIndex.entries(
+                                        connection, query.topicPartition(), query.fromOffset(), query.maxBatches()));
+            }
+            return answers;
+        });
     }
 
     @Override
     public List<AbortedTransaction> abortedTransactions(TopicPartition topicPartition, long fromOffset, long toOffset) {
-        return List.of();
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return read(
+                "read aborted transactions of " + topicPartition,
+                connection -> batchIndex.aborted(connection, topicPartition, fromOffset, toOffset));
     }
 
-    // ----- transactions (being built)
+    // ----- transactions
 
     @Override
     public TransactionOutcome initProducer(String transactionalId, int timeoutMs, ProducerEpoch expected, Instant now) {
-        throw new UnsupportedOperationException("transactions");
+        Objects.requireNonNull(transactionalId, "transactionalId");
+        return transactionWrite(
+                "init producer of transactional id " + transactionalId,
+                connection -> transactions.initProducer(
+                        connection, transactionalId, timeoutMs, expected, now.toEpochMilli()));
     }
 
     @Override
     public TransactionOutcome addPartitions(
             String transactionalId, ProducerEpoch producer, Collection<TopicPartition> partitions, Instant now) {
-        throw new UnsupportedOperationException("transactions");
+        List<TopicPartition> copy = List.copyOf(partitions);
+        return transactionWrite(
+                "add " + copy.size() + " partitions to transaction " + transactionalId,
+                connection ->
+                        transactions.addPartitions(connection, transactionalId, producer, copy, now.toEpochMilli()));
     }
 
     @Override
     public TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now) {
-        throw new UnsupportedOperationException("transactions");
+        Objects.requireNonNull(groupId, "groupId");
+        return transactionWrite(
+                "add offsets of group " + groupId + " to transaction " + transactionalId,
+                connection -> transactions.addOffsets(connection, transactionalId, producer, now.toEpochMilli()));
     }
 
     @Override
@@ -372,44 +403,119 @@ public final class SqlMetadataStore implements MetadataStore {
             String groupId,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now) {
-        throw new UnsupportedOperationException("transactions");
+        Map<TopicPartition, CommittedOffset> copy = Map.copyOf(offsets);
+        return transactionWrite(
+                "commit " + copy.size() + " offsets of group " + groupId + " in transaction " + transactionalId,
+                connection -> transactions.commitPendingOffsets(
+                        connection, dialect, transactionalId, producer, groupId, copy, now.toEpochMilli()));
     }
 
     @Override
     public TransactionOutcome endTransaction(
             String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now) {
-        throw new UnsupportedOperationException("transactions");
+        return transactionWrite(
+                (commit ? "commit" : "abort") + " transaction " + transactionalId + " of producer " + producer,
+                connection -> transactions.endTransaction(
+                        connection, transactionalId, producer, commit, bumpEpoch, now.toEpochMilli()));
     }
 
     @Override
     public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
-        throw new UnsupportedOperationException("transactions");
+        return transactionWrite(
+                "abort expired transaction " + transactionalId,
+                connection -> transactions.abortExpired(connection, transactionalId, producer, now.toEpochMilli()));
     }
 
     @Override
     public TransactionOutcome writeMarker(
             TopicPartition partition, ProducerEpoch producer, boolean commit, int coordinatorEpoch, Instant now) {
-        throw new UnsupportedOperationException("transactions");
+        Objects.requireNonNull(partition, "partition");
+        return transactionWrite(
+                "write " + (commit ? "commit" : "abort") + " marker of producer " + producer + " to " + partition,
+                connection -> transactions.writeMarker(connection, partition, producer, commit, now.toEpochMilli()));
     }
 
     @Override
     public Optional<TransactionDescription> transaction(String transactionalId) {
-        return Optional.empty();
+        Objects.requireNonNull(transactionalId, "transactionalId");
+        return read("read transactional id " + transactionalId, connection -> {
+            Optional<TransactionRow> row = transactions.rows().find(connection, transactionalId);
+            return row.isEmpty()
+                    ? Optional.<TransactionDescription>empty()
+                    : Optional.of(transactions.rows().describe(connection, row.get()));
+        });
     }
 
     @Override
     public List<TransactionDescription> transactions() {
-        return List.of();
+        return read("list transactional ids", connection -> describeAll(connection, ""));
     }
 
     @Override
     public List<TransactionDescription> expiredTransactions(Instant now) {
-        return List.of();
+        long nowMs = now.toEpochMilli();
+        return read("list expired transactions", connection -> {
+            List<TransactionDescription> expired = new ArrayList<>();
+            for (TransactionDescription transaction : describeAll(
+                    connection, " WHERE state = '" + TransactionState.ONGOING.name() + "' AND started_at < ?", nowMs)) {
+                if (transaction.expiredAt(nowMs)) {
+                    expired.add(transaction);
+                }
+            }
+            expired.sort(Comparator.comparingLong(TransactionDescription::startedAtMs));
+            return expired;
+        });
+    }
+
+    private List<TransactionDescription> describeAll(Connection connection, String where, long... parameters)
+            throws SQLException {
+        List<TransactionDescription> described = new ArrayList<>();
+        for (TransactionRow row : transactions.rows().all(connection, where, parameters)) {
+            described.add(transactions.rows().describe(connection, row));
+        }
+        return described;
     }
 
     @Override
     public Set<TopicPartition> pendingOffsets(String groupId) {
-        return Set.of();
+        Objects.requireNonNull(groupId, "groupId");
+        return read("read pending offsets of group " + groupId, connection -> {
+            Set<TopicPartition> pending = new HashSet<>();
+            try (PreparedStatement select = connection.prepareStatement(
+                    "SELECT topic_name, partition_index FROM pending_offsets WHERE group_id = ?")) {
+                select.setString(1, groupId);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        pending.add(new TopicPartition(rows.getString(1), rows.getInt(2)));
+                    }
+                }
+            }
+            return pending;
+        });
+    }
+
+    /**
+     * A transaction write: logged like other writes when it fails; its markers (if any) are logged at
+     * debug level, refusals at info, since a fenced zombie is routine.
+     */
+    private TransactionOutcome transactionWrite(String action, SqlWork<TransactionOutcome> work) {
+        TransactionOutcome outcome = write(action, work);
+        if (outcome instanceof TransactionOutcome.Refused refused) {
+            LOGGER.info(
+                    "transaction operation refused store={} action={} error={} reason={}",
+                    dialect.describe(),
+                    action,
+                    refused.error(),
+                    refused.message());
+        } else if (outcome instanceof TransactionOutcome.Done done
+                && !done.markers().isEmpty()) {
+            LOGGER.debug(
+                    "transaction markers written store={} action={} markers={}",
+                    dialect.describe(),
+                    action,
+                    done.markers().size());
+        }
+        return outcome;
     }
 
     @Override

@@ -75,6 +75,12 @@ final class TopicCatalog {
         ObjectReferences.decrement(connection, released);
         update(connection, "DELETE FROM producer_state WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
         update(connection, "DELETE FROM retention_holds WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
+        update(connection, "DELETE FROM txn_markers WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")", topicId);
+        update(
+                connection,
+                "DELETE FROM transaction_partitions WHERE partition_id IN (" + PARTITIONS_OF_TOPIC + ")",
+                topicId);
+        update(connection, "DELETE FROM pending_offsets WHERE topic_name = ?", name);
         update(connection, "DELETE FROM partitions WHERE topic_id = ?", topicId);
         update(connection, "DELETE FROM topic_configs WHERE topic_id = ?", topicId);
         update(connection, "DELETE FROM topics WHERE id = ?", topicId);

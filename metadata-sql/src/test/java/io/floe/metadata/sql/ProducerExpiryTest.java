@@ -23,9 +23,9 @@ class ProducerExpiryTest {
         connection = DriverManager.getConnection("jdbc:sqlite::memory:");
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE producer_state (partition_id BIGINT NOT NULL, producer_id BIGINT NOT NULL,"
-                    + " written_at BIGINT, PRIMARY KEY (partition_id, producer_id))");
-            statement.execute("INSERT INTO producer_state VALUES (1, 100, 1000), (2, 100, 5000), (1, 200, 3000),"
-                    + " (3, 300, NULL)");
+                    + " written_at BIGINT, txn_first_offset BIGINT, PRIMARY KEY (partition_id, producer_id))");
+            statement.execute("INSERT INTO producer_state VALUES (1, 100, 1000, NULL), (2, 100, 5000, NULL),"
+                    + " (1, 200, 3000, NULL), (3, 300, NULL, NULL), (4, 400, 1000, 17)");
         }
     }
 
@@ -38,18 +38,25 @@ class ProducerExpiryTest {
     void forgetsEachProducerOnEachPartitionByItsOwnLastWrite() throws SQLException {
         assertThat(ProducerExpiry.expire(connection, Instant.ofEpochMilli(3000), Instant.ofEpochMilli(9000)))
                 .isEqualTo(1);
-        assertThat(rows()).containsExactly("1/200@3000", "2/100@5000", "3/300@9000");
+        assertThat(rows()).containsExactly("1/200@3000", "2/100@5000", "3/300@9000", "4/400@1000");
 
         assertThat(ProducerExpiry.expire(connection, Instant.ofEpochMilli(9000), Instant.ofEpochMilli(12000)))
                 .isEqualTo(2);
-        assertThat(rows()).containsExactly("3/300@9000");
+        assertThat(rows()).containsExactly("3/300@9000", "4/400@1000");
+    }
+
+    @Test
+    void aProducerWithATransactionOpenOnThePartitionIsKeptHowEverOld() throws SQLException {
+        ProducerExpiry.expire(connection, Instant.ofEpochMilli(1_000_000), Instant.ofEpochMilli(9000));
+
+        assertThat(rows()).contains("4/400@1000");
     }
 
     @Test
     void aRowWithoutATimeIsStampedFirstAndForgottenOnlyOneExpirationLater() throws SQLException {
         assertThat(ProducerExpiry.expire(connection, Instant.ofEpochMilli(10_000), Instant.ofEpochMilli(10_000)))
                 .isEqualTo(3);
-        assertThat(rows()).containsExactly("3/300@10000");
+        assertThat(rows()).containsExactly("3/300@10000", "4/400@1000");
     }
 
     private List<String> rows() throws SQLException {

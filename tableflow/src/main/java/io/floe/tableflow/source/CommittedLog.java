@@ -5,6 +5,7 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.LogReads;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectStore;
+import io.floe.core.record.AbortedBatches;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a partition's committed records in offset order straight from the batch index and the object
  * store, as a fetch does: consecutive batches of one object in one range read, each batch's CRC
- * checked and its assigned offset patched in.
+ * checked and its assigned offset patched in. Records of aborted transactions are skipped, as a
+ * read-committed consumer skips them; callers read below the last stable offset only.
  */
 public final class CommittedLog {
 
@@ -41,7 +43,7 @@ public final class CommittedLog {
 
     /**
      * Hands {@code sink} the records of {@code partition} from {@code from} (inclusive) up to
-     * {@code until} (exclusive, a high watermark read earlier), whole batches at a time, stopping after
+     * {@code until} (exclusive, a last stable offset read earlier), whole batches at a time, stopping after
      * the batch that brings the bytes read to {@code maxBytes}. Returns the offset to read next (the
      * end of the last batch read, or {@code until} when no batch is left below it: offsets removed by
      * key compaction are skipped like that), the stored bytes read, and how many offsets it skipped
@@ -50,6 +52,7 @@ public final class CommittedLog {
      * @throws CorruptBatchException when a batch fails its CRC check
      */
     public Progress read(TopicPartition partition, long from, long until, long maxBytes, RecordSink sink) {
+        AbortedBatches aborted = AbortedBatches.of(metadata.abortedTransactions(partition, from, until));
         long next = from;
         long bytes = 0;
         long skipped = 0;
@@ -85,7 +88,7 @@ public final class CommittedLog {
                                 + partition + " in " + coordinate.object() + " failed its CRC check");
                     }
                     batchBytes.putLong(0, coordinate.baseOffset());
-                    deliver(batchBytes, next, sink);
+                    deliver(batchBytes, next, aborted, sink);
                     next = Math.max(next, coordinate.nextOffset());
                     bytes += coordinate.range().length();
                 }
@@ -125,9 +128,9 @@ public final class CommittedLog {
         return lost;
     }
 
-    private static void deliver(ByteBuffer batchBytes, long from, RecordSink sink) {
+    private static void deliver(ByteBuffer batchBytes, long from, AbortedBatches aborted, RecordSink sink) {
         for (StoredBatch batch : StoredBatch.all(batchBytes)) {
-            if (batch.isControlBatch()) {
+            if (batch.isControlBatch() || aborted.aborted(batch)) {
                 continue;
             }
             for (StoredRecord record : batch.records()) {

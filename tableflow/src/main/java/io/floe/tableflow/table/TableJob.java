@@ -143,7 +143,8 @@ final class TableJob {
                             offsets.logStartOffset());
                     from = offsets.logStartOffset();
                 }
-                long until = offsets.highWatermark();
+                // Only committed records: above the last stable offset a transaction may still abort.
+                long until = offsets.lastStableOffset();
                 if (from >= until || budget <= 0) {
                     if (from < until) {
                         moreWaiting = true;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.BatchesQuery;
@@ -68,6 +69,33 @@ public abstract class LogReadsContract extends RoleContract {
         assertThat(answers.get(0)).extracting(BatchCoordinate::baseOffset).containsExactly(2L);
         assertThat(answers.get(1)).extracting(BatchCoordinate::baseOffset).containsExactly(0L);
         assertThat(store.batches(List.of())).isEmpty();
+    }
+
+    @Test
+    void entriesOfALogWithoutTransactionsAreItsBatches() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        produce.commit(produce.batch(topic, 0, 3), produce.batch(topic, 0, 2), produce.batch(topic, 1, 1));
+        TopicPartition p0 = new TopicPartition("orders", 0);
+
+        List<List<LogEntry>> answers = store.entries(List.of(
+                new BatchesQuery(p0, 3, 10),
+                new BatchesQuery(new TopicPartition("ghost", 0), 0, 10),
+                new BatchesQuery(p0, 0, 0)));
+
+        assertThat(answers).containsExactly(List.copyOf(store.batches(p0, 3, 10)), List.of(), List.of());
+        assertThat(store.entries(List.of())).isEmpty();
+        assertThat(store.offsets(p0).lastStableOffset()).isEqualTo(5);
+    }
+
+    @Test
+    void aLogWithoutTransactionsHasNoAbortedOnes() {
+        Topic topic = store.createTopic(new NewTopic("orders", 1, Map.of()));
+        produce.commit(produce.batch(topic, 0, 3));
+
+        assertThat(store.abortedTransactions(new TopicPartition("orders", 0), 0, 3))
+                .isEmpty();
+        assertThat(store.abortedTransactions(new TopicPartition("ghost", 0), 0, 3))
+                .isEmpty();
     }
 
     @Test

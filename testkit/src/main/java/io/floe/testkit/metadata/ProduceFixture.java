@@ -9,9 +9,11 @@ import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.LogAppends;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.metadata.ProducerState;
+import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.ProducerEpoch;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -73,6 +75,26 @@ public final class ProduceFixture {
                 records,
                 DEFAULT_TIMESTAMP,
                 producer);
+    }
+
+    /** A batch of {@code producer}'s transaction, checked against it as {@code mode} says. */
+    public BatchAppend transactional(
+            Topic topic,
+            int partition,
+            ProducerEpoch producer,
+            int baseSequence,
+            int records,
+            TransactionalAppend mode) {
+        BatchAppend idempotent =
+                idempotent(topic, partition, producer.producerId(), producer.epoch(), baseSequence, records);
+        return new BatchAppend(
+                idempotent.topicPartition(),
+                idempotent.topicId(),
+                idempotent.range(),
+                records,
+                idempotent.maxTimestamp(),
+                idempotent.producer(),
+                mode);
     }
 
     /** Registers an upload, commits {@code batches} in it and returns the per-batch results. */
