@@ -134,10 +134,7 @@ public final class InMemoryTransactions implements Transactions {
         if (refused.isPresent()) {
             return refused.get();
         }
-        if (row.state != TransactionState.ONGOING) {
-            return new TransactionOutcome.Refused(
-                    TransactionError.INVALID_TXN_STATE, "no open transaction for " + transactionalId);
-        }
+        begin(row, now);
         row.pending.computeIfAbsent(groupId, g -> new HashMap<>()).putAll(offsets);
         return new TransactionOutcome.Done(row.producer);
     }

@@ -32,7 +32,7 @@ import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
  * transaction until it ends. Routed to the group's coordinator, like OffsetCommit, because from v3 the
  * request carries the consumer's group metadata, checked against the group in this agent's memory (a
  * producer outside group management always passes). Clients of transaction version 2 send v5+ without
- * AddOffsetsToTxn (KIP-890), so a v5+ commit first begins the transaction itself. Errors the version's
+ * AddOffsetsToTxn (KIP-890): the store's pending commit begins the transaction itself. Errors the version's
  * clients know: GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH from v6, else ILLEGAL_GENERATION;
  * TRANSACTION_ABORTABLE from v4 for a transaction that is not open, else INVALID_TXN_STATE. Blocking.
  */
@@ -40,8 +40,6 @@ final class TxnOffsetCommitApi implements KafkaApi<TxnOffsetCommitRequestData, T
 
     private static final short FIRST_VERSION_WITH_MEMBER = 3;
     private static final short FIRST_VERSION_WITH_TRANSACTION_ABORTABLE = 4;
-    private static final short FIRST_VERSION_OF_TRANSACTION_VERSION_2 =
-            TxnOffsetCommitRequest.LAST_STABLE_VERSION_BEFORE_TRANSACTION_V2 + 1;
 
     private final TransactionCoordinator transactions;
     private final GroupCoordinator groups;
@@ -130,12 +128,6 @@ final class TxnOffsetCommitApi implements KafkaApi<TxnOffsetCommitRequestData, T
                     + "/" + request.producerEpoch());
         }
         ProducerEpoch producer = new ProducerEpoch(request.producerId(), request.producerEpoch());
-        if (version >= FIRST_VERSION_OF_TRANSACTION_VERSION_2) {
-            TransactionOutcome begun = transactions.addOffsets(request.transactionalId(), producer, request.groupId());
-            if (!(begun instanceof TransactionOutcome.Done)) {
-                return transactionError(begun, version);
-            }
-        }
         return transactionError(
                 transactions.commitPendingOffsets(request.transactionalId(), producer, request.groupId(), offsets),
                 version);
