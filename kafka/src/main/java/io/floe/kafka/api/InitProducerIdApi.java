@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.InitProducerIdResponse;
 
@@ -27,7 +28,6 @@ final class InitProducerIdApi implements KafkaApi<InitProducerIdRequestData, Ini
     private static final long NO_PRODUCER_ID = -1;
     private static final short NO_PRODUCER_EPOCH = -1;
     private static final short FIRST_VERSION_WITH_PRODUCER = 3;
-    private static final short FIRST_VERSION_WITH_PRODUCER_FENCED = 4;
 
     private final Agent agent;
 
@@ -71,7 +71,7 @@ final class InitProducerIdApi implements KafkaApi<InitProducerIdRequestData, Ini
                     .setProducerId(done.producer().producerId())
                     .setProducerEpoch(done.producer().epoch());
         }
-        return response.setErrorCode(TransactionErrors.of(outcome, version >= FIRST_VERSION_WITH_PRODUCER_FENCED)
+        return response.setErrorCode(TransactionErrors.of(outcome, ApiKeys.INIT_PRODUCER_ID, version)
                         .code())
                 .setProducerId(NO_PRODUCER_ID)
                 .setProducerEpoch(NO_PRODUCER_EPOCH);

@@ -3,12 +3,12 @@ package io.floe.kafka.error;
 import io.floe.agent.transaction.InvalidTransactionRequestException;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.MetadataStoreException;
-import io.floe.core.transaction.TransactionError;
 import io.floe.core.transaction.TransactionOutcome;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.InvalidTxnTimeoutException;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
@@ -22,42 +22,59 @@ import org.apache.kafka.common.protocol.Errors;
  */
 public final class TransactionErrors {
 
-    /** The first Produce version whose clients know TRANSACTION_ABORTABLE (KIP-890). */
+    /** The first versions whose clients know TRANSACTION_ABORTABLE (KIP-890). */
     private static final short PRODUCE_TRANSACTION_ABORTABLE_VERSION = 11;
+
+    private static final short TXN_OFFSET_COMMIT_TRANSACTION_ABORTABLE_VERSION = 4;
+    private static final short ADD_PARTITIONS_TRANSACTION_ABORTABLE_VERSION = 5;
 
     private TransactionErrors() {}
 
     /**
-     * The error of {@code outcome} for an API whose version knows PRODUCER_FENCED when
-     * {@code producerFencedKnown}; NONE when it applied.
+     * The error of {@code outcome} in a response of {@code api} at {@code version}; NONE when it
+     * applied. PRODUCER_FENCED exists in InitProducerId from v4 and in AddPartitionsToTxn,
+     * AddOffsetsToTxn and EndTxn from v2 (INVALID_PRODUCER_EPOCH before, which clients treat alike);
+     * WriteTxnMarkers answers a fenced marker INVALID_PRODUCER_EPOCH as a Kafka partition leader does.
+     * TxnOffsetCommit answers a transaction that is not open TRANSACTION_ABORTABLE from v4 (its clients
+     * abort on it; INVALID_TXN_STATE would be fatal to them), INVALID_TXN_STATE before.
      */
-    public static Errors of(TransactionOutcome outcome, boolean producerFencedKnown) {
-        if (outcome instanceof TransactionOutcome.Refused refused) {
-            return of(refused.error(), producerFencedKnown);
-        } else if (outcome instanceof TransactionOutcome.UnknownPartitions) {
+    public static Errors of(TransactionOutcome outcome, ApiKeys api, short version) {
+        if (outcome instanceof TransactionOutcome.UnknownPartitions) {
             return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         }
-        return Errors.NONE;
-    }
-
-    /** The wire error of a store refusal. */
-    public static Errors of(TransactionError error, boolean producerFencedKnown) {
-        return switch (error) {
-            case PRODUCER_FENCED -> producerFencedKnown ? Errors.PRODUCER_FENCED : Errors.INVALID_PRODUCER_EPOCH;
+        if (!(outcome instanceof TransactionOutcome.Refused refused)) {
+            return Errors.NONE;
+        }
+        return switch (refused.error()) {
+            case PRODUCER_FENCED ->
+                version >= firstVersionWithProducerFenced(api) ? Errors.PRODUCER_FENCED : Errors.INVALID_PRODUCER_EPOCH;
             case INVALID_PRODUCER_EPOCH -> Errors.INVALID_PRODUCER_EPOCH;
             case INVALID_PRODUCER_ID_MAPPING -> Errors.INVALID_PRODUCER_ID_MAPPING;
-            case INVALID_TXN_STATE -> Errors.INVALID_TXN_STATE;
+            case INVALID_TXN_STATE ->
+                api == ApiKeys.TXN_OFFSET_COMMIT && version >= TXN_OFFSET_COMMIT_TRANSACTION_ABORTABLE_VERSION
+                        ? Errors.TRANSACTION_ABORTABLE
+                        : Errors.INVALID_TXN_STATE;
             case UNKNOWN_TOPIC_OR_PARTITION -> Errors.UNKNOWN_TOPIC_OR_PARTITION;
         };
     }
 
-    /** {@link #of(TransactionOutcome, boolean)} as an exception, with the store's message when it has one. */
-    public static ApiException exception(TransactionOutcome outcome, boolean producerFencedKnown) {
-        Errors error = of(outcome, producerFencedKnown);
-        return outcome instanceof TransactionOutcome.Refused refused
-                ? error.exception(refused.message())
-                : error.exception(
-                        "unknown partitions " + ((TransactionOutcome.UnknownPartitions) outcome).partitions());
+    /**
+     * AddPartitionsToTxn's verify-only answer for a partition that is not in the transaction:
+     * TRANSACTION_ABORTABLE from v5, INVALID_TXN_STATE at v4, as Kafka's coordinator answers.
+     */
+    public static Errors notInTransaction(short addPartitionsVersion) {
+        return addPartitionsVersion >= ADD_PARTITIONS_TRANSACTION_ABORTABLE_VERSION
+                ? Errors.TRANSACTION_ABORTABLE
+                : Errors.INVALID_TXN_STATE;
+    }
+
+    private static short firstVersionWithProducerFenced(ApiKeys api) {
+        return switch (api) {
+            case INIT_PRODUCER_ID -> 4;
+            case ADD_PARTITIONS_TO_TXN, ADD_OFFSETS_TO_TXN, END_TXN -> 2;
+            case TXN_OFFSET_COMMIT -> 0;
+            default -> Short.MAX_VALUE;
+        };
     }
 
     /**

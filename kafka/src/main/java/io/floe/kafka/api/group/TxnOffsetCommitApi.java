@@ -23,6 +23,7 @@ import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic;
 import org.apache.kafka.common.message.TxnOffsetCommitResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.TxnOffsetCommitRequest;
 import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
@@ -39,7 +40,6 @@ import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
 final class TxnOffsetCommitApi implements KafkaApi<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData> {
 
     private static final short FIRST_VERSION_WITH_MEMBER = 3;
-    private static final short FIRST_VERSION_WITH_TRANSACTION_ABORTABLE = 4;
 
     private final TransactionCoordinator transactions;
     private final GroupCoordinator groups;
@@ -134,11 +134,7 @@ final class TxnOffsetCommitApi implements KafkaApi<TxnOffsetCommitRequestData, T
     }
 
     private static Errors transactionError(TransactionOutcome outcome, short version) {
-        Errors error = TransactionErrors.of(outcome, true);
-        if (error == Errors.INVALID_TXN_STATE && version >= FIRST_VERSION_WITH_TRANSACTION_ABORTABLE) {
-            return Errors.TRANSACTION_ABORTABLE;
-        }
-        return error;
+        return TransactionErrors.of(outcome, ApiKeys.TXN_OFFSET_COMMIT, version);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
 import org.apache.kafka.common.message.AddOffsetsToTxnResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AddOffsetsToTxnResponse;
 
@@ -19,8 +20,6 @@ import org.apache.kafka.common.requests.AddOffsetsToTxnResponse;
  * pending offsets in the transaction's row). Blocking.
  */
 final class AddOffsetsToTxnApi implements KafkaApi<AddOffsetsToTxnRequestData, AddOffsetsToTxnResponseData> {
-
-    private static final short FIRST_VERSION_WITH_PRODUCER_FENCED = 2;
 
     private final TransactionCoordinator coordinator;
 
@@ -40,7 +39,7 @@ final class AddOffsetsToTxnApi implements KafkaApi<AddOffsetsToTxnRequestData, A
         } catch (RuntimeException e) {
             throw TransactionErrors.failure(e);
         }
-        Errors error = TransactionErrors.of(outcome, context.apiVersion() >= FIRST_VERSION_WITH_PRODUCER_FENCED);
+        Errors error = TransactionErrors.of(outcome, ApiKeys.ADD_OFFSETS_TO_TXN, context.apiVersion());
         return CompletableFuture.completedFuture(
                 new AddOffsetsToTxnResponseData().setThrottleTimeMs(0).setErrorCode(error.code()));
     }

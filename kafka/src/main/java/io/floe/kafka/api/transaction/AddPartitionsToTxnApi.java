@@ -23,6 +23,7 @@ import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitio
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData;
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnResult;
 import org.apache.kafka.common.message.AddPartitionsToTxnResponseData.AddPartitionsToTxnResultCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
 
@@ -36,8 +37,6 @@ import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
 final class AddPartitionsToTxnApi implements KafkaApi<AddPartitionsToTxnRequestData, AddPartitionsToTxnResponseData> {
 
     private static final short FIRST_BATCHED_VERSION = 4;
-    private static final short FIRST_VERSION_WITH_PRODUCER_FENCED = 2;
-    private static final short FIRST_VERSION_WITH_TRANSACTION_ABORTABLE = 5;
 
     private final TransactionCoordinator coordinator;
 
@@ -114,7 +113,7 @@ final class AddPartitionsToTxnApi implements KafkaApi<AddPartitionsToTxnRequestD
                             Errors.UNKNOWN_TOPIC_OR_PARTITION));
             return notAttemptedBut(requested, missing);
         }
-        return all(requested, TransactionErrors.of(outcome, version >= FIRST_VERSION_WITH_PRODUCER_FENCED));
+        return all(requested, TransactionErrors.of(outcome, ApiKeys.ADD_PARTITIONS_TO_TXN, version));
     }
 
     private Map<org.apache.kafka.common.TopicPartition, Errors> verify(
@@ -128,9 +127,7 @@ final class AddPartitionsToTxnApi implements KafkaApi<AddPartitionsToTxnRequestD
         } else if (stored.get().producer().epoch() != producer.epoch()) {
             return all(requested, Errors.PRODUCER_FENCED);
         }
-        Errors notIn = version >= FIRST_VERSION_WITH_TRANSACTION_ABORTABLE
-                ? Errors.TRANSACTION_ABORTABLE
-                : Errors.INVALID_TXN_STATE;
+        Errors notIn = TransactionErrors.notInTransaction(version);
         boolean open = stored.get().state() == TransactionState.ONGOING;
         Map<org.apache.kafka.common.TopicPartition, Errors> errors = new LinkedHashMap<>();
         for (org.apache.kafka.common.TopicPartition partition : requested) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.EndTxnRequestData;
 import org.apache.kafka.common.message.EndTxnResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.EndTxnResponse;
 
@@ -21,7 +22,6 @@ import org.apache.kafka.common.requests.EndTxnResponse;
  */
 final class EndTxnApi implements KafkaApi<EndTxnRequestData, EndTxnResponseData> {
 
-    private static final short FIRST_VERSION_WITH_PRODUCER_FENCED = 2;
     private static final short FIRST_VERSION_OF_TRANSACTION_VERSION_2 = 5;
 
     private final TransactionCoordinator coordinator;
@@ -45,8 +45,8 @@ final class EndTxnApi implements KafkaApi<EndTxnRequestData, EndTxnResponseData>
         }
         EndTxnResponseData response = new EndTxnResponseData()
                 .setThrottleTimeMs(0)
-                .setErrorCode(TransactionErrors.of(outcome, version >= FIRST_VERSION_WITH_PRODUCER_FENCED)
-                        .code());
+                .setErrorCode(
+                        TransactionErrors.of(outcome, ApiKeys.END_TXN, version).code());
         if (outcome instanceof TransactionOutcome.Done done) {
             response.setProducerId(done.producer().producerId())
                     .setProducerEpoch(done.producer().epoch());

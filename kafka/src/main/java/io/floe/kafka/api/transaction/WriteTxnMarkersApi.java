@@ -15,6 +15,7 @@ import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData.WritableTxnMarker;
 import org.apache.kafka.common.message.WriteTxnMarkersRequestData.WritableTxnMarkerTopic;
 import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
 
@@ -26,6 +27,8 @@ import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
  * sends this. v2 (the marker's transaction version, KIP-1228) is not served. Blocking.
  */
 final class WriteTxnMarkersApi implements KafkaApi<WriteTxnMarkersRequestData, WriteTxnMarkersResponseData> {
+
+    private static final short WRITE_TXN_MARKERS_VERSION = 1;
 
     private final TransactionCoordinator coordinator;
 
@@ -63,7 +66,8 @@ final class WriteTxnMarkersApi implements KafkaApi<WriteTxnMarkersRequestData, W
                             producer,
                             marker.transactionResult(),
                             marker.coordinatorEpoch()),
-                    false);
+                    ApiKeys.WRITE_TXN_MARKERS,
+                    WRITE_TXN_MARKERS_VERSION);
         } catch (RuntimeException e) {
             return KafkaErrors.errorOf(e);
         }
