@@ -2,11 +2,15 @@ package io.floe.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.log.LogOffsets;
+import io.floe.core.log.TopicPartition;
 import io.floe.core.topic.NewTopic;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.AddOffsetsToTxnRequestData;
+import org.apache.kafka.common.message.AddOffsetsToTxnResponseData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic;
 import org.apache.kafka.common.message.AddPartitionsToTxnRequestData.AddPartitionsToTxnTopicCollection;
@@ -15,6 +19,8 @@ import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.DescribeProducersRequestData;
 import org.apache.kafka.common.message.DescribeProducersResponseData;
+import org.apache.kafka.common.message.EndTxnRequestData;
+import org.apache.kafka.common.message.EndTxnResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
@@ -151,6 +157,70 @@ class TransactionApisWireTest {
                     assertThat(state.currentTxnStartOffset()).isZero();
                     assertThat(state.coordinatorEpoch()).isZero();
                 });
+    }
+
+    @Test
+    void aVersion1TransactionCommitsItsRecordsMarkerAndOffsetsTogether() {
+        InitProducerIdResponseData producer = init("tx-1", 60_000, -1, (short) -1, 4);
+        AddPartitionsToTxnResponseData added = call(
+                ApiKeys.ADD_PARTITIONS_TO_TXN,
+                3,
+                new AddPartitionsToTxnRequestData()
+                        .setV3AndBelowTransactionalId("tx-1")
+                        .setV3AndBelowProducerId(producer.producerId())
+                        .setV3AndBelowProducerEpoch(producer.producerEpoch())
+                        .setV3AndBelowTopics(new AddPartitionsToTxnTopicCollection(List.of(new AddPartitionsToTxnTopic()
+                                        .setName("orders")
+                                        .setPartitions(List.of(0)))
+                                .iterator())));
+        assertThat(added.resultsByTopicV3AndBelow()
+                        .find("orders")
+                        .resultsByPartition()
+                        .find(0)
+                        .partitionErrorCode())
+                .isZero();
+        assertThat(produce(producer, 9)).isEqualTo(Errors.NONE);
+        AddOffsetsToTxnResponseData offsets = call(
+                ApiKeys.ADD_OFFSETS_TO_TXN,
+                3,
+                new AddOffsetsToTxnRequestData()
+                        .setTransactionalId("tx-1")
+                        .setProducerId(producer.producerId())
+                        .setProducerEpoch(producer.producerEpoch())
+                        .setGroupId("group-1"));
+        assertThat(offsets.errorCode()).isZero();
+        assertThat(txnOffsetCommit(producer, -1, 3)
+                        .topics()
+                        .get(0)
+                        .partitions()
+                        .get(0)
+                        .errorCode())
+                .isZero();
+        TopicPartition orders = new TopicPartition("orders", 0);
+        assertThat(fixture.agent().metadata().reads().offsets(orders).lastStableOffset())
+                .as("the open transaction holds the last stable offset at its first record")
+                .isZero();
+
+        EndTxnResponseData ended = call(
+                ApiKeys.END_TXN,
+                3,
+                new EndTxnRequestData()
+                        .setTransactionalId("tx-1")
+                        .setProducerId(producer.producerId())
+                        .setProducerEpoch(producer.producerEpoch())
+                        .setCommitted(true));
+
+        assertThat(ended.errorCode()).isZero();
+        LogOffsets after = fixture.agent().metadata().reads().offsets(orders);
+        assertThat(after.highWatermark()).as("one record and its commit marker").isEqualTo(2);
+        assertThat(after.lastStableOffset()).isEqualTo(2);
+        assertThat(fixture.agent()
+                        .groups()
+                        .committedOffsets("group-1")
+                        .get(orders)
+                        .offset())
+                .isEqualTo(5);
+        assertThat(offsetFetch(true)).isEqualTo(Errors.NONE);
     }
 
     @Test
