@@ -120,6 +120,35 @@ class TransactionsIT {
         assertThat(values(consume("read_committed", 1))).containsExactly("successor");
     }
 
+    @Test
+    void aTransactionPastItsTimeoutIsAbortedAndItsProducerFenced() throws Exception {
+        KafkaProducer<String, String> producer =
+                producer("tx-timeout", Map.of(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 1000));
+        try (Admin admin = admin()) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            send(producer, "too-late");
+            producer.flush();
+
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            TransactionState state = TransactionState.ONGOING;
+            while (state != TransactionState.COMPLETE_ABORT && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+                state = admin.describeTransactions(List.of("tx-timeout"))
+                        .description("tx-timeout")
+                        .get()
+                        .state();
+            }
+
+            assertThat(state).isEqualTo(TransactionState.COMPLETE_ABORT);
+            assertThat(fixture.meters().counter("floe.transactions.timed.out").count())
+                    .isEqualTo(1);
+            assertThatThrownBy(producer::commitTransaction).isInstanceOf(KafkaException.class);
+        } finally {
+            producer.close(Duration.ZERO);
+        }
+    }
+
     private static void send(KafkaProducer<String, String> producer, String... values) {
         for (String value : values) {
             producer.send(new ProducerRecord<>(OUT.topic(), OUT.partition(), value, value));
@@ -127,6 +156,10 @@ class TransactionsIT {
     }
 
     private KafkaProducer<String, String> producer(String transactionalId) {
+        return producer(transactionalId, Map.of());
+    }
+
+    private KafkaProducer<String, String> producer(String transactionalId, Map<String, Object> overrides) {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, fixture.bootstrap());
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
@@ -134,6 +167,7 @@ class TransactionsIT {
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 20_000);
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        config.putAll(overrides);
         return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 
