@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Answers of the individual APIs over the wire, for the cases the admin and client tests do not reach. */
 class ApisWireTest {
 
+    private static final byte READ_COMMITTED = 1;
+
     @TempDir
     Path dir;
 
@@ -115,6 +117,10 @@ class ApisWireTest {
         assertThat(listOffset(0, now + 1)).containsExactly(1L, now + 10);
         assertThat(listOffset(0, now + 60_000)).containsExactly(-1L, -1L);
         assertThat(listOffset(1, -1)).containsExactly(0L, -1L);
+        assertThat(listOffset(0, -1, READ_COMMITTED))
+                .as("no open transaction: the last stable offset is the high watermark")
+                .containsExactly(3L, -1L);
+        assertThat(listOffset(0, now + 1, READ_COMMITTED)).containsExactly(1L, now + 10);
         ListOffsetsResponseData unknown = listOffsets("nope", 0, -1);
         assertThat(unknown.topics().get(0).partitions().get(0).errorCode())
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
@@ -201,7 +207,12 @@ class ApisWireTest {
     }
 
     private List<Long> listOffset(int partition, long timestamp) {
-        ListOffsetsResponseData.ListOffsetsPartitionResponse answer = listOffsets("orders", partition, timestamp)
+        return listOffset(partition, timestamp, (byte) 0);
+    }
+
+    private List<Long> listOffset(int partition, long timestamp, byte isolationLevel) {
+        ListOffsetsResponseData.ListOffsetsPartitionResponse answer = listOffsets(
+                        "orders", partition, timestamp, isolationLevel)
                 .topics()
                 .get(0)
                 .partitions()
@@ -211,8 +222,13 @@ class ApisWireTest {
     }
 
     private ListOffsetsResponseData listOffsets(String topic, int partition, long timestamp) {
+        return listOffsets(topic, partition, timestamp, (byte) 0);
+    }
+
+    private ListOffsetsResponseData listOffsets(String topic, int partition, long timestamp, byte isolationLevel) {
         ListOffsetsRequestData request = new ListOffsetsRequestData()
                 .setReplicaId(-1)
+                .setIsolationLevel(isolationLevel)
                 .setTopics(List.of(new ListOffsetsRequestData.ListOffsetsTopic()
                         .setName(topic)
                         .setPartitions(List.of(new ListOffsetsRequestData.ListOffsetsPartition()
