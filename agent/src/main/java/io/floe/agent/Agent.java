@@ -115,12 +115,13 @@ public final class Agent implements AutoCloseable {
                 config.agentId(),
                 cluster::isCoordinatorOf);
         this.topics.onDeleted(groups::onTopicDeleted);
-        // Nothing listens to markers: the fetch path reads them from the store.
+        // Markers go to the fetch path's views at once: a commit marker moves the last stable offset read_committed
+        // fetches wait for.
         this.transactions = new TransactionCoordinator(
                 metadata.transactions(),
                 clock,
                 config.transactionMaxTimeout(),
-                markers -> {},
+                fetch::onMarkers,
                 cluster::isTransactionCoordinatorOf,
                 meters);
         // On the housekeeping thread: each round waits on the store, which the scheduler's timers must not.
