@@ -121,11 +121,12 @@ public final class Agent implements AutoCloseable {
                 metadata.transactions(),
                 clock,
                 config.transactionMaxTimeout(),
+                TransactionCoordinator.TIMEOUT_CHECK_INTERVAL,
                 fetch::onMarkers,
                 cluster::isTransactionCoordinatorOf,
                 meters);
         // On the housekeeping thread: each round waits on the store, which the scheduler's timers must not.
-        transactions.start(housekeeping, TransactionCoordinator.TIMEOUT_CHECK_INTERVAL);
+        transactions.start(housekeeping);
         housekeeping.scheduleWithFixedDelay(
                 this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.

@@ -45,6 +45,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final Transactions store;
     private final Clock clock;
     private final Duration maxTimeout;
+    private final Duration timeoutCheckInterval;
     private final Consumer<List<TransactionMarker>> onMarkers;
     private final Predicate<String> coordinatedHere;
     private final TransactionMetrics metrics;
@@ -52,6 +53,7 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     /**
      * @param maxTimeout the largest {@code transaction.timeout.ms} accepted ({@code transaction.max.timeout.ms})
+     * @param timeoutCheckInterval the pause between rounds of the timeout loop ({@link #TIMEOUT_CHECK_INTERVAL} in agents)
      * @param onMarkers told the markers every applied operation appended, in partition order
      * @param coordinatedHere whether this agent coordinates a transactional id (aborts its expired transactions)
      */
@@ -59,24 +61,27 @@ public final class TransactionCoordinator implements AutoCloseable {
             Transactions store,
             Clock clock,
             Duration maxTimeout,
+            Duration timeoutCheckInterval,
             Consumer<List<TransactionMarker>> onMarkers,
             Predicate<String> coordinatedHere,
             MeterRegistry meters) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.maxTimeout = Objects.requireNonNull(maxTimeout, "maxTimeout");
+        if (timeoutCheckInterval.isNegative() || timeoutCheckInterval.isZero()) {
+            throw new IllegalArgumentException("timeout check interval must be > 0, got " + timeoutCheckInterval);
+        }
+        this.timeoutCheckInterval = timeoutCheckInterval;
         this.onMarkers = Objects.requireNonNull(onMarkers, "onMarkers");
         this.coordinatedHere = Objects.requireNonNull(coordinatedHere, "coordinatedHere");
         this.metrics = new TransactionMetrics(meters);
     }
 
-    /** Runs the timeout loop on {@code executor} every {@code interval}, until {@link #close}. */
-    public void start(ScheduledExecutorService executor, Duration interval) {
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("timeout check interval must be > 0, got " + interval);
-        }
+    /** Runs the timeout loop on {@code executor}, a round every timeout check interval, until {@link #close}. */
+    public void start(ScheduledExecutorService executor) {
+        long intervalMs = timeoutCheckInterval.toMillis();
         timeoutLoop = executor.scheduleWithFixedDelay(
-                this::checkTimeoutsQuietly, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+                this::checkTimeoutsQuietly, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     }
 
     /** The largest {@code transaction.timeout.ms} accepted. */

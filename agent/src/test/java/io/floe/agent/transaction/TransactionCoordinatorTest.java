@@ -33,7 +33,13 @@ class TransactionCoordinatorTest {
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private Set<String> coordinated = Set.of("tx-1", "tx-2");
     private final TransactionCoordinator coordinator = new TransactionCoordinator(
-            store, clock, Duration.ofMinutes(15), markers::addAll, id -> coordinated.contains(id), meters);
+            store,
+            clock,
+            Duration.ofMinutes(15),
+            Duration.ofSeconds(10),
+            markers::addAll,
+            id -> coordinated.contains(id),
+            meters);
 
     @Test
     void initProducerRefusesTimeoutsOutsideTheMaximumBeforeTheStore() {

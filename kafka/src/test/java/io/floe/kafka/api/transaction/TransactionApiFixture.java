@@ -22,7 +22,13 @@ final class TransactionApiFixture {
     final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     final InMemoryTransactions store = new InMemoryTransactions(p -> p.topic().equals("orders"));
     final TransactionCoordinator coordinator = new TransactionCoordinator(
-            store, clock, Duration.ofMinutes(15), markers -> {}, id -> true, new SimpleMeterRegistry());
+            store,
+            clock,
+            Duration.ofMinutes(15),
+            Duration.ofSeconds(10),
+            markers -> {},
+            id -> true,
+            new SimpleMeterRegistry());
 
     static RequestContext context(ApiKeys key, int version) {
         return new RequestContext(
