@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
@@ -118,6 +120,43 @@ class TransactionsIT {
         }
 
         assertThat(values(consume("read_committed", 1))).containsExactly("successor");
+    }
+
+    /** What {@code kafka-transactions.sh abort} does with a hanging transaction: DescribeProducers, then WriteTxnMarkers. */
+    @Test
+    void anOperatorAbortsAHangingTransactionThroughTheAdminClient() throws Exception {
+        KafkaProducer<String, String> hanging = producer("tx-hanging");
+        try (Admin admin = admin()) {
+            hanging.initTransactions();
+            hanging.beginTransaction();
+            send(hanging, "hanging");
+            hanging.flush();
+
+            ProducerState state = admin.describeProducers(List.of(OUT))
+                    .partitionResult(OUT)
+                    .get()
+                    .activeProducers()
+                    .get(0);
+            assertThat(state.currentTransactionStartOffset()).hasValue(0);
+            admin.abortTransaction(new AbortTransactionSpec(
+                            OUT,
+                            state.producerId(),
+                            (short) state.producerEpoch(),
+                            state.coordinatorEpoch().orElse(0)))
+                    .all()
+                    .get();
+
+            assertThat(admin.describeProducers(List.of(OUT))
+                            .partitionResult(OUT)
+                            .get()
+                            .activeProducers()
+                            .get(0)
+                            .currentTransactionStartOffset())
+                    .isEmpty();
+            assertThat(consume("read_committed", 0)).isEmpty();
+        } finally {
+            hanging.close(Duration.ZERO);
+        }
     }
 
     @Test
