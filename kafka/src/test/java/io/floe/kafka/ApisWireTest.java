@@ -127,21 +127,30 @@ class ApisWireTest {
     }
 
     @Test
-    void producerIdsForIdempotentProducersButNotForTransactions() {
+    void producerIdsForIdempotentAndTransactionalProducers() {
         InitProducerIdResponseData first = initProducerId(null);
         InitProducerIdResponseData second = initProducerId(null);
         InitProducerIdResponseData transactional = initProducerId("tx-1");
+        InitProducerIdResponseData again = initProducerId("tx-1");
 
         assertThat(first.errorCode()).isZero();
         assertThat(first.producerEpoch()).isZero();
         assertThat(second.producerId()).isNotEqualTo(first.producerId());
-        assertThat(transactional.errorCode()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+        assertThat(transactional.errorCode()).isZero();
+        assertThat(again.producerId()).isEqualTo(transactional.producerId());
+        assertThat(again.producerEpoch()).isEqualTo((short) (transactional.producerEpoch() + 1));
     }
 
     @Test
-    void transactionalProduceIsRefused() {
-        ProduceRequestData request =
-                KafkaServerWireTest.produce("orders", (short) -1).setTransactionalId("tx-1");
+    void aTransactionalBatchNeedsTheRequestsTransactionalId() {
+        ProduceRequestData request = KafkaServerWireTest.produce("orders", (short) -1);
+        request.topicData()
+                .iterator()
+                .next()
+                .partitionData()
+                .get(0)
+                .setRecords(MemoryRecords.withTransactionalRecords(
+                        Compression.NONE, 7L, (short) 0, 0, new SimpleRecord("v".getBytes())));
 
         ProduceResponseData response = (ProduceResponseData)
                 client.call(ApiKeys.PRODUCE, (short) 11, 1, request).body();
@@ -152,7 +161,7 @@ class ApisWireTest {
                         .partitionResponses()
                         .get(0)
                         .errorCode())
-                .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+                .isEqualTo(Errors.INVALID_RECORD.code());
     }
 
     @Test
