@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Model-checks spec/floe.pml and spec/sequences.pml with SPIN (spec/README.md says what each row means):
+# Model-checks spec/floe.pml, spec/sequences.pml, spec/topicdelete.pml and spec/transactions.pml with SPIN (spec/README.md says what each row means):
 #   safety    every invariant in every reachable state of each configuration: must hold
 #   liveness  the eventual properties: must hold
 #   witness   each fence rejects a stale commit in some run: must find that run
@@ -37,7 +37,7 @@ else
     trap 'rm -rf "$work"' EXIT
 fi
 started=$SECONDS
-echo "== SPIN model check of spec/floe.pml and spec/sequences.pml ($(spin -V | head -n 1))"
+echo "== SPIN model check of spec/floe.pml, sequences.pml, topicdelete.pml, transactions.pml ($(spin -V | head -n 1))"
 
 # build NAME "SPIN_FLAGS" "CC_FLAGS" OPT [MODEL]: generate and compile one verifier in $work/NAME (once)
 # from spec/MODEL (default floe.pml)
@@ -110,6 +110,11 @@ check() {
     if [ "$property" = Safety ] && [ "$verdict" != ok ]; then
         for p in NoAckedLoss UniqueDenseOffsets NoDuplicateAppend ConsistentRead NoDanglingReference \
                  RefCountsExact Fencing MonotoneMarkers ExactlyOnceTable; do
+            check "$kind" "$name" "$p" hold "$flags"
+        done
+    fi
+    if [ "$property" = TxnSafety ] && [ "$verdict" != ok ]; then
+        for p in NoAbortedRead AtomicVisibility LsoMonotone LsoBelowOpen ZombieFenced OffsetsAtomic; do
             check "$kind" "$name" "$p" hold "$flags"
         done
     fi
@@ -218,6 +223,53 @@ check control old-topic-delete   RefCountsExact      fail ""
 check control old-topic-delete   NoDanglingReference fail ""
 check control old-topic-delete   CountsStayNatural   fail ""
 check control old-topic-delete-L EveryWriterEnds     fail "-a"
+
+# ---- Kafka transactions (transactions.pml, issue 18): one transactional id, two producer incarnations
+# (each fences the other by InitProducerId), two partitions, timeout aborts by two agents, a
+# read_committed reader; every transaction operation one store transaction. TxnSafety = the six
+# invariants at once. Maintenance runs on one partition with a Tableflow-like materializer, compaction
+# and retention in separate configurations (together they are too many states). Controls: the produce
+# without the epoch check, EndTxn split into a store transaction per partition, the LSO ignoring open
+# transactions, a marker removed under a fetch in flight (compaction, retention), an abort marker
+# removed before its records, no timeout abort. The snapshot rows: a fetch that reads its entries and the
+# aborted index in one store read needs no guard for fetches in flight.
+txc="-DMAINT -DONEPART -DNREC0=1 -DNRET=0"      # key compaction, reader, materializer
+txr="-DMAINT -DONEPART -DNREC0=1 -DNCOMP=0"     # retention, reader, materializer
+build txn              ""                          "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+build txn-tv1          "-DTV1"                     "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+build txn-2tx          "-DNTX1=2"                  "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+build txn-compact      "$txc"                      "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+build txn-retain       "$txr"                      "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+build txn-L            ""                          "-DCOLLAPSE"          -O2 transactions.pml
+build txn-snapshot     "$txc -DNO_LAG_GUARD -DATOMIC_FETCH" "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+build txn-snap-retain  "$txr -DNO_LAG_GUARD -DATOMIC_FETCH" "-DSAFETY -DCOLLAPSE" -O2 transactions.pml
+check safety   txn             TxnSafety        hold ""
+check safety   txn-tv1         TxnSafety        hold ""
+check safety   txn-2tx         TxnSafety        hold ""
+check safety   txn-compact     TxnSafety        hold ""
+check safety   txn-retain      TxnSafety        hold ""
+check liveness txn-L           TxnEnds          hold "-a"
+check safety   txn-snapshot    TxnSafety        hold ""
+check safety   txn-snap-retain TxnSafety        hold ""
+build txn-no-epoch     "-DNO_EPOCH_CHECK"          "-DSAFETY -DBFS" -O0 transactions.pml
+build txn-tv1-no-epoch "-DTV1 -DNO_EPOCH_CHECK"    "-DSAFETY -DBFS" -O0 transactions.pml
+build txn-split-end    "-DSPLIT_END"               "-DSAFETY -DBFS" -O0 transactions.pml
+build txn-lso-open     "-DNO_LSO_OPEN"             "-DSAFETY -DBFS" -O0 transactions.pml
+build txn-no-lag       "$txc -DNO_LAG_GUARD"       "-DSAFETY -DBFS" -O0 transactions.pml
+build txn-no-lag-ret   "$txr -DNO_LAG_GUARD"       "-DSAFETY -DBFS" -O0 transactions.pml
+build txn-marker-first "$txc -DNO_RECORDS_FIRST"   "-DSAFETY -DBFS" -O0 transactions.pml
+build txn-no-timeout-L "-DNO_TIMEOUT"              ""               -O0 transactions.pml
+check control txn-no-epoch     ZombieFenced     fail ""
+check control txn-tv1-no-epoch ZombieFenced     fail ""
+check control txn-split-end    AtomicVisibility fail ""
+check control txn-split-end    OffsetsAtomic    fail ""
+check control txn-lso-open     LsoBelowOpen     fail ""
+check control txn-lso-open     NoAbortedRead    fail ""
+check control txn-lso-open     AtomicVisibility fail ""
+check control txn-no-lag       NoAbortedRead    fail ""
+check control txn-no-lag-ret   NoAbortedRead    fail ""
+check control txn-marker-first NoAbortedRead    fail ""
+check control txn-no-timeout-L TxnEnds          fail "-a"
 
 echo
 echo "spec/check.sh: $checks checks in $((SECONDS - started)) s"

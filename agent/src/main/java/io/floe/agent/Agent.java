@@ -13,6 +13,7 @@ import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.agent.metering.MeteredObjectStore;
 import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
+import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.config.TopicConfigs;
 import io.floe.core.metadata.NodeIdLease;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One stateless agent's data path, assembled: topics, the produce pipeline, the fetch path, the
- * consumer group coordinator and the cluster view. The Kafka protocol layer drives it; the CLI builds it. Everything the agent keeps
+ * consumer group and transaction coordinators and the cluster view. The Kafka protocol layer drives it; the CLI builds it. Everything the agent keeps
  * in memory can be rebuilt from the two stores.
  */
 public final class Agent implements AutoCloseable {
@@ -58,6 +59,7 @@ public final class Agent implements AutoCloseable {
     private final FetchService fetch;
     private final OffsetLookup offsets;
     private final GroupCoordinator groups;
+    private final TransactionCoordinator transactions;
     private final Membership membership;
 
     private Agent(
@@ -113,6 +115,18 @@ public final class Agent implements AutoCloseable {
                 config.agentId(),
                 cluster::isCoordinatorOf);
         this.topics.onDeleted(groups::onTopicDeleted);
+        // Markers go to the fetch path's views at once: a commit marker moves the last stable offset read_committed
+        // fetches wait for.
+        this.transactions = new TransactionCoordinator(
+                metadata.transactions(),
+                clock,
+                config.transactionMaxTimeout(),
+                TransactionCoordinator.TIMEOUT_CHECK_INTERVAL,
+                fetch::onMarkers,
+                cluster::isTransactionCoordinatorOf,
+                meters);
+        // On the housekeeping thread: each round waits on the store, which the scheduler's timers must not.
+        transactions.start(housekeeping);
         housekeeping.scheduleWithFixedDelay(
                 this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.
@@ -218,6 +232,11 @@ public final class Agent implements AutoCloseable {
         return groups;
     }
 
+    /** The transaction coordinator: transactional ids' producers and transactions, in the store. */
+    public TransactionCoordinator transactions() {
+        return transactions;
+    }
+
     /** The metadata roles the agent was started on. */
     public AgentMetadata metadata() {
         return metadata;
@@ -246,6 +265,7 @@ public final class Agent implements AutoCloseable {
         produce.close();
         fetch.close();
         groups.close();
+        transactions.close();
         scheduler.shutdown();
         housekeeping.shutdown();
         try {

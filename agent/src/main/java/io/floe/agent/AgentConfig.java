@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param defaultPartitions partitions of an auto-created topic (Kafka's num.partitions)
  * @param maxMessageBytes the default max.message.bytes of topics (Kafka's message.max.bytes)
  * @param fetchMaxWait upper bound on a fetch's long poll, whatever the client asks
+ * @param transactionMaxTimeout the largest {@code transaction.timeout.ms} a transactional producer may ask
+ *     for (Kafka's {@code transaction.max.timeout.ms})
  */
 public record AgentConfig(
         int nodeId,
@@ -40,9 +42,12 @@ public record AgentConfig(
         boolean autoCreateTopics,
         int defaultPartitions,
         int maxMessageBytes,
-        Duration fetchMaxWait) {
+        Duration fetchMaxWait,
+        Duration transactionMaxTimeout) {
 
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
+    /** Kafka's default {@code transaction.max.timeout.ms}: 15 minutes. */
+    public static final Duration DEFAULT_TRANSACTION_MAX_TIMEOUT = Duration.ofMinutes(15);
 
     public AgentConfig {
         Objects.requireNonNull(agentId, "agentId");
@@ -50,6 +55,7 @@ public record AgentConfig(
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(flushInterval, "flushInterval");
         Objects.requireNonNull(fetchMaxWait, "fetchMaxWait");
+        Objects.requireNonNull(transactionMaxTimeout, "transactionMaxTimeout");
         require(
                 nodeId >= 0 || nodeId == NodeIds.ALLOCATED,
                 "nodeId must be >= 0 or allocated (" + NodeIds.ALLOCATED + "), got " + nodeId);
@@ -62,6 +68,9 @@ public record AgentConfig(
         require(cacheBytesMax >= 0, "cache bytes must be >= 0, got " + cacheBytesMax);
         require(defaultPartitions >= 1, "default partitions must be >= 1, got " + defaultPartitions);
         require(maxMessageBytes >= 1024, "max message bytes must be >= 1024, got " + maxMessageBytes);
+        require(
+                transactionMaxTimeout.toMillis() >= 1 && transactionMaxTimeout.toMillis() <= Integer.MAX_VALUE,
+                "transaction max timeout must be 1 to " + Integer.MAX_VALUE + " ms, got " + transactionMaxTimeout);
     }
 
     /**
@@ -83,7 +92,8 @@ public record AgentConfig(
                 true,
                 1,
                 DEFAULT_MAX_MESSAGE_BYTES,
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30),
+                DEFAULT_TRANSACTION_MAX_TIMEOUT);
     }
 
     /**
@@ -105,7 +115,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withAdvertised(String host, int port) {
@@ -123,7 +134,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withFlush(Duration interval, long maxBytes) {
@@ -141,7 +153,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withFlushWhenProducersWait(boolean enabled) {
@@ -159,7 +172,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withCacheBytesMax(long bytes) {
@@ -177,7 +191,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withAutoCreateTopics(boolean enabled) {
@@ -195,7 +210,8 @@ public record AgentConfig(
                 enabled,
                 defaultPartitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withDefaultPartitions(int partitions) {
@@ -213,7 +229,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 partitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withClusterId(String id) {
@@ -231,7 +248,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 maxMessageBytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withMaxMessageBytes(int bytes) {
@@ -249,7 +267,8 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 bytes,
-                fetchMaxWait);
+                fetchMaxWait,
+                transactionMaxTimeout);
     }
 
     public AgentConfig withFetchMaxWait(Duration maxWait) {
@@ -267,7 +286,27 @@ public record AgentConfig(
                 autoCreateTopics,
                 defaultPartitions,
                 maxMessageBytes,
-                maxWait);
+                maxWait,
+                transactionMaxTimeout);
+    }
+
+    public AgentConfig withTransactionMaxTimeout(Duration maxTimeout) {
+        return new AgentConfig(
+                nodeId,
+                agentId,
+                clusterId,
+                advertisedHost,
+                advertisedPort,
+                flushInterval,
+                flushMaxBytes,
+                flushesInFlightMax,
+                flushWhenProducersWait,
+                cacheBytesMax,
+                autoCreateTopics,
+                defaultPartitions,
+                maxMessageBytes,
+                fetchMaxWait,
+                maxTimeout);
     }
 
     private static void require(boolean condition, String message) {

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Answers of the individual APIs over the wire, for the cases the admin and client tests do not reach. */
 class ApisWireTest {
 
+    private static final byte READ_COMMITTED = 1;
+
     @TempDir
     Path dir;
 
@@ -115,27 +117,40 @@ class ApisWireTest {
         assertThat(listOffset(0, now + 1)).containsExactly(1L, now + 10);
         assertThat(listOffset(0, now + 60_000)).containsExactly(-1L, -1L);
         assertThat(listOffset(1, -1)).containsExactly(0L, -1L);
+        assertThat(listOffset(0, -1, READ_COMMITTED))
+                .as("no open transaction: the last stable offset is the high watermark")
+                .containsExactly(3L, -1L);
+        assertThat(listOffset(0, now + 1, READ_COMMITTED)).containsExactly(1L, now + 10);
         ListOffsetsResponseData unknown = listOffsets("nope", 0, -1);
         assertThat(unknown.topics().get(0).partitions().get(0).errorCode())
                 .isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
     }
 
     @Test
-    void producerIdsForIdempotentProducersButNotForTransactions() {
+    void producerIdsForIdempotentAndTransactionalProducers() {
         InitProducerIdResponseData first = initProducerId(null);
         InitProducerIdResponseData second = initProducerId(null);
         InitProducerIdResponseData transactional = initProducerId("tx-1");
+        InitProducerIdResponseData again = initProducerId("tx-1");
 
         assertThat(first.errorCode()).isZero();
         assertThat(first.producerEpoch()).isZero();
         assertThat(second.producerId()).isNotEqualTo(first.producerId());
-        assertThat(transactional.errorCode()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+        assertThat(transactional.errorCode()).isZero();
+        assertThat(again.producerId()).isEqualTo(transactional.producerId());
+        assertThat(again.producerEpoch()).isEqualTo((short) (transactional.producerEpoch() + 1));
     }
 
     @Test
-    void transactionalProduceIsRefused() {
-        ProduceRequestData request =
-                KafkaServerWireTest.produce("orders", (short) -1).setTransactionalId("tx-1");
+    void aTransactionalBatchNeedsTheRequestsTransactionalId() {
+        ProduceRequestData request = KafkaServerWireTest.produce("orders", (short) -1);
+        request.topicData()
+                .iterator()
+                .next()
+                .partitionData()
+                .get(0)
+                .setRecords(MemoryRecords.withTransactionalRecords(
+                        Compression.NONE, 7L, (short) 0, 0, new SimpleRecord("v".getBytes())));
 
         ProduceResponseData response = (ProduceResponseData)
                 client.call(ApiKeys.PRODUCE, (short) 11, 1, request).body();
@@ -146,7 +161,7 @@ class ApisWireTest {
                         .partitionResponses()
                         .get(0)
                         .errorCode())
-                .isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code());
+                .isEqualTo(Errors.INVALID_RECORD.code());
     }
 
     @Test
@@ -192,7 +207,12 @@ class ApisWireTest {
     }
 
     private List<Long> listOffset(int partition, long timestamp) {
-        ListOffsetsResponseData.ListOffsetsPartitionResponse answer = listOffsets("orders", partition, timestamp)
+        return listOffset(partition, timestamp, (byte) 0);
+    }
+
+    private List<Long> listOffset(int partition, long timestamp, byte isolationLevel) {
+        ListOffsetsResponseData.ListOffsetsPartitionResponse answer = listOffsets(
+                        "orders", partition, timestamp, isolationLevel)
                 .topics()
                 .get(0)
                 .partitions()
@@ -202,8 +222,13 @@ class ApisWireTest {
     }
 
     private ListOffsetsResponseData listOffsets(String topic, int partition, long timestamp) {
+        return listOffsets(topic, partition, timestamp, (byte) 0);
+    }
+
+    private ListOffsetsResponseData listOffsets(String topic, int partition, long timestamp, byte isolationLevel) {
         ListOffsetsRequestData request = new ListOffsetsRequestData()
                 .setReplicaId(-1)
+                .setIsolationLevel(isolationLevel)
                 .setTopics(List.of(new ListOffsetsRequestData.ListOffsetsTopic()
                         .setName(topic)
                         .setPartitions(List.of(new ListOffsetsRequestData.ListOffsetsPartition()

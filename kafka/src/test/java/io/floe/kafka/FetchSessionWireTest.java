@@ -116,6 +116,26 @@ class FetchSessionWireTest {
         }
     }
 
+    @Test
+    void readCommittedAnswersCarryTheLastStableOffsetAndAListOfAbortedTransactions() {
+        try (WireClient client = new WireClient(fixture.server().port())) {
+            FetchRequestData request = request(0, -1, List.of(partition(0, 0))).setIsolationLevel((byte) 1);
+            FetchResponseData committed = (FetchResponseData)
+                    client.call(ApiKeys.FETCH, VERSION, 1, request).body();
+            FetchResponseData uncommitted = fetch(client, 0, -1, List.of(partition(0, 0)));
+
+            FetchResponseData.PartitionData stable =
+                    committed.responses().get(0).partitions().get(0);
+            assertThat(stable.records().sizeInBytes()).isPositive();
+            assertThat(stable.lastStableOffset()).isEqualTo(3);
+            assertThat(stable.abortedTransactions()).isEmpty();
+            FetchResponseData.PartitionData any =
+                    uncommitted.responses().get(0).partitions().get(0);
+            assertThat(any.highWatermark()).isEqualTo(3);
+            assertThat(any.abortedTransactions()).isNull();
+        }
+    }
+
     private FetchResponseData fetch(
             WireClient client, int sessionId, int epoch, List<FetchRequestData.FetchPartition> partitions) {
         return (FetchResponseData) client.call(ApiKeys.FETCH, VERSION, epoch, request(sessionId, epoch, partitions))

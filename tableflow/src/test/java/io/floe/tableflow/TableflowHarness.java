@@ -105,13 +105,13 @@ final class TableflowHarness implements AutoCloseable {
         return "127.0.0.1:" + server.port();
     }
 
-    /** Waits until the topic's table holds every record committed now; fails after {@code timeout}. */
+    /** Waits until the topic's table reaches every partition's last stable offset as of now; fails after {@code timeout}. */
     Table awaitCaughtUp(String topicName, Duration timeout) throws InterruptedException {
         Topic topic = metadata.topic(topicName).orElseThrow();
         List<Long> ends = new ArrayList<>();
         for (int p = 0; p < topic.partitionCount(); p++) {
             LogOffsets offsets = metadata.offsets(new TopicPartition(topicName, p));
-            ends.add(offsets.highWatermark());
+            ends.add(offsets.lastStableOffset());
         }
         Instant deadline = Instant.now().plus(timeout);
         while (true) {

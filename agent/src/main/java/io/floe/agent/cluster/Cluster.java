@@ -71,6 +71,19 @@ public final class Cluster {
         return rendezvous("group:" + key);
     }
 
+    /**
+     * The agent that coordinates a transactional id: any agent can serve any transactional id (its
+     * state is in the store), so this only spreads the load and names the agent that aborts its
+     * expired transactions.
+     */
+    public AgentNode transactionCoordinatorOf(String transactionalId) {
+        return rendezvous("transaction:" + transactionalId);
+    }
+
+    public boolean isTransactionCoordinatorOf(String transactionalId) {
+        return transactionCoordinatorOf(transactionalId).nodeId() == self.nodeId();
+    }
+
     public boolean isLeaderOf(TopicPartition topicPartition) {
         return leaderOf(topicPartition).nodeId() == self.nodeId();
     }

@@ -1,10 +1,14 @@
 package io.floe.agent.fetch;
 
 import io.floe.agent.cache.ObjectCache;
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.LocalFiles;
 import io.floe.core.object.ObjectFileRange;
@@ -12,6 +16,7 @@ import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.object.ObjectStoreException;
+import io.floe.core.record.MarkerBatch;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.topic.UnknownTopicException;
 import io.micrometer.core.instrument.Counter;
@@ -28,8 +33,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Plans and performs the reads of one fetch: picks the batches within the byte limits, groups a
- * partition's neighbouring batches of one object into runs, serves runs from the cache or reads them
+ * Plans and performs the reads of one fetch: picks the entries within the byte limits (below the last
+ * stable offset for a read-committed fetch), groups a partition's neighbouring batches of one object
+ * into runs, makes the bytes of transaction markers, serves runs from the cache or reads them
  * from the object store (neighbouring runs of one object merged into one read), and answers each
  * partition with its bytes.
  *
@@ -116,33 +122,46 @@ final class FetchReader {
             return false;
         }
         for (PartitionQuery partition : query.partitions()) {
-            if (!logs.servesFromIndex(partition.topicPartition(), partition.fetchOffset())) {
+            TopicPartition tp = partition.topicPartition();
+            if (!logs.servesFromIndex(tp, partition.fetchOffset())) {
+                return false;
+            }
+            if (query.readCommitted()
+                    && (logs.stableOffsetsAskStore(tp) || logs.mayHaveAborts(tp, partition.fetchOffset()))) {
                 return false;
             }
         }
         return true;
     }
 
-    /** True when the fetch should be answered now: min_bytes reached, or a partition has an error. */
+    /**
+     * True when the fetch should be answered now: min_bytes reached (counting, for a read-committed
+     * fetch, entries below the last stable offset only), or a partition has an error.
+     */
     boolean satisfied(FetchQuery query) {
         long available = 0;
         for (PartitionQuery partition : query.partitions()) {
             LogOffsets offsets;
             try {
-                offsets = logs.offsets(partition.topicPartition());
+                offsets = offsets(query, partition.topicPartition());
             } catch (UnknownTopicException e) {
                 return true;
             }
             if (!offsets.contains(partition.fetchOffset())) {
                 return true;
             }
-            long bytes = logs.log(partition.topicPartition()).bytesAvailableFrom(partition.fetchOffset());
+            long below = query.readCommitted() ? offsets.lastStableOffset() : Long.MAX_VALUE;
+            long bytes = logs.log(partition.topicPartition()).bytesAvailable(partition.fetchOffset(), below);
             available += Math.min(bytes, partition.maxBytes());
             if (available >= Math.max(1, query.minBytes())) {
                 return true;
             }
         }
         return false;
+    }
+
+    private LogOffsets offsets(FetchQuery query, TopicPartition topicPartition) {
+        return query.readCommitted() ? logs.stableOffsets(topicPartition) : logs.offsets(topicPartition);
     }
 
     /**
@@ -207,23 +226,25 @@ final class FetchReader {
         for (PartitionQuery partition : query.partitions()) {
             long partitionBudget = Math.min(budget, partition.maxBytes());
             Planned planned = planPartition(
+                    query,
                     partition,
                     anyData ? partitionBudget : Math.max(1, partitionBudget),
                     anyData,
                     pages.get(partition.topicPartition()));
-            for (Run run : planned.runs()) {
-                budget -= run.range().length();
+            for (Part part : planned.parts()) {
+                budget -= part.sizeInBytes();
             }
-            anyData |= !planned.runs().isEmpty();
+            anyData |= !planned.parts().isEmpty();
             plan.add(planned);
         }
         return plan;
     }
 
-    private Planned planPartition(PartitionQuery partition, long bytesMax, boolean anyData, StorePage prefetched) {
+    private Planned planPartition(
+            FetchQuery query, PartitionQuery partition, long bytesMax, boolean anyData, StorePage prefetched) {
         LogOffsets offsets;
         try {
-            offsets = logs.offsets(partition.topicPartition());
+            offsets = offsets(query, partition.topicPartition());
         } catch (UnknownTopicException e) {
             return Planned.error(new PartitionResult.Error(
                     partition.topicPartition(),
@@ -248,13 +269,14 @@ final class FetchReader {
                     "fetch offset " + fetchOffset + " is outside [" + offsets.logStartOffset() + ", "
                             + offsets.highWatermark() + "] of " + partition.topicPartition()));
         }
-        if (fetchOffset == offsets.highWatermark() || bytesMax <= 0) {
-            return new Planned(partition, offsets, List.of(), null);
+        long end = query.readCommitted() ? offsets.lastStableOffset() : offsets.highWatermark();
+        if (fetchOffset >= end || bytesMax <= 0) {
+            return new Planned(partition, offsets, List.of(), List.of(), null);
         }
-        List<BatchCoordinate> batches = logs.batches(partition.topicPartition(), fetchOffset, bytesMax, prefetched);
-        boolean gap = batches.isEmpty()
+        List<LogEntry> entries = logs.entries(partition.topicPartition(), fetchOffset, bytesMax, prefetched);
+        boolean gap = entries.isEmpty()
                 ? fetchOffset < offsets.highWatermark()
-                : batches.get(0).baseOffset() > fetchOffset;
+                : entries.get(0).baseOffset() > fetchOffset;
         if (gap) {
             // Nothing stored where the fetch starts, although this agent's view says there is: key compaction
             // leaves such gaps, but so does retention when this agent's log start is stale (everything up to
@@ -271,32 +293,72 @@ final class FetchReader {
                                 + partition.topicPartition()));
             }
         }
-        // Past the first partition with data, a batch larger than what is left waits for the next fetch.
-        if (anyData && !batches.isEmpty() && batches.get(0).range().length() > bytesMax) {
-            batches = List.of();
+        if (query.readCommitted()) {
+            entries = below(entries, offsets.lastStableOffset());
         }
-        return new Planned(partition, offsets, runs(batches), null);
+        // Past the first partition with data, an entry larger than what is left waits for the next fetch.
+        if (anyData && !entries.isEmpty() && entries.get(0).sizeInBytes() > bytesMax) {
+            entries = List.of();
+        }
+        List<AbortedTransaction> aborted = List.of();
+        if (query.readCommitted() && !entries.isEmpty()) {
+            try {
+                aborted = logs.abortedTransactions(
+                        partition.topicPartition(),
+                        fetchOffset,
+                        entries.get(entries.size() - 1).nextOffset());
+            } catch (OffsetOutOfRangeException e) {
+                // Retention passed the fetch offset after the entries were planned, and took the markers
+                // below it along: which of the planned records were aborted is no longer known.
+                return Planned.error(new PartitionResult.Error(
+                        partition.topicPartition(),
+                        FetchError.OFFSET_OUT_OF_RANGE,
+                        logs.storedOffsets(partition.topicPartition()),
+                        e.getMessage()));
+            }
+        }
+        return new Planned(partition, offsets, parts(entries), aborted, null);
     }
 
-    /** Consecutive batches lying back to back in one object become one run (one slice to serve). */
-    static List<Run> runs(List<BatchCoordinate> batches) {
-        List<Run> runs = new ArrayList<>();
+    /** The leading entries that begin below {@code offset}. */
+    private static List<LogEntry> below(List<LogEntry> entries, long offset) {
+        int count = 0;
+        while (count < entries.size() && entries.get(count).baseOffset() < offset) {
+            count++;
+        }
+        return entries.subList(0, count);
+    }
+
+    /**
+     * Consecutive batches lying back to back in one object become one run (one slice to serve); each
+     * transaction marker is a part of its own, served from memory.
+     */
+    static List<Part> parts(List<LogEntry> entries) {
+        List<Part> parts = new ArrayList<>();
         List<BatchCoordinate> current = new ArrayList<>();
-        for (BatchCoordinate batch : batches) {
-            if (!current.isEmpty()) {
-                BatchCoordinate last = current.get(current.size() - 1);
-                if (!last.object().equals(batch.object())
-                        || last.range().end() != batch.range().position()) {
-                    runs.add(Run.of(current));
+        for (LogEntry entry : entries) {
+            if (entry instanceof BatchCoordinate batch) {
+                if (!current.isEmpty()) {
+                    BatchCoordinate last = current.get(current.size() - 1);
+                    if (!last.object().equals(batch.object())
+                            || last.range().end() != batch.range().position()) {
+                        parts.add(Run.of(current));
+                        current = new ArrayList<>();
+                    }
+                }
+                current.add(batch);
+            } else {
+                if (!current.isEmpty()) {
+                    parts.add(Run.of(current));
                     current = new ArrayList<>();
                 }
+                parts.add(new Marker((TransactionMarker) entry));
             }
-            current.add(batch);
         }
         if (!current.isEmpty()) {
-            runs.add(Run.of(current));
+            parts.add(Run.of(current));
         }
-        return runs;
+        return parts;
     }
 
     /**
@@ -448,8 +510,13 @@ final class FetchReader {
                         failure != null ? failure : "no bytes for " + run.object());
             }
         }
-        List<RecordChunk> chunks = new ArrayList<>(planned.runs().size());
-        for (Run run : planned.runs()) {
+        List<RecordChunk> chunks = new ArrayList<>(planned.parts().size());
+        for (Part part : planned.parts()) {
+            if (part instanceof Marker marker) {
+                chunks.add(new RecordChunk.InMemory(MarkerBatch.encode(marker.marker())));
+                continue;
+            }
+            Run run = (Run) part;
             Loaded load = loaded.get(run);
             if (load instanceof Loaded.Bytes bytes) {
                 chunks.add(new RecordChunk.InMemory(bytes.bytes().duplicate()));
@@ -472,7 +539,8 @@ final class FetchReader {
                 }
             }
         }
-        return new PartitionResult.Data(planned.partition().topicPartition(), planned.offsets(), chunks);
+        return new PartitionResult.Data(
+                planned.partition().topicPartition(), planned.offsets(), chunks, planned.abortedTransactions());
     }
 
     /** How a run's bytes were found: in memory (cache or read, offsets patched), or as a range of the object's file. */
@@ -508,8 +576,21 @@ final class FetchReader {
         return merged;
     }
 
+    /** What a partition's answer is made of, in offset order: runs of batches and markers. */
+    sealed interface Part permits Run, Marker {
+        int sizeInBytes();
+    }
+
+    /** A transaction marker, whose control batch is made when it is served. */
+    record Marker(TransactionMarker marker) implements Part {
+        @Override
+        public int sizeInBytes() {
+            return marker.sizeInBytes();
+        }
+    }
+
     /** Batches of one partition lying back to back in one object. Identity matters: runs are map keys. */
-    static final class Run {
+    static final class Run implements Part {
         private final ObjectKey object;
         private final ByteRange range;
         private final List<BatchCoordinate> batches;
@@ -541,6 +622,11 @@ final class FetchReader {
         List<BatchCoordinate> batches() {
             return batches;
         }
+
+        @Override
+        public int sizeInBytes() {
+            return range.length();
+        }
     }
 
     private static final class CorruptBatchException extends RuntimeException {
@@ -549,9 +635,25 @@ final class FetchReader {
         }
     }
 
-    private record Planned(PartitionQuery partition, LogOffsets offsets, List<Run> runs, PartitionResult.Error error) {
+    private record Planned(
+            PartitionQuery partition,
+            LogOffsets offsets,
+            List<Part> parts,
+            List<AbortedTransaction> abortedTransactions,
+            PartitionResult.Error error) {
+
         static Planned error(PartitionResult.Error error) {
-            return new Planned(null, null, List.of(), error);
+            return new Planned(null, null, List.of(), List.of(), error);
+        }
+
+        List<Run> runs() {
+            List<Run> runs = new ArrayList<>(parts.size());
+            for (Part part : parts) {
+                if (part instanceof Run run) {
+                    runs.add(run);
+                }
+            }
+            return runs;
         }
     }
 }

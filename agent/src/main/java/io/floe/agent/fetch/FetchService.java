@@ -6,6 +6,7 @@ import io.floe.agent.cluster.Cluster;
 import io.floe.agent.produce.CommittedObject;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.log.TransactionMarker;
 import io.floe.core.object.ObjectStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -13,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -67,6 +69,7 @@ public final class FetchService implements AutoCloseable {
         this.logs = logs;
         this.offsetsInFiles = new OffsetsInFiles(objects);
         this.reader = new FetchReader(logs, objects, offsetsInFiles, cache, meters);
+        logs.onAppended(this::wake);
         this.scheduler = scheduler;
         this.cluster = cluster;
         scheduler.scheduleWithFixedDelay(
@@ -127,6 +130,17 @@ public final class FetchService implements AutoCloseable {
             partitions.add(appended.batch().topicPartition());
         }
         wake(partitions);
+    }
+
+    /**
+     * Records transaction markers the store just wrote and wakes the fetches waiting on their
+     * partitions: a commit marker moves the last stable offset that read-committed fetches wait for.
+     * Same as {@link PartitionLogs#onMarkers}. After a marker write whose outcome is unknown, the
+     * caller reports its partitions as stale instead ({@link #onCommitted} with
+     * {@link CommittedObject#stalePartitions()}), so their views reload from the store.
+     */
+    public void onMarkers(List<TransactionMarker> markers) {
+        logs.onMarkers(markers);
     }
 
     /**

@@ -37,9 +37,13 @@ public final class OffsetLookup {
         this.cache = cache;
     }
 
-    /** The partition's log start and high watermark. Blocks on a cache miss. */
+    /**
+     * The partition's log start, last stable offset and high watermark, the last stable offset as of
+     * the high watermark (see {@link PartitionLogs#stableOffsets}). Blocks on a cache miss, and when the
+     * view cannot vouch for the last stable offset.
+     */
     public LogOffsets offsets(TopicPartition topicPartition) throws UnknownTopicException {
-        return logs.offsets(topicPartition);
+        return logs.stableOffsets(topicPartition);
     }
 
     /**

@@ -1,19 +1,26 @@
 package io.floe.agent.fetch;
 
 import io.floe.agent.produce.CommittedObject;
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.topic.UnknownTopicException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +58,8 @@ public final class PartitionLogs {
      * miss what caused it (a commit whose outcome was unknown), so it is not kept (see {@link #log}).
      */
     private final AtomicLong drops = new AtomicLong();
+
+    private volatile Consumer<Set<TopicPartition>> onAppended = partitions -> {};
     /** The store's log rewrites counter when the views were last known good; guarded by {@code this}. */
     private long logRewritesSeen;
 
@@ -79,11 +88,46 @@ public final class PartitionLogs {
             return log;
         }
         long dropsBefore = drops.get();
-        PartitionLog loaded = new PartitionLog(topicPartition, store.offsets(topicPartition));
+        LogOffsets offsets = store.offsets(topicPartition);
+        PartitionLog loaded = new PartitionLog(topicPartition, offsets);
+        if (offsets.unstable()) {
+            loaded.learn(offsets, openTransactions(topicPartition, offsets));
+        }
         PartitionLog kept = logs.compute(
                 topicPartition,
                 (tp, existing) -> existing != null ? existing : drops.get() == dropsBefore ? loaded : null);
         return kept != null ? kept : loaded;
+    }
+
+    /**
+     * The producers' open transactions as of {@code offsets} (first offset by producer id), or null when
+     * the store cannot say: entries were appended between the reads, or the producers' transactions do
+     * not make up {@code offsets}' last stable offset. Three reads in all, only for a log with an open
+     * transaction.
+     */
+    private Map<Long, Long> openTransactions(TopicPartition topicPartition, LogOffsets offsets) {
+        List<ActiveProducer> producers;
+        LogOffsets after;
+        try {
+            producers = store.producers(topicPartition);
+            after = store.offsets(topicPartition);
+        } catch (RuntimeException e) {
+            LOGGER.debug("cannot read the open transactions of {}: {}", topicPartition, e.toString());
+            return null;
+        }
+        if (after.highWatermark() != offsets.highWatermark()) {
+            return null;
+        }
+        Map<Long, Long> open = new HashMap<>();
+        long stable = offsets.highWatermark();
+        for (ActiveProducer producer : producers) {
+            long first = producer.currentTxnStartOffset();
+            if (first != ActiveProducer.NO_TRANSACTION && first < offsets.highWatermark()) {
+                open.put(producer.producerId(), first);
+                stable = Math.min(stable, first);
+            }
+        }
+        return Math.max(offsets.logStartOffset(), stable) == offsets.lastStableOffset() ? open : null;
     }
 
     /** Whether the metadata store is embedded in this process (see {@link MetadataStore#embedded()}). */
@@ -112,25 +156,81 @@ public final class PartitionLogs {
     }
 
     /**
-     * Committed batches with {@code lastOffset >= fromOffset}, up to about {@code bytesMax}. Below the
+     * The partition's markers for a read-committed reader: as {@link #offsets}, but when the view's last
+     * stable offset may lag the store's (the view does not know every open transaction, or other
+     * agents may end them: a store that is not embedded), the store is asked. Never asks it for a log
+     * with no open transaction the view knows of, or when the view knows them all on an embedded store.
+     */
+    public LogOffsets stableOffsets(TopicPartition topicPartition) throws UnknownTopicException {
+        PartitionLog log = log(topicPartition);
+        if (!mayLagStore(log)) {
+            return log.offsets();
+        }
+        LogOffsets stored = storedOffsets(topicPartition);
+        PartitionLog now = logs.get(topicPartition);
+        if (now != log) {
+            return log(topicPartition).offsets(); // dropped as behind the store: reloaded
+        }
+        boolean asOfView = stored.highWatermark() == log.offsets().highWatermark();
+        log.learn(
+                stored,
+                stored.unstable() && asOfView && !log.knowsOpenTransactions()
+                        ? openTransactions(topicPartition, stored)
+                        : null);
+        return log.offsets();
+    }
+
+    /** Whether {@link #stableOffsets} would ask the store for the partition (a view that does not exist would load). */
+    boolean stableOffsetsAskStore(TopicPartition topicPartition) {
+        PartitionLog log = logs.get(topicPartition);
+        return log == null || mayLagStore(log);
+    }
+
+    private boolean mayLagStore(PartitionLog log) {
+        LogOffsets offsets = log.offsets();
+        return offsets.unstable() && (!log.knowsOpenTransactions() || !embeddedStore);
+    }
+
+    /**
+     * The aborted transactions of the partition that meet {@code [fromOffset, toOffset)}, for a
+     * read-committed answer below the last stable offset: from the store, unless the view saw every
+     * entry from {@code fromOffset} on and no abort among them. Blocks then.
+     */
+    List<AbortedTransaction> abortedTransactions(TopicPartition topicPartition, long fromOffset, long toOffset) {
+        if (!mayHaveAborts(topicPartition, fromOffset)) {
+            return List.of();
+        }
+        return store.abortedTransactions(topicPartition, fromOffset, toOffset);
+    }
+
+    /** Whether {@link #abortedTransactions} would ask the store. */
+    boolean mayHaveAborts(TopicPartition topicPartition, long fromOffset) {
+        PartitionLog log = logs.get(topicPartition);
+        return log == null || log.mayHaveAbortsFrom(fromOffset);
+    }
+
+    /**
+     * Committed entries (batches and markers) with {@code lastOffset >= fromOffset}, up to about {@code bytesMax}. Below the
      * in-memory index they come from {@code prefetched} (rows this fetch already read, see
      * {@link #storePages}; may be null) when those suffice, else from the store (blocks), always
      * afresh: compaction on any agent may have moved them, retention removed them. The query asks for
      * about the rows {@code bytesMax} needs by the partition's batch sizes seen last, and more while
      * that falls short.
      */
-    List<BatchCoordinate> batches(TopicPartition topicPartition, long fromOffset, long bytesMax, StorePage prefetched) {
+    List<LogEntry> entries(TopicPartition topicPartition, long fromOffset, long bytesMax, StorePage prefetched) {
         PartitionLog log = log(topicPartition);
         if (fromOffset >= log.indexStart()) {
-            return log.batchesFrom(fromOffset, bytesMax);
+            return log.entriesFrom(fromOffset, bytesMax);
         }
-        List<BatchCoordinate> answer = prefetched == null ? null : prefetched.answer(fromOffset, bytesMax);
+        List<LogEntry> answer = prefetched == null ? null : prefetched.answer(fromOffset, bytesMax);
         int rows = pageRows(log, bytesMax);
         while (answer == null) {
-            StorePage page = page(log, store.batches(topicPartition, fromOffset, rows), rows);
+            List<LogEntry> stored = store.entries(List.of(new BatchesQuery(topicPartition, fromOffset, rows)))
+                    .get(0);
+            StorePage page = page(log, stored, rows);
             answer = page.answer(fromOffset, bytesMax);
             if (answer == null && rows == STORE_PAGE_BATCHES_MAX) {
-                return page.batches(); // the largest page holds fewer than bytesMax bytes: all of it is the answer
+                return page.entries(); // the largest page holds fewer than bytesMax bytes: all of it is the answer
             }
             rows = pageRows(rows * 4L);
         }
@@ -139,7 +239,7 @@ public final class PartitionLogs {
 
     /**
      * The store rows of the partitions whose fetch offsets lie below their in-memory index, read in
-     * one go (one round trip, one snapshot), each sized as {@link #batches} would size it. Partitions
+     * one go (one round trip, one snapshot), each sized as {@link #entries} would size it. Partitions
      * that need no rows, or whose views cannot load, are left out; so is everything when the store
      * fails (the partitions then ask one by one, and fail there).
      */
@@ -164,9 +264,9 @@ public final class PartitionLogs {
         if (queries.isEmpty()) {
             return Map.of();
         }
-        List<List<BatchCoordinate>> answers;
+        List<List<LogEntry>> answers;
         try {
-            answers = store.batches(queries);
+            answers = store.entries(queries);
         } catch (RuntimeException e) {
             return Map.of();
         }
@@ -179,7 +279,7 @@ public final class PartitionLogs {
     }
 
     /** The rows a query for {@code rows} returned, as a page; remembers their size for the next query. */
-    private static StorePage page(PartitionLog log, List<BatchCoordinate> stored, int rows) {
+    private static StorePage page(PartitionLog log, List<LogEntry> stored, int rows) {
         StorePage page = new StorePage(stored, stored.size() < rows);
         if (!stored.isEmpty()) {
             log.storedBatchBytes(page.averageBatchBytes());
@@ -209,14 +309,35 @@ public final class PartitionLogs {
             logs.compute(batch.topicPartition(), (tp, log) -> {
                 PartitionLog view = log != null
                         ? log
-                        : new PartitionLog(
-                                tp,
-                                new LogOffsets(
-                                        Math.min(appended.logStartOffset(), batch.baseOffset()), batch.baseOffset()));
-                view.append(batch, appended.logStartOffset(), indexBatchesMax);
+                        : PartitionLog.begunAt(
+                                tp, Math.min(appended.logStartOffset(), batch.baseOffset()), batch.baseOffset());
+                view.append(batch, appended.logStartOffset(), indexBatchesMax, appended.transactionalProducerId());
                 return view;
             });
         }
+    }
+
+    /**
+     * Records transaction markers the store just wrote (in offset order per partition) and wakes the
+     * fetches waiting on their partitions. A partition without a view gets none (its next use loads
+     * it); a view behind the store takes the marker as an entry after a gap, as for commits.
+     */
+    public void onMarkers(List<TransactionMarker> markers) {
+        int indexEntriesMax = indexBatchesMax();
+        Set<TopicPartition> partitions = new HashSet<>();
+        for (TransactionMarker marker : markers) {
+            partitions.add(marker.topicPartition());
+            logs.computeIfPresent(marker.topicPartition(), (tp, log) -> {
+                log.append(marker, indexEntriesMax);
+                return log;
+            });
+        }
+        onAppended.accept(partitions);
+    }
+
+    /** Who to tell about partitions that {@link #onMarkers} moved (the fetch service wakes their fetches). */
+    void onAppended(Consumer<Set<TopicPartition>> listener) {
+        onAppended = listener;
     }
 
     /** Each view's share of the indexes' budget, within [{@link #INDEX_BATCHES_MIN}, {@link #INDEX_BATCHES_MAX}]. */
@@ -225,11 +346,11 @@ public final class PartitionLogs {
         return Math.max(INDEX_BATCHES_MIN, Math.min(INDEX_BATCHES_MAX, share));
     }
 
-    /** Batches the in-memory indexes hold, over all partitions. */
+    /** Entries (batches and markers) the in-memory indexes hold, over all partitions. */
     public long indexedBatches() {
         long batches = 0;
         for (PartitionLog log : logs.values()) {
-            batches += log.indexedBatches();
+            batches += log.indexedEntries();
         }
         return batches;
     }

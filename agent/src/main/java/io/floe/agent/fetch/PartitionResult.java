@@ -1,5 +1,6 @@
 package io.floe.agent.fetch;
 
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
@@ -18,12 +19,24 @@ public sealed interface PartitionResult {
      * Record batches (possibly none) starting at or before the fetch offset, with their offsets patched
      * in: the concatenation of the {@code chunks}, which are slices of cached or read objects (handed
      * out without copying them into one buffer) or, for fetches that allow it, ranges of object files.
+     * {@code offsets} carry the last stable offset; a read-committed answer holds entries below it
+     * only, and {@code abortedTransactions} are those that meet its entries (empty otherwise).
      */
-    record Data(TopicPartition topicPartition, LogOffsets offsets, List<RecordChunk> chunks)
+    record Data(
+            TopicPartition topicPartition,
+            LogOffsets offsets,
+            List<RecordChunk> chunks,
+            List<AbortedTransaction> abortedTransactions)
             implements PartitionResult {
 
         public Data {
             chunks = List.copyOf(chunks);
+            abortedTransactions = List.copyOf(abortedTransactions);
+        }
+
+        /** An answer with no aborted transaction among its entries. */
+        public Data(TopicPartition topicPartition, LogOffsets offsets, List<RecordChunk> chunks) {
+            this(topicPartition, offsets, chunks, List.of());
         }
 
         /** Bytes of record batches in all chunks. */

@@ -318,6 +318,28 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
+     * TxnOffsetCommit's member check (v3+ carries the group metadata), against the group as this agent
+     * holds it in memory; stores nothing. A group not in memory passes a commit without a generation
+     * and is GROUP_ID_NOT_FOUND for one with a generation.
+     */
+    public GroupError validateTransactionalOffsetCommit(
+            String groupId, String memberId, String groupInstanceId, int generationIdOrMemberEpoch) {
+        if (groupId.isEmpty()) {
+            return GroupError.INVALID_GROUP_ID;
+        }
+        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        if (consumer != null) {
+            return consumerGroups.validateOffsetCommit(consumer, memberId, generationIdOrMemberEpoch);
+        }
+        ClassicGroup group = groups.classic(groupId);
+        if (group == null) {
+            return generationIdOrMemberEpoch < 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
+        }
+        return group.call(() ->
+                members.validateTransactionalOffsetCommit(group, memberId, groupInstanceId, generationIdOrMemberEpoch));
+    }
+
+    /**
      * OffsetFetch's member check for consumer-protocol groups (v9+ carries the member id and epoch):
      * UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH as Kafka; classic groups and requests without a member
      * pass.

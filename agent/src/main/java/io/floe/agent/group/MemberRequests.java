@@ -102,6 +102,23 @@ final class MemberRequests {
         };
     }
 
+    /**
+     * TxnOffsetCommit's member check, as Kafka's classic groups make it for transactional commits: a
+     * producer outside group management (no generation, member or instance id) always passes; otherwise
+     * the member must be of the current generation. Unlike OffsetCommit it neither refuses a commit
+     * during a rebalance nor extends the member's session.
+     */
+    GroupError validateTransactionalOffsetCommit(
+            ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
+        if (group.isIn(GroupState.DEAD)) {
+            return GroupError.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (generationId < 0 && (memberId == null || memberId.isEmpty()) && groupInstanceId == null) {
+            return GroupError.NONE;
+        }
+        return validateMemberOfGeneration(group, memberId, groupInstanceId, generationId);
+    }
+
     private static GroupError validateMemberOfGeneration(
             ClassicGroup group, String memberId, String groupInstanceId, int generationId) {
         if (group.isIn(GroupState.DEAD)) {

@@ -3,6 +3,7 @@ package io.floe.agent.produce;
 import io.floe.agent.produce.InvalidBatchException.Reason;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ProducerState;
+import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.record.RecordIterator;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
@@ -12,20 +13,30 @@ import org.apache.kafka.common.KafkaException;
 /**
  * Checks what a producer sent for one partition before it may reach storage: exactly one magic v2
  * batch, its size within max.message.bytes, its CRC, and its records (count and offset deltas, which
- * means decompressing them, as Kafka's broker does; on a compacted topic every record needs a key).
- * Pure; safe from any thread.
+ * means decompressing them, as Kafka's broker does; on a compacted topic every record needs a key),
+ * and its transactional attribute: control batches are refused (only the store makes markers), and a
+ * transactional batch needs a producer id and a request with a transactional id. Pure; safe from any
+ * thread.
  */
 final class BatchValidator {
 
     private BatchValidator() {}
 
     static ValidatedBatch validate(TopicPartition topicPartition, ByteBuffer records, int maxMessageBytes) {
-        return validate(topicPartition, records, maxMessageBytes, false);
+        return validate(topicPartition, records, maxMessageBytes, false, TransactionalAppend.NONE);
     }
 
-    /** {@code keysRequired}: the topic is compacted, where a record without a key is refused, as Kafka does. */
+    /**
+     * {@code keysRequired}: the topic is compacted, where a record without a key is refused, as Kafka does.
+     * {@code transactional}: how a transactional batch joins its transaction, {@code NONE} when the
+     * request has no transactional id.
+     */
     static ValidatedBatch validate(
-            TopicPartition topicPartition, ByteBuffer records, int maxMessageBytes, boolean keysRequired) {
+            TopicPartition topicPartition,
+            ByteBuffer records,
+            int maxMessageBytes,
+            boolean keysRequired,
+            TransactionalAppend transactional) {
         int size = records.remaining();
         if (size > maxMessageBytes) {
             throw new InvalidBatchException(
@@ -44,17 +55,36 @@ final class BatchValidator {
         } catch (KafkaException e) {
             throw new InvalidBatchException(Reason.CORRUPT_MESSAGE, e.getMessage() + " for " + topicPartition);
         }
-        if (batch.isControlBatch() || batch.isTransactional()) {
-            throw new InvalidBatchException(
-                    Reason.INVALID_RECORD,
-                    "transactional and control batches are not supported yet, for " + topicPartition);
-        }
+        TransactionalAppend transaction = transactionOf(topicPartition, batch, transactional);
         int recordCount = checkRecords(topicPartition, batch, keysRequired);
         ProducerState producer = batch.hasProducerId()
                 ? new ProducerState(
                         batch.producerId(), batch.producerEpoch(), batch.baseSequence(), batch.lastSequence())
                 : ProducerState.NONE;
-        return new ValidatedBatch(records.slice(), recordCount, batch.maxTimestamp(), producer);
+        return new ValidatedBatch(records.slice(), recordCount, batch.maxTimestamp(), producer, transaction);
+    }
+
+    private static TransactionalAppend transactionOf(
+            TopicPartition topicPartition, StoredBatch batch, TransactionalAppend transactional) {
+        if (batch.isControlBatch()) {
+            throw new InvalidBatchException(
+                    Reason.INVALID_RECORD,
+                    "clients may not produce control batches (transaction markers are written by ending the"
+                            + " transaction), for " + topicPartition);
+        }
+        if (!batch.isTransactional()) {
+            return TransactionalAppend.NONE;
+        }
+        if (transactional == TransactionalAppend.NONE) {
+            throw new InvalidBatchException(
+                    Reason.INVALID_RECORD,
+                    "a transactional batch needs the produce request's transactional id, for " + topicPartition);
+        }
+        if (!batch.hasProducerId()) {
+            throw new InvalidBatchException(
+                    Reason.INVALID_RECORD, "a transactional batch needs a producer id, for " + topicPartition);
+        }
+        return transactional;
     }
 
     private static StoredBatch singleBatch(TopicPartition topicPartition, ByteBuffer records) {

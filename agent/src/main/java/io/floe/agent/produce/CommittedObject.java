@@ -2,6 +2,7 @@ package io.floe.agent.produce;
 
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.ProducerState;
 import java.util.List;
 import java.util.Set;
 
@@ -28,6 +29,15 @@ public record CommittedObject(List<Appended> appended, Set<TopicPartition> stale
         return new CommittedObject(List.of(), partitions);
     }
 
-    /** One appended batch and its partition's log start after the commit. */
-    public record Appended(BatchCoordinate batch, long logStartOffset) {}
+    /**
+     * One appended batch and its partition's log start after the commit; {@code transactionalProducerId}
+     * is the producer id of a transactional batch, {@link ProducerState#NO_PRODUCER_ID} for others.
+     */
+    public record Appended(BatchCoordinate batch, long logStartOffset, long transactionalProducerId) {
+
+        /** A batch outside any transaction. */
+        public Appended(BatchCoordinate batch, long logStartOffset) {
+            this(batch, logStartOffset, ProducerState.NO_PRODUCER_ID);
+        }
+    }
 }

@@ -9,6 +9,7 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.LogAppends;
+import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.object.ObjectKeys;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.topic.Topic;
@@ -121,6 +122,17 @@ public final class ProducePipeline implements AutoCloseable {
      * @throws InvalidBatchException when the records are refused before reaching storage
      */
     public CompletableFuture<AppendResult> append(Topic topic, int partition, ByteBuffer records) {
+        return append(topic, partition, records, TransactionalAppend.NONE);
+    }
+
+    /**
+     * As {@link #append(Topic, int, ByteBuffer)}, from a producer with a transactional id:
+     * {@code transactional} is how a transactional batch takes part in its producer's transaction,
+     * {@link TransactionalAppend#NONE} when the request has no transactional id (a transactional batch
+     * is then refused). A batch without the transactional attribute is appended outside any transaction.
+     */
+    public CompletableFuture<AppendResult> append(
+            Topic topic, int partition, ByteBuffer records, TransactionalAppend transactional) {
         TopicPartition topicPartition = new TopicPartition(topic.name(), partition);
         ValidatedBatch batch;
         try {
@@ -128,7 +140,8 @@ public final class ProducePipeline implements AutoCloseable {
                     topicPartition,
                     records,
                     topics.configs().maxMessageBytes(topic),
-                    topics.configs().compacted(topic));
+                    topics.configs().compacted(topic),
+                    transactional);
         } catch (InvalidBatchException e) {
             metrics.refused(e.reason().name().toLowerCase());
             throw e;

@@ -9,6 +9,7 @@ import io.floe.core.metadata.BatchAppend;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.LogAppends;
 import io.floe.core.metadata.ObjectCommit;
+import io.floe.core.metadata.ProducerState;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -94,7 +95,10 @@ final class SegmentCommit {
                                 uploaded.key(),
                                 batch.range(),
                                 batch.maxTimestamp()),
-                        done.logStartOffset()));
+                        done.logStartOffset(),
+                        batch.transaction().transactional()
+                                ? batch.producer().producerId()
+                                : ProducerState.NO_PRODUCER_ID));
             }
         }
         // Publish to the read path before answering, so a producer's ack is never ahead of what fetches see.

@@ -61,7 +61,8 @@ final class SegmentUpload {
                     range,
                     batch.recordCount(),
                     batch.maxTimestamp(),
-                    batch.producer()));
+                    batch.producer(),
+                    batch.transaction()));
         }
         int size = Math.toIntExact(writer.sizeBytes());
         if (localBuffers == null) {

@@ -3,9 +3,12 @@ package io.floe.agent.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.agent.produce.CommittedObject;
+import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.log.TransactionMarker;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataStore;
@@ -14,8 +17,10 @@ import io.floe.core.topic.Topic;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.testkit.metadata.ProduceFixture;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -56,8 +61,12 @@ class PartitionLogsTest {
         assertThat(view.indexStart())
                 .as("the index covers the partition from its first commit")
                 .isZero();
-        assertThat(view.offsets()).isEqualTo(new LogOffsets(0, 30));
-        assertThat(logs.batches(P0, 0, Long.MAX_VALUE, null)).isEqualTo(store.batches(P0, 0, 100));
+        assertThat(view.offsets())
+                .as("it vouches for no transaction below its first commit")
+                .isEqualTo(new LogOffsets(0, 0, 30));
+        assertThat(logs.stableOffsets(P0)).as("the store does").isEqualTo(new LogOffsets(0, 30));
+        assertThat(view.knowsOpenTransactions()).isTrue();
+        assertThat(logs.entries(P0, 0, Long.MAX_VALUE, null)).isEqualTo(store.batches(P0, 0, 100));
         assertThat(logs.indexedBatches()).isEqualTo(3);
     }
 
@@ -104,12 +113,12 @@ class PartitionLogsTest {
             commitAndTell(logs, partition, 1);
         }
         commitAndTell(logs, 0, 1);
-        assertThat(logs.log(P0).indexedBatches())
+        assertThat(logs.log(P0).indexedEntries())
                 .as("eight views: the least share each")
                 .isEqualTo(PartitionLogs.INDEX_BATCHES_MIN);
-        assertThat(logs.batches(P0, 0, Long.MAX_VALUE, null))
+        assertThat(logs.entries(P0, 0, Long.MAX_VALUE, null))
                 .as("below the index, from the store")
-                .extracting(BatchCoordinate::baseOffset)
+                .extracting(LogEntry::baseOffset)
                 .startsWith(0L, 10L);
     }
 
@@ -137,6 +146,104 @@ class PartitionLogsTest {
         assertThat(logs.offsets(P0))
                 .as("but they were not kept: the next use reads again")
                 .isEqualTo(new LogOffsets(0, 10));
+    }
+
+    @Test
+    void aViewLoadedWithAnOpenTransactionLearnsItFromTheProducersAndFollowsItsMarker() {
+        TransactionalStore txn = new TransactionalStore(store);
+        commit(0, 2);
+        commitTransactional(txn, 7, 20);
+        PartitionLogs logs = new PartitionLogs(txn, true);
+        Set<TopicPartition> woken = new HashSet<>();
+        logs.onAppended(woken::addAll);
+
+        assertThat(logs.offsets(P0)).isEqualTo(new LogOffsets(0, 20, 30));
+        assertThat(logs.log(P0).knowsOpenTransactions()).isTrue();
+        int reads = txn.offsetReads.get();
+        assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 20, 30));
+        assertThat(txn.offsetReads.get())
+                .as("an embedded store's view that knows every open transaction asks nothing")
+                .isEqualTo(reads);
+
+        TransactionMarker marker = txn.end(topic, P0, 7, true);
+        logs.onMarkers(List.of(marker));
+
+        assertThat(woken).containsExactly(P0);
+        assertThat(logs.offsets(P0)).isEqualTo(new LogOffsets(0, 31, 31));
+        assertThat(logs.entries(P0, 20, Long.MAX_VALUE, null))
+                .as("below the index from the store, then the marker from the index")
+                .extracting(LogEntry::baseOffset)
+                .containsExactly(20L, 30L);
+        assertThat(logs.entries(P0, 30, Long.MAX_VALUE, null)).containsExactly(marker);
+    }
+
+    @Test
+    void aMarkerForAPartitionWithoutAViewOnlyWakesItsFetches() {
+        TransactionalStore txn = new TransactionalStore(store);
+        commitTransactional(txn, 7, 0);
+        PartitionLogs logs = new PartitionLogs(txn, true);
+        Set<TopicPartition> woken = new HashSet<>();
+        logs.onAppended(woken::addAll);
+
+        logs.onMarkers(List.of(txn.end(topic, P0, 7, false)));
+
+        assertThat(woken).containsExactly(P0);
+        assertThat(logs.offsets(P0)).as("loaded on first use").isEqualTo(new LogOffsets(0, 11, 11));
+    }
+
+    @Test
+    void aCommittedTransactionalBatchHoldsTheStableOffsetUntilItsMarker() {
+        TransactionalStore txn = new TransactionalStore(store);
+        commit(0, 1);
+        PartitionLogs logs = new PartitionLogs(txn, true);
+        assertThat(logs.offsets(P0)).isEqualTo(new LogOffsets(0, 10));
+
+        BatchCoordinate transactional = commitTransactional(txn, 7, 10);
+        logs.onCommitted(new CommittedObject(List.of(new CommittedObject.Appended(transactional, 0, 7))));
+        commitAndTell(logs, 0, 1);
+        assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 10, 30));
+
+        logs.onMarkers(List.of(txn.end(topic, P0, 7, true)));
+        assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 31, 31));
+    }
+
+    @Test
+    void onAStoreSharedWithOtherAgentsAnUnstableViewAsksTheStoreAndSeesTheirMarkers() {
+        TransactionalStore txn = new TransactionalStore(store);
+        commitTransactional(txn, 7, 0);
+        PartitionLogs logs = new PartitionLogs(txn, false);
+        assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 0, 10));
+        assertThat(logs.mayHaveAborts(P0, 10)).isFalse();
+
+        txn.end(topic, P0, 7, false); // by another agent: this one is not told
+        int reads = txn.offsetReads.get();
+        assertThat(logs.offsets(P0)).as("the view as it was fed").isEqualTo(new LogOffsets(0, 0, 10));
+        assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 11, 11));
+        assertThat(txn.offsetReads.get()).isGreaterThan(reads);
+        assertThat(logs.mayHaveAborts(P0, 0))
+                .as("the reloaded view knows nothing below")
+                .isTrue();
+        assertThat(logs.abortedTransactions(P0, 0, 11)).containsExactly(new AbortedTransaction(7, 0, 10));
+
+        reads = txn.offsetReads.get();
+        logs.stableOffsets(P0);
+        assertThat(txn.offsetReads.get()).as("a stable view asks nothing").isEqualTo(reads);
+    }
+
+    /** Commits {@code batches} batches of 10 records to {@code partition} without telling any view. */
+    private void commit(int partition, int batches) {
+        for (int i = 0; i < batches; i++) {
+            produce.commit(produce.batch(topic, partition, 10));
+        }
+    }
+
+    /** Commits the first (transactional) batch of 10 records of {@code producerId} to P0, at {@code offset}. */
+    private BatchCoordinate commitTransactional(TransactionalStore txn, long producerId, long offset) {
+        AppendResult result = produce.commit(produce.idempotent(topic, 0, producerId, 0, 0, 10))
+                .get(0);
+        assertThat(((AppendResult.Appended) result).baseOffset()).isEqualTo(offset);
+        txn.begin(P0, producerId, offset);
+        return store.batches(P0, offset, 1).get(0);
     }
 
     /** Commits {@code batches} batches of 10 records to {@code partition}, one object each, and tells the views. */

@@ -3,6 +3,7 @@ package io.floe.agent.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
@@ -16,8 +17,8 @@ class StorePageTest {
     private static final ObjectKey OBJECT = new ObjectKey("segments/00/a.seg");
 
     /** Batches of 10 offsets and 100 bytes each, from {@code firstBase}. */
-    private static List<BatchCoordinate> batches(long firstBase, int count) {
-        List<BatchCoordinate> batches = new ArrayList<>();
+    private static List<LogEntry> batches(long firstBase, int count) {
+        List<LogEntry> batches = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             long base = firstBase + 10L * i;
             batches.add(new BatchCoordinate(TP, base, base + 9, OBJECT, new ByteRange(100L * i, 100), 0));
@@ -29,8 +30,8 @@ class StorePageTest {
     void answersFromTheBatchHoldingTheOffsetUpToTheByteLimit() {
         StorePage page = new StorePage(batches(0, 10), false);
 
-        assertThat(page.answer(25, 300)).extracting(BatchCoordinate::baseOffset).containsExactly(20L, 30L, 40L);
-        assertThat(page.answer(0, 1)).extracting(BatchCoordinate::baseOffset).containsExactly(0L);
+        assertThat(page.answer(25, 300)).extracting(LogEntry::baseOffset).containsExactly(20L, 30L, 40L);
+        assertThat(page.answer(0, 1)).extracting(LogEntry::baseOffset).containsExactly(0L);
     }
 
     @Test
@@ -45,9 +46,7 @@ class StorePageTest {
     void aPageThatReachedTheStoresEndAnswersShort() {
         StorePage page = new StorePage(batches(30, 5), true);
 
-        assertThat(page.answer(60, 1000))
-                .extracting(BatchCoordinate::baseOffset)
-                .containsExactly(60L, 70L);
+        assertThat(page.answer(60, 1000)).extracting(LogEntry::baseOffset).containsExactly(60L, 70L);
         assertThat(page.answer(80, 1000)).isEmpty();
     }
 
@@ -57,7 +56,7 @@ class StorePageTest {
         // the answer starts there and the fetch planner sees the gap.
         StorePage page = new StorePage(batches(40, 3), true);
 
-        assertThat(page.answer(5, 1000)).extracting(BatchCoordinate::baseOffset).containsExactly(40L, 50L, 60L);
+        assertThat(page.answer(5, 1000)).extracting(LogEntry::baseOffset).containsExactly(40L, 50L, 60L);
     }
 
     @Test

@@ -87,6 +87,34 @@ class GroupOffsetsTest {
     }
 
     @Test
+    void transactionalCommitsAreCheckedLikeKafkasAndStoreNothing() {
+        String member = fixture.stableGroup(1).get(0);
+
+        assertThat(coordinator.validateTransactionalOffsetCommit(GROUP, member, null, 1))
+                .isEqualTo(GroupError.NONE);
+        assertThat(coordinator.validateTransactionalOffsetCommit(GROUP, member, null, 0))
+                .isEqualTo(GroupError.ILLEGAL_GENERATION);
+        assertThat(coordinator.validateTransactionalOffsetCommit(GROUP, "nobody", null, 1))
+                .isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(coordinator.validateTransactionalOffsetCommit(GROUP, "", null, -1))
+                .as("a producer outside group management passes, members or not")
+                .isEqualTo(GroupError.NONE);
+        assertThat(coordinator.validateTransactionalOffsetCommit("unknown-group", "m", null, 3))
+                .isEqualTo(GroupError.GROUP_ID_NOT_FOUND);
+        assertThat(coordinator.validateTransactionalOffsetCommit("unknown-group", "", null, -1))
+                .isEqualTo(GroupError.NONE);
+
+        fixture.join(fixture.newMemberId());
+        fixture.join(member);
+        fixture.timers.advance(INITIAL_DELAY_MS);
+        assertThat(fixture.state()).isEqualTo(GroupState.COMPLETING_REBALANCE);
+        assertThat(coordinator.validateTransactionalOffsetCommit(GROUP, member, null, 2))
+                .as("unlike OffsetCommit, not refused during a rebalance")
+                .isEqualTo(GroupError.NONE);
+        assertThat(coordinator.committedOffsets(GROUP)).isEmpty();
+    }
+
+    @Test
     void commitsFromOutsideTheGroupAreAcceptedWhileItHasNoMembers() {
         assertThat(coordinator
                         .commitOffsets(new OffsetCommitRequest("simple", "", null, -1, Map.of(ORDERS_0, offset(5, ""))))

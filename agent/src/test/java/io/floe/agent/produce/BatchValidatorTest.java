@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.agent.produce.InvalidBatchException.Reason;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.metadata.TransactionalAppend;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.CompressionType;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
@@ -127,9 +130,10 @@ class BatchValidatorTest {
                         new SimpleRecord(2L, null, "no key".getBytes(StandardCharsets.UTF_8)))
                 .buffer();
 
-        assertThat(BatchValidator.validate(TP, records, 1_048_588, false).recordCount())
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, false, TransactionalAppend.NONE)
+                        .recordCount())
                 .isEqualTo(2);
-        assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588, true))
+        assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588, true, TransactionalAppend.NONE))
                 .isInstanceOfSatisfying(
                         InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
                 .hasMessageContaining("Compacted topic cannot accept message without key")
@@ -143,7 +147,8 @@ class BatchValidatorTest {
                         Compression.NONE, new SimpleRecord(1L, "k".getBytes(StandardCharsets.UTF_8), null))
                 .buffer();
 
-        assertThat(BatchValidator.validate(TP, records, 1_048_588, true).recordCount())
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, true, TransactionalAppend.NONE)
+                        .recordCount())
                 .isEqualTo(1);
     }
 
@@ -163,5 +168,54 @@ class BatchValidatorTest {
                     ("value-" + i).getBytes(StandardCharsets.UTF_8));
         }
         return MemoryRecords.withRecords(compression, records).buffer();
+    }
+
+    @Test
+    void transactionalBatchesTakeTheRequestsTransactionalAppend() {
+        ByteBuffer records = MemoryRecords.withTransactionalRecords(
+                        Compression.NONE, 42L, (short) 3, 0, new SimpleRecord("v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+
+        ValidatedBatch batch =
+                BatchValidator.validate(TP, records, 1_048_588, false, TransactionalAppend.JOINS_TRANSACTION);
+
+        assertThat(batch.transaction()).isEqualTo(TransactionalAppend.JOINS_TRANSACTION);
+        assertThat(batch.producer().producerId()).isEqualTo(42L);
+    }
+
+    @Test
+    void plainBatchesOfATransactionalRequestStayOutsideTheTransaction() {
+        ByteBuffer records = MemoryRecords.withRecords(
+                        Compression.NONE, new SimpleRecord("v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+
+        assertThat(BatchValidator.validate(TP, records, 1_048_588, false, TransactionalAppend.IN_TRANSACTION)
+                        .transaction())
+                .isEqualTo(TransactionalAppend.NONE);
+    }
+
+    @Test
+    void transactionalBatchWithoutTransactionalIdIsRefused() {
+        ByteBuffer records = MemoryRecords.withTransactionalRecords(
+                        Compression.NONE, 42L, (short) 3, 0, new SimpleRecord("v".getBytes(StandardCharsets.UTF_8)))
+                .buffer();
+
+        assertThatThrownBy(() -> BatchValidator.validate(TP, records, 1_048_588, false, TransactionalAppend.NONE))
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
+                .hasMessageContaining("transactional id");
+    }
+
+    @Test
+    void controlBatchesFromClientsAreRefused() {
+        ByteBuffer marker = MemoryRecords.withEndTransactionMarker(
+                        42L, (short) 3, new EndTransactionMarker(ControlRecordType.COMMIT, 0))
+                .buffer();
+
+        assertThatThrownBy(
+                        () -> BatchValidator.validate(TP, marker, 1_048_588, false, TransactionalAppend.IN_TRANSACTION))
+                .isInstanceOfSatisfying(
+                        InvalidBatchException.class, e -> assertThat(e.reason()).isEqualTo(Reason.INVALID_RECORD))
+                .hasMessageContaining("control batches");
     }
 }

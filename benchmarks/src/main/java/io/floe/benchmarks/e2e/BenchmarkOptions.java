@@ -17,6 +17,8 @@ import java.util.OptionalLong;
  * @param driverClasspath classpath of this module, for the assign()-based consumer child JVM
  * @param floeScript the {@code bin/floe} launcher; ignored with {@code kafkaOnly}
  * @param kafkaOnly put a second Kafka broker in Floe's slot, to validate the driver and show run-to-run noise
+ * @param transactionDurationMs with a value above 0, the saturation run's producer is transactional
+ *     (ProducerPerformance's {@code --transactional-id} and {@code --transaction-duration-ms}); 0 when it is not
  * @param latencyRate records/s of the steady-rate latency phase run after the consumers; 0 when it is off
  * @param latencyRecords records produced in that phase; 0 when it is off
  * @param latencyWarmupRecords the first records of that phase, left out of its figures (ProducerPerformance's
@@ -28,6 +30,7 @@ record BenchmarkOptions(
         int partitions,
         int rounds,
         long warmupRecords,
+        long transactionDurationMs,
         ConsumerMode consumerMode,
         long latencyRate,
         long latencyRecords,
@@ -125,6 +128,8 @@ record BenchmarkOptions(
               --partitions P           partitions of the benchmark topic (default 6)
               --rounds R               interleaved rounds, Kafka then Floe in each (default 3)
               --warmup-records W       passed to ProducerPerformance, which then reports steady-state figures (default 0)
+              --transaction-duration-ms T  make the saturation run's producer transactional, committing every T ms
+                                       (ProducerPerformance's --transactional-id and --transaction-duration-ms; default 0: off)
               --consumer MODE          perf | assign | both (default both)
               --latency-rate N         records/s of the steady-rate latency phase run after the consumers, into
                                        topic bench-latency; 0 skips it (default 5000)
@@ -171,6 +176,7 @@ record BenchmarkOptions(
         int partitions = 6;
         int rounds = 3;
         long warmupRecords;
+        long transactionDurationMs;
         ConsumerMode consumerMode = ConsumerMode.BOTH;
         long latencyRate = 5_000;
         Long latencyRecords;
@@ -195,6 +201,7 @@ record BenchmarkOptions(
                 case "--partitions" -> partitions = Math.toIntExact(positive(flag, value));
                 case "--rounds" -> rounds = Math.toIntExact(positive(flag, value));
                 case "--warmup-records" -> warmupRecords = nonNegative(flag, value);
+                case "--transaction-duration-ms" -> transactionDurationMs = nonNegative(flag, value);
                 case "--consumer" -> consumerMode = consumerMode(value);
                 case "--latency-rate" -> latencyRate = nonNegative(flag, value);
                 case "--latency-records" -> latencyRecords = positive(flag, value);
@@ -241,6 +248,7 @@ record BenchmarkOptions(
                     partitions,
                     rounds,
                     warmupRecords,
+                    transactionDurationMs,
                     consumerMode,
                     latencyRate,
                     steadyRecords,

@@ -21,6 +21,9 @@ final class PerfRunner {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(PerfRunner.class);
     static final String PRODUCER_MAIN = "org.apache.kafka.tools.ProducerPerformance";
+    /** The saturation run's transactional id when it runs transactions. */
+    static final String TRANSACTIONAL_ID = "floe-bench-producer";
+
     static final String CONSUMER_MAIN = "org.apache.kafka.tools.ConsumerPerformance";
     static final String PRODUCER_PROPERTIES = "acks=all linger.ms=5 batch.size=131072";
     static final List<String> TOOL_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseG1GC", "-Djava.awt.headless=true");
@@ -43,7 +46,15 @@ final class PerfRunner {
 
     /** The saturation run: {@code --records} records, unthrottled. */
     List<String> producerArgs(String bootstrapServers, String topic) {
-        return producerArgs(bootstrapServers, topic, options.records(), -1, options.warmupRecords());
+        List<String> args = producerArgs(bootstrapServers, topic, options.records(), -1, options.warmupRecords());
+        if (options.transactionDurationMs() > 0) {
+            args.addAll(List.of(
+                    "--transactional-id",
+                    TRANSACTIONAL_ID,
+                    "--transaction-duration-ms",
+                    Long.toString(options.transactionDurationMs())));
+        }
+        return args;
     }
 
     /**

@@ -3,11 +3,14 @@ package io.floe.benchmarks.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BenchmarkOptionsTest {
 
@@ -25,6 +28,17 @@ class BenchmarkOptionsTest {
         assertThat(options.latencyRate()).isEqualTo(5_000);
         assertThat(options.latencyRecords()).isEqualTo(75_000);
         assertThat(options.latencyWarmupRecords()).isEqualTo(15_000);
+    }
+
+    @Test
+    void aTransactionDurationMakesTheSaturationProducerTransactional(@TempDir Path dir) throws IOException {
+        assertThat(parse().transactionDurationMs()).isZero();
+        assertThat(new PerfRunner(parse(), dir).producerArgs("b:1", "t")).doesNotContain("--transactional-id");
+
+        List<String> args = new PerfRunner(parse("--transaction-duration-ms", "100"), dir).producerArgs("b:1", "t");
+
+        assertThat(String.join(" ", args))
+                .contains("--transactional-id " + PerfRunner.TRANSACTIONAL_ID + " --transaction-duration-ms 100");
     }
 
     @Test

@@ -91,6 +91,13 @@ enum Setting {
             .configures(millis(AgentConfig::fetchMaxWait), (c, v) -> c.withFetchMaxWait(Duration.ofMillis(v)), "")
             .doc("Longest a fetch waits for records to arrive (its long poll), whatever the client's"
                     + " `fetch.max.wait.ms` asks; `0` answers every fetch at once.")),
+    TRANSACTION_MAX_TIMEOUT_MS(integer(1, Integer.MAX_VALUE)
+            .configures(
+                    millis(AgentConfig::transactionMaxTimeout),
+                    (c, v) -> c.withTransactionMaxTimeout(Duration.ofMillis(v)),
+                    "(15 min)")
+            .doc("Largest `transaction.timeout.ms` a transactional producer may ask for; a larger one is refused at"
+                    + " InitProducerId with INVALID_TRANSACTION_TIMEOUT (Kafka's `transaction.max.timeout.ms`).")),
     METADATA(text("URL")
             .derivedDefault("`sqlite:<data-dir>/metadata.db`")
             .doc("Metadata store: `sqlite:PATH`, or `postgresql://USER:PASSWORD@HOST:PORT/DATABASE` for several"

@@ -174,7 +174,8 @@ class SettingsResolverTest {
                                 false,
                                 6,
                                 2_097_152,
-                                Duration.ofSeconds(5)),
+                                Duration.ofSeconds(5),
+                                AgentConfig.DEFAULT_TRANSACTION_MAX_TIMEOUT),
                         "postgresql://floe:pw@db.example:5432/floe",
                         "s3://floe-data/cluster-1",
                         new S3Options(

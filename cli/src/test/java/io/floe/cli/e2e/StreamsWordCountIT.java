@@ -103,6 +103,33 @@ class StreamsWordCountIT {
     }
 
     /**
+     * exactly_once_v2: every task commits its output, changelog writes and input offsets in one
+     * transaction (transaction version 2, its offsets by TxnOffsetCommit checked against the group's
+     * generation), and the counts read by a read_committed consumer are exact.
+     */
+    @Test
+    void exactlyOnceV2CountsAreExact() throws Exception {
+        try (InProcessFloe floe = InProcessFloe.start(dataDir)) {
+            Records.createTopic(floe.bootstrap(), INPUT, PARTITIONS);
+            Records.createTopic(floe.bootstrap(), OUTPUT, PARTITIONS);
+            produceText(floe.bootstrap(), 10);
+            Properties config = streamsConfig(floe.bootstrap());
+            config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+
+            try (KafkaStreams streams = new KafkaStreams(wordCount(), config)) {
+                streams.start();
+                Map<String, Long> counts =
+                        awaitCounts(floe.bootstrap(), expectedCounts(10), Duration.ofSeconds(90), "read_committed");
+                assertThat(counts).isEqualTo(expectedCounts(10));
+                assertThat(streams.state()).isEqualTo(KafkaStreams.State.RUNNING);
+            }
+            try (Admin admin = Records.admin(floe.bootstrap())) {
+                assertThat(admin.listTransactions().all().get()).isNotEmpty();
+            }
+        }
+    }
+
+    /**
      * The count store restores from its changelog after key compaction removed the superseded counts:
      * a fresh instance (local state wiped) goes on counting from the restored values.
      */
@@ -203,8 +230,14 @@ class StreamsWordCountIT {
 
     /** Reads the output topic with a plain consumer until the last count of every word is the expected one. */
     private static Map<String, Long> awaitCounts(String bootstrap, Map<String, Long> expected, Duration timeout) {
+        return awaitCounts(bootstrap, expected, timeout, "read_uncommitted");
+    }
+
+    private static Map<String, Long> awaitCounts(
+            String bootstrap, Map<String, Long> expected, Duration timeout, String isolation) {
         Map<String, Long> latest = new TreeMap<>();
         Properties props = new Properties();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)

@@ -43,7 +43,12 @@ public interface LogReads {
 
     /**
      * The partition's aborted transactions whose ranges meet {@code [fromOffset, toOffset)} (marker
-     * at or after {@code fromOffset}, first offset before {@code toOffset}), by first offset.
+     * at or after {@code fromOffset}, first offset before {@code toOffset}), by first offset; empty for
+     * a partition that does not exist.
+     *
+     * @throws OffsetOutOfRangeException when {@code fromOffset} is below the log start: retention
+     *     removes the markers there with the records, so the answer could miss an abort whose records a
+     *     caller read before they were removed (the fetch then answers OFFSET_OUT_OF_RANGE)
      */
     List<AbortedTransaction> abortedTransactions(TopicPartition topicPartition, long fromOffset, long toOffset);
 

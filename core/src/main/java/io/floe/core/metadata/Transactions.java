@@ -53,9 +53,11 @@ public interface Transactions {
     TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now);
 
     /**
-     * TxnOffsetCommit: keeps {@code offsets} pending in the producer's open transaction (replacing its
-     * earlier pending offsets for the same partitions); they become the group's committed offsets when
-     * the transaction commits, and are dropped when it aborts. Topics are not checked. Fenced.
+     * TxnOffsetCommit: keeps {@code offsets} pending in the producer's transaction, beginning one at
+     * {@code now} when none is open (clients of transaction version 2 send no AddOffsetsToTxn), and
+     * replacing its earlier pending offsets for the same partitions; they become the group's committed
+     * offsets when the transaction commits, and are dropped when it aborts. Topics are not checked.
+     * Fenced.
      */
     TransactionOutcome commitPendingOffsets(
             String transactionalId,

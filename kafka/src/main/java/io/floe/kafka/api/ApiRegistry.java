@@ -4,6 +4,7 @@ import io.floe.agent.Agent;
 import io.floe.kafka.api.RegisteredApi.Execution;
 import io.floe.kafka.api.admin.AdminApis;
 import io.floe.kafka.api.group.GroupApis;
+import io.floe.kafka.api.transaction.TransactionApis;
 import io.floe.kafka.codec.VersionRange;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -58,6 +59,7 @@ public final class ApiRegistry {
                 .blocking(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 2, 4, new OffsetForLeaderEpochApi(agent));
         GroupApis.register(apis, agent);
         AdminApis.register(apis, agent);
+        TransactionApis.register(apis, agent);
         return apis.build();
     }
 

@@ -1,6 +1,7 @@
 package io.floe.kafka.api;
 
 import io.floe.agent.Agent;
+import io.floe.agent.fetch.FetchIsolation;
 import io.floe.agent.fetch.FetchQuery;
 import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionQuery;
@@ -29,9 +30,10 @@ import org.apache.kafka.common.requests.FetchResponse;
 /**
  * Fetch (v4-18; topic ids from v13), with incremental fetch sessions (KIP-227): epoch 0 opens a
  * session, epoch -1 fetches without one, later epochs send only changes and get only partitions with
- * news. The agent does the reading and the long poll; isolation level is ignored (no transactions,
- * so the last stable offset is the high watermark). Records may come as ranges of local object
- * files, which the response carries to the network layer to send with {@code sendfile}.
+ * news. The agent does the reading and the long poll; with isolation level 1 (read committed) it
+ * answers entries below the last stable offset only, with the aborted transactions among them.
+ * Records may come as ranges of local object files, which the response carries to the network layer
+ * to send with {@code sendfile}.
  */
 final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
 
@@ -39,6 +41,7 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
     private static final int NO_SESSION = 0;
     private static final int INITIAL_EPOCH = 0;
     private static final int FINAL_EPOCH = -1;
+    private static final byte READ_COMMITTED = 1;
 
     private final Agent agent;
     private final FetchSessionCache sessions;
@@ -72,6 +75,7 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
                         slot.topicPartition(),
                         slot.entry().fetchOffset(),
                         slot.entry().maxBytes())));
+        boolean readCommitted = request.isolationLevel() == READ_COMMITTED;
         CompletionStage<FetchResult> fetched = queries.isEmpty()
                 ? CompletableFuture.completedFuture(new FetchResult(List.of()))
                 : agent.fetch()
@@ -80,8 +84,8 @@ final class FetchApi implements KafkaApi<FetchRequestData, FetchResponseData> {
                                 Duration.ofMillis(Math.max(0, request.maxWaitMs())),
                                 Math.max(0, request.minBytes()),
                                 Math.max(0, request.maxBytes()),
-                                true));
-        boolean readCommitted = request.isolationLevel() == 1;
+                                true,
+                                readCommitted ? FetchIsolation.READ_COMMITTED : FetchIsolation.READ_UNCOMMITTED));
         return fetched.thenApply(result -> {
             try {
                 return new FetchResponseBuilder(byId, readCommitted)

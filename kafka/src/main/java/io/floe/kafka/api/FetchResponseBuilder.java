@@ -2,8 +2,11 @@ package io.floe.kafka.api;
 
 import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionResult;
+import io.floe.core.log.AbortedTransaction;
+import io.floe.core.log.LogOffsets;
 import io.floe.core.log.RecordChunk;
 import io.floe.kafka.codec.ChunkedRecords;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
@@ -41,7 +44,7 @@ final class FetchResponseBuilder {
         for (FetchApi.Slot slot : slots) {
             FetchSession.Key key = slot.entry().key();
             PartitionData data = slot.error() != null
-                    ? error(key.partition(), slot.error(), UNKNOWN_OFFSET, UNKNOWN_OFFSET)
+                    ? error(key.partition(), slot.error(), LogOffsets.EMPTY, false)
                     : data(key.partition(), next(fetched, slot));
             boolean mustRespond = session == null || session.recordResponse(key, data);
             if (incremental && !mustRespond) {
@@ -87,40 +90,49 @@ final class FetchResponseBuilder {
                 : new ChunkedRecords(data.chunks());
     }
 
+    /**
+     * Both isolation levels get the last stable offset; read committed gets the aborted transactions
+     * (a list, empty when none), read uncommitted none (null), as Kafka answers.
+     */
     private PartitionData data(int partition, PartitionResult result) {
         if (result instanceof PartitionResult.Data data) {
-            long highWatermark = data.offsets().highWatermark();
             return new PartitionData()
                     .setPartitionIndex(partition)
                     .setErrorCode(Errors.NONE.code())
-                    .setHighWatermark(highWatermark)
-                    .setLastStableOffset(highWatermark)
+                    .setHighWatermark(data.offsets().highWatermark())
+                    .setLastStableOffset(data.offsets().lastStableOffset())
                     .setLogStartOffset(data.offsets().logStartOffset())
-                    .setAbortedTransactions(readCommitted ? List.of() : null)
+                    .setAbortedTransactions(readCommitted ? aborted(data.abortedTransactions()) : null)
                     .setPreferredReadReplica(-1)
                     .setRecords(records(data));
         }
         PartitionResult.Error failed = (PartitionResult.Error) result;
         return switch (failed.error()) {
             case UNKNOWN_TOPIC_OR_PARTITION ->
-                error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_OFFSET, UNKNOWN_OFFSET);
-            case OFFSET_OUT_OF_RANGE ->
-                error(
-                        partition,
-                        Errors.OFFSET_OUT_OF_RANGE,
-                        failed.offsets().highWatermark(),
-                        failed.offsets().logStartOffset());
-            case STORAGE_ERROR -> error(partition, Errors.KAFKA_STORAGE_ERROR, UNKNOWN_OFFSET, UNKNOWN_OFFSET);
+                error(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION, LogOffsets.EMPTY, false);
+            case OFFSET_OUT_OF_RANGE -> error(partition, Errors.OFFSET_OUT_OF_RANGE, failed.offsets(), true);
+            case STORAGE_ERROR -> error(partition, Errors.KAFKA_STORAGE_ERROR, LogOffsets.EMPTY, false);
         };
     }
 
-    private PartitionData error(int partition, Errors error, long highWatermark, long logStartOffset) {
+    private static List<FetchResponseData.AbortedTransaction> aborted(List<AbortedTransaction> transactions) {
+        List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>(transactions.size());
+        for (AbortedTransaction transaction : transactions) {
+            aborted.add(new FetchResponseData.AbortedTransaction()
+                    .setProducerId(transaction.producerId())
+                    .setFirstOffset(transaction.firstOffset()));
+        }
+        return aborted;
+    }
+
+    /** An error answer: with the partition's offsets when {@code known}, else -1 for each. */
+    private PartitionData error(int partition, Errors error, LogOffsets offsets, boolean known) {
         return new PartitionData()
                 .setPartitionIndex(partition)
                 .setErrorCode(error.code())
-                .setHighWatermark(highWatermark)
-                .setLastStableOffset(highWatermark)
-                .setLogStartOffset(logStartOffset)
+                .setHighWatermark(known ? offsets.highWatermark() : UNKNOWN_OFFSET)
+                .setLastStableOffset(known ? offsets.lastStableOffset() : UNKNOWN_OFFSET)
+                .setLogStartOffset(known ? offsets.logStartOffset() : UNKNOWN_OFFSET)
                 .setAbortedTransactions(readCommitted ? List.of() : null)
                 .setPreferredReadReplica(-1)
                 .setRecords(MemoryRecords.EMPTY);

@@ -106,6 +106,10 @@ final class FetchSession {
                 cached.logStartOffset = data.logStartOffset();
                 mustRespond = true;
             }
+            if (cached.lastStableOffset != data.lastStableOffset()) {
+                cached.lastStableOffset = data.lastStableOffset();
+                mustRespond = true;
+            }
         }
         if (hasRecords) {
             partitions.remove(key);
@@ -120,6 +124,7 @@ final class FetchSession {
         int maxBytes;
         long highWatermark = -1;
         long logStartOffset = -1;
+        long lastStableOffset = -1;
 
         Cached(long fetchOffset, int maxBytes) {
             this.fetchOffset = fetchOffset;

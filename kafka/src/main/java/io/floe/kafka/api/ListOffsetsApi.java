@@ -25,8 +25,10 @@ import org.apache.kafka.common.requests.ListOffsetsResponse;
 /**
  * ListOffsets (v1-11): earliest (-2, and earliest-local -4), latest (-1), max timestamp (-3) and by
  * timestamp. Floe has no local/remote split, so last-tiered (-5) and earliest-pending-upload (-6)
- * find no offset (-1), as Kafka answers for topics without tiered storage. Isolation level is ignored
- * (no transactions). Runs on the blocking executor: lookups may read the stores.
+ * find no offset (-1), as Kafka answers for topics without tiered storage. With isolation level 1
+ * (read committed) latest is the last stable offset, and a timestamp look-up that finds an offset at
+ * or above it finds none (-1), as Kafka answers. Runs on the blocking executor: lookups may read the
+ * stores.
  */
 final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffsetsResponseData> {
 
@@ -37,6 +39,7 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
     static final long LATEST_TIERED = -5;
     static final long EARLIEST_PENDING_UPLOAD = -6;
     private static final long NONE = -1;
+    private static final byte READ_COMMITTED = 1;
 
     private final Agent agent;
 
@@ -61,7 +64,8 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
             List<ListOffsetsPartitionResponse> partitions =
                     new ArrayList<>(requested.partitions().size());
             for (ListOffsetsPartition partition : requested.partitions()) {
-                partitions.add(lookup(requested.name(), topic, partition, version));
+                partitions.add(lookup(
+                        requested.name(), topic, partition, version, request.isolationLevel() == READ_COMMITTED));
             }
             topics.add(new ListOffsetsTopicResponse().setName(requested.name()).setPartitions(partitions));
         }
@@ -77,7 +81,7 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
     }
 
     private ListOffsetsPartitionResponse lookup(
-            String name, Optional<Topic> topic, ListOffsetsPartition request, short version) {
+            String name, Optional<Topic> topic, ListOffsetsPartition request, short version, boolean readCommitted) {
         ListOffsetsPartitionResponse response =
                 new ListOffsetsPartitionResponse().setPartitionIndex(request.partitionIndex());
         if (topic.isEmpty() || !topic.get().hasPartition(request.partitionIndex())) {
@@ -87,7 +91,7 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
         }
         TopicPartition topicPartition = new TopicPartition(name, request.partitionIndex());
         try {
-            TimestampedOffset found = offsetFor(topicPartition, request.timestamp());
+            TimestampedOffset found = offsetFor(topicPartition, request.timestamp(), readCommitted);
             response.setErrorCode(Errors.NONE.code()).setOffset(found.offset()).setTimestamp(found.timestamp());
             // The leader epoch exists from v4 on, and Floe's partitions never change epoch.
             return version >= 4 && found.offset() != NONE ? response.setLeaderEpoch(0) : response;
@@ -98,19 +102,25 @@ final class ListOffsetsApi implements KafkaApi<ListOffsetsRequestData, ListOffse
         }
     }
 
-    private TimestampedOffset offsetFor(TopicPartition topicPartition, long timestamp) {
+    private TimestampedOffset offsetFor(TopicPartition topicPartition, long timestamp, boolean readCommitted) {
         OffsetLookup offsets = agent.offsets();
         TimestampedOffset none = new TimestampedOffset(NONE, NONE);
         if (timestamp == EARLIEST || timestamp == EARLIEST_LOCAL) {
             LogOffsets markers = offsets.offsets(topicPartition);
             return new TimestampedOffset(markers.logStartOffset(), NONE);
         } else if (timestamp == LATEST) {
-            return new TimestampedOffset(offsets.offsets(topicPartition).highWatermark(), NONE);
-        } else if (timestamp == MAX_TIMESTAMP) {
-            return offsets.maxTimestamp(topicPartition).orElse(none);
+            LogOffsets markers = offsets.offsets(topicPartition);
+            return new TimestampedOffset(readCommitted ? markers.lastStableOffset() : markers.highWatermark(), NONE);
         } else if (timestamp == LATEST_TIERED || timestamp == EARLIEST_PENDING_UPLOAD) {
             return none;
         }
-        return offsets.firstOffsetAtOrAfter(topicPartition, timestamp).orElse(none);
+        Optional<TimestampedOffset> found = timestamp == MAX_TIMESTAMP
+                ? offsets.maxTimestamp(topicPartition)
+                : offsets.firstOffsetAtOrAfter(topicPartition, timestamp);
+        if (readCommitted && found.isPresent()) {
+            long stable = offsets.offsets(topicPartition).lastStableOffset();
+            found = found.filter(offset -> offset.offset() < stable);
+        }
+        return found.orElse(none);
     }
 }

@@ -5,8 +5,10 @@ import io.floe.agent.produce.InvalidBatchException;
 import io.floe.agent.produce.ProducerWindow;
 import io.floe.agent.topic.Topics;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.topic.Topic;
 import io.floe.kafka.error.KafkaErrors;
+import io.floe.kafka.error.TransactionErrors;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +19,9 @@ import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.InvalidRequiredAcksException;
 import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.message.ProduceRequestData;
@@ -37,13 +39,16 @@ import org.apache.kafka.common.requests.ProduceResponse;
  * synchronously, on the event loop, in request order, so batches of one connection keep their order;
  * the response completes when every partition has its outcome. acks=0 gets no response. Each
  * connection's requests that await an answer are counted in its {@link ProducerWindow}, so the
- * pipeline can flush early once every producer waits on it.
- * Transactional produce is refused with TRANSACTIONAL_ID_AUTHORIZATION_FAILED: Floe has no
- * transactions yet.
+ * pipeline can flush early once every producer waits on it. A request with a transactional id may
+ * carry transactional batches, which the commit checks against the producer's transaction: from v12
+ * (sent only by clients of transaction version 2, KIP-890) a batch joins the transaction, before it
+ * its partition must have been added (AddPartitionsToTxn). A transactional batch without a
+ * transactional id and any control batch are INVALID_RECORD.
  */
 final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseData> {
 
     private static final short FIRST_VERSION_WITH_TOPIC_IDS = 13;
+    private static final short FIRST_VERSION_OF_TRANSACTION_VERSION_2 = 12;
 
     private final Agent agent;
 
@@ -65,7 +70,13 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
     public CompletionStage<ProduceResponseData> handle(RequestContext context, ProduceRequestData request) {
         ProduceResponseData response = new ProduceResponseData().setThrottleTimeMs(0);
         Optional<ApiException> refusal = refusal(request);
-        boolean byId = context.apiVersion() >= FIRST_VERSION_WITH_TOPIC_IDS;
+        short version = context.apiVersion();
+        boolean byId = version >= FIRST_VERSION_WITH_TOPIC_IDS;
+        TransactionalAppend transactional = request.transactionalId() == null
+                ? TransactionalAppend.NONE
+                : version >= FIRST_VERSION_OF_TRANSACTION_VERSION_2
+                        ? TransactionalAppend.JOINS_TRANSACTION
+                        : TransactionalAppend.IN_TRANSACTION;
         List<CompletableFuture<?>> pending = new ArrayList<>();
         for (TopicProduceData topicData : request.topicData()) {
             TopicProduceResponse topicResponse = new TopicProduceResponse();
@@ -78,7 +89,7 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
             for (PartitionProduceData partitionData : topicData.partitionData()) {
                 PartitionProduceResponse partition = new PartitionProduceResponse().setIndex(partitionData.index());
                 topicResponse.partitionResponses().add(partition);
-                append(topic, partitionData, partition).ifPresent(pending::add);
+                append(topic, partitionData, partition, transactional, version).ifPresent(pending::add);
             }
             response.responses().add(topicResponse);
         }
@@ -96,9 +107,8 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
     }
 
     private static Optional<ApiException> refusal(ProduceRequestData request) {
-        if (request.transactionalId() != null) {
-            return Optional.of(new TransactionalIdAuthorizationException(
-                    "Floe does not support transactions yet (transactional.id " + request.transactionalId() + ")"));
+        if (request.transactionalId() != null && request.transactionalId().isEmpty()) {
+            return Optional.of(new InvalidRequestException("the transactional id must not be empty"));
         }
         short acks = request.acks();
         if (acks != 0 && acks != 1 && acks != -1) {
@@ -132,7 +142,11 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
 
     /** Starts the append of one partition; the future (if any) fills {@code partition} when it completes. */
     private Optional<CompletableFuture<?>> append(
-            TopicOutcome topic, PartitionProduceData data, PartitionProduceResponse partition) {
+            TopicOutcome topic,
+            PartitionProduceData data,
+            PartitionProduceResponse partition,
+            TransactionalAppend transactional,
+            short version) {
         if (topic.error() != null) {
             fail(partition, topic.error());
             return Optional.empty();
@@ -154,9 +168,10 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         }
         ByteBuffer buffer = records.buffer();
         try {
-            return Optional.of(
-                    agent.produce().append(topic.topic(), data.index(), buffer).handle((result, failure) -> {
-                        complete(partition, result, failure);
+            return Optional.of(agent.produce()
+                    .append(topic.topic(), data.index(), buffer, transactional)
+                    .handle((result, failure) -> {
+                        complete(partition, result, failure, version);
                         return null;
                     }));
         } catch (InvalidBatchException e) {
@@ -167,7 +182,8 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
         return Optional.empty();
     }
 
-    private static void complete(PartitionProduceResponse partition, AppendResult result, Throwable failure) {
+    private static void complete(
+            PartitionProduceResponse partition, AppendResult result, Throwable failure, short version) {
         if (failure != null) {
             fail(partition, KafkaErrors.toApiException(failure));
         } else if (result instanceof AppendResult.Appended appended) {
@@ -185,9 +201,8 @@ final class ProduceApi implements KafkaApi<ProduceRequestData, ProduceResponseDa
             Errors error = switch (failed.error()) {
                 case UNKNOWN_TOPIC_OR_PARTITION -> Errors.UNKNOWN_TOPIC_OR_PARTITION;
                 case OUT_OF_ORDER_SEQUENCE -> Errors.OUT_OF_ORDER_SEQUENCE_NUMBER;
-                // Producers expect INVALID_PRODUCER_EPOCH from produce; PRODUCER_FENCED is for transactions.
-                case PRODUCER_FENCED -> Errors.INVALID_PRODUCER_EPOCH;
-                case INVALID_TXN_STATE -> Errors.INVALID_TXN_STATE;
+                case PRODUCER_FENCED, INVALID_TXN_STATE ->
+                    TransactionErrors.ofTransactionalAppend(failed.error(), version);
                 // Retriable: the idempotent retry finds the batch if the commit did apply after all.
                 case NOT_COMMITTED -> Errors.KAFKA_STORAGE_ERROR;
             };

@@ -1,6 +1,7 @@
 package io.floe.kafka.error;
 
 import io.floe.agent.produce.InvalidBatchException;
+import io.floe.agent.transaction.InvalidTransactionRequestException;
 import io.floe.core.config.InvalidConfigException;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.object.ObjectStoreException;
@@ -50,6 +51,8 @@ public final class KafkaErrors {
             return new InvalidPartitionsException(message);
         } else if (cause instanceof InvalidBatchException invalid) {
             return forInvalidBatch(invalid);
+        } else if (cause instanceof InvalidTransactionRequestException invalid) {
+            return TransactionErrors.invalidRequest(invalid);
         } else if (cause instanceof MetadataStoreException store) {
             return storage("metadata store", store.retriable(), message);
         } else if (cause instanceof ObjectStoreException store) {

@@ -55,7 +55,7 @@ final class AdminSamples {
                                 .setName("orders")
                                 .setPartitionIndexes(List.of(0, 1))));
             case ELECT_LEADERS -> electLeadersRequest(v);
-            default -> throw new IllegalArgumentException("no sample request for " + key);
+            default -> TransactionSamples.request(key, v);
         };
     }
 
@@ -95,7 +95,7 @@ final class AdminSamples {
                                                 .setAddingReplicas(List.of(1))
                                                 .setRemovingReplicas(List.of(2))))));
             case ELECT_LEADERS -> electLeadersResponse(v);
-            default -> throw new IllegalArgumentException("no sample response for " + key);
+            default -> TransactionSamples.response(key, v);
         };
     }
 

@@ -135,7 +135,14 @@ class CodecRoundTripTest {
                         ApiKeys.DESCRIBE_PRODUCERS,
                         ApiKeys.DESCRIBE_LOG_DIRS,
                         ApiKeys.LIST_PARTITION_REASSIGNMENTS,
-                        ApiKeys.ELECT_LEADERS);
+                        ApiKeys.ELECT_LEADERS,
+                        ApiKeys.ADD_PARTITIONS_TO_TXN,
+                        ApiKeys.ADD_OFFSETS_TO_TXN,
+                        ApiKeys.END_TXN,
+                        ApiKeys.TXN_OFFSET_COMMIT,
+                        ApiKeys.WRITE_TXN_MARKERS,
+                        ApiKeys.DESCRIBE_TRANSACTIONS,
+                        ApiKeys.LIST_TRANSACTIONS);
         SERVED.forEach(
                 (key, range) -> assertThat(key.isVersionSupported(range.min()) && key.isVersionSupported(range.max()))
                         .as("%s %s within kafka-clients' versions", key, range)

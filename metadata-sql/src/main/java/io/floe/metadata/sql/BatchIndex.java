@@ -6,6 +6,7 @@ import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.UnknownTopicException;
@@ -167,7 +168,15 @@ final class BatchIndex {
     List<AbortedTransaction> aborted(
             Connection connection, TopicPartition topicPartition, long fromOffset, long toOffset) throws SQLException {
         Optional<PartitionRow> partition = partition(connection, topicPartition);
-        if (partition.isEmpty() || toOffset <= fromOffset) {
+        if (partition.isEmpty()) {
+            return List.of();
+        }
+        long logStart = partition.get().offsets().logStartOffset();
+        if (fromOffset < logStart) {
+            throw new OffsetOutOfRangeException("aborted transactions of " + topicPartition + " from offset "
+                    + fromOffset + " are no longer known: the log start is " + logStart);
+        }
+        if (toOffset <= fromOffset) {
             return List.of();
         }
         return MarkerIndex.aborted(connection, partition.get().id(), fromOffset, toOffset);

@@ -3,6 +3,7 @@ package io.floe.tableflow.source;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.LogReads;
+import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectStore;
 import io.floe.core.record.AbortedBatches;
@@ -52,7 +53,13 @@ public final class CommittedLog {
      * @throws CorruptBatchException when a batch fails its CRC check
      */
     public Progress read(TopicPartition partition, long from, long until, long maxBytes, RecordSink sink) {
-        AbortedBatches aborted = AbortedBatches.of(metadata.abortedTransactions(partition, from, until));
+        AbortedBatches aborted;
+        try {
+            aborted = AbortedBatches.of(metadata.abortedTransactions(partition, from, until));
+        } catch (OffsetOutOfRangeException e) {
+            // Retention passed the start since the caller read the log start: the next round starts there.
+            return new Progress(from, 0, 0);
+        }
         long next = from;
         long bytes = 0;
         long skipped = 0;

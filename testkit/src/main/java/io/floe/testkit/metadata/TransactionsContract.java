@@ -1,6 +1,7 @@
 package io.floe.testkit.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.AbortedTransaction;
@@ -12,6 +13,7 @@ import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchesQuery;
+import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.metadata.Transactions;
 import io.floe.core.topic.NewTopic;
@@ -168,6 +170,20 @@ public abstract class TransactionsContract extends RoleContract {
         assertThat(store.committedOffsets(GROUP)).isEmpty();
         assertThat(store.pendingOffsets(GROUP)).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.COMPLETE_ABORT);
+    }
+
+    @Test
+    void abortedTransactionsBelowTheLogStartAreNoLongerKnown() {
+        ProducerEpoch producer = init(TXN);
+        assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
+        appendAll(transactional(0, producer, 0, 2, TransactionalAppend.IN_TRANSACTION));
+        assertDone(store.endTransaction(TXN, producer, false, false, NOW)); // marker at 2
+        produce.commit(produce.batch(topic, 0, 1));
+
+        store.truncateLog(p0, 3, NOW);
+
+        assertThatThrownBy(() -> store.abortedTransactions(p0, 0, 4)).isInstanceOf(OffsetOutOfRangeException.class);
+        assertThat(store.abortedTransactions(p0, 3, 4)).isEmpty();
     }
 
     @Test

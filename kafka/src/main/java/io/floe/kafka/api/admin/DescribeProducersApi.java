@@ -23,14 +23,16 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.DescribeProducersResponse;
 
 /**
- * DescribeProducers (v0): the idempotent producers with state on each partition, from the metadata
- * store. Floe has no transactions, so the coordinator epoch and the current transaction's start
- * offset are always -1.
+ * DescribeProducers (v0): the producers with state on each partition, from the metadata store, with
+ * the first offset of each one's open transaction there (-1 when none). Floe's transaction
+ * coordinator has no epochs (its state is in the store, not in a coordinator's memory), so a producer
+ * in a transaction shows coordinator epoch 0, the one the Admin client's abortTransaction then sends
+ * back in WriteTxnMarkers, and -1 otherwise, as Kafka shows idempotent producers.
  */
 final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestData, DescribeProducersResponseData> {
 
     private static final int NO_COORDINATOR_EPOCH = -1;
-    private static final long NO_TRANSACTION = -1;
+    private static final int COORDINATOR_EPOCH = 0;
 
     private final Agent agent;
 
@@ -81,7 +83,10 @@ final class DescribeProducersApi implements KafkaApi<DescribeProducersRequestDat
                 .setProducerEpoch(producer.producerEpoch())
                 .setLastSequence(producer.lastSequence())
                 .setLastTimestamp(producer.lastTimestamp())
-                .setCoordinatorEpoch(NO_COORDINATOR_EPOCH)
-                .setCurrentTxnStartOffset(NO_TRANSACTION);
+                .setCoordinatorEpoch(
+                        producer.currentTxnStartOffset() == ActiveProducer.NO_TRANSACTION
+                                ? NO_COORDINATOR_EPOCH
+                                : COORDINATOR_EPOCH)
+                .setCurrentTxnStartOffset(producer.currentTxnStartOffset());
     }
 }

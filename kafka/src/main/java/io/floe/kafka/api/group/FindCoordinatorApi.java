@@ -17,8 +17,9 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.FindCoordinatorRequest.CoordinatorType;
 
 /**
- * FindCoordinator (v0-6): one key up to v3, a batch of keys from v4. Group keys map to the agent the
- * cluster picks for them. Floe has no transaction or share-group coordinator yet, so those keys get
+ * FindCoordinator (v0-6): one key up to v3, a batch of keys from v4. Group keys and transactional ids
+ * map to the agent the cluster picks for them (any agent could serve a transactional id, whose state is
+ * in the store: the mapping spreads the load). Floe has no share-group coordinator, so share keys get
  * COORDINATOR_NOT_AVAILABLE with a message saying why. Answers from memory, on the event loop.
  */
 final class FindCoordinatorApi implements KafkaApi<FindCoordinatorRequestData, FindCoordinatorResponseData> {
@@ -63,25 +64,25 @@ final class FindCoordinatorApi implements KafkaApi<FindCoordinatorRequestData, F
             return unavailable(answer, Errors.INVALID_REQUEST, "Unknown coordinator key type " + keyType);
         }
         return switch (type) {
-            case GROUP -> {
-                AgentNode node = agent.cluster().coordinatorOf(key);
-                yield answer.setNodeId(node.nodeId())
-                        .setHost(node.host())
-                        .setPort(node.port())
-                        .setErrorCode(Errors.NONE.code())
-                        .setErrorMessage(null);
-            }
+            case GROUP -> found(answer, agent.cluster().coordinatorOf(key));
             case TRANSACTION ->
-                unavailable(
-                        answer,
-                        Errors.COORDINATOR_NOT_AVAILABLE,
-                        "Floe does not support transactions yet: no transaction coordinator for " + key);
+                key == null || key.isEmpty()
+                        ? unavailable(answer, Errors.INVALID_REQUEST, "a transactional id is required")
+                        : found(answer, agent.cluster().transactionCoordinatorOf(key));
             case SHARE ->
                 unavailable(
                         answer,
                         Errors.COORDINATOR_NOT_AVAILABLE,
                         "Floe does not support share groups: no share coordinator for " + key);
         };
+    }
+
+    private static Coordinator found(Coordinator answer, AgentNode node) {
+        return answer.setNodeId(node.nodeId())
+                .setHost(node.host())
+                .setPort(node.port())
+                .setErrorCode(Errors.NONE.code())
+                .setErrorMessage(null);
     }
 
     private static Coordinator unavailable(Coordinator answer, Errors error, String message) {

@@ -12,9 +12,13 @@ import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetDeleteRequestData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 
-/** The consumer group APIs, of the classic protocol and of the consumer protocol (KIP-848), for the API registry. */
+/**
+ * The consumer group APIs, of the classic protocol and of the consumer protocol (KIP-848), and
+ * TxnOffsetCommit, which producers send to the group's coordinator, for the API registry.
+ */
 public final class GroupApis {
 
     private GroupApis() {}
@@ -54,7 +58,15 @@ public final class GroupApis {
                         10,
                         new CoordinatedApi<>(
                                 new OffsetCommitApi(groups, topics), OffsetCommitRequestData::groupId, cluster))
-                .blocking(ApiKeys.OFFSET_FETCH, 1, 10, new OffsetFetchApi(groups, topics))
+                .blocking(
+                        ApiKeys.TXN_OFFSET_COMMIT,
+                        0,
+                        6,
+                        new CoordinatedApi<>(
+                                new TxnOffsetCommitApi(agent.transactions(), groups, topics, agent.clock()),
+                                TxnOffsetCommitRequestData::groupId,
+                                cluster))
+                .blocking(ApiKeys.OFFSET_FETCH, 1, 10, new OffsetFetchApi(groups, topics, agent.transactions()))
                 .blocking(
                         ApiKeys.OFFSET_DELETE,
                         0,

@@ -2,6 +2,7 @@ package io.floe.kafka.api.group;
 
 import io.floe.agent.group.GroupCoordinator;
 import io.floe.agent.group.GroupError;
+import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.topic.Topic;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.Uuid;
@@ -32,19 +34,25 @@ import org.apache.kafka.common.requests.OffsetFetchResponse;
  * OffsetFetch (v1-10): one group up to v7, a batch from v8, topic ids from v10; null topics (v2+)
  * ask for every committed offset of the group. A partition without a commit answers offset -1 and
  * empty metadata, as Kafka does. From v9 a member of a consumer-protocol group sends its id and
- * epoch, checked as Kafka does (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH). require_stable is ignored:
- * Floe has no transactional offsets. Runs on the blocking executor.
+ * epoch, checked as Kafka does (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH). With require_stable (v7+, sent
+ * by read_committed consumers) a partition with offsets pending in an open transaction answers
+ * UNSTABLE_OFFSET_COMMIT, which consumers retry until the transaction ends. Runs on the blocking
+ * executor.
  */
 final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFetchResponseData> {
 
     private static final long NO_OFFSET = -1;
 
+    private static final short FIRST_VERSION_WITH_REQUIRE_STABLE = 7;
+
     private final GroupCoordinator groups;
     private final GroupTopics topics;
+    private final TransactionCoordinator transactions;
 
-    OffsetFetchApi(GroupCoordinator groups, GroupTopics topics) {
+    OffsetFetchApi(GroupCoordinator groups, GroupTopics topics, TransactionCoordinator transactions) {
         this.groups = groups;
         this.topics = topics;
+        this.transactions = transactions;
     }
 
     @Override
@@ -54,9 +62,10 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
 
     private OffsetFetchResponseData respond(OffsetFetchRequestData request, short version) {
         boolean byId = OffsetFetchRequest.useTopicIds(version);
+        boolean requireStable = version >= FIRST_VERSION_WITH_REQUIRE_STABLE && request.requireStable();
         List<OffsetFetchResponseGroup> answers = new ArrayList<>();
         for (OffsetFetchRequestGroup group : groupsOf(request, version)) {
-            answers.add(fetchQuietly(group, byId, version));
+            answers.add(fetchQuietly(group, byId, version, requireStable));
         }
         return new OffsetFetchResponse.Builder(answers).build(version).data().setThrottleTimeMs(0);
     }
@@ -77,7 +86,8 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
                 new OffsetFetchRequestGroup().setGroupId(request.groupId()).setTopics(topics));
     }
 
-    private OffsetFetchResponseGroup fetchQuietly(OffsetFetchRequestGroup group, boolean byId, short version) {
+    private OffsetFetchResponseGroup fetchQuietly(
+            OffsetFetchRequestGroup group, boolean byId, short version, boolean requireStable) {
         if (group.groupId().isEmpty()) {
             return OffsetFetchResponse.groupError(group, Errors.INVALID_GROUP_ID, version);
         }
@@ -90,6 +100,9 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
             List<OffsetFetchResponseTopics> answered = group.topics() == null
                     ? allTopics(committed, byId)
                     : requestedTopics(group.topics(), committed, byId);
+            if (requireStable) {
+                markUnstable(answered, transactions.pendingOffsets(group.groupId()), byId);
+            }
             return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setTopics(answered);
         } catch (RuntimeException e) {
             return OffsetFetchResponse.groupError(group, KafkaErrors.errorOf(e), version);
@@ -118,6 +131,29 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
                     .setPartitions(partitions));
         }
         return answered;
+    }
+
+    /** Partitions with offsets pending in an open transaction answer UNSTABLE_OFFSET_COMMIT and no offset. */
+    private void markUnstable(List<OffsetFetchResponseTopics> answered, Set<TopicPartition> pending, boolean byId) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        for (OffsetFetchResponseTopics topic : answered) {
+            Optional<String> name = byId ? topics.byId(topic.topicId()).map(Topic::name) : Optional.of(topic.name());
+            if (name.isEmpty()) {
+                continue;
+            }
+            for (OffsetFetchResponsePartitions partition : topic.partitions()) {
+                if (partition.partitionIndex() >= 0
+                        && pending.contains(new TopicPartition(name.get(), partition.partitionIndex()))) {
+                    partition
+                            .setCommittedOffset(NO_OFFSET)
+                            .setCommittedLeaderEpoch(CommittedOffset.NO_LEADER_EPOCH)
+                            .setMetadata("")
+                            .setErrorCode(Errors.UNSTABLE_OFFSET_COMMIT.code());
+                }
+            }
+        }
     }
 
     /** Every committed offset; with topic ids, offsets of topics that no longer exist are left out. */

@@ -1,0 +1,169 @@
+package io.floe.agent.transaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.log.TopicPartition;
+import io.floe.core.log.TransactionMarker;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionError;
+import io.floe.core.transaction.TransactionOutcome;
+import io.floe.core.transaction.TransactionState;
+import io.floe.testkit.time.ManualClock;
+import io.floe.testkit.transaction.InMemoryTransactions;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class TransactionCoordinatorTest {
+
+    private static final TopicPartition ORDERS_0 = new TopicPartition("orders", 0);
+    private static final TopicPartition ORDERS_1 = new TopicPartition("orders", 1);
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final InMemoryTransactions store =
+            new InMemoryTransactions(p -> p.topic().equals("orders"));
+    private final List<TransactionMarker> markers = new ArrayList<>();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private Set<String> coordinated = Set.of("tx-1", "tx-2");
+    private final TransactionCoordinator coordinator = new TransactionCoordinator(
+            store,
+            clock,
+            Duration.ofMinutes(15),
+            Duration.ofSeconds(10),
+            markers::addAll,
+            id -> coordinated.contains(id),
+            meters);
+
+    @Test
+    void initProducerRefusesTimeoutsOutsideTheMaximumBeforeTheStore() {
+        assertThatThrownBy(() -> coordinator.initProducer("tx-1", 900_001, null))
+                .isInstanceOfSatisfying(
+                        InvalidTransactionRequestException.class,
+                        e -> assertThat(e.reason())
+                                .isEqualTo(InvalidTransactionRequestException.Reason.INVALID_TRANSACTION_TIMEOUT))
+                .hasMessageContaining("900001")
+                .hasMessageContaining("900000");
+        assertThatThrownBy(() -> coordinator.initProducer("tx-1", 0, null))
+                .isInstanceOf(InvalidTransactionRequestException.class);
+        assertThatThrownBy(() -> coordinator.initProducer("", 1000, null))
+                .isInstanceOfSatisfying(
+                        InvalidTransactionRequestException.class,
+                        e -> assertThat(e.reason())
+                                .isEqualTo(InvalidTransactionRequestException.Reason.INVALID_REQUEST));
+        assertThat(store.transactions()).isEmpty();
+        assertThat(meters.counter("floe.transaction.errors", "kind", "invalid_transaction_timeout")
+                        .count())
+                .isEqualTo(2);
+        assertThat(coordinator.initProducer("tx-1", 900_000, null)).isInstanceOf(TransactionOutcome.Done.class);
+    }
+
+    @Test
+    void commitHandsItsMarkersOnAndCountsTheTransaction() {
+        ProducerEpoch producer = init("tx-1");
+        coordinator.addPartitions("tx-1", producer, List.of(ORDERS_0, ORDERS_1));
+        coordinator.addOffsets("tx-1", producer, "group-1");
+        coordinator.commitPendingOffsets(
+                "tx-1", producer, "group-1", Map.of(ORDERS_0, new CommittedOffset(7, -1, "", 0)));
+        assertThat(coordinator.pendingOffsets("group-1")).containsExactly(ORDERS_0);
+
+        TransactionOutcome ended = coordinator.endTransaction("tx-1", producer, true, false);
+
+        assertThat(ended).isEqualTo(new TransactionOutcome.Done(producer, markers));
+        assertThat(markers).extracting(TransactionMarker::topicPartition).containsExactly(ORDERS_0, ORDERS_1);
+        assertThat(markers).allSatisfy(marker -> assertThat(marker.commit()).isTrue());
+        assertThat(store.committedOffsets("group-1")).containsKey(ORDERS_0);
+        assertThat(meters.counter("floe.transactions.committed").count()).isEqualTo(1);
+        assertThat(meters.counter("floe.transactions.started").count()).isEqualTo(1);
+    }
+
+    @Test
+    void endWithEpochBumpReturnsTheNextEpoch() {
+        ProducerEpoch producer = init("tx-1");
+        coordinator.addPartitions("tx-1", producer, List.of(ORDERS_0));
+
+        TransactionOutcome ended = coordinator.endTransaction("tx-1", producer, false, true);
+
+        assertThat(((TransactionOutcome.Done) ended).producer())
+                .isEqualTo(new ProducerEpoch(producer.producerId(), (short) (producer.epoch() + 1)));
+        assertThat(meters.counter("floe.transactions.aborted").count()).isEqualTo(1);
+    }
+
+    @Test
+    void refusalsAreCountedByKind() {
+        ProducerEpoch producer = init("tx-1");
+        init("tx-1");
+
+        TransactionOutcome fenced = coordinator.addPartitions("tx-1", producer, List.of(ORDERS_0));
+        TransactionOutcome unknown =
+                coordinator.addPartitions("tx-1", current("tx-1"), List.of(new TopicPartition("nope", 0)));
+
+        assertThat(fenced)
+                .isInstanceOfSatisfying(
+                        TransactionOutcome.Refused.class,
+                        refused -> assertThat(refused.error()).isEqualTo(TransactionError.PRODUCER_FENCED));
+        assertThat(unknown).isInstanceOf(TransactionOutcome.UnknownPartitions.class);
+        assertThat(meters.counter("floe.transaction.errors", "kind", "producer_fenced")
+                        .count())
+                .isEqualTo(1);
+        assertThat(meters.counter("floe.transaction.errors", "kind", "unknown_topic_or_partition")
+                        .count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void initProducerAbortingAnOpenTransactionHandsOnItsMarkers() {
+        ProducerEpoch producer = init("tx-1");
+        coordinator.addPartitions("tx-1", producer, List.of(ORDERS_0));
+
+        init("tx-1");
+
+        assertThat(markers)
+                .singleElement()
+                .satisfies(marker -> assertThat(marker.commit()).isFalse());
+        assertThat(meters.counter("floe.transactions.aborted").count()).isEqualTo(1);
+    }
+
+    @Test
+    void timeoutLoopAbortsOnlyExpiredTransactionsCoordinatedHere() {
+        ProducerEpoch first = init("tx-1");
+        ProducerEpoch other = init("tx-3");
+        ProducerEpoch young = init("tx-2");
+        coordinator.addPartitions("tx-1", first, List.of(ORDERS_0));
+        coordinator.addPartitions("tx-3", other, List.of(ORDERS_1));
+        clock.step(Duration.ofSeconds(50));
+        coordinator.addPartitions("tx-2", young, List.of(ORDERS_1));
+        clock.step(Duration.ofSeconds(11));
+
+        assertThat(coordinator.abortExpired()).isEqualTo(1);
+
+        assertThat(store.transaction("tx-1").orElseThrow().state()).isEqualTo(TransactionState.COMPLETE_ABORT);
+        assertThat(store.transaction("tx-1").orElseThrow().producer().epoch()).isEqualTo((short) (first.epoch() + 1));
+        assertThat(store.transaction("tx-3").orElseThrow().state()).isEqualTo(TransactionState.ONGOING);
+        assertThat(markers).extracting(TransactionMarker::topicPartition).containsExactly(ORDERS_0);
+        assertThat(meters.counter("floe.transactions.timed.out").count()).isEqualTo(1);
+        assertThat(meters.get("floe.transactions.open").gauge().value()).isEqualTo(1);
+        assertThat(meters.get("floe.transactions.open.oldest.age").gauge().value())
+                .isEqualTo(11.0);
+        assertThat(meters.counter("floe.transactions.started").count()).isEqualTo(2);
+
+        coordinator.endTransaction("tx-2", young, true, false);
+        coordinator.abortExpired();
+        assertThat(meters.counter("floe.transactions.started").count()).isEqualTo(2);
+        assertThat(meters.get("floe.transactions.open").gauge().value()).isZero();
+    }
+
+    private ProducerEpoch init(String transactionalId) {
+        return ((TransactionOutcome.Done) coordinator.initProducer(transactionalId, 60_000, null)).producer();
+    }
+
+    private ProducerEpoch current(String transactionalId) {
+        return store.transaction(transactionalId).orElseThrow().producer();
+    }
+}
