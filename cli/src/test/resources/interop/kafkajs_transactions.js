@@ -97,15 +97,15 @@ async function main() {
   await consumer.disconnect();
   await admin.disconnect();
 
-  const readCommitted = await readOutput(kafka, output, partitions, false, deadline, errors);
-  const readUncommitted = await readOutput(kafka, output, partitions, true, deadline, errors);
+  const readCommitted = await readOutput(kafka, output, group, partitions, false, deadline, errors);
+  const readUncommitted = await readOutput(kafka, output, group, partitions, true, deadline, errors);
   report({ errors, sent, expected, committed, readCommitted, readUncommitted });
 }
 
 // OUTPUT from the start of every partition up to its "end" record: partition -> [[offset, value]...].
-async function readOutput(kafka, topic, partitions, readUncommitted, deadline, errors) {
+async function readOutput(kafka, topic, group, partitions, readUncommitted, deadline, errors) {
   const isolation = readUncommitted ? 'read_uncommitted' : 'read_committed';
-  const reader = kafka.consumer({ groupId: `reader-${isolation}`, readUncommitted, maxWaitTimeInMs: 500 });
+  const reader = kafka.consumer({ groupId: `${group}-reader-${isolation}`, readUncommitted, maxWaitTimeInMs: 500 });
   await reader.connect();
   await reader.subscribe({ topic, fromBeginning: true });
   const ended = new Set();
@@ -124,17 +124,29 @@ async function readOutput(kafka, topic, partitions, readUncommitted, deadline, e
 }
 
 // Runs consumer without commits until `count()` reaches `wanted` or the deadline passes; answers what
-// `take` returned for each message (undefined left out).
+// `take` returned for each message (undefined left out). A consumer that KafkaJS restarted reads from
+// the start again: offsets already taken are skipped.
 async function collect(consumer, wanted, deadline, errors, take, count) {
   const taken = [];
+  const seen = new Set();
   const progress = count || (() => taken.length);
   let done;
   const finished = new Promise((resolve) => { done = resolve; });
-  consumer.on(consumer.events.CRASH, (event) => { errors.push(`consumer crashed: ${event.payload.error}`); done(); });
+  // KafkaJS restarts a consumer after a retriable error (COORDINATOR_LOAD_IN_PROGRESS, say): only a
+  // crash it does not recover from ends the wait.
+  consumer.on(consumer.events.CRASH, (event) => {
+    if (event.payload.restart === false) {
+      errors.push(`consumer crashed: ${event.payload.error}`);
+      done();
+    }
+  });
   await consumer.run({
     autoCommit: false,
     eachBatch: async ({ batch }) => {
       for (const message of batch.messages) {
+        const at = `${batch.partition}:${message.offset}`;
+        if (seen.has(at)) continue;
+        seen.add(at);
         const value = take(batch, message);
         if (value !== undefined) taken.push(value);
       }

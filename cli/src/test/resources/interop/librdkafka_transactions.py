@@ -74,6 +74,11 @@ def main():
         if name == "txn3":
             for partition in range(partitions):
                 producer.produce(output_topic, partition=partition, key=b"end", value=b"end")
+        # abort_transaction purges records still queued in the client, which would never reach the
+        # agent: flush, so that the aborted transaction's records are in the log and read_uncommitted
+        # has something to read.
+        if producer.flush(30):
+            raise SystemExit("records of %s not acknowledged" % name)
         offsets = [TopicPartition(input_topic, p, o) for p, o in sorted(positions.items())]
         producer.send_offsets_to_transaction(offsets, consumer.consumer_group_metadata(), 30)
         if outcome == "committed":
@@ -86,14 +91,15 @@ def main():
     consumer.close()
 
     report(errors=errors, sent=sent, expected=expected, committed=committed,
-           readCommitted=read_output(common, output_topic, partitions, "read_committed", deadline, errors),
-           readUncommitted=read_output(common, output_topic, partitions, "read_uncommitted", deadline, errors))
+           readCommitted=read_output(common, output_topic, group, partitions, "read_committed", deadline, errors),
+           readUncommitted=read_output(common, output_topic, group, partitions, "read_uncommitted",
+                                       deadline, errors))
 
 
-def read_output(common, topic, partitions, isolation, deadline, errors):
+def read_output(common, topic, group, partitions, isolation, deadline, errors):
     """OUTPUT from offset 0 of every partition up to its "end" record: partition -> [[offset, value]...]."""
     reader = Consumer(dict(common, **{
-        "group.id": "reader-" + isolation,
+        "group.id": "%s-reader-%s" % (group, isolation),
         "enable.auto.commit": False,
         "isolation.level": isolation,
     }))
