@@ -157,27 +157,7 @@ class ClientInteropIT {
             assertThat(values(readCommitted))
                     .as("read_committed reads exactly the committed records; %s", run)
                     .containsExactlyInAnyOrderElementsOf(committed);
-            Map<Integer, Long> ends = new TreeMap<>();
-            uncommitted.forEach((partition, log) -> {
-                assertThat(log)
-                        .extracting(Entry::index)
-                        .as("partition %s keeps send order; %s", partition, run)
-                        .isSorted();
-                assertThat(log)
-                        .extracting(Entry::offset)
-                        .as("offsets of partition %s, a marker after each transaction; %s", partition, run)
-                        .containsExactlyElementsOf(offsetsWithMarkers(log));
-                assertThat(readCommitted.getOrDefault(partition, List.of()))
-                        .as(
-                                "read_committed in partition %s: the committed records at the same offsets; %s",
-                                partition, run)
-                        .containsExactlyElementsOf(log.stream()
-                                .filter(entry -> entry.value().startsWith("committed-"))
-                                .toList());
-            });
-            partitions()
-                    .forEach(partition ->
-                            ends.put(partition, endOffset(uncommitted.getOrDefault(partition, List.of()))));
+            Map<Integer, Long> ends = assertOutputLayout(uncommitted, readCommitted, run);
 
             JsonNode expected = summary.get("expected");
             JsonNode clientRead = summary.get("committed");
@@ -203,6 +183,34 @@ class ClientInteropIT {
                         .isEqualTo(ends);
             }
         }
+    }
+
+    /**
+     * Per output partition: send order kept, the offsets Kafka would give (a marker after each
+     * transaction), read_committed reading the committed records at the same offsets. Answers the end
+     * offsets the partitions must have.
+     */
+    private static Map<Integer, Long> assertOutputLayout(
+            Map<Integer, List<Entry>> uncommitted, Map<Integer, List<Entry>> readCommitted, Run run) {
+        Map<Integer, Long> ends = new TreeMap<>();
+        uncommitted.forEach((partition, log) -> {
+            assertThat(log)
+                    .extracting(Entry::index)
+                    .as("partition %s keeps send order; %s", partition, run)
+                    .isSorted();
+            assertThat(log)
+                    .extracting(Entry::offset)
+                    .as("offsets of partition %s, a marker after each transaction; %s", partition, run)
+                    .containsExactlyElementsOf(offsetsWithMarkers(log));
+            assertThat(readCommitted.getOrDefault(partition, List.of()))
+                    .as("read_committed in partition %s: the committed records at the same offsets; %s", partition, run)
+                    .containsExactlyElementsOf(log.stream()
+                            .filter(entry -> entry.value().startsWith("committed-"))
+                            .toList());
+        });
+        partitions()
+                .forEach(partition -> ends.put(partition, endOffset(uncommitted.getOrDefault(partition, List.of()))));
+        return ends;
     }
 
     /** A record as a script reported it: its offset and the sequence number in its value. */
