@@ -1,5 +1,5 @@
 /*
- * transactions.pml -- Floe's Kafka transactions (issue 18; /work/shared-txn-design.md, the design as
+ * transactions.pml -- Floe's Kafka transactions (issue 18; docs/architecture.md "Transactions", the design as
  * decided on main at 5782480): the transaction row in the metadata store, InitProducerId, produce
  * of transactional batches, TxnOffsetCommit, EndTxn, the timeout abort, markers as log entries, the
  * last stable offset, retention, key compaction's removal of aborted records and markers, a

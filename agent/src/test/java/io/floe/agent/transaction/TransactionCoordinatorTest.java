@@ -6,20 +6,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.TransactionalAppend;
+import io.floe.core.topic.NewTopic;
+import io.floe.core.topic.Topic;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionError;
 import io.floe.core.transaction.TransactionOutcome;
 import io.floe.core.transaction.TransactionState;
+import io.floe.metadata.sql.SqlMetadataStore;
+import io.floe.testkit.metadata.ProduceFixture;
 import io.floe.testkit.time.ManualClock;
-import io.floe.testkit.transaction.InMemoryTransactions;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TransactionCoordinatorTest {
 
@@ -27,19 +37,34 @@ class TransactionCoordinatorTest {
     private static final TopicPartition ORDERS_1 = new TopicPartition("orders", 1);
 
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private final InMemoryTransactions store =
-            new InMemoryTransactions(p -> p.topic().equals("orders"));
     private final List<TransactionMarker> markers = new ArrayList<>();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private Set<String> coordinated = Set.of("tx-1", "tx-2");
-    private final TransactionCoordinator coordinator = new TransactionCoordinator(
-            store,
-            clock,
-            Duration.ofMinutes(15),
-            Duration.ofSeconds(10),
-            markers::addAll,
-            id -> coordinated.contains(id),
-            meters);
+
+    @TempDir
+    Path directory;
+
+    private MetadataStore store;
+    private TransactionCoordinator coordinator;
+
+    @BeforeEach
+    void open() {
+        store = SqlMetadataStore.openSqlite(directory.resolve("metadata.db"), clock);
+        store.createTopic(new NewTopic("orders", 2, Map.of()));
+        coordinator = new TransactionCoordinator(
+                store,
+                clock,
+                Duration.ofMinutes(15),
+                Duration.ofSeconds(10),
+                markers::addAll,
+                id -> coordinated.contains(id),
+                meters);
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
 
     @Test
     void initProducerRefusesTimeoutsOutsideTheMaximumBeforeTheStore() {
@@ -68,6 +93,8 @@ class TransactionCoordinatorTest {
     void commitHandsItsMarkersOnAndCountsTheTransaction() {
         ProducerEpoch producer = init("tx-1");
         coordinator.addPartitions("tx-1", producer, List.of(ORDERS_0, ORDERS_1));
+        write(producer, ORDERS_0);
+        write(producer, ORDERS_1);
         coordinator.addOffsets("tx-1", producer, "group-1");
         coordinator.commitPendingOffsets(
                 "tx-1", producer, "group-1", Map.of(ORDERS_0, new CommittedOffset(7, -1, "", 0)));
@@ -121,6 +148,7 @@ class TransactionCoordinatorTest {
     void initProducerAbortingAnOpenTransactionHandsOnItsMarkers() {
         ProducerEpoch producer = init("tx-1");
         coordinator.addPartitions("tx-1", producer, List.of(ORDERS_0));
+        write(producer, ORDERS_0);
 
         init("tx-1");
 
@@ -136,7 +164,9 @@ class TransactionCoordinatorTest {
         ProducerEpoch other = init("tx-3");
         ProducerEpoch young = init("tx-2");
         coordinator.addPartitions("tx-1", first, List.of(ORDERS_0));
+        write(first, ORDERS_0);
         coordinator.addPartitions("tx-3", other, List.of(ORDERS_1));
+        write(other, ORDERS_1);
         clock.step(Duration.ofSeconds(50));
         coordinator.addPartitions("tx-2", young, List.of(ORDERS_1));
         clock.step(Duration.ofSeconds(11));
@@ -157,6 +187,16 @@ class TransactionCoordinatorTest {
         coordinator.abortExpired();
         assertThat(meters.counter("floe.transactions.started").count()).isEqualTo(2);
         assertThat(meters.get("floe.transactions.open").gauge().value()).isZero();
+    }
+
+    /** One record of {@code producer}'s transaction in {@code partition}: a marker goes only where one was written. */
+    private void write(ProducerEpoch producer, TopicPartition partition) {
+        ProduceFixture produce = new ProduceFixture(store);
+        Topic topic = store.topic(partition.topic()).orElseThrow();
+        assertThat(produce.commit(produce.transactional(
+                        topic, partition.partition(), producer, 0, 1, TransactionalAppend.IN_TRANSACTION)))
+                .singleElement()
+                .isInstanceOf(AppendResult.Appended.class);
     }
 
     private ProducerEpoch init(String transactionalId) {

@@ -85,8 +85,9 @@ public interface Transactions {
 
     /**
      * WriteTxnMarkers (an operator aborting a hanging transaction): ends {@code producer}'s open
-     * transaction on {@code partition} alone with a marker, if one is open there at an epoch no newer
-     * than {@code producer}'s; {@link TransactionOutcome.Done} with no markers when none is open. Fenced.
+     * transaction on {@code partition} alone with a marker; {@link TransactionOutcome.Done} with no
+     * markers when none is open; refused as {@code PRODUCER_FENCED} when the producer's epoch on the
+     * partition is newer than {@code producer}'s. Fenced.
      */
     TransactionOutcome writeMarker(
             TopicPartition partition, ProducerEpoch producer, boolean commit, int coordinatorEpoch, Instant now);

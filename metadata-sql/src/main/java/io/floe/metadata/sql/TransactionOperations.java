@@ -214,7 +214,12 @@ final class TransactionOperations {
         Long firstOffset =
                 TransactionEnd.openPartitions(connection, producer.producerId()).get(partitionId);
         Short openEpoch = producerEpoch(connection, partitionId, producer.producerId());
-        if (firstOffset == null || openEpoch == null || openEpoch > producer.epoch()) {
+        if (openEpoch != null && openEpoch > producer.epoch()) {
+            return new TransactionOutcome.Refused(
+                    TransactionError.PRODUCER_FENCED,
+                    "producer " + producer + " is fenced on " + partition + ": its epoch there is " + openEpoch);
+        }
+        if (firstOffset == null) {
             return new TransactionOutcome.Done(producer);
         }
         List<TransactionMarker> markers =

@@ -362,6 +362,7 @@ public abstract class TransactionsContract extends RoleContract {
 
     @Test
     void anOperatorsMarkerEndsATransactionOnOnePartition() {
+        init(TXN);
         ProducerEpoch producer = init(TXN);
         assertDone(store.addPartitions(TXN, producer, List.of(p0, p1), NOW));
         appendAll(transactional(0, producer, 0, 1, TransactionalAppend.IN_TRANSACTION));
@@ -377,6 +378,9 @@ public abstract class TransactionsContract extends RoleContract {
         assertThat(store.offsets(p1)).isEqualTo(new LogOffsets(0, 0, 1));
         assertThat(assertDone(store.writeMarker(p0, producer, false, 0, NOW)).markers())
                 .isEmpty();
+        assertRefused(
+                store.writeMarker(p1, new ProducerEpoch(producer.producerId(), (short) 0), false, 0, NOW),
+                TransactionError.PRODUCER_FENCED);
         assertThat(store.writeMarker(new TopicPartition("orders", 9), producer, false, 0, NOW))
                 .isInstanceOf(TransactionOutcome.UnknownPartitions.class);
         assertThat(store.transaction(TXN).orElseThrow().partitions()).containsExactly(p1);

@@ -15,11 +15,18 @@ import org.apache.kafka.common.message.AddPartitionsToTxnResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AddPartitionsToTxnResponse;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class AddPartitionsToTxnApiTest {
 
     private final TransactionApiFixture fixture = new TransactionApiFixture();
+
+    @AfterEach
+    void closeFixture() {
+        fixture.close();
+    }
+
     private final AddPartitionsToTxnApi api = new AddPartitionsToTxnApi(fixture.coordinator);
 
     @Test

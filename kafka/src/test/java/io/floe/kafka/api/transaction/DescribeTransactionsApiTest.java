@@ -10,11 +10,18 @@ import org.apache.kafka.common.message.DescribeTransactionsResponseData;
 import org.apache.kafka.common.message.DescribeTransactionsResponseData.TransactionState;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class DescribeTransactionsApiTest {
 
     private final TransactionApiFixture fixture = new TransactionApiFixture();
+
+    @AfterEach
+    void closeFixture() {
+        fixture.close();
+    }
+
     private final DescribeTransactionsApi api = new DescribeTransactionsApi(fixture.coordinator);
 
     @Test

@@ -11,12 +11,19 @@ import org.apache.kafka.common.message.EndTxnRequestData;
 import org.apache.kafka.common.message.EndTxnResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** EndTxn, and AddOffsetsToTxn which begins what it ends. */
 class EndTxnApiTest {
 
     private final TransactionApiFixture fixture = new TransactionApiFixture();
+
+    @AfterEach
+    void closeFixture() {
+        fixture.close();
+    }
+
     private final EndTxnApi endTxn = new EndTxnApi(fixture.coordinator);
     private final AddOffsetsToTxnApi addOffsets = new AddOffsetsToTxnApi(fixture.coordinator);
 

@@ -10,11 +10,18 @@ import org.apache.kafka.common.message.ListTransactionsRequestData;
 import org.apache.kafka.common.message.ListTransactionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ListTransactionsApiTest {
 
     private final TransactionApiFixture fixture = new TransactionApiFixture();
+
+    @AfterEach
+    void closeFixture() {
+        fixture.close();
+    }
+
     private final ListTransactionsApi api =
             new ListTransactionsApi(fixture.coordinator, id -> !id.startsWith("elsewhere"), fixture.clock);
 

@@ -12,11 +12,18 @@ import org.apache.kafka.common.message.WriteTxnMarkersRequestData.WritableTxnMar
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.WriteTxnMarkersResponse;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class WriteTxnMarkersApiTest {
 
     private final TransactionApiFixture fixture = new TransactionApiFixture();
+
+    @AfterEach
+    void closeFixture() {
+        fixture.close();
+    }
+
     private final WriteTxnMarkersApi api = new WriteTxnMarkersApi(fixture.coordinator);
 
     @Test
