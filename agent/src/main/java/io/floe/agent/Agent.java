@@ -13,6 +13,7 @@ import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.agent.metering.MeteredObjectStore;
 import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
+import io.floe.agent.transaction.StableOffsetLag;
 import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.config.TopicConfigs;
@@ -127,6 +128,10 @@ public final class Agent implements AutoCloseable {
                 meters);
         // On the housekeeping thread: each round waits on the store, which the scheduler's timers must not.
         transactions.start(housekeeping);
+        StableOffsetLag stableOffsetLag = new StableOffsetLag(metadata.reads(), cluster::isLeaderOf, meters);
+        long lagIntervalMs = TransactionCoordinator.TIMEOUT_CHECK_INTERVAL.toMillis();
+        housekeeping.scheduleWithFixedDelay(
+                stableOffsetLag::measure, lagIntervalMs, lagIntervalMs, TimeUnit.MILLISECONDS);
         housekeeping.scheduleWithFixedDelay(
                 this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.

@@ -163,6 +163,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public Map<TopicPartition, LogOffsets> unstableLogs() {
+        return call(MetadataOperation.UNSTABLE_LOGS, () -> delegate.unstableLogs());
+    }
+
+    @Override
     public long deleteRecords(TopicPartition topicPartition, long beforeOffset) {
         return call(MetadataOperation.DELETE_RECORDS, () -> delegate.deleteRecords(topicPartition, beforeOffset));
     }

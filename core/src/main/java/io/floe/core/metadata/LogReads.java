@@ -85,4 +85,10 @@ public interface LogReads {
      * @throws UnknownTopicException when the topic or partition does not exist
      */
     List<ActiveProducer> producers(TopicPartition topicPartition) throws UnknownTopicException;
+
+    /**
+     * Every partition with an open transaction (its last stable offset below its high watermark), with
+     * its markers as {@link #offsets} gives them: one read for the whole store.
+     */
+    Map<TopicPartition, LogOffsets> unstableLogs();
 }

@@ -37,6 +37,7 @@ public enum MetadataOperation {
     LOG_REWRITES(LogReads.class, "logRewrites", READ),
     PARTITION_SIZES(LogReads.class, "partitionSizes", READ),
     PRODUCERS(LogReads.class, "producers", READ),
+    UNSTABLE_LOGS(LogReads.class, "unstableLogs", READ),
 
     // LogRetention
     DELETE_RECORDS(LogRetention.class, "deleteRecords", IDEMPOTENT_WRITE),

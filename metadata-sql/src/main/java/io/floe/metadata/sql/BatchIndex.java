@@ -16,7 +16,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Reads of partitions' markers and batch rows. Each method first resolves the partition row (its id
@@ -49,6 +51,29 @@ final class BatchIndex {
         }
         throw new UnknownTopicException(
                 topicExists(connection, topicPartition.topic()) ? topicPartition.toString() : topicPartition.topic());
+    }
+
+    /** Every partition whose oldest open transaction holds its last stable offset below its high watermark. */
+    Map<TopicPartition, LogOffsets> unstableLogs(Connection connection) throws SQLException {
+        Map<TopicPartition, LogOffsets> unstable = new TreeMap<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT t.name, p.partition_index,"
+                        + " p.log_start_offset, p.next_offset, MIN(s.txn_first_offset) FROM producer_state s"
+                        + " JOIN partitions p ON p.id = s.partition_id JOIN topics t ON t.id = p.topic_id"
+                        + " WHERE s.txn_first_offset IS NOT NULL"
+                        + " GROUP BY t.name, p.partition_index, p.log_start_offset, p.next_offset");
+                ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                long logStart = rows.getLong(3);
+                long highWatermark = rows.getLong(4);
+                long stableOffset = Math.max(logStart, Math.min(rows.getLong(5), highWatermark));
+                if (stableOffset < highWatermark) {
+                    unstable.put(
+                            new TopicPartition(rows.getString(1), rows.getInt(2)),
+                            new LogOffsets(logStart, stableOffset, highWatermark));
+                }
+            }
+        }
+        return unstable;
     }
 
     List<BatchCoordinate> batches(Connection connection, TopicPartition topicPartition, long fromOffset, int maxBatches)

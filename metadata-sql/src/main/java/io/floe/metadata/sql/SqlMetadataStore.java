@@ -567,6 +567,11 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
+    public Map<TopicPartition, LogOffsets> unstableLogs() {
+        return read("read the partitions with open transactions", batchIndex::unstableLogs);
+    }
+
+    @Override
     public Map<Integer, Long> partitionSizes(String topic) {
         Objects.requireNonNull(topic, "topic");
         return read(

@@ -122,6 +122,20 @@ public abstract class TransactionsContract extends RoleContract {
     }
 
     @Test
+    void theUnstableLogsAreThePartitionsWithAnOpenTransaction() {
+        ProducerEpoch producer = init(TXN);
+        assertThat(store.unstableLogs()).isEmpty();
+        assertDone(store.addPartitions(TXN, producer, List.of(p0, p1), NOW));
+        produce.commit(produce.batch(topic, 0, 2));
+        appendAll(transactional(0, producer, 0, 3, TransactionalAppend.IN_TRANSACTION));
+
+        assertThat(store.unstableLogs()).containsExactly(Map.entry(p0, new LogOffsets(0, 2, 5)));
+
+        assertDone(store.endTransaction(TXN, producer, false, false, NOW));
+        assertThat(store.unstableLogs()).isEmpty();
+    }
+
+    @Test
     void entriesServeMarkersAmongBatchesInOffsetOrder() {
         ProducerEpoch producer = init(TXN);
         assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
