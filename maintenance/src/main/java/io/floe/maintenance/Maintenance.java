@@ -10,6 +10,7 @@ import io.floe.maintenance.cleanup.ObjectCleanup;
 import io.floe.maintenance.compaction.SegmentCompaction;
 import io.floe.maintenance.keys.KeyCompaction;
 import io.floe.maintenance.producers.ProducerStateExpiry;
+import io.floe.maintenance.producers.TransactionalIdExpiry;
 import io.floe.maintenance.retention.Retention;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -97,6 +98,13 @@ public final class Maintenance implements AutoCloseable {
                 clock,
                 config.leaseTtl(),
                 meters);
+        LeasedJob transactionalIdExpiry = new LeasedJob(
+                new TransactionalIdExpiry(metadata.transactions(), config.transactionalIdExpiration(), meters),
+                agentId,
+                leases,
+                clock,
+                config.leaseTtl(),
+                meters);
         LeasedJob keyCompaction = new LeasedJob(
                 new KeyCompaction(config, metadata, objects, topicConfigs, agentId, clock, meters),
                 agentId,
@@ -107,7 +115,7 @@ public final class Maintenance implements AutoCloseable {
         Maintenance maintenance = new Maintenance(
                 concurrency.scheduler("floe-maintenance"),
                 concurrency.scheduler("floe-key-compaction"),
-                List.of(compaction, retention, cleanup, producerExpiry, keyCompaction));
+                List.of(compaction, retention, cleanup, producerExpiry, transactionalIdExpiry, keyCompaction));
         maintenance.keyScheduler.scheduleWithFixedDelay(
                 keyCompaction,
                 config.keyCompactionInterval().toMillis(),
@@ -116,6 +124,7 @@ public final class Maintenance implements AutoCloseable {
         maintenance.every(config.compactionInterval(), compaction);
         maintenance.every(config.retentionInterval(), retention);
         maintenance.every(config.retentionInterval(), producerExpiry);
+        maintenance.every(config.retentionInterval(), transactionalIdExpiry);
         maintenance.every(config.cleanupInterval(), cleanup);
         maintenance.every(config.cleanupInterval(), () -> maintenance.refreshStats(metadata.objects()));
         maintenance.registerGauges(meters);

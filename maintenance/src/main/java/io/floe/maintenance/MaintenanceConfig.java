@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param leaseTtl how long a job's lease lasts without renewal
  * @param producerIdExpiration how long a producer's idempotence state on a partition outlives its last
  *     write there (Kafka's {@code producer.id.expiration.ms}); expiry runs with retention
+ * @param transactionalIdExpiration how long a transactional id with no open transaction is kept after
+ *     its last change (Kafka's {@code transactional.id.expiration.ms}); expiry runs with producer expiry
  */
 public record MaintenanceConfig(
         Duration compactionInterval,
@@ -39,13 +41,17 @@ public record MaintenanceConfig(
         Duration objectDeleteDelay,
         Duration orphanGrace,
         Duration leaseTtl,
-        Duration producerIdExpiration) {
+        Duration producerIdExpiration,
+        Duration transactionalIdExpiration) {
 
     /** The smallest key-to-offset map: about 4000 keys. */
     public static final int KEY_COMPACTION_BUFFER_BYTES_MIN = 100 * 1024;
 
     /** Kafka's default {@code producer.id.expiration.ms}: one day. */
     public static final Duration PRODUCER_ID_EXPIRATION = Duration.ofDays(1);
+
+    /** Kafka's default {@code transactional.id.expiration.ms}: seven days. */
+    public static final Duration TRANSACTIONAL_ID_EXPIRATION = Duration.ofDays(7);
 
     public static final MaintenanceConfig DEFAULTS = new MaintenanceConfig(
             Duration.ofSeconds(30),
@@ -60,7 +66,8 @@ public record MaintenanceConfig(
             Duration.ofMinutes(1),
             Duration.ofMinutes(10),
             Duration.ofMinutes(2),
-            PRODUCER_ID_EXPIRATION);
+            PRODUCER_ID_EXPIRATION,
+            TRANSACTIONAL_ID_EXPIRATION);
 
     public MaintenanceConfig {
         positive("compaction interval", compactionInterval);
@@ -69,6 +76,7 @@ public record MaintenanceConfig(
         positive("cleanup interval", cleanupInterval);
         positive("lease ttl", leaseTtl);
         positive("producer id expiration", producerIdExpiration);
+        positive("transactional id expiration", transactionalIdExpiration);
         notNegative("compaction min age", compactionMinAge);
         notNegative("object delete delay", objectDeleteDelay);
         notNegative("orphan grace", orphanGrace);
@@ -101,7 +109,8 @@ public record MaintenanceConfig(
                 objectDeleteDelay,
                 orphanGrace,
                 leaseTtl,
-                producerIdExpiration);
+                producerIdExpiration,
+                transactionalIdExpiration);
     }
 
     public MaintenanceConfig withKeyCompaction(Duration interval, int bufferBytes) {
@@ -118,7 +127,8 @@ public record MaintenanceConfig(
                 objectDeleteDelay,
                 orphanGrace,
                 leaseTtl,
-                producerIdExpiration);
+                producerIdExpiration,
+                transactionalIdExpiration);
     }
 
     public MaintenanceConfig withCleanup(Duration interval, Duration deleteDelay, Duration grace) {
@@ -135,7 +145,8 @@ public record MaintenanceConfig(
                 deleteDelay,
                 grace,
                 leaseTtl,
-                producerIdExpiration);
+                producerIdExpiration,
+                transactionalIdExpiration);
     }
 
     public MaintenanceConfig withRetentionInterval(Duration interval) {
@@ -152,7 +163,8 @@ public record MaintenanceConfig(
                 objectDeleteDelay,
                 orphanGrace,
                 leaseTtl,
-                producerIdExpiration);
+                producerIdExpiration,
+                transactionalIdExpiration);
     }
 
     public MaintenanceConfig withProducerIdExpiration(Duration expiration) {
@@ -169,6 +181,25 @@ public record MaintenanceConfig(
                 objectDeleteDelay,
                 orphanGrace,
                 leaseTtl,
+                expiration,
+                transactionalIdExpiration);
+    }
+
+    public MaintenanceConfig withTransactionalIdExpiration(Duration expiration) {
+        return new MaintenanceConfig(
+                compactionInterval,
+                compactionTargetBytes,
+                compactionSmallObjectBytes,
+                compactionMinAge,
+                compactionRunBytesMax,
+                keyCompactionInterval,
+                keyCompactionBufferBytes,
+                retentionInterval,
+                cleanupInterval,
+                objectDeleteDelay,
+                orphanGrace,
+                leaseTtl,
+                producerIdExpiration,
                 expiration);
     }
 

@@ -7,12 +7,13 @@ import io.floe.core.metadata.LogRetention;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.TopicMetadata;
+import io.floe.core.metadata.Transactions;
 import java.util.Objects;
 
 /**
  * The metadata roles the background jobs use, handed out by the composition root: topics and the log
- * to read, registrations for their outputs, log starts to move, the objects' lifecycle, and the jobs'
- * leases.
+ * to read, registrations for their outputs, log starts to move, the objects' lifecycle, the jobs'
+ * leases, and transactional ids to expire.
  */
 public record MaintenanceMetadata(
         TopicMetadata topics,
@@ -20,7 +21,8 @@ public record MaintenanceMetadata(
         LogAppends appends,
         LogRetention retention,
         ObjectLifecycle objects,
-        Leases leases) {
+        Leases leases,
+        Transactions transactions) {
 
     public MaintenanceMetadata {
         Objects.requireNonNull(topics, "topics");
@@ -29,10 +31,11 @@ public record MaintenanceMetadata(
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(objects, "objects");
         Objects.requireNonNull(leases, "leases");
+        Objects.requireNonNull(transactions, "transactions");
     }
 
     /** Every role played by one store. */
     public static MaintenanceMetadata of(MetadataStore store) {
-        return new MaintenanceMetadata(store, store, store, store, store, store);
+        return new MaintenanceMetadata(store, store, store, store, store, store, store);
     }
 }

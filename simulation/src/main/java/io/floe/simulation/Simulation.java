@@ -57,7 +57,8 @@ public final class Simulation {
             Duration.ofSeconds(5),
             Duration.ofSeconds(65),
             Duration.ofSeconds(10),
-            MaintenanceConfig.PRODUCER_ID_EXPIRATION);
+            MaintenanceConfig.PRODUCER_ID_EXPIRATION,
+            MaintenanceConfig.TRANSACTIONAL_ID_EXPIRATION);
 
     private Simulation() {}
 

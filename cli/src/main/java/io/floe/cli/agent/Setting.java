@@ -184,13 +184,20 @@ enum Setting {
                     "")
             .doc("Age at which an upload that was never committed is deleted; agents register object keys up to a"
                     + " minute before uploading, and an S3 upload may retry for two.")),
-    PRODUCER_ID_EXPIRATION_MS(integer(Limits.PRODUCER_ID_EXPIRATION_MS_MIN, Limits.PRODUCER_ID_EXPIRATION_MS_MAX)
+    PRODUCER_ID_EXPIRATION_MS(integer(Limits.PRODUCER_ID_EXPIRATION_MS_MIN, Limits.EXPIRATION_MS_MAX)
             .sets(
                     millis(MaintenanceConfig::producerIdExpiration),
                     (c, v) -> c.withProducerIdExpiration(Duration.ofMillis(v)),
                     "(1 day)")
             .doc("How long an idle idempotent producer's state on a partition is kept after its last write there"
                     + " (Kafka's `producer.id.expiration.ms`); well above the clients' `delivery.timeout.ms`.")),
+    TRANSACTIONAL_ID_EXPIRATION_MS(integer(Limits.TRANSACTIONAL_ID_EXPIRATION_MS_MIN, Limits.EXPIRATION_MS_MAX)
+            .sets(
+                    millis(MaintenanceConfig::transactionalIdExpiration),
+                    (c, v) -> c.withTransactionalIdExpiration(Duration.ofMillis(v)),
+                    "(7 days)")
+            .doc("How long a transactional id with no open transaction is kept after its last change (Kafka's"
+                    + " `transactional.id.expiration.ms`); its producer is refused after that and starts afresh.")),
     TABLEFLOW(bool().byDefault(true)
             .doc("Materialize topics with `floe.tableflow.enabled=true` as Iceberg tables in the object store,"
                     + " cataloged in the metadata database; agents take turns per table through leases.")
@@ -232,7 +239,10 @@ enum Setting {
         /** Well above the clients' delivery.timeout.ms (2 minutes by default): retries older than this are not recognized. */
         static final long PRODUCER_ID_EXPIRATION_MS_MIN = 600_000;
 
-        static final long PRODUCER_ID_EXPIRATION_MS_MAX = 31_536_000_000L; // 365 days
+        /** An id in use between its transactions must not be forgotten: they are minutes apart at most. */
+        static final long TRANSACTIONAL_ID_EXPIRATION_MS_MIN = 3_600_000;
+
+        static final long EXPIRATION_MS_MAX = 31_536_000_000L; // 365 days
         /** Below a minute a table would be given up on during an ordinary catalog or store outage. */
         static final long TABLEFLOW_STALL_TIMEOUT_MS_MIN = 60_000;
 

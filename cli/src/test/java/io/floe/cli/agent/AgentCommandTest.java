@@ -125,7 +125,8 @@ class AgentCommandTest {
                         "--retention-check-interval-ms=N",
                         "--object-delete-delay-ms=N",
                         "--orphan-grace-ms=N",
-                        "--producer-id-expiration-ms=N");
+                        "--producer-id-expiration-ms=N",
+                        "--transactional-id-expiration-ms=N");
         assertThat(help.replaceAll("\\s+", " "))
                 .contains("at least 300000", "Default: 600000", "Default: sqlite:<data-dir>/metadata.db");
     }

@@ -418,6 +418,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public int expireTransactionalIds(Instant idleBefore) {
+        return call(MetadataOperation.EXPIRE_TRANSACTIONAL_IDS, () -> delegate.expireTransactionalIds(idleBefore));
+    }
+
+    @Override
     public String describe() {
         return delegate.describe();
     }

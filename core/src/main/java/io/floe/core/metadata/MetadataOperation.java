@@ -84,6 +84,7 @@ public enum MetadataOperation {
     TRANSACTIONS(Transactions.class, "transactions", READ),
     EXPIRED_TRANSACTIONS(Transactions.class, "expiredTransactions", READ),
     PENDING_OFFSETS(Transactions.class, "pendingOffsets", READ),
+    EXPIRE_TRANSACTIONAL_IDS(Transactions.class, "expireTransactionalIds", IDEMPOTENT_WRITE),
 
     // ObjectLifecycle
     SMALL_OBJECTS(ObjectLifecycle.class, "smallObjects", READ),

@@ -103,4 +103,12 @@ public interface Transactions {
 
     /** The partitions for which {@code groupId} has offsets pending in an open transaction. */
     Set<TopicPartition> pendingOffsets(String groupId);
+
+    /**
+     * Forgets the transactional ids with no open transaction whose last change is older than
+     * {@code idleBefore} (Kafka's {@code transactional.id.expiration.ms}); returns how many. A producer
+     * that still holds such an id's producer id is refused from then on; its next InitProducerId starts
+     * afresh with a new producer id. Idempotent.
+     */
+    int expireTransactionalIds(Instant idleBefore);
 }

@@ -477,6 +477,23 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
+    public int expireTransactionalIds(Instant idleBefore) {
+        Objects.requireNonNull(idleBefore, "idleBefore");
+        int expired = write("expire transactional ids idle since " + idleBefore, connection -> {
+            try (PreparedStatement delete = connection.prepareStatement("DELETE FROM transactions"
+                    + " WHERE updated_at < ? AND state <> '" + TransactionState.ONGOING.name() + "'")) {
+                delete.setLong(1, idleBefore.toEpochMilli());
+                return delete.executeUpdate();
+            }
+        });
+        if (expired > 0) {
+            LOGGER.info(
+                    "expired transactional ids store={} ids={} idleBefore={}", dialect.describe(), expired, idleBefore);
+        }
+        return expired;
+    }
+
+    @Override
     public Set<TopicPartition> pendingOffsets(String groupId) {
         Objects.requireNonNull(groupId, "groupId");
         return read("read pending offsets of group " + groupId, connection -> {

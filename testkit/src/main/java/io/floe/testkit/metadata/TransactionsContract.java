@@ -136,6 +136,26 @@ public abstract class TransactionsContract extends RoleContract {
     }
 
     @Test
+    void idleTransactionalIdsExpireButNotOneWithAnOpenTransaction() {
+        ProducerEpoch idle = init(TXN);
+        ProducerEpoch open = init("txn-b");
+        assertDone(store.addPartitions("txn-b", open, List.of(p0), NOW));
+        Instant later = NOW.plusMillis(1);
+
+        assertThat(store.expireTransactionalIds(NOW))
+                .as("nothing is older than NOW")
+                .isZero();
+        assertThat(store.expireTransactionalIds(later)).isEqualTo(1);
+
+        assertThat(store.transaction(TXN)).isEmpty();
+        assertThat(store.transaction("txn-b")).isPresent();
+        assertRefused(store.addPartitions(TXN, idle, List.of(p0), later), TransactionError.INVALID_PRODUCER_ID_MAPPING);
+        ProducerEpoch again = init(TXN);
+        assertThat(again.producerId()).isNotEqualTo(idle.producerId());
+        assertThat(again.epoch()).isZero();
+    }
+
+    @Test
     void entriesServeMarkersAmongBatchesInOffsetOrder() {
         ProducerEpoch producer = init(TXN);
         assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
