@@ -56,9 +56,16 @@ public final class GroupReader {
     private final Map<TopicPartition, OffsetAndMetadata> unsettled = new HashMap<>(); // commits that timed out
 
     public GroupReader(int id, String bootstrap, String group, String topic) {
+        this(id, bootstrap, group, topic, Map.of());
+    }
+
+    /** A member whose consumer takes {@code overrides} too (e.g. isolation.level=read_committed). */
+    public GroupReader(int id, String bootstrap, String group, String topic, Map<String, Object> overrides) {
         this.id = id;
         this.topic = topic;
-        this.consumer = new KafkaConsumer<>(properties(bootstrap, group, id));
+        Map<String, Object> props = properties(bootstrap, group, id);
+        props.putAll(overrides);
+        this.consumer = new KafkaConsumer<>(props);
         this.thread = new Thread(this::run, "group-reader-" + id);
         thread.setDaemon(true);
     }

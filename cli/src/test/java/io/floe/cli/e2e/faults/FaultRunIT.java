@@ -84,12 +84,16 @@ class FaultRunIT {
     private S3FaultProxy proxy;
     private Agents agents;
     private final List<GroupReader> readers = new ArrayList<>();
+    private TransactionalRun transactional;
     private final long startedAt = System.nanoTime();
 
     @AfterEach
     void stopEverything() throws Exception {
         for (GroupReader reader : readers) {
             reader.stop(Duration.ofSeconds(15));
+        }
+        if (transactional != null) {
+            transactional.close();
         }
         if (agents != null) {
             agents.close();
@@ -132,12 +136,16 @@ class FaultRunIT {
         FaultSchedule schedule = FaultSchedule.plan(seed, faultPhase, AGENTS);
         System.out.println("FaultRunIT seed=" + seed + " schedule=" + schedule);
         try (Admin admin = Records.admin(agents.bootstrap())) {
-            createTopic(admin);
+            createTopic(admin, TOPIC);
+            createTopic(admin, TransactionalRun.TOPIC);
             for (int id = 1; id <= READERS; id++) {
                 readers.add(new GroupReader(id, agents.bootstrap(), GROUP, TOPIC));
             }
             readers.forEach(GroupReader::start);
-            awaitStableGroup(admin);
+            transactional = new TransactionalRun(agents, PARTITIONS, seed);
+            transactional.startReaders();
+            awaitStableGroup(admin, GROUP, READERS);
+            awaitStableGroup(admin, transactional.group(), transactional.readers());
             List<PacedProducer> producers = new ArrayList<>();
             for (int id = 1; id <= PRODUCERS; id++) {
                 producers.add(new PacedProducer(
@@ -148,10 +156,12 @@ class FaultRunIT {
                         RECORDS_PER_SECOND));
             }
             producers.forEach(PacedProducer::start);
+            transactional.startProducers();
 
             Nemesis nemesis = new Nemesis(schedule, agents, postgres, metadataUrl, proxy);
             nemesis.run(faultPhase);
             System.out.println("FaultRunIT seed=" + seed + " timeline=" + nemesis.timeline());
+            boolean transactionsEnded = transactional.stopProducers();
 
             for (PacedProducer producer : producers) {
                 assertThat(producer.awaitDone(PRODUCERS_DONE_TIMEOUT))
@@ -163,11 +173,15 @@ class FaultRunIT {
                     .map(a -> new Ack(a.value(), a.partition(), a.offset()))
                     .toList();
             boolean drained = Await.within(DRAIN_TIMEOUT, () -> drained(admin, acks));
+            boolean txnDrained = Await.within(DRAIN_TIMEOUT, () -> transactional.drained(admin));
             for (GroupReader reader : readers) {
                 assertThat(reader.stop(Duration.ofSeconds(30)))
                         .as("reader stopped")
                         .isTrue();
             }
+            assertThat(transactional.stopReaders(Duration.ofSeconds(30)))
+                    .as("read_committed readers stopped")
+                    .isTrue();
             List<FinalRead.Outcome> reads = List.of(
                     FinalRead.read("final-read-1", agents.bootstrap(1), TOPIC, PARTITIONS, READ_TIMEOUT),
                     FinalRead.read("final-read-2", agents.bootstrap(AGENTS), TOPIC, PARTITIONS, READ_TIMEOUT));
@@ -178,7 +192,11 @@ class FaultRunIT {
                     failed,
                     polls(),
                     reads.stream().map(FinalRead.Outcome::records).toList()));
+            List<FinalRead.Outcome> txnReads = transactional.finalReads(READ_TIMEOUT);
+            TransactionalRunChecker.Result txnResult = transactional.check(txnReads);
             System.out.println(summary(seed, faultPhase, result, nemesis, drained));
+            System.out.println(transactional.summary(seed, txnResult, txnDrained));
+            txnResult.examples().forEach((kind, shown) -> System.out.println("FaultRunIT txn " + kind + ": " + shown));
             readers.stream()
                     .flatMap(r -> r.unexpected().stream())
                     .limit(10)
@@ -187,7 +205,14 @@ class FaultRunIT {
                     .flatMap(p -> p.failures().stream())
                     .limit(10)
                     .forEach(failure -> System.out.println("FaultRunIT send failure: " + failure));
+            transactional.producerErrors().stream()
+                    .limit(20)
+                    .forEach(error -> System.out.println("FaultRunIT transactional producer: " + error));
+            transactional.readerErrors().stream()
+                    .limit(10)
+                    .forEach(error -> System.out.println("FaultRunIT read_committed consumer error: " + error));
             assertRun(result, reads, producers);
+            assertTransactionalRun(txnResult, txnReads, transactionsEnded);
         }
     }
 
@@ -205,19 +230,19 @@ class FaultRunIT {
         return given == null || given.isBlank() ? new SecureRandom().nextLong() : Long.parseLong(given.trim());
     }
 
-    private void createTopic(Admin admin) throws Exception {
-        admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1)))
+    private void createTopic(Admin admin, String topic) throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)))
                 .all()
                 .get(30, TimeUnit.SECONDS);
         for (int nodeId : agents.nodeIds()) {
             try (Admin direct = Records.admin(agents.bootstrap(nodeId))) {
                 Await.until(
-                        "agent " + nodeId + " knows topic " + TOPIC,
+                        "agent " + nodeId + " knows topic " + topic,
                         SETTLE_TIMEOUT,
-                        () -> direct.describeTopics(List.of(TOPIC))
+                        () -> direct.describeTopics(List.of(topic))
                                         .allTopicNames()
                                         .get(10, TimeUnit.SECONDS)
-                                        .get(TOPIC)
+                                        .get(topic)
                                         .partitions()
                                         .size()
                                 == PARTITIONS);
@@ -225,17 +250,17 @@ class FaultRunIT {
         }
     }
 
-    private void awaitStableGroup(Admin admin) throws InterruptedException {
-        Await.until("group " + GROUP + " stable with " + READERS + " members", SETTLE_TIMEOUT, () -> {
-            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(GROUP))
+    private void awaitStableGroup(Admin admin, String groupId, int members) throws InterruptedException {
+        Await.until("group " + groupId + " stable with " + members + " members", SETTLE_TIMEOUT, () -> {
+            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(groupId))
                     .describedGroups()
-                    .get(GROUP)
+                    .get(groupId)
                     .get(10, TimeUnit.SECONDS);
             int assigned = group.members().stream()
                     .mapToInt(m -> m.assignment().topicPartitions().size())
                     .sum();
             return group.groupState() == GroupState.STABLE
-                    && group.members().size() == READERS
+                    && group.members().size() == members
                     && assigned == PARTITIONS;
         });
     }
@@ -315,6 +340,29 @@ class FaultRunIT {
                                 .flatMap(p -> p.failures().stream())
                                 .limit(10)
                                 .toList())
+                .isTrue();
+    }
+
+    private void assertTransactionalRun(
+            TransactionalRunChecker.Result result, List<FinalRead.Outcome> reads, boolean transactionsEnded) {
+        assertThat(transactionsEnded)
+                .as("transactional producers ended their transactions after the heal")
+                .isTrue();
+        for (FinalRead.Outcome read : reads) {
+            assertThat(read.complete())
+                    .as("%s reached the end offsets %s", read.reader(), read.endOffsets())
+                    .isTrue();
+        }
+        assertThat(transactional.readerErrors())
+                .as("read_committed consumer errors that are not retriable")
+                .isEmpty();
+        assertThat(result.committed()).as("committed transactions").isPositive();
+        // Else the read_committed reads had nothing to leave out, and 0 aborted reads would prove nothing.
+        assertThat(result.abortedInLog())
+                .as("aborted records the read_uncommitted read saw")
+                .isPositive();
+        assertThat(result.valid())
+                .as("%s; examples: %s", result.counts(), result.examples())
                 .isTrue();
     }
 }

@@ -11,6 +11,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -30,12 +31,21 @@ final class FinalRead {
     private FinalRead() {}
 
     static Outcome read(String reader, String bootstrap, String topic, int partitions, Duration timeout) {
+        return read(reader, bootstrap, topic, partitions, IsolationLevel.READ_UNCOMMITTED, timeout);
+    }
+
+    /**
+     * A read at {@code isolation}: read_committed reads up to the last stable offsets and leaves out
+     * the records of aborted transactions.
+     */
+    static Outcome read(
+            String reader, String bootstrap, String topic, int partitions, IsolationLevel isolation, Duration timeout) {
         List<TopicPartition> all = IntStream.range(0, partitions)
                 .mapToObj(p -> new TopicPartition(topic, p))
                 .toList();
         List<Observation> records = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties(bootstrap, reader))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties(bootstrap, reader, isolation))) {
             consumer.assign(all);
             consumer.seekToBeginning(all);
             Map<TopicPartition, Long> ends = consumer.endOffsets(all, timeout);
@@ -52,8 +62,9 @@ final class FinalRead {
         }
     }
 
-    private static Properties properties(String bootstrap, String reader) {
+    private static Properties properties(String bootstrap, String reader, IsolationLevel isolation) {
         Properties props = new Properties();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, reader);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
