@@ -54,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The fetch service's read path of transactions on a real SQLite store's transactions: this agent's
  * commits of transactional batches and the markers that ending them wrote, served to read-committed
- * and read-uncommitted fetches.
+ * and read-uncommitted fetches, and loaded afresh by another agent's views.
  */
 class TransactionalFetchTest {
 
@@ -185,6 +185,49 @@ class TransactionalFetchTest {
         assertThat(committed.offsets()).isEqualTo(new LogOffsets(0, 6, 6));
         assertThat(store.calls(MetadataOperation.OFFSETS)).isEqualTo(offsetReads);
         assertThat(store.calls(MetadataOperation.ABORTED_TRANSACTIONS)).isEqualTo(abortedReads);
+    }
+
+    @Test
+    void anAbortWakesAWaitingFetchAndAFreshAgentLoadsItFromTheStore() {
+        append(3, false);
+        begin();
+        append(2, true);
+        append(2, false);
+        assertThat(fetchNow(FetchIsolation.READ_COMMITTED, 0).offsets()).isEqualTo(new LogOffsets(0, 3, 7));
+
+        CompletableFuture<FetchResult> waiting =
+                fetch.fetch(query(FetchIsolation.READ_COMMITTED, 3, Duration.ofMinutes(5)));
+        assertThat(waiting).isNotDone();
+        fetch.onMarkers(end(false));
+        PartitionResult.Data woken =
+                (PartitionResult.Data) waiting.join().partitions().get(0);
+        assertThat(baseOffsets(woken)).containsExactly(3L, 5L, 7L);
+        assertThat(woken.offsets()).isEqualTo(new LogOffsets(0, 8, 8));
+        assertThat(woken.abortedTransactions()).containsExactly(new AbortedTransaction(producer.producerId(), 3, 7));
+
+        fetch.close();
+        fetch = fetchService();
+        PartitionResult.Data fresh = fetchNow(FetchIsolation.READ_COMMITTED, 0);
+        assertThat(baseOffsets(fresh)).containsExactly(0L, 3L, 5L, 7L);
+        assertThat(fresh.abortedTransactions()).containsExactly(new AbortedTransaction(producer.producerId(), 3, 7));
+    }
+
+    @Test
+    void aFreshViewOfAnOpenTransactionLearnsItFromTheStore() {
+        begin();
+        append(2, false);
+        append(2, true);
+        fetch.close();
+        fetch = fetchService();
+
+        PartitionResult.Data committed = fetchNow(FetchIsolation.READ_COMMITTED, 0);
+        assertThat(baseOffsets(committed)).containsExactly(0L);
+        assertThat(committed.offsets()).isEqualTo(new LogOffsets(0, 2, 4));
+        fetch.onMarkers(end(true));
+        PartitionResult.Data after = fetchNow(FetchIsolation.READ_COMMITTED, 2);
+        assertThat(baseOffsets(after)).containsExactly(2L, 4L);
+        assertThat(after.offsets()).isEqualTo(new LogOffsets(0, 5, 5));
+        assertThat(after.abortedTransactions()).isEmpty();
     }
 
     /** Adds TP to the producer's transaction (AddPartitionsToTxn), beginning it. */
