@@ -11,12 +11,17 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.ForwardingMetadataStore;
+import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionOutcome;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.testkit.metadata.ProduceFixture;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +33,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The in-memory views on a real SQLite store: begun by commits, shared budget, dropped when batches move. */
+/**
+ * The in-memory views on a real SQLite store: begun by commits, shared budget, dropped when batches
+ * move, and their last stable offsets as the store's transactions open and end.
+ */
 class PartitionLogsTest {
 
     private static final TopicPartition P0 = new TopicPartition("events", 0);
+    private static final String TRANSACTIONAL_ID = "tx";
+    private static final Instant NOW = Instant.ofEpochMilli(ProduceFixture.DEFAULT_TIMESTAMP);
 
     @TempDir
     Path dir;
@@ -39,6 +49,8 @@ class PartitionLogsTest {
     private MetadataStore store;
     private ProduceFixture produce;
     private Topic topic;
+    /** The producer of {@link #commitTransactional}'s transaction. */
+    private ProducerEpoch producer;
 
     @BeforeEach
     void openStore() {
@@ -150,23 +162,23 @@ class PartitionLogsTest {
 
     @Test
     void aViewLoadedWithAnOpenTransactionLearnsItFromTheProducersAndFollowsItsMarker() {
-        TransactionalStore txn = new TransactionalStore(store);
+        CountingStore counting = new CountingStore(store);
         commit(0, 2);
-        commitTransactional(txn, 7, 20);
-        PartitionLogs logs = new PartitionLogs(txn, true);
+        commitTransactional(20);
+        PartitionLogs logs = new PartitionLogs(counting, true);
         Set<TopicPartition> woken = new HashSet<>();
         logs.onAppended(woken::addAll);
 
         assertThat(logs.offsets(P0)).isEqualTo(new LogOffsets(0, 20, 30));
         assertThat(logs.log(P0).knowsOpenTransactions()).isTrue();
-        int reads = txn.offsetReads.get();
+        int reads = counting.calls(MetadataOperation.OFFSETS);
         assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 20, 30));
-        assertThat(txn.offsetReads.get())
+        assertThat(counting.calls(MetadataOperation.OFFSETS))
                 .as("an embedded store's view that knows every open transaction asks nothing")
                 .isEqualTo(reads);
 
-        TransactionMarker marker = txn.end(topic, P0, 7, true);
-        logs.onMarkers(List.of(marker));
+        List<TransactionMarker> markers = end(true);
+        logs.onMarkers(markers);
 
         assertThat(woken).containsExactly(P0);
         assertThat(logs.offsets(P0)).isEqualTo(new LogOffsets(0, 31, 31));
@@ -174,18 +186,17 @@ class PartitionLogsTest {
                 .as("below the index from the store, then the marker from the index")
                 .extracting(LogEntry::baseOffset)
                 .containsExactly(20L, 30L);
-        assertThat(logs.entries(P0, 30, Long.MAX_VALUE, null)).containsExactly(marker);
+        assertThat(logs.entries(P0, 30, Long.MAX_VALUE, null)).isEqualTo(markers);
     }
 
     @Test
     void aMarkerForAPartitionWithoutAViewOnlyWakesItsFetches() {
-        TransactionalStore txn = new TransactionalStore(store);
-        commitTransactional(txn, 7, 0);
-        PartitionLogs logs = new PartitionLogs(txn, true);
+        commitTransactional(0);
+        PartitionLogs logs = new PartitionLogs(store, true);
         Set<TopicPartition> woken = new HashSet<>();
         logs.onAppended(woken::addAll);
 
-        logs.onMarkers(List.of(txn.end(topic, P0, 7, false)));
+        logs.onMarkers(end(false));
 
         assertThat(woken).containsExactly(P0);
         assertThat(logs.offsets(P0)).as("loaded on first use").isEqualTo(new LogOffsets(0, 11, 11));
@@ -193,41 +204,44 @@ class PartitionLogsTest {
 
     @Test
     void aCommittedTransactionalBatchHoldsTheStableOffsetUntilItsMarker() {
-        TransactionalStore txn = new TransactionalStore(store);
         commit(0, 1);
-        PartitionLogs logs = new PartitionLogs(txn, true);
+        PartitionLogs logs = new PartitionLogs(store, true);
         assertThat(logs.offsets(P0)).isEqualTo(new LogOffsets(0, 10));
 
-        BatchCoordinate transactional = commitTransactional(txn, 7, 10);
-        logs.onCommitted(new CommittedObject(List.of(new CommittedObject.Appended(transactional, 0, 7))));
+        BatchCoordinate transactional = commitTransactional(10);
+        logs.onCommitted(
+                new CommittedObject(List.of(new CommittedObject.Appended(transactional, 0, producer.producerId()))));
         commitAndTell(logs, 0, 1);
         assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 10, 30));
 
-        logs.onMarkers(List.of(txn.end(topic, P0, 7, true)));
+        logs.onMarkers(end(true));
         assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 31, 31));
     }
 
     @Test
     void onAStoreSharedWithOtherAgentsAnUnstableViewAsksTheStoreAndSeesTheirMarkers() {
-        TransactionalStore txn = new TransactionalStore(store);
-        commitTransactional(txn, 7, 0);
-        PartitionLogs logs = new PartitionLogs(txn, false);
+        CountingStore counting = new CountingStore(store);
+        commitTransactional(0);
+        PartitionLogs logs = new PartitionLogs(counting, false);
         assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 0, 10));
         assertThat(logs.mayHaveAborts(P0, 10)).isFalse();
 
-        txn.end(topic, P0, 7, false); // by another agent: this one is not told
-        int reads = txn.offsetReads.get();
+        end(false); // by another agent: this one is not told
+        int reads = counting.calls(MetadataOperation.OFFSETS);
         assertThat(logs.offsets(P0)).as("the view as it was fed").isEqualTo(new LogOffsets(0, 0, 10));
         assertThat(logs.stableOffsets(P0)).isEqualTo(new LogOffsets(0, 11, 11));
-        assertThat(txn.offsetReads.get()).isGreaterThan(reads);
+        assertThat(counting.calls(MetadataOperation.OFFSETS)).isGreaterThan(reads);
         assertThat(logs.mayHaveAborts(P0, 0))
                 .as("the reloaded view knows nothing below")
                 .isTrue();
-        assertThat(logs.abortedTransactions(P0, 0, 11)).containsExactly(new AbortedTransaction(7, 0, 10));
+        assertThat(logs.abortedTransactions(P0, 0, 11))
+                .containsExactly(new AbortedTransaction(producer.producerId(), 0, 10));
 
-        reads = txn.offsetReads.get();
+        reads = counting.calls(MetadataOperation.OFFSETS);
         logs.stableOffsets(P0);
-        assertThat(txn.offsetReads.get()).as("a stable view asks nothing").isEqualTo(reads);
+        assertThat(counting.calls(MetadataOperation.OFFSETS))
+                .as("a stable view asks nothing")
+                .isEqualTo(reads);
     }
 
     /** Commits {@code batches} batches of 10 records to {@code partition} without telling any view. */
@@ -237,13 +251,34 @@ class PartitionLogsTest {
         }
     }
 
-    /** Commits the first (transactional) batch of 10 records of {@code producerId} to P0, at {@code offset}. */
-    private BatchCoordinate commitTransactional(TransactionalStore txn, long producerId, long offset) {
-        AppendResult result = produce.commit(produce.idempotent(topic, 0, producerId, 0, 0, 10))
+    /**
+     * Begins a transaction of a new producer on P0 (AddPartitionsToTxn) and commits its first batch, of 10
+     * records, which must land at {@code offset}.
+     */
+    private BatchCoordinate commitTransactional(long offset) {
+        producer = done(store.initProducer(TRANSACTIONAL_ID, 60_000, null, NOW)).producer();
+        done(store.addPartitions(TRANSACTIONAL_ID, producer, List.of(P0), NOW));
+        AppendResult result = produce.commit(
+                        produce.transactional(topic, 0, producer, 0, 10, TransactionalAppend.IN_TRANSACTION))
                 .get(0);
         assertThat(((AppendResult.Appended) result).baseOffset()).isEqualTo(offset);
-        txn.begin(P0, producerId, offset);
         return store.batches(P0, offset, 1).get(0);
+    }
+
+    /** Ends the producer's transaction (EndTxn); the markers the store wrote, one on P0. */
+    private List<TransactionMarker> end(boolean commit) {
+        List<TransactionMarker> markers = done(store.endTransaction(TRANSACTIONAL_ID, producer, commit, false, NOW))
+                .markers();
+        assertThat(markers)
+                .singleElement()
+                .extracting(TransactionMarker::topicPartition)
+                .isEqualTo(P0);
+        return markers;
+    }
+
+    private static TransactionOutcome.Done done(TransactionOutcome outcome) {
+        assertThat(outcome).isInstanceOf(TransactionOutcome.Done.class);
+        return (TransactionOutcome.Done) outcome;
     }
 
     /** Commits {@code batches} batches of 10 records to {@code partition}, one object each, and tells the views. */
