@@ -1,10 +1,13 @@
 package io.floe.simulation;
 
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.log.TransactionMarker;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchAppend;
+import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.ObjectCommit;
@@ -42,6 +45,7 @@ final class Checker {
     private long checkedAtLogChanges = -1;
     private long checkedAtObjectChanges = -1;
     private long excusedBelowLogStart;
+    private final TransactionChecker transactions;
 
     /** {@code logChanges}: a count of the metadata store's calls that may have changed the log. */
     Checker(
@@ -51,7 +55,9 @@ final class Checker {
             MemoryObjectStore objects,
             History history,
             List<TopicPartition> partitions,
-            Set<String> retentionTopics) {
+            Set<String> retentionTopics,
+            TransactionChecker transactions) {
+        this.transactions = transactions;
         this.metadata = metadata;
         this.lifecycle = lifecycle;
         this.logChanges = logChanges;
@@ -98,9 +104,25 @@ final class Checker {
                         "NoAckedLoss",
                         tp + " log start moved to " + now.logStartOffset() + " on a topic without retention");
             }
-            List<BatchCoordinate> rows = metadata.batches(tp, 0, Integer.MAX_VALUE);
+            List<LogEntry> rows = entries(tp);
             long expected = -1;
-            for (BatchCoordinate row : rows) {
+            Map<Long, Long> openSince = new HashMap<>();
+            for (LogEntry entry : rows) {
+                if (entry instanceof TransactionMarker marker) {
+                    if (expected >= 0 && marker.offset() != expected) {
+                        history.violation(
+                                "UniqueDenseOffsets",
+                                tp + " marker at " + marker.offset() + " follows an entry ending at " + (expected - 1));
+                    }
+                    expected = marker.nextOffset();
+                    openSince.remove(marker.producerId());
+                    continue;
+                }
+                BatchCoordinate row = (BatchCoordinate) entry;
+                long producer = transactions.producerOf(row);
+                if (producer >= 0) {
+                    openSince.putIfAbsent(producer, row.baseOffset());
+                }
                 if (expected >= 0 && row.baseOffset() != expected) {
                     history.violation(
                             "UniqueDenseOffsets",
@@ -124,8 +146,14 @@ final class Checker {
             if (rows.isEmpty() && now.logStartOffset() != now.highWatermark()) {
                 history.violation("NoAckedLoss", tp + " has no batches but markers " + now);
             }
+            transactions.checkStableOffset(tp, before, now, openSince);
         }
         return true;
+    }
+
+    private List<LogEntry> entries(TopicPartition tp) {
+        return metadata.entries(List.of(new BatchesQuery(tp, 0, Integer.MAX_VALUE)))
+                .get(0);
     }
 
     /**
@@ -214,6 +242,7 @@ final class Checker {
             }
         }
         checkAckedWithoutOffset(where, markers);
+        transactions.readLog();
     }
 
     /**

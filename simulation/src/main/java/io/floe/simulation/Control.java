@@ -10,5 +10,14 @@ public enum Control {
     /** The object store now and then answers a PUT as done without storing it (an acknowledged write lost). */
     LOSSY_OBJECT_STORE,
     /** The producers send without a producer id (idempotence off), so a retry after a lost answer appends again. */
-    PRODUCERS_WITHOUT_IDEMPOTENCE
+    PRODUCERS_WITHOUT_IDEMPOTENCE,
+    /** Read_committed consumers return aborted batches too: they ignore the answers' aborted transactions. */
+    READ_COMMITTED_IGNORES_ABORTED,
+    /** Read_committed consumers fetch as read_uncommitted: up to the high watermark, open transactions included. */
+    FETCH_IGNORES_LSO;
+
+    /** Whether the control breaks a part of transactions, so every run it makes has transactional producers. */
+    boolean transactional() {
+        return this == READ_COMMITTED_IGNORES_ABORTED || this == FETCH_IGNORES_LSO;
+    }
 }

@@ -31,7 +31,11 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
             MetadataOperation.FORGET_DELETIONS,
             MetadataOperation.CREATE_TOPIC,
             MetadataOperation.DELETE_TOPIC,
-            MetadataOperation.CREATE_PARTITIONS);
+            MetadataOperation.CREATE_PARTITIONS,
+            MetadataOperation.INIT_PRODUCER,
+            MetadataOperation.END_TRANSACTION,
+            MetadataOperation.ABORT_EXPIRED,
+            MetadataOperation.WRITE_MARKER);
 
     private final StoreCalls calls;
 

@@ -29,6 +29,40 @@ final class History {
     private final Map<String, Position> observedAt = new HashMap<>();
     private final Set<String> consumed = new HashSet<>();
     private final Map<String, List<String>> violations = new java.util.TreeMap<>();
+    private final Map<String, Transaction> transactions = new java.util.TreeMap<>();
+    private final Map<String, Transaction> transactionOfValue = new HashMap<>();
+    private final Map<TopicPartition, Map<Long, String>> readCommitted = new HashMap<>();
+
+    /** What a transactional producer's client knows of how one of its transactions ended. */
+    enum Ending {
+        /** Open, or given up before a commit was asked: it must end aborted. */
+        NOT_COMMITTED,
+        /** Commit asked, no answer that it applied: committed or aborted, as a whole. */
+        UNKNOWN,
+        /** EndTxn(commit) answered done. */
+        COMMITTED,
+        /** EndTxn(abort) answered done. */
+        ABORTED
+    }
+
+    /** One transaction of a transactional producer: its values by partition, and how its client saw it end. */
+    static final class Transaction {
+        final String name;
+        final Map<TopicPartition, List<String>> values = new java.util.TreeMap<>(
+                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+        Ending ending = Ending.NOT_COMMITTED;
+        /** The offset the transaction sent to its producer's group, or -1 when it sent none (or never got to). */
+        long offsetSent = -1;
+
+        Transaction(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String toString() {
+            return name + " (" + ending + ")";
+        }
+    }
 
     History(World world) {
         this.world = world;
@@ -69,6 +103,65 @@ final class History {
         if (reader.equals("consumer")) {
             consumed.add(value);
         }
+    }
+
+    /** A value a transactional producer sent in transaction {@code name}. */
+    void sentInTransaction(String name, String value, TopicPartition topicPartition) {
+        Transaction transaction = transactions.computeIfAbsent(name, Transaction::new);
+        transaction
+                .values
+                .computeIfAbsent(topicPartition, tp -> new ArrayList<>())
+                .add(value);
+        transactionOfValue.put(value, transaction);
+        sent.add(value);
+    }
+
+    /** How the client saw transaction {@code name} end; an ending once known stays. */
+    void ended(String name, Ending ending) {
+        Transaction transaction = transactions.computeIfAbsent(name, Transaction::new);
+        if (transaction.ending == Ending.NOT_COMMITTED || transaction.ending == Ending.UNKNOWN) {
+            transaction.ending = ending;
+        }
+    }
+
+    /** Transaction {@code name} sent {@code offset} to its producer's group (or may have: no answer). */
+    void offsetsSent(String name, long offset) {
+        transactions.computeIfAbsent(name, Transaction::new).offsetSent = offset;
+    }
+
+    /** The transaction a value was sent in, or null for a value sent outside any. */
+    Transaction transactionOf(String value) {
+        return transactionOfValue.get(value);
+    }
+
+    Map<String, Transaction> transactions() {
+        return transactions;
+    }
+
+    /** How many transactions ended each way as their clients saw it, and how many records read_committed consumers returned. */
+    Map<String, Integer> transactionCounts() {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        transactions
+                .values()
+                .forEach(t -> counts.merge(t.ending.name().toLowerCase(java.util.Locale.ROOT), 1, Integer::sum));
+        int returned = readCommitted.values().stream().mapToInt(Map::size).sum();
+        if (!counts.isEmpty()) {
+            counts.put("read_committed records", returned);
+        }
+        return counts;
+    }
+
+    /** A record a read_committed consumer returned to its application. */
+    void readCommitted(Position position, String value) {
+        observed(position, value, "read_committed consumer");
+        readCommitted
+                .computeIfAbsent(position.topicPartition(), tp -> new HashMap<>())
+                .put(position.offset(), value);
+    }
+
+    /** What read_committed consumers returned from {@code topicPartition}, by offset. */
+    Map<Long, String> readCommitted(TopicPartition topicPartition) {
+        return readCommitted.getOrDefault(topicPartition, Map.of());
     }
 
     void violation(String invariant, String detail) {

@@ -1,6 +1,7 @@
 package io.floe.simulation;
 
 import io.floe.core.config.TopicConfigs;
+import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.MetadataStore;
@@ -43,6 +44,10 @@ public final class Simulation {
     private static final int LOG_READ_EVERY_STEPS = 250;
     /** The share of runs that materialize topic {@code logs} as an Iceberg table (they cost more). */
     private static final double TABLEFLOW_SHARE = 0.2;
+    /** The share of runs with transactional producers and read_committed consumers. */
+    private static final double TRANSACTIONS_SHARE = 0.15;
+
+    private static final long TRANSACTIONS_SALT = 0x7A5C_7104_5EEDL;
 
     static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(
             Duration.ofSeconds(2),
@@ -104,6 +109,7 @@ public final class Simulation {
                     0,
                     0,
                     0,
+                    Map.of(),
                     0,
                     0,
                     0,
@@ -150,12 +156,13 @@ public final class Simulation {
         }
         Topic logs = metadata.createTopic(new NewTopic("logs", 2, logsConfigs));
         List<Topic> topics = List.of(events, logs);
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (Topic topic : topics) {
-            for (int p = 0; p < topic.partitionCount(); p++) {
-                partitions.add(new TopicPartition(topic.name(), p));
-            }
-        }
+        boolean transactional = control.transactional() || world.seedChance(TRANSACTIONS_SALT, TRANSACTIONS_SHARE);
+        // Transactional producers write to a topic of their own and to events, beside the idempotent ones.
+        Map<String, String> txnConfigs = new TreeMap<>(logsConfigs);
+        txnConfigs.remove(TopicConfigs.RETENTION_MS);
+        Topic txn = transactional ? metadata.createTopic(new NewTopic("txn", 2, txnConfigs)) : null;
+        List<Topic> transactionalTopics = transactional ? List.of(events, txn) : List.of();
+        List<TopicPartition> partitions = partitionsOf(transactional ? List.of(events, logs, txn) : topics);
 
         int agentCount = 1 + world.random().nextInt(3);
         double killRate =
@@ -192,27 +199,50 @@ public final class Simulation {
             consumers.add(new SimConsumer(
                     tp, world, cluster, history, clientExecutor, tp.topic().equals("logs")));
         }
+        TransactionChecker transactions = new TransactionChecker(
+                metadata, metadata, objects, history, Set.copyOf(partitionsOf(transactionalTopics)));
+        List<SimTransactionalProducer> transactionalProducers = new ArrayList<>();
+        List<SimConsumer> readCommitted = new ArrayList<>();
+        if (transactional) {
+            for (int id = 1, count = 1 + world.random().nextInt(2); id <= count; id++) {
+                transactionalProducers.add(
+                        new SimTransactionalProducer(id, world, cluster, history, clientExecutor, transactionalTopics));
+            }
+            for (TopicPartition tp : partitionsOf(transactionalTopics)) {
+                SimConsumer consumer =
+                        new SimConsumer(tp, world, cluster, history, clientExecutor, false, transactions, control);
+                transactions.watch(tp, consumer::position);
+                readCommitted.add(consumer);
+            }
+        }
         producers.forEach(SimProducer::start);
         consumers.forEach(SimConsumer::start);
+        transactionalProducers.forEach(SimTransactionalProducer::start);
+        readCommitted.forEach(SimConsumer::start);
 
-        Checker checker = new Checker(metadata, metadata, logChanges, objects, history, partitions, Set.of("logs"));
+        Checker checker =
+                new Checker(metadata, metadata, logChanges, objects, history, partitions, Set.of("logs"), transactions);
         commits.set(checker::committed);
-        TableChecker tables = tableflow == null
-                ? null
-                : new TableChecker(
+        List<TableChecker> tables = new ArrayList<>();
+        if (tableflow != null) {
+            for (Topic topic : txn == null ? List.of(logs) : List.of(logs, txn)) {
+                tables.add(new TableChecker(
                         SimAgent.catalog(tableflow.catalogUrl(), objects, tableflow.spool()),
                         metadata,
                         history,
-                        logs.name(),
-                        logs.partitionCount());
+                        topic.name(),
+                        topic.partitionCount(),
+                        transactions));
+            }
+        }
         Runnable afterEachStep = () -> {
             if (checker.afterStep() && checker.indexChecks() % LOG_READ_EVERY_STEPS == 0) {
                 checker.readLog();
-                if (tables != null) {
-                    tables.check();
-                }
+                tables.forEach(TableChecker::check);
             }
         };
+        List<SimConsumer> allConsumers = new ArrayList<>(consumers);
+        allConsumers.addAll(readCommitted);
 
         world.runUntil(CHAOS.toNanos(), afterEachStep);
         long healedAt = world.nanoTime();
@@ -220,7 +250,12 @@ public final class Simulation {
         cluster.heal();
         long deadline = healedAt + HEAL_DEADLINE.toNanos();
         while (world.nanoTime() < deadline
-                && !(caughtUp(producers, consumers, metadata, partitions) && (tables == null || tables.caughtUp()))) {
+                && !(caughtUp(producers, consumers, metadata, partitions)
+                        && transactionalProducers.stream().allMatch(SimTransactionalProducer::done)
+                        && readCommitted.stream()
+                                .allMatch(c -> c.position()
+                                        >= metadata.offsets(c.topicPartition()).highWatermark())
+                        && tables.stream().allMatch(TableChecker::caughtUp))) {
             world.runUntil(world.nanoTime() + SECOND, afterEachStep);
         }
         checker.readLog();
@@ -230,20 +265,32 @@ public final class Simulation {
                     producers.stream().mapToInt(SimProducer::unanswered).sum() + " batches still unanswered "
                             + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
         }
-        checkConsumed(history, metadata, partitions, consumers);
-        if (tables != null && !tables.caughtUp()) {
-            history.violation(
-                    "TableCatchesUp",
-                    "the table of logs is at " + tables.watermark() + " " + HEAL_DEADLINE.toSeconds()
-                            + " s after the faults stopped");
+        for (SimTransactionalProducer producer : transactionalProducers) {
+            if (!producer.done()) {
+                history.violation(
+                        "ProduceAnswered",
+                        "a transactional producer made " + producer.transactions() + " transactions and is not done "
+                                + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
+            }
         }
-        consumers.forEach(SimConsumer::stop);
+        checkConsumed(history, metadata, partitions, consumers);
+        checkConsumed(history, metadata, readCommitted);
+        transactions.checkEnded();
+        for (TableChecker table : tables) {
+            if (!table.caughtUp()) {
+                history.violation(
+                        "TableCatchesUp",
+                        "the table of " + table.topic() + " is at " + table.watermark() + " "
+                                + HEAL_DEADLINE.toSeconds() + " s after the faults stopped");
+            }
+        }
+        allConsumers.forEach(SimConsumer::stop);
         world.runUntil(world.nanoTime() + GARBAGE_TIME.toNanos(), afterEachStep);
         checker.readLog();
         checker.checkGarbage();
-        if (tables != null) {
-            tables.check();
-            tables.close();
+        for (TableChecker table : tables) {
+            table.check();
+            table.close();
         }
         cluster.release();
 
@@ -257,13 +304,37 @@ public final class Simulation {
                 cluster.starts(),
                 history.sentValues().size(),
                 history.ackedValues().size() + history.ackedWithoutOffset().size(),
+                history.transactionCounts(),
                 checker.excusedBelowLogStart(),
                 checker.indexChecks(),
                 checker.logReads(),
-                tables == null ? 0 : tables.rowsChecked(),
+                tables.stream().mapToLong(TableChecker::rowsChecked).sum(),
                 injected,
                 world.uncaught(),
                 history.violations());
+    }
+
+    private static List<TopicPartition> partitionsOf(List<Topic> topics) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (Topic topic : topics) {
+            for (int p = 0; p < topic.partitionCount(); p++) {
+                partitions.add(new TopicPartition(topic.name(), p));
+            }
+        }
+        return partitions;
+    }
+
+    /** AckedFetchable for read_committed consumers: once every transaction ended, they reach the high watermark. */
+    private static void checkConsumed(History history, MetadataStore metadata, List<SimConsumer> readCommitted) {
+        for (SimConsumer consumer : readCommitted) {
+            LogOffsets end = metadata.offsets(consumer.topicPartition());
+            if (consumer.position() < end.highWatermark()) {
+                history.violation(
+                        "AckedFetchable",
+                        "the read_committed consumer of " + consumer.topicPartition() + " is at " + consumer.position()
+                                + " of " + end + " after the heal phase; its last answer: " + consumer.lastAnswer());
+            }
+        }
     }
 
     private static boolean caughtUp(

@@ -13,6 +13,7 @@ public record SimulationResult(
         int agentStarts,
         int valuesSent,
         int valuesAcknowledged,
+        Map<String, Integer> transactions,
         long valuesExcusedByRetention,
         long indexChecks,
         long logReads,
@@ -33,7 +34,7 @@ public record SimulationResult(
     public String summary() {
         return String.format(
                 "seed %d: %s, schedule %016x, %d steps, %d s virtual, %d agents (%d starts), %d values sent, %d acknowledged"
-                        + " (%d of them removed by retention), %s%d faults %s%s",
+                        + " (%d of them removed by retention), %s%s%d faults %s%s",
                 seed,
                 passed() ? "ok" : "VIOLATED " + violations.keySet(),
                 fingerprint,
@@ -44,6 +45,7 @@ public record SimulationResult(
                 valuesSent,
                 valuesAcknowledged,
                 valuesExcusedByRetention,
+                transactions.isEmpty() ? "" : "transactions " + transactions + ", ",
                 tableRowsChecked > 0 ? tableRowsChecked + " table rows checked, " : "",
                 faultCount(),
                 faultsInjected,

@@ -22,7 +22,8 @@ import org.apache.iceberg.io.CloseableIterable;
 /**
  * ExactlyOnceTable, checked on the table as committed (read through the raw store, no faults): the
  * rows are exactly the topic's records below the watermark the table's snapshot carries, each once,
- * each with the value the log held at its offset; and (TableCatchesUp) after the heal phase the
+ * each with the value the log held at its offset, but for those of aborted transactions
+ * (NoAbortedRead: never a row); and (TableCatchesUp) after the heal phase the
  * watermark reaches the high watermark of every partition.
  */
 final class TableChecker implements AutoCloseable {
@@ -32,14 +33,27 @@ final class TableChecker implements AutoCloseable {
     private final History history;
     private final String topic;
     private final int partitions;
+    private final TransactionChecker transactions;
     private long rowsChecked;
 
-    TableChecker(TableCatalog catalog, LogReads metadata, History history, String topic, int partitions) {
+    /** {@code transactions}: the log's transactions as of its last read, which the table must agree with. */
+    TableChecker(
+            TableCatalog catalog,
+            LogReads metadata,
+            History history,
+            String topic,
+            int partitions,
+            TransactionChecker transactions) {
+        this.transactions = transactions;
         this.catalog = catalog;
         this.metadata = metadata;
         this.history = history;
         this.topic = topic;
         this.partitions = partitions;
+    }
+
+    String topic() {
+        return topic;
     }
 
     long rowsChecked() {
@@ -89,6 +103,13 @@ final class TableChecker implements AutoCloseable {
                                     + mark.get().next(tp.partition()));
                 }
                 history.observed(position, value, "table");
+                if (history.transactionOf(value) != null
+                        && transactions.fate(value) != TransactionChecker.Fate.COMMITTED) {
+                    history.violation(
+                            "NoAbortedRead",
+                            "the table holds " + value + " at " + position + " of " + history.transactionOf(value)
+                                    + ", which the log holds as " + transactions.fate(value));
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -114,7 +135,13 @@ final class TableChecker implements AutoCloseable {
                 }
             }
             starts.put(p, start);
-            if (start > 0 && start > offsets.logStartOffset()) {
+            // Markers, and records of aborted transactions, have no rows (the log's last read says which).
+            java.util.Set<Long> withoutRows = transactions.withoutRows(tp);
+            long firstRow = offsets.logStartOffset();
+            while (withoutRows.contains(firstRow)) {
+                firstRow++;
+            }
+            if (start > 0 && start > firstRow) {
                 history.violation(
                         "ExactlyOnceTable",
                         "the table of " + tp + " starts at " + start
@@ -122,7 +149,7 @@ final class TableChecker implements AutoCloseable {
                                 + describe(table.get()));
             }
             for (long offset = start; offset < next; offset++) {
-                if (!rows.containsKey(new History.Position(tp, offset))) {
+                if (!rows.containsKey(new History.Position(tp, offset)) && !withoutRows.contains(offset)) {
                     history.violation(
                             "ExactlyOnceTable",
                             "the table lacks " + tp + " offset " + offset + " below its watermark " + next + "; "

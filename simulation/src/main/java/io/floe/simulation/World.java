@@ -79,6 +79,15 @@ final class World {
         return seed;
     }
 
+    /**
+     * A draw of the seed apart from the random source: true for a share {@code probability} of seeds.
+     * A run decides with it whether to add a part (transactions) without shifting the draws of the runs
+     * that do not have it, so they replay as they did before the part existed.
+     */
+    boolean seedChance(long salt, double probability) {
+        return (mix(seed ^ salt) >>> 11) * 0x1.0p-53 < probability;
+    }
+
     Random random() {
         return random;
     }

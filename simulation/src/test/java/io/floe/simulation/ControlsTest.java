@@ -21,7 +21,12 @@ class ControlsTest {
     Path scratch;
 
     @ParameterizedTest
-    @CsvSource({"LOSSY_OBJECT_STORE, NoDanglingReference", "PRODUCERS_WITHOUT_IDEMPOTENCE, NoDuplicateAppend"})
+    @CsvSource({
+        "LOSSY_OBJECT_STORE, NoDanglingReference",
+        "PRODUCERS_WITHOUT_IDEMPOTENCE, NoDuplicateAppend",
+        "READ_COMMITTED_IGNORES_ABORTED, NoAbortedRead",
+        "FETCH_IGNORES_LSO, LsoBounds"
+    })
     void aRemovedGuaranteeIsReported(Control control, String invariant) {
         Map<Long, String> found = new TreeMap<>();
         for (long seed = 1; seed <= SEEDS_MAX && found.isEmpty(); seed++) {

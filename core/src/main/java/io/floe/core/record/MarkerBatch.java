@@ -23,4 +23,15 @@ public final class MarkerBatch {
                         marker.offset(), marker.timestamp(), 0, marker.producerId(), marker.producerEpoch(), end)
                 .buffer();
     }
+
+    /** Whether {@code batch} is a control batch holding an abort marker (what a read-committed client looks for). */
+    public static boolean isAbort(StoredBatch batch) {
+        if (!batch.isControlBatch()) {
+            return false;
+        }
+        for (StoredRecord record : batch.records()) {
+            return ControlRecordType.parse(record.key()) == ControlRecordType.ABORT;
+        }
+        return false;
+    }
 }

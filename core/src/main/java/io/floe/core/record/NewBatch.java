@@ -28,6 +28,13 @@ public final class NewBatch {
                 .buffer();
     }
 
+    /** A transactional producer's batch: as {@link #idempotent}, with the transactional attribute. */
+    public static ByteBuffer transactional(long producerId, short epoch, int baseSequence, List<Entry> entries) {
+        return MemoryRecords.withTransactionalRecords(
+                        Compression.NONE, producerId, epoch, baseSequence, simple(entries))
+                .buffer();
+    }
+
     private static SimpleRecord[] simple(List<Entry> entries) {
         SimpleRecord[] records = new SimpleRecord[entries.size()];
         for (int i = 0; i < records.length; i++) {

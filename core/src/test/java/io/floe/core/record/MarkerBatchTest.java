@@ -53,6 +53,18 @@ class MarkerBatchTest {
         assertThat(EndTransactionMarker.deserialize(record).controlType()).isEqualTo(ControlRecordType.ABORT);
     }
 
+    @Test
+    void onlyAnAbortMarkerReadsAsAnAbort() {
+        ByteBuffer abort = MarkerBatch.encode(new TransactionMarker(TP, 9, 1, (short) 0, false, 2, 0, 0));
+        ByteBuffer commit = MarkerBatch.encode(new TransactionMarker(TP, 9, 1, (short) 0, true, 2, 0, 0));
+        ByteBuffer data = NewBatch.transactional(1, (short) 0, 0, List.of(new NewBatch.Entry(0, null, new byte[] {1})));
+
+        assertThat(MarkerBatch.isAbort(StoredBatch.of(abort))).isTrue();
+        assertThat(MarkerBatch.isAbort(StoredBatch.of(commit))).isFalse();
+        assertThat(MarkerBatch.isAbort(StoredBatch.of(data))).isFalse();
+        assertThat(StoredBatch.of(data).isTransactional()).isTrue();
+    }
+
     private static List<MutableRecordBatch> batches(ByteBuffer bytes) {
         List<MutableRecordBatch> batches = new ArrayList<>();
         MemoryRecords.readableRecords(bytes.duplicate()).batches().forEach(batches::add);
