@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * log's tail and starts it again so the run goes on. Logs are appended to {@code <logs>/agent-N.log}
  * across restarts.
  */
-final class Agents implements AutoCloseable {
+public final class Agents implements AutoCloseable {
 
     /** One agent: its node id and ports, and its current process (null while it is down). */
     private static final class Node {
@@ -64,7 +64,7 @@ final class Agents implements AutoCloseable {
      * {@code count} agents (not started) on the metadata store at {@code metadataUrl} and the bucket
      * {@code bucket} behind {@code s3Endpoint}, with {@code extraArguments} added to each.
      */
-    Agents(
+    public Agents(
             int count,
             Path dir,
             Path logs,
@@ -97,7 +97,7 @@ final class Agents implements AutoCloseable {
     }
 
     /** Starts every agent, all at once, and waits until each answers its health check. */
-    void startAll() throws Exception {
+    public void startAll() throws Exception {
         Files.createDirectories(logs);
         for (Node node : nodes) {
             Files.deleteIfExists(log(node));
@@ -108,21 +108,21 @@ final class Agents implements AutoCloseable {
         }
     }
 
-    List<Integer> nodeIds() {
+    public List<Integer> nodeIds() {
         return nodes.stream().map(node -> node.nodeId).toList();
     }
 
     /** Every agent's Kafka address, comma-separated: clients bootstrap from any that answers. */
-    String bootstrap() {
+    public String bootstrap() {
         return nodes.stream().map(Node::bootstrap).collect(Collectors.joining(","));
     }
 
-    String bootstrap(int nodeId) {
+    public String bootstrap(int nodeId) {
         return node(nodeId).bootstrap();
     }
 
     /** SIGKILL: no shutdown hook runs, buffered produce requests die unanswered. */
-    synchronized void kill(int nodeId) throws InterruptedException {
+    public synchronized void kill(int nodeId) throws InterruptedException {
         Node node = node(nodeId);
         if (node.process != null) {
             node.process.kill();
@@ -134,7 +134,7 @@ final class Agents implements AutoCloseable {
      * Starts a stopped agent on its node id and ports and waits until it is healthy. A start that
      * fails (the process exits first) is recorded and tried again, up to {@value #START_ATTEMPTS} times.
      */
-    void start(int nodeId) throws Exception {
+    public void start(int nodeId) throws Exception {
         Node node = node(nodeId);
         synchronized (this) {
             if (node.process != null) {
@@ -168,7 +168,7 @@ final class Agents implements AutoCloseable {
     }
 
     /** Agents that exited on their own during the run, each with its log's tail. */
-    synchronized List<String> crashes() {
+    public synchronized List<String> crashes() {
         return List.copyOf(crashes);
     }
 

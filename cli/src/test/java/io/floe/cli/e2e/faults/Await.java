@@ -4,19 +4,19 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /** Waiting for a condition with a deadline; an exception from the condition counts as "not yet". */
-final class Await {
+public final class Await {
 
     private static final long POLL_INTERVAL_MS = 200;
 
     @FunctionalInterface
-    interface Condition {
+    public interface Condition {
         boolean holds() throws Exception;
     }
 
     private Await() {}
 
     /** Waits until {@code condition} holds; an {@link AssertionError} naming {@code what} after {@code timeout}. */
-    static void until(String what, Duration timeout, Condition condition) throws InterruptedException {
+    public static void until(String what, Duration timeout, Condition condition) throws InterruptedException {
         Exception last = poll(timeout, condition);
         if (last != null) {
             throw new AssertionError(
@@ -27,7 +27,7 @@ final class Await {
     }
 
     /** Waits until {@code condition} holds or {@code timeout} passed; returns whether it holds. */
-    static boolean within(Duration timeout, Condition condition) throws InterruptedException {
+    public static boolean within(Duration timeout, Condition condition) throws InterruptedException {
         return poll(timeout, condition) == null;
     }
 
