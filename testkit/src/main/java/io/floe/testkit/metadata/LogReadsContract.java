@@ -47,6 +47,14 @@ public abstract class LogReadsContract extends RoleContract {
     }
 
     @Test
+    void aLogWithoutTransactionsIsNotUnstable() {
+        Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
+        produce.commit(produce.batch(topic, 0, 3));
+
+        assertThat(store.unstableLogs()).isEmpty();
+    }
+
+    @Test
     void batchesOfSeveralPartitionsAreReadAsEachAlone() {
         Topic topic = store.createTopic(new NewTopic("orders", 2, Map.of()));
         ObjectKey object = produce.registerUpload();
