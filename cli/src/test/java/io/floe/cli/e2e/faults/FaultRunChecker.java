@@ -1,10 +1,10 @@
 package io.floe.cli.e2e.faults;
 
+import io.floe.cli.e2e.faults.ReadChecks.Position;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,9 +77,6 @@ final class FaultRunChecker {
         }
     }
 
-    /** A record's place in the log. */
-    private record Position(int partition, long offset) {}
-
     private final Map<String, List<String>> examples = new LinkedHashMap<>();
 
     private FaultRunChecker() {}
@@ -100,9 +97,9 @@ final class FaultRunChecker {
                 withoutOffset,
                 new HashSet<>(history.failedSends()).size(),
                 lost(acked.values(), history.logReads()),
-                duplicated(all),
+                ReadChecks.duplicated(all, this::example),
                 reordered(history.logReads()),
-                changed(all),
+                ReadChecks.changed(all, this::example),
                 neverPolled(acked.values(), history.polls()),
                 gaps(history.logReads()),
                 examples);
@@ -139,21 +136,6 @@ final class FaultRunChecker {
         return lost;
     }
 
-    private int duplicated(List<Observation> observations) {
-        Map<String, Set<Position>> positions = new TreeMap<>();
-        observations.forEach(o -> positions
-                .computeIfAbsent(o.value(), v -> new LinkedHashSet<>())
-                .add(new Position(o.partition(), o.offset())));
-        int duplicated = 0;
-        for (Map.Entry<String, Set<Position>> value : positions.entrySet()) {
-            if (value.getValue().size() > 1) {
-                duplicated++;
-                example("duplicated", value.getKey() + " at " + value.getValue());
-            }
-        }
-        return duplicated;
-    }
-
     private int reordered(List<List<Observation>> logReads) {
         Set<Position> reordered = new HashSet<>();
         for (List<Observation> read : logReads) {
@@ -181,23 +163,6 @@ final class FaultRunChecker {
             });
         }
         return reordered.size();
-    }
-
-    private int changed(List<Observation> observations) {
-        Map<Position, Set<String>> values = new TreeMap<>((a, b) -> a.partition() != b.partition()
-                ? Integer.compare(a.partition(), b.partition())
-                : Long.compare(a.offset(), b.offset()));
-        observations.forEach(
-                o -> values.computeIfAbsent(new Position(o.partition(), o.offset()), p -> new LinkedHashSet<>())
-                        .add(o.value()));
-        int changed = 0;
-        for (Map.Entry<Position, Set<String>> position : values.entrySet()) {
-            if (position.getValue().size() > 1) {
-                changed++;
-                example("changed", position.getKey() + " seen as " + position.getValue());
-            }
-        }
-        return changed;
     }
 
     private int neverPolled(Iterable<Ack> acks, List<Observation> polls) {

@@ -1,6 +1,7 @@
 package io.floe.cli.e2e.faults;
 
 import io.floe.cli.e2e.faults.FaultRunChecker.Observation;
+import io.floe.cli.e2e.faults.ReadChecks.Position;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -105,16 +106,6 @@ final class TransactionalRunChecker {
         }
     }
 
-    /** A record's place in the log. */
-    private record Position(int partition, long offset) implements Comparable<Position> {
-        @Override
-        public int compareTo(Position other) {
-            return partition != other.partition
-                    ? Integer.compare(partition, other.partition)
-                    : Long.compare(offset, other.offset);
-        }
-    }
-
     private final Map<String, List<String>> examples = new LinkedHashMap<>();
 
     private TransactionalRunChecker() {}
@@ -142,10 +133,10 @@ final class TransactionalRunChecker {
                 unknown[1],
                 abortedReads(txns, committedView),
                 committedMissing(txns, allReads),
-                duplicated(everything),
+                ReadChecks.duplicated(everything, this::example),
                 unknown[2],
                 misordered(allReads),
-                changed(everything),
+                ReadChecks.changed(everything, this::example),
                 neverPolled(txns, history.polls()),
                 examples);
     }
@@ -219,21 +210,6 @@ final class TransactionalRunChecker {
         return counts;
     }
 
-    private int duplicated(List<Observation> observations) {
-        Map<String, Set<Position>> positions = new TreeMap<>();
-        observations.forEach(o -> positions
-                .computeIfAbsent(o.value(), v -> new LinkedHashSet<>())
-                .add(new Position(o.partition(), o.offset())));
-        int duplicated = 0;
-        for (Map.Entry<String, Set<Position>> value : positions.entrySet()) {
-            if (value.getValue().size() > 1) {
-                duplicated++;
-                example("duplicated", value.getKey() + " at " + value.getValue());
-            }
-        }
-        return duplicated;
-    }
-
     private int misordered(List<List<Observation>> reads) {
         Set<Position> misordered = new HashSet<>();
         for (List<Observation> read : reads) {
@@ -257,21 +233,6 @@ final class TransactionalRunChecker {
             });
         }
         return misordered.size();
-    }
-
-    private int changed(List<Observation> observations) {
-        Map<Position, Set<String>> values = new TreeMap<>();
-        observations.forEach(
-                o -> values.computeIfAbsent(new Position(o.partition(), o.offset()), p -> new LinkedHashSet<>())
-                        .add(o.value()));
-        int changed = 0;
-        for (Map.Entry<Position, Set<String>> position : values.entrySet()) {
-            if (position.getValue().size() > 1) {
-                changed++;
-                example("changed", position.getKey() + " seen as " + position.getValue());
-            }
-        }
-        return changed;
     }
 
     private int neverPolled(List<Transaction> txns, List<Observation> polls) {
