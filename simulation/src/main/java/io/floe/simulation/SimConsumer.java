@@ -188,12 +188,7 @@ final class SimConsumer {
                 if (record.offset() < position) {
                     continue;
                 }
-                if (record.offset() != position) {
-                    history.violation(
-                            "UniqueDenseOffsets",
-                            "reading " + topicPartition + " at " + position + " returned offset " + record.offset()
-                                    + " next");
-                }
+                requireDense(record.offset(), agent);
                 history.observed(
                         new History.Position(topicPartition, record.offset()), History.valueOf(record), "consumer");
                 position = record.offset() + 1;
