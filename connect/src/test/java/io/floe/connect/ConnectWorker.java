@@ -57,6 +57,11 @@ final class ConnectWorker implements AutoCloseable {
         worker.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
         worker.put("value.converter.schemas.enable", "false");
         worker.put("plugin.discovery", "service_load");
+        // Connect calls a sink task's put() when records arrive and at each offset flush, and Iceberg's
+        // sink reads its control topic only inside put() (apache/iceberg#17811): at the default 60 s an
+        // idle task's control consumer cannot even finish joining its group within the 45 s session
+        // timeout, so no commit round completes once the topic goes quiet. Kafka behaves the same.
+        worker.put("offset.flush.interval.ms", "1000");
         Path properties = dir.resolve("worker.properties");
         try (OutputStream out = Files.newOutputStream(properties)) {
             worker.store(out, "Kafka Connect worker against Floe");

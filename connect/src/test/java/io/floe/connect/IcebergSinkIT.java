@@ -143,8 +143,9 @@ class IcebergSinkIT {
         }
         Collection<TransactionListing> transactions =
                 admin.listTransactions().all().get(60, TimeUnit.SECONDS);
+        // The sink names them coordinator-txn-<uuid>-<task> and worker-txn-<uuid>-<task>.
         List<TransactionListing> sink = transactions.stream()
-                .filter(listing -> listing.transactionalId().contains(CONNECTOR))
+                .filter(listing -> listing.transactionalId().matches("(coordinator|worker)-txn-.+"))
                 .toList();
         // A writer per task and the coordinator, at least (a rebalance gives a task's writer a new id).
         assertThat(sink).as("the sink's transactional ids among %s", transactions).hasSizeGreaterThanOrEqualTo(3);
