@@ -62,6 +62,11 @@ final class ConnectWorker implements AutoCloseable {
         // idle task's control consumer cannot even finish joining its group within the 45 s session
         // timeout, so no commit round completes once the topic goes quiet. Kafka behaves the same.
         worker.put("offset.flush.interval.ms", "1000");
+        // A restarted worker gets the dead one's connector and tasks once its session (10 s) ends, not
+        // after Connect's default 5 min wait for it to come back; the tasks' consumers likewise leave
+        // their group 10 s after a kill rather than 45 s.
+        worker.put("scheduled.rebalance.max.delay.ms", "0");
+        worker.put("consumer.session.timeout.ms", "10000");
         Path properties = dir.resolve("worker.properties");
         try (OutputStream out = Files.newOutputStream(properties)) {
             worker.store(out, "Kafka Connect worker against Floe");

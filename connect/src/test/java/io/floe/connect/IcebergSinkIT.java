@@ -52,10 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
  * on SQLite that the test owns, files on the local disk). The sink coordinates its commits through
  * transactions: each task's writer sends its data files' events to the control topic and the records'
  * offsets to the connector's consumer group in one transaction (TxnOffsetCommit with the group's
- * generation), and one coordinator, reading the control topic read_committed, commits the table. Two
- * batches, one after the table has the first: every value produced is in the table exactly once.
+ * generation), and one coordinator, reading the control topic read_committed, commits the table. Every
+ * value produced is in the table exactly once: over two batches, and across a SIGKILL of the worker.
  */
-@Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class IcebergSinkIT {
 
     private static final String TOPIC = "events";
@@ -71,6 +71,12 @@ class IcebergSinkIT {
             Types.NestedField.optional(2, "text", Types.StringType.get()));
     private static final int BATCH = 200;
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /**
+     * After a kill: the dead worker's and tasks' group members time out (10 s each, see ConnectWorker)
+     * and a transaction it left open is aborted by Floe when its timeout (the producer's default, 60 s)
+     * passes, before the control topic's last stable offset moves on.
+     */
+    private static final Duration RECOVERY_WAIT = Duration.ofSeconds(180);
 
     /** Kept when the test fails: the agent's and the worker's logs are in it. */
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -80,43 +86,89 @@ class IcebergSinkIT {
     void everyRecordReachesTheTableOnceThroughTheSinksTransactions() throws Exception {
         try (FloeAgent floe = FloeAgent.start(dir.resolve("floe-data"), dir.resolve("agent.log"));
                 JdbcCatalog catalog = catalog()) {
-            try (Admin admin = floe.admin()) {
-                admin.createTopics(List.of(
-                                new NewTopic(TOPIC, PARTITIONS, (short) 1),
-                                // The sink does not create its control topic; its docs ask users to.
-                                new NewTopic(CONTROL_TOPIC, 1, (short) 1)))
-                        .all()
-                        .get(60, TimeUnit.SECONDS);
-            }
-            catalog.createNamespace(TABLE.namespace());
-            catalog.createTable(TABLE, SCHEMA);
-
-            try (ConnectWorker worker = ConnectWorker.start(floe.bootstrap(), "floe-connect", dir)) {
-                worker.awaitReady(WAIT);
-                worker.putConnector(CONNECTOR, sinkConfig());
-                worker.awaitRunning(CONNECTOR, PARTITIONS, WAIT);
-
+            createTopicsAndTable(floe, catalog);
+            try (ConnectWorker worker = startSink(floe)) {
                 List<String> produced = new ArrayList<>(produce(floe, "first"));
-                Table table = awaitRows(catalog, produced.size(), floe, worker);
+                Table table = awaitRows(catalog, produced.size(), floe, worker, WAIT);
                 assertThat(values(table)).containsExactlyInAnyOrderElementsOf(produced);
                 long firstCommit = table.currentSnapshot().snapshotId();
 
                 produced.addAll(produce(floe, "second"));
-                table = awaitRows(catalog, produced.size(), floe, worker);
+                table = awaitRows(catalog, produced.size(), floe, worker, WAIT);
                 assertThat(values(table)).containsExactlyInAnyOrderElementsOf(produced);
                 Snapshot last = table.currentSnapshot();
                 assertThat(last.snapshotId()).isNotEqualTo(firstCommit);
                 assertThat(SnapshotUtil.isAncestorOf(table, last.snapshotId(), firstCommit))
                         .as("the second batch was appended after the first commit")
                         .isTrue();
-                assertThat(table.snapshots()).allSatisfy(snapshot -> assertThat(snapshot.operation())
-                        .isEqualTo("append"));
+                assertOnlyAppends(table);
 
                 try (Admin admin = floe.admin()) {
                     assertOffsetsCommittedInTransactions(admin);
                 }
             }
         }
+    }
+
+    /**
+     * The worker is killed with SIGKILL just after a batch is acknowledged, while its tasks hold the
+     * batch in open data files or in a commit round: whatever the sink's transactions had done by then
+     * (a writer's events and offsets committed or not, a transaction left open) a new worker resumes
+     * from the offsets those transactions committed, and the table ends with every record once.
+     */
+    @Test
+    void aWorkerKilledMidRunLeavesEveryRecordOnce() throws Exception {
+        try (FloeAgent floe = FloeAgent.start(dir.resolve("floe-data"), dir.resolve("agent.log"));
+                JdbcCatalog catalog = catalog()) {
+            createTopicsAndTable(floe, catalog);
+            List<String> produced = new ArrayList<>();
+            try (ConnectWorker first = startSink(floe)) {
+                produced.addAll(produce(floe, "before"));
+                awaitRows(catalog, produced.size(), floe, first, WAIT);
+                produced.addAll(produce(floe, "killed"));
+            } // close() is SIGKILL
+            try (ConnectWorker second = startSink(floe)) {
+                produced.addAll(produce(floe, "after"));
+                Table table = awaitRows(catalog, produced.size(), floe, second, RECOVERY_WAIT);
+                assertThat(values(table)).containsExactlyInAnyOrderElementsOf(produced);
+                assertOnlyAppends(table);
+                try (Admin admin = floe.admin()) {
+                    assertOffsetsCommittedInTransactions(admin);
+                }
+            }
+        }
+    }
+
+    private static void createTopicsAndTable(FloeAgent floe, JdbcCatalog catalog) throws Exception {
+        try (Admin admin = floe.admin()) {
+            admin.createTopics(List.of(
+                            new NewTopic(TOPIC, PARTITIONS, (short) 1),
+                            // The sink does not create its control topic; its docs ask users to.
+                            new NewTopic(CONTROL_TOPIC, 1, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+        }
+        catalog.createNamespace(TABLE.namespace());
+        catalog.createTable(TABLE, SCHEMA);
+    }
+
+    /** Starts a worker (in the same Connect cluster each time) and the sink on it, as a user would. */
+    private ConnectWorker startSink(FloeAgent floe) throws Exception {
+        ConnectWorker worker = ConnectWorker.start(floe.bootstrap(), "floe-connect", dir);
+        try {
+            worker.awaitReady(WAIT);
+            worker.putConnector(CONNECTOR, sinkConfig());
+            worker.awaitRunning(CONNECTOR, PARTITIONS, WAIT);
+            return worker;
+        } catch (Exception | AssertionError e) {
+            worker.close();
+            throw e;
+        }
+    }
+
+    private static void assertOnlyAppends(Table table) {
+        assertThat(table.snapshots()).allSatisfy(snapshot -> assertThat(snapshot.operation())
+                .isEqualTo("append"));
     }
 
     /**
@@ -210,9 +262,9 @@ class IcebergSinkIT {
     }
 
     /** Waits until the table's current snapshot counts {@code rows} records; returns the table then. */
-    private static Table awaitRows(Catalog catalog, long rows, FloeAgent floe, ConnectWorker worker)
+    private static Table awaitRows(Catalog catalog, long rows, FloeAgent floe, ConnectWorker worker, Duration wait)
             throws InterruptedException {
-        Instant deadline = Instant.now().plus(WAIT);
+        Instant deadline = Instant.now().plus(wait);
         String last = "no snapshot";
         while (Instant.now().isBefore(deadline)) {
             floe.assertAlive();
@@ -227,7 +279,7 @@ class IcebergSinkIT {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("table " + TABLE + " did not reach " + rows + " records in " + WAIT + "; last: "
+        throw new AssertionError("table " + TABLE + " did not reach " + rows + " records in " + wait + "; last: "
                 + last + "\nworker log:\n" + worker.logTail(80) + "\nagent log:\n" + floe.logTail(40));
     }
 

@@ -331,15 +331,21 @@ final class ClassicGroup {
 
     /**
      * Whether a member with these protocols may join: an Empty group takes any non-empty type and
-     * protocol list; otherwise the type must match and one protocol must be supported by every member.
+     * protocol list; otherwise the type must match and one protocol must be supported by every member,
+     * which any protocol is in a join phase that all its members left (as in Kafka).
      */
     boolean supportsProtocols(String memberProtocolType, List<Protocol> memberProtocols) {
         if (state == GroupState.EMPTY) {
             return !memberProtocolType.isEmpty() && !memberProtocols.isEmpty();
         }
+        if (!memberProtocolType.equals(protocolType)) {
+            return false;
+        }
+        if (members.isEmpty()) {
+            return !memberProtocols.isEmpty();
+        }
         Set<String> common = commonProtocols();
-        return memberProtocolType.equals(protocolType)
-                && memberProtocols.stream().anyMatch(protocol -> common.contains(protocol.name()));
+        return memberProtocols.stream().anyMatch(protocol -> common.contains(protocol.name()));
     }
 
     /** The protocol most members prefer among those every member supports. */

@@ -320,6 +320,27 @@ class GroupMembershipTest {
                 .containsExactly(GroupError.UNKNOWN_MEMBER_ID);
     }
 
+    /**
+     * Kafka Connect restarting a sink's tasks: their consumers join during the initial delay and leave
+     * again before it ends, and the next consumers join the group, in its join phase with no members.
+     */
+    @Test
+    void aMemberJoiningAJoinPhaseThatEveryoneLeftIsAccepted() {
+        String first = fixture.newMemberId();
+        CompletableFuture<JoinResponse> firstJoin = fixture.join(first);
+        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(first, null, "closing"))));
+        assertThat(firstJoin.join().error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(fixture.state()).isEqualTo(GroupState.PREPARING_REBALANCE);
+
+        String next = fixture.newMemberId();
+        CompletableFuture<JoinResponse> nextJoin = fixture.join(next);
+        fixture.timers.advance(3 * INITIAL_DELAY_MS);
+
+        assertThat(nextJoin.join().error()).isEqualTo(GroupError.NONE);
+        assertThat(nextJoin.join().leaderId()).isEqualTo(next);
+        assertThat(nextJoin.join().protocolName()).isEqualTo("range");
+    }
+
     @Test
     void aLeavingMemberDuringTheJoinPhaseLetsItComplete() {
         List<String> members = fixture.stableGroup(2);
