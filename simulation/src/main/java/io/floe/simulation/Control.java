@@ -14,10 +14,17 @@ public enum Control {
     /** Read_committed consumers return aborted batches too: they ignore the answers' aborted transactions. */
     READ_COMMITTED_IGNORES_ABORTED,
     /** Read_committed consumers fetch as read_uncommitted: up to the high watermark, open transactions included. */
-    FETCH_IGNORES_LSO;
+    FETCH_IGNORES_LSO,
+    /** The metadata store ends a transaction its client commits with abort markers, and answers it done. */
+    COMMIT_STORED_AS_ABORT,
+    /** Read_committed consumers return each producer's first transactional batch of an answer, passing its others. */
+    READ_COMMITTED_SKIPS_LATER_BATCHES;
 
     /** Whether the control breaks a part of transactions, so every run it makes has transactional producers. */
     boolean transactional() {
-        return this == READ_COMMITTED_IGNORES_ABORTED || this == FETCH_IGNORES_LSO;
+        return this == READ_COMMITTED_IGNORES_ABORTED
+                || this == FETCH_IGNORES_LSO
+                || this == COMMIT_STORED_AS_ABORT
+                || this == READ_COMMITTED_SKIPS_LATER_BATCHES;
     }
 }

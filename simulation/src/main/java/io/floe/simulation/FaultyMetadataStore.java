@@ -6,6 +6,9 @@ import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.ObjectCommit;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionOutcome;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
@@ -69,6 +72,20 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
                         onMutation.run();
                     }
                 }
+            }
+        };
+    }
+
+    /**
+     * A negative control: {@code store} ends every transaction its client commits as an abort (abort
+     * markers, its pending offsets dropped) and answers done, as the commit it was asked for would be.
+     */
+    static MetadataStore abortingCommits(MetadataStore store) {
+        return new ForwardingMetadataStore(store) {
+            @Override
+            public TransactionOutcome endTransaction(
+                    String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now) {
+                return super.endTransaction(transactionalId, producer, false, bumpEpoch, now);
             }
         };
     }

@@ -209,6 +209,7 @@ final class SimConsumer {
             aborted.addAll(data.abortedTransactions());
         }
         Set<Long> abortedProducers = new HashSet<>();
+        Set<Long> returnedProducers = new HashSet<>(); // for READ_COMMITTED_SKIPS_LATER_BATCHES only
         long lastReturned = -1;
         for (StoredBatch batch : StoredBatch.all(data.contiguous())) {
             if (batch.lastOffset() < position) {
@@ -226,6 +227,12 @@ final class SimConsumer {
                 }
             }
             if (batch.isControlBatch()) {
+                skip(batch, agent);
+                continue;
+            }
+            if (control == Control.READ_COMMITTED_SKIPS_LATER_BATCHES
+                    && batch.isTransactional()
+                    && !returnedProducers.add(batch.producerId())) {
                 skip(batch, agent);
                 continue;
             }

@@ -171,7 +171,7 @@ public final class Simulation {
         Cluster cluster = new Cluster(
                 world,
                 faults,
-                metadata,
+                control == Control.COMMIT_STORED_AS_ABORT ? FaultyMetadataStore.abortingCommits(metadata) : metadata,
                 objects,
                 networkExecutor,
                 supervisor,

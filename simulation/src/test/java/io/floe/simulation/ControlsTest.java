@@ -25,7 +25,9 @@ class ControlsTest {
         "LOSSY_OBJECT_STORE, NoDanglingReference",
         "PRODUCERS_WITHOUT_IDEMPOTENCE, NoDuplicateAppend",
         "READ_COMMITTED_IGNORES_ABORTED, NoAbortedRead",
-        "FETCH_IGNORES_LSO, LsoBounds"
+        "FETCH_IGNORES_LSO, LsoBounds",
+        "COMMIT_STORED_AS_ABORT, NoCommittedLoss",
+        "READ_COMMITTED_SKIPS_LATER_BATCHES, TxnAtomicVisibility"
     })
     void aRemovedGuaranteeIsReported(Control control, String invariant) {
         Map<Long, String> found = new TreeMap<>();
