@@ -11,6 +11,7 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
 import io.delta.kernel.exceptions.TableAlreadyExistsException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.hook.PostCommitHook;
@@ -132,7 +133,8 @@ public final class DeltaMirror {
         for (int attempt = 1; ; attempt++) {
             try {
                 return attempt(table, current, engine, path, schema, locations);
-            } catch (ConcurrentWriteException | TableAlreadyExistsException e) {
+            } catch (ConcurrentWriteException | MaxCommitRetryLimitReachedException | TableAlreadyExistsException e) {
+                // With Kernel's retries off, a version another writer put first ends as the retry limit.
                 if (attempt == ATTEMPTS) {
                     throw e;
                 }

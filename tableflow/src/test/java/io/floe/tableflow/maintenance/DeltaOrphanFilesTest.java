@@ -70,6 +70,22 @@ class DeltaOrphanFilesTest {
         }
     }
 
+    @Test
+    void aDeltaLogThatCannotBeReadSkipsTheRun() throws Exception {
+        try (TableFixture fixture = new TableFixture(dir, false)) {
+            fixture.round(2, 5, 16);
+            Instant now = Instant.now().plus(Duration.ofDays(2));
+            fixture.putFile("data/crashed-round.parquet", now.minus(Duration.ofDays(3)));
+            fixture.putFile("_delta_log/00000000000000000000.json", now.minus(Duration.ofDays(3)));
+            Set<String> before = fixture.keys();
+
+            OrphanFiles.Outcome outcome = OrphanFiles.remove(fixture.table(), Duration.ofDays(1), now);
+
+            assertThat(outcome.skipped()).isEqualTo("its delta log cannot be read");
+            assertThat(fixture.keys()).isEqualTo(before);
+        }
+    }
+
     private static Set<String> logKeys(TableFixture fixture) {
         return fixture.keys().stream()
                 .filter(key -> key.contains("/_delta_log/"))
