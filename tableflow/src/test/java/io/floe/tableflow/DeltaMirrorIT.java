@@ -7,15 +7,18 @@ import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.expressions.Predicate;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectInfo;
+import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.config.TableflowConfigs;
+import io.floe.tableflow.delta.DeltaMetrics;
 import io.floe.tableflow.delta.DeltaMirror;
 import io.floe.tableflow.delta.DeltaReads;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
 import io.floe.testkit.time.ManualClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -76,14 +79,7 @@ class DeltaMirrorIT {
     @Test
     void deltaReadersSeeTheIcebergRowsAfterRoundsCompactionsAndASkippedCommit() throws Exception {
         try (TableflowHarness floe = new TableflowHarness(dataDir)) {
-            TableJobs jobs = new TableJobs(
-                    TableflowConfig.defaults(dataDir.resolve("spool")),
-                    "agent-1",
-                    TableflowMetadata.of(floe.metadata),
-                    new CommittedLog(floe.metadata, floe.objects),
-                    floe.tables,
-                    clock,
-                    floe.meters);
+            TableJobs jobs = jobs(floe);
             Map<String, String> configs = new HashMap<>(Map.of(
                     TableflowConfigs.ENABLED, "true",
                     TableflowConfigs.FORMAT, "json",
@@ -159,6 +155,46 @@ class DeltaMirrorIT {
         }
     }
 
+    @Test
+    void aFailedDeltaUpdateLeavesTheRoundCommittedAndIsRetriedNextRound() throws Exception {
+        try (TableflowHarness floe = new TableflowHarness(dataDir)) {
+            TableJobs jobs = jobs(floe);
+            Map<String, String> configs = new HashMap<>(Map.of(
+                    TableflowConfigs.ENABLED, "true",
+                    TableflowConfigs.FORMAT, "json",
+                    TableflowConfigs.SCHEMA, SCHEMA,
+                    TableflowConfigs.COMMIT_INTERVAL_MS, "1",
+                    TableflowConfigs.DELTA_ENABLED, "true"));
+            Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, configs), false);
+            produce(floe, topic, 1, false);
+            pollUntilCaughtUp(floe, jobs);
+            // Something else's file where the next Delta commit goes: the log cannot be read.
+            ObjectKey blocker = new ObjectKey(logKey(floe, "00000000000000000002.json"));
+            floe.objects.put(blocker, ByteBuffer.wrap("not a delta commit".getBytes(StandardCharsets.UTF_8)));
+
+            produce(floe, topic, 2, false);
+            pollUntilCaughtUp(floe, jobs);
+            Table table = floe.tables.load(TOPIC).orElseThrow();
+            assertThat(TableflowHarness.rows(table)).hasSize(2 * 2 * 10);
+            assertThat(counter(floe, "floe.tableflow.delta.failures")).isPositive();
+
+            floe.objects.delete(blocker);
+            poll(jobs);
+            assertMirrored(floe);
+        }
+    }
+
+    private TableJobs jobs(TableflowHarness floe) {
+        return new TableJobs(
+                TableflowConfig.defaults(dataDir.resolve("spool")),
+                "agent-1",
+                TableflowMetadata.of(floe.metadata),
+                new CommittedLog(floe.metadata, floe.objects),
+                floe.tables,
+                clock,
+                floe.meters);
+    }
+
     /** The Delta log at the Iceberg table's current snapshot, by rows, files and its transaction. */
     private void assertMirrored(TableflowHarness floe) {
         Table table = floe.tables.load(TOPIC).orElseThrow();
@@ -171,6 +207,9 @@ class DeltaMirrorIT {
                 .isEqualTo(icebergFiles(floe, table));
         assertThat(mirroredSequence(floe, table))
                 .isEqualTo(table.currentSnapshot().sequenceNumber());
+        assertThat(new DeltaMirror(new DeltaMetrics(new SimpleMeterRegistry(), TOPIC), clock).sync(table))
+                .as("a fresh mirror of the table finds nothing to do")
+                .isEqualTo(DeltaMirror.Outcome.UP_TO_DATE);
         assertLogOnlyGrew(floe);
     }
 

@@ -78,6 +78,10 @@ public final class DeltaMirror {
 
     private final DeltaMetrics metrics;
     private final Clock clock;
+    /** The Iceberg snapshot and schema this mirror last found or left the log at: nothing to read again. */
+    private long mirroredSnapshot = -1;
+
+    private int mirroredSchema = -1;
 
     public DeltaMirror(DeltaMetrics metrics, Clock clock) {
         this.metrics = metrics;
@@ -100,6 +104,10 @@ public final class DeltaMirror {
     public Outcome sync(Table table) {
         try {
             Outcome outcome = mirror(table);
+            if (outcome == Outcome.COMMITTED || outcome == Outcome.UP_TO_DATE) {
+                mirroredSnapshot = table.currentSnapshot().snapshotId();
+                mirroredSchema = table.currentSnapshot().schemaId();
+            }
             if (outcome == Outcome.COMMITTED) {
                 metrics.committed(table.name());
             }
@@ -122,6 +130,9 @@ public final class DeltaMirror {
         org.apache.iceberg.Snapshot current = table.currentSnapshot();
         if (current == null) {
             return Outcome.NOTHING_TO_MIRROR;
+        }
+        if (current.snapshotId() == mirroredSnapshot && current.schemaId() == mirroredSchema) {
+            return Outcome.UP_TO_DATE;
         }
         if (!(table.io() instanceof ObjectStoreFileIO io)) {
             throw new IllegalStateException("the table's FileIO is not Floe's object store");
