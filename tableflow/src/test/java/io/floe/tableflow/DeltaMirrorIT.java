@@ -37,6 +37,8 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.junit.jupiter.api.Test;
@@ -125,7 +127,10 @@ class DeltaMirrorIT {
                 assertMirrored(floe);
             }
             assertThat(DeltaReads.deltaRows(floe.objects, floe.io.locations(), location(floe)))
-                    .anySatisfy(row -> assertThat(row.get("note")).isNotNull());
+                    .anySatisfy(row -> assertThat(row.get("note")).isNotNull())
+                    .anySatisfy(row -> assertThat(row.get("kafka_headers"))
+                            .isEqualTo(List.of(Map.of("key", "source", "value", "7330")))
+                            .isNotNull());
 
             // Delta readers prune by the statistics: a filter on the last round's ids skips files, and
             // the files it keeps hold every matching row.
@@ -280,7 +285,10 @@ class DeltaMirrorIT {
                 .sum();
     }
 
-    /** Ten records per partition with every typed field set (some nulls), plus {@code note} when grown. */
+    /**
+     * Ten records per partition with every typed field set (some nulls), half with a key and a header,
+     * plus {@code note} when grown.
+     */
     private void produce(TableflowHarness floe, Topic topic, int round, boolean withNote) {
         for (int partition = 0; partition < PARTITIONS; partition++) {
             SimpleRecord[] records = new SimpleRecord[10];
@@ -297,7 +305,11 @@ class DeltaMirrorIT {
                         + ", \"address\": {\"city\": \"city " + partition + "\", \"zip\": " + (10000 + id) + "}"
                         + (withNote ? ", \"note\": \"note " + id + "\"" : "")
                         + "}";
-                records[i] = new SimpleRecord(clock.millis(), null, value.getBytes(StandardCharsets.UTF_8));
+                byte[] key = i % 2 == 0 ? ("key " + id).getBytes(StandardCharsets.UTF_8) : null;
+                Header[] headers = i % 2 == 0
+                        ? new Header[] {new RecordHeader("source", ("s" + i).getBytes(StandardCharsets.UTF_8))}
+                        : new Header[0];
+                records[i] = new SimpleRecord(clock.millis(), key, value.getBytes(StandardCharsets.UTF_8), headers);
             }
             ByteBuffer batch =
                     MemoryRecords.withRecords(Compression.NONE, records).buffer();
