@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param maintenanceInterval how often snapshots are expired and orphan files removed
  * @param compactionTriggerFiles excess data files (beyond what the table's bytes need) that start a compaction
  * @param orphanAge how old an unreferenced file must be before it is deleted
+ * @param deltaEnabled whether the table is published as a Delta table too (a Delta log over the same
+ *     data files, kept at the Iceberg table's current snapshot)
  */
 public record TableSettings(
         boolean enabled,
@@ -35,7 +37,8 @@ public record TableSettings(
         boolean maintenanceEnabled,
         Duration maintenanceInterval,
         int compactionTriggerFiles,
-        Duration orphanAge) {
+        Duration orphanAge,
+        boolean deltaEnabled) {
 
     /**
      * The shortest orphan age accepted: a round (or a compaction) writes its files before it commits them,
@@ -95,7 +98,8 @@ public record TableSettings(
                 parseBoolean(topicConfigs, TableflowConfigs.MAINTENANCE_ENABLED),
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.MAINTENANCE_INTERVAL_MS)),
                 parseInt(topicConfigs, TableflowConfigs.COMPACTION_TRIGGER_FILES),
-                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.ORPHAN_AGE_MS)));
+                Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.ORPHAN_AGE_MS)),
+                parseBoolean(topicConfigs, TableflowConfigs.DELTA_ENABLED));
     }
 
     private static String value(Map<String, String> configs, String name) {

@@ -19,6 +19,7 @@ public final class TableflowConfigs {
     public static final String MAINTENANCE_INTERVAL_MS = PREFIX + "maintenance.interval.ms";
     public static final String COMPACTION_TRIGGER_FILES = PREFIX + "compaction.trigger.files";
     public static final String ORPHAN_AGE_MS = PREFIX + "orphan.age.ms";
+    public static final String DELTA_ENABLED = PREFIX + "delta.enabled";
 
     /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
     public static final List<Definition> DEFINITIONS = List.of(
@@ -56,7 +57,12 @@ public final class TableflowConfigs {
                     "86400000",
                     "files in the table's data and metadata directories that no"
                             + " snapshot references are deleted once older than this (at least 600000: a round in flight"
-                            + " writes its files before it commits them)"));
+                            + " writes its files before it commits them)"),
+            new Definition(
+                    DELTA_ENABLED,
+                    "false",
+                    "publish the table as a Delta table too: a Delta log in its _delta_log directory over the"
+                            + " same data files, brought up to the Iceberg table after each of its commits"));
 
     public record Definition(String name, String defaultValue, String documentation) {}
 

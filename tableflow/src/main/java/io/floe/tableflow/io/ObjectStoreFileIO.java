@@ -34,6 +34,11 @@ public final class ObjectStoreFileIO implements FileIO, SupportsPrefixOperations
         return locations;
     }
 
+    /** The store the files are in (the Delta log mirror writes there too). */
+    public ObjectStore store() {
+        return store;
+    }
+
     @Override
     public InputFile newInputFile(String path) {
         return new ObjectInputFile(store, locations.key(path), path, -1);

@@ -1,5 +1,6 @@
 package io.floe.tableflow.maintenance;
 
+import io.floe.tableflow.delta.DeltaMirror;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -39,8 +40,10 @@ import org.slf4j.LoggerFactory;
  * delete files. Only the table's own directories are listed (never the table location as a whole,
  * where other formats' logs may live), and a table that moves them elsewhere with
  * {@code write.data.path} or {@code write.metadata.path}, or turns {@code gc.enabled} off, is left
- * alone. Locations are compared in one normal form, and if the listing does not contain the current
- * metadata file the forms disagree and nothing is deleted.
+ * alone. A file the table's Delta log ({@link DeltaMirror}) references is reachable too (a Delta log
+ * that lags behind may reference files Iceberg let go), and nothing of the log is ever deleted; a log
+ * that cannot be read skips the run. Locations are compared in one normal form, and if the listing
+ * does not contain the current metadata file the forms disagree and nothing is deleted.
  */
 final class OrphanFiles {
 
@@ -72,6 +75,12 @@ final class OrphanFiles {
         }
         TableMetadata metadata = ((HasTableOperations) table).operations().current();
         Set<String> reachable = reachable(table, metadata);
+        try {
+            DeltaMirror.referencedFiles(table).forEach(path -> reachable.add(normal(path)));
+        } catch (RuntimeException e) {
+            LOGGER.warn("orphan removal skipped table={}: cannot read its delta log: {}", table.name(), e.toString());
+            return Outcome.skipped("its delta log cannot be read");
+        }
         String location = trimSlash(table.location());
         long olderThan = now.minus(minAge).toEpochMilli();
         boolean sawCurrentMetadata = false;
@@ -80,7 +89,9 @@ final class OrphanFiles {
             for (FileInfo file : io.listPrefix(directory)) {
                 String normal = normal(file.location());
                 sawCurrentMetadata |= normal.equals(normal(metadata.metadataFileLocation()));
-                if (!reachable.contains(normal) && file.createdAtMillis() < olderThan) {
+                if (!reachable.contains(normal)
+                        && file.createdAtMillis() < olderThan
+                        && !normal.contains("/" + DeltaMirror.LOG_DIRECTORY + "/")) {
                     orphans.add(file.location());
                 }
             }

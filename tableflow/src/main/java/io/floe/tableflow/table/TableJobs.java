@@ -7,6 +7,9 @@ import io.floe.tableflow.TableflowConfig;
 import io.floe.tableflow.TableflowMetadata;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
+import io.floe.tableflow.delta.DeltaMetrics;
+import io.floe.tableflow.delta.DeltaMirror;
+import io.floe.tableflow.maintenance.CompactionOutcome;
 import io.floe.tableflow.maintenance.TableMaintenance;
 import io.floe.tableflow.source.CommittedLog;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -64,6 +67,7 @@ public final class TableJobs {
         final TableJob job;
         final TableMetrics metrics;
         final TableMaintenance maintenance;
+        final DeltaMirror delta;
         final StallWatch stall;
         final LeaseLoop lease;
         Instant nextRun = Instant.MIN;
@@ -73,12 +77,14 @@ public final class TableJobs {
                 TableJob job,
                 TableMetrics metrics,
                 TableMaintenance maintenance,
+                DeltaMirror delta,
                 StallWatch stall,
                 LeaseLoop lease,
                 Instant now) {
             this.job = job;
             this.metrics = metrics;
             this.maintenance = maintenance;
+            this.delta = delta;
             this.stall = stall;
             this.lease = lease;
             this.caughtUpAt = now;
@@ -130,6 +136,7 @@ public final class TableJobs {
                             config.maxBytesPerRound()),
                     metrics,
                     new TableMaintenance(meters, name, config.maxBytesPerRound()),
+                    new DeltaMirror(new DeltaMetrics(meters, name), clock),
                     new StallWatch(name, config.stallTimeout(), metrics),
                     new LeaseLoop(
                             "tableflow/" + name,
@@ -173,6 +180,8 @@ public final class TableJobs {
     /** One round of the table's job, under its lease, and what follows from its outcome. */
     private void round(Topic topic, TableSettings settings, Scheduled scheduled, Instant now) {
         try {
+            // A Delta commit that a crash or failure skipped is completed before the round adds more.
+            mirrorToDelta(topic, settings, scheduled);
             TableJob.Outcome outcome = scheduled.job.run(topic, settings);
             if (scheduled.stall.succeeded()) {
                 catalog.clearStalled(topic.name());
@@ -191,7 +200,12 @@ public final class TableJobs {
                         outcome.dataFiles(),
                         outcome.lagRecords());
             }
-            maintain(topic, settings, scheduled.maintenance, outcome.committed());
+            if (outcome.committed()) {
+                mirrorToDelta(topic, settings, scheduled);
+            }
+            if (maintain(topic, settings, scheduled.maintenance, outcome.committed())) {
+                mirrorToDelta(topic, settings, scheduled);
+            }
         } catch (CommitFailedException e) {
             scheduled.metrics.conflict();
             scheduled.nextRun = now.plus(settings.commitInterval());
@@ -237,17 +251,40 @@ public final class TableJobs {
     /**
      * Maintenance of the topic's tables after a successful round, under the same lease; its own schedule
      * decides what is due. It reads at most a round's bytes, and its failures are not the round's. When
-     * the round committed nothing and no interval came, the tables are not even loaded.
+     * the round committed nothing and no interval came, the tables are not even loaded. Returns whether
+     * it compacted the topic's table (a commit the Delta log follows).
      */
-    private void maintain(Topic topic, TableSettings settings, TableMaintenance maintenance, boolean changed) {
+    private boolean maintain(Topic topic, TableSettings settings, TableMaintenance maintenance, boolean changed) {
         if (!settings.maintenanceEnabled() || !changed && !maintenance.dueWithoutChanges(clock.instant())) {
-            return;
+            return false;
         }
+        boolean compacted = false;
         try {
-            catalog.load(topic.name()).ifPresent(table -> maintenance.run(table, settings, clock.instant()));
+            compacted = catalog.load(topic.name())
+                    .map(table ->
+                            maintenance.run(table, settings, clock.instant()).compaction()
+                                    instanceof CompactionOutcome.Compacted)
+                    .orElse(false);
             catalog.loadDeadLetters(topic.name()).ifPresent(table -> maintenance.run(table, settings, clock.instant()));
         } catch (RuntimeException e) {
             LOGGER.warn("table maintenance failed topic={}: {}", topic.name(), e.toString(), e);
+        }
+        return compacted;
+    }
+
+    /**
+     * Brings the topic's Delta log up to its table, when it is published as Delta too (the dead-letter
+     * table is not). Never throws: the mirror counts and logs its failures, and a failed load of the
+     * table is retried with the next round.
+     */
+    private void mirrorToDelta(Topic topic, TableSettings settings, Scheduled scheduled) {
+        if (!settings.deltaEnabled()) {
+            return;
+        }
+        try {
+            catalog.load(topic.name()).ifPresent(scheduled.delta::sync);
+        } catch (RuntimeException e) {
+            LOGGER.warn("cannot load the table of topic={} for its delta log: {}", topic.name(), e.toString());
         }
     }
 

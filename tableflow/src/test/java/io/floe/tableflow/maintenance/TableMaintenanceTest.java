@@ -271,7 +271,7 @@ class TableMaintenanceTest {
         fixture.putFile("data/crashed-round.parquet", now.minus(Duration.ofDays(3)));
         fixture.putFile("metadata/00042-crashed.metadata.json", now.minus(Duration.ofDays(3)));
         fixture.putFile("data/round-in-flight.parquet", now.minus(Duration.ofMinutes(30)));
-        fixture.putFile("_delta_log/00000000000000000000.json", now.minus(Duration.ofDays(3)));
+        fixture.putFile("_other_format/log.json", now.minus(Duration.ofDays(3)));
         // A target of one byte: no file is small, so no compaction adds files.
         TableSettings settings = settings(Map.of(
                 TableflowConfigs.TARGET_FILE_BYTES,
@@ -287,7 +287,7 @@ class TableMaintenanceTest {
         assertThat(result.snapshotsExpired()).isZero();
         Set<String> expected = new HashSet<>(referenced);
         expected.add("tables/floe/events/data/round-in-flight.parquet");
-        expected.add("tables/floe/events/_delta_log/00000000000000000000.json");
+        expected.add("tables/floe/events/_other_format/log.json");
         assertThat(fixture.keys()).isEqualTo(expected);
         assertThat(fixture.rows()).hasSize(5 * 2 * 20);
         assertThat(meters.counter(

@@ -1,0 +1,371 @@
+package io.floe.tableflow.delta;
+
+import io.delta.kernel.Operation;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
+import io.delta.kernel.exceptions.TableAlreadyExistsException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.hook.PostCommitHook;
+import io.delta.kernel.transaction.UpdateTableTransactionBuilder;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.delta.kernel.utils.FileStatus;
+import io.floe.tableflow.io.ObjectLocations;
+import io.floe.tableflow.io.ObjectStoreFileIO;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes an Iceberg table as a Delta table too: {@link #sync} brings the Delta log in
+ * {@code <table location>/_delta_log/} up to the image of the table's current Iceberg snapshot, over
+ * the same data files (Iceberg's Parquet files carry field ids, which Delta's column mapping in
+ * {@code id} mode reads by; see {@link DeltaSchemas}). Each Delta commit records the Iceberg snapshot's
+ * sequence number as the version of its {@code floe.iceberg} transaction, so the log is never ahead of
+ * Iceberg and a sync that finds it already there commits nothing; one that finds it behind (a crash
+ * after the Iceberg commit, a failed sync) commits the difference: the files Iceberg's snapshot has and
+ * Delta's lacks are added, the files Delta has and Iceberg's snapshot no longer references are removed.
+ * Versions already in the log are never written again.
+ *
+ * <p>The Delta table is unpartitioned whatever Iceberg's spec: Iceberg's day and hour partitions are
+ * transforms of the timestamp column, which Delta could only express as generated columns (Kernel
+ * cannot write those). Every file holds every column, and the per-file min/max statistics let Delta
+ * readers prune by timestamp as well.
+ *
+ * <p>Commits are not retried by Kernel: one that loses to another writer (a zombie agent, or a put
+ * whose outcome was unknown and that in fact landed) is planned again from the reloaded log. A sync
+ * that fails is logged, counted, and tried again at the table's next round; it never fails the round.
+ * Not thread-safe: the table's job thread is its only caller.
+ */
+public final class DeltaMirror {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(DeltaMirror.class);
+
+    /** The Delta transaction whose version is the Iceberg snapshot's sequence number. */
+    public static final String ICEBERG_TRANSACTION = "floe.iceberg";
+
+    /** The Delta log's directory under the table location; nothing else of Delta's lives there. */
+    public static final String LOG_DIRECTORY = "_delta_log";
+
+    static final String ENGINE_INFO = "floe";
+    static final String CHECKPOINT_INTERVAL = "10";
+    private static final int ATTEMPTS = 3;
+
+    private final DeltaMetrics metrics;
+    private final Clock clock;
+    /** The Iceberg snapshot and schema this mirror last found or left the log at: nothing to read again. */
+    private long mirroredSnapshot = -1;
+
+    private int mirroredSchema = -1;
+
+    public DeltaMirror(DeltaMetrics metrics, Clock clock) {
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /** What a sync did. */
+    public enum Outcome {
+        /** The Iceberg table has no snapshot yet. */
+        NOTHING_TO_MIRROR,
+        /** The Delta log already held the current snapshot. */
+        UP_TO_DATE,
+        /** A Delta version was committed. */
+        COMMITTED,
+        /** Logged and counted; the next round tries again. */
+        FAILED
+    }
+
+    /** Brings the Delta log of {@code table} (as loaded) up to its current snapshot. Never throws. */
+    public Outcome sync(Table table) {
+        try {
+            Outcome outcome = mirror(table);
+            if (outcome == Outcome.COMMITTED || outcome == Outcome.UP_TO_DATE) {
+                mirroredSnapshot = table.currentSnapshot().snapshotId();
+                mirroredSchema = table.currentSnapshot().schemaId();
+            }
+            if (outcome == Outcome.COMMITTED) {
+                metrics.committed(table.name());
+            }
+            return outcome;
+        } catch (RuntimeException e) {
+            metrics.failed(table.name());
+            LOGGER.warn(
+                    "delta log not updated table={} location={}: {}; the next round tries again (the Iceberg"
+                            + " table is unaffected; if this persists, fix the cause or turn"
+                            + " floe.tableflow.delta.enabled off)",
+                    table.name(),
+                    table.location(),
+                    e.toString());
+            LOGGER.debug("delta log failure of {}", table.name(), e);
+            return Outcome.FAILED;
+        }
+    }
+
+    private Outcome mirror(Table table) {
+        org.apache.iceberg.Snapshot current = table.currentSnapshot();
+        if (current == null) {
+            return Outcome.NOTHING_TO_MIRROR;
+        }
+        if (current.snapshotId() == mirroredSnapshot && current.schemaId() == mirroredSchema) {
+            return Outcome.UP_TO_DATE;
+        }
+        if (!(table.io() instanceof ObjectStoreFileIO io)) {
+            throw new IllegalStateException("the table's FileIO is not Floe's object store");
+        }
+        ObjectLocations locations = io.locations();
+        Engine engine = DefaultEngine.create(new DeltaFileIO(io.store(), locations));
+        String path = locations.location(locations.key(trimSlash(table.location())));
+        org.apache.iceberg.Schema schema = table.schemas().getOrDefault(current.schemaId(), table.schema());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return attempt(table, current, engine, path, schema, locations);
+            } catch (ConcurrentWriteException | MaxCommitRetryLimitReachedException | TableAlreadyExistsException e) {
+                // With Kernel's retries off, a version another writer put first ends as the retry limit.
+                if (attempt == ATTEMPTS) {
+                    throw e;
+                }
+                LOGGER.info(
+                        "delta commit lost to another writer table={}: {}; planning again",
+                        table.name(),
+                        e.getMessage());
+            }
+        }
+    }
+
+    /** One plan and commit against the log as it is now; a lost race throws {@link ConcurrentWriteException}. */
+    private Outcome attempt(
+            Table table,
+            org.apache.iceberg.Snapshot current,
+            Engine engine,
+            String path,
+            org.apache.iceberg.Schema icebergSchema,
+            ObjectLocations locations) {
+        Snapshot delta;
+        try {
+            delta = TableManager.loadSnapshot(path).build(engine);
+        } catch (TableNotFoundException e) {
+            Transaction create = TableManager.buildCreateTableTransaction(
+                            path, DeltaSchemas.of(icebergSchema, null), ENGINE_INFO)
+                    .withTableProperties(
+                            Map.of("delta.columnMapping.mode", "id", "delta.checkpointInterval", CHECKPOINT_INTERVAL))
+                    .withMaxRetries(0)
+                    .build(engine);
+            commit(engine, create, List.of(), table);
+            LOGGER.info("delta table created table={} location={}", table.name(), path);
+            delta = TableManager.loadSnapshot(path).build(engine);
+        }
+        StructType schema = DeltaSchemas.of(icebergSchema, delta.getSchema());
+        long sequence = current.sequenceNumber();
+        Optional<Long> mirrored = delta.getLatestTransactionVersion(engine, ICEBERG_TRANSACTION);
+        boolean sameSchema = delta.getSchema().equals(schema);
+        if (mirrored.isPresent() && mirrored.get() > sequence) {
+            throw new IllegalStateException("the delta log holds Iceberg sequence number " + mirrored.get()
+                    + ", ahead of the table's current " + sequence
+                    + " (was the table created again at this location? remove its _delta_log to publish anew)");
+        }
+        if (mirrored.isPresent() && mirrored.get() == sequence && sameSchema) {
+            return Outcome.UP_TO_DATE;
+        }
+
+        Map<String, FileStatus> deltaFiles = liveFiles(engine, delta, locations);
+        Map<String, DataFile> icebergFiles = icebergFiles(table, current, locations);
+        UpdateTableTransactionBuilder builder = delta.buildUpdateTableTransaction(ENGINE_INFO, Operation.WRITE)
+                .withTransactionId(ICEBERG_TRANSACTION, sequence)
+                .withMaxRetries(0);
+        if (!sameSchema) {
+            builder = builder.withUpdatedSchema(schema);
+        }
+        Transaction transaction = builder.build(engine);
+        boolean dataChange = dataChange(table, current, mirrored);
+        long now = clock.millis();
+        List<Row> actions = new ArrayList<>();
+        for (Map.Entry<String, FileStatus> file : deltaFiles.entrySet()) {
+            if (!icebergFiles.containsKey(file.getKey())) {
+                actions.add(KernelInternals.remove(engine, transaction, file.getValue(), dataChange, now));
+            }
+        }
+        List<DataFileStatus> added = new ArrayList<>();
+        for (Map.Entry<String, DataFile> file : icebergFiles.entrySet()) {
+            if (!deltaFiles.containsKey(file.getKey())) {
+                DataFile data = file.getValue();
+                added.add(new DataFileStatus(
+                        file.getKey(),
+                        data.fileSizeInBytes(),
+                        current.timestampMillis(),
+                        Optional.of(DeltaStats.of(data, icebergSchema, schema))));
+            }
+        }
+        if (dataChange) {
+            Row state = transaction.getTransactionState(engine);
+            try (CloseableIterator<Row> adds = Transaction.generateAppendActions(
+                    engine, state, iterator(added), Transaction.getWriteContext(engine, state, Map.of()))) {
+                adds.forEachRemaining(actions::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        } else {
+            for (DataFileStatus file : added) {
+                actions.add(KernelInternals.add(engine, transaction, file, false));
+            }
+        }
+        long version = commit(engine, transaction, actions, table);
+        LOGGER.info(
+                "delta log updated table={} version={} icebergSequence={} added={} removed={} dataChange={}",
+                table.name(),
+                version,
+                sequence,
+                added.size(),
+                actions.size() - added.size(),
+                dataChange);
+        return Outcome.COMMITTED;
+    }
+
+    /**
+     * The data files the latest version of the table's Delta log references, by location; empty when
+     * the table has no Delta log. Orphan removal keeps them: a Delta log that lags behind Iceberg
+     * still references files Iceberg may have let go. Throws when the log exists and cannot be read.
+     */
+    public static Set<String> referencedFiles(Table table) {
+        String log = trimSlash(table.location()) + "/" + LOG_DIRECTORY + "/";
+        if (!(table.io() instanceof ObjectStoreFileIO io)) {
+            if (table.io() instanceof SupportsPrefixOperations listing
+                    && !listing.listPrefix(log).iterator().hasNext()) {
+                return Set.of();
+            }
+            throw new IllegalStateException("the table's FileIO is not Floe's object store");
+        }
+        ObjectLocations locations = io.locations();
+        String path = locations.location(locations.key(trimSlash(table.location())));
+        if (io.store().list(locations.keyPrefix(log)).isEmpty()) {
+            return Set.of();
+        }
+        Engine engine = DefaultEngine.create(new DeltaFileIO(io.store(), locations));
+        return liveFiles(engine, TableManager.loadSnapshot(path).build(engine), locations)
+                .keySet();
+    }
+
+    /** Commits and runs the post-commit hooks (the checkpoint); a failed hook is only logged. */
+    private static long commit(Engine engine, Transaction transaction, List<Row> actions, Table table) {
+        TransactionCommitResult result =
+                transaction.commit(engine, CloseableIterable.inMemoryIterable(iterator(actions)));
+        for (PostCommitHook hook : result.getPostCommitHooks()) {
+            try {
+                hook.threadSafeInvoke(engine);
+            } catch (IOException | RuntimeException e) {
+                LOGGER.warn(
+                        "delta post-commit {} failed table={} version={}: {}; the next one tries again",
+                        hook.getType(),
+                        table.name(),
+                        result.getVersion(),
+                        e.toString());
+            }
+        }
+        return result.getVersion();
+    }
+
+    /**
+     * Whether the Iceberg snapshots since the mirrored one changed data: not when they all are
+     * compactions ({@code replace}), whose files hold the same rows; yes when the mirrored one is not
+     * among the ancestors any more.
+     */
+    private static boolean dataChange(Table table, org.apache.iceberg.Snapshot current, Optional<Long> mirrored) {
+        if (mirrored.isEmpty()) {
+            return true;
+        }
+        org.apache.iceberg.Snapshot snapshot = current;
+        while (snapshot != null && snapshot.sequenceNumber() > mirrored.get()) {
+            if (!DataOperations.REPLACE.equals(snapshot.operation())) {
+                return true;
+            }
+            snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+        }
+        return snapshot == null || snapshot.sequenceNumber() != mirrored.get();
+    }
+
+    /** The Delta snapshot's live data files by location. */
+    static Map<String, FileStatus> liveFiles(Engine engine, Snapshot delta, ObjectLocations locations) {
+        Map<String, FileStatus> files = new HashMap<>();
+        Scan scan = delta.getScanBuilder().build();
+        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+            while (batches.hasNext()) {
+                try (CloseableIterator<Row> rows = batches.next().getRows()) {
+                    while (rows.hasNext()) {
+                        FileStatus file = KernelInternals.scanFile(rows.next());
+                        files.put(locations.location(locations.key(file.getPath())), file);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
+
+    /** The Iceberg snapshot's data files by location; refuses delete files, which Delta would not apply. */
+    private static Map<String, DataFile> icebergFiles(
+            Table table, org.apache.iceberg.Snapshot current, ObjectLocations locations) {
+        Map<String, DataFile> files = new LinkedHashMap<>();
+        try (org.apache.iceberg.io.CloseableIterable<FileScanTask> tasks = table.newScan()
+                .useSnapshot(current.snapshotId())
+                .includeColumnStats()
+                .planFiles()) {
+            for (FileScanTask task : tasks) {
+                if (!task.deletes().isEmpty()) {
+                    throw new IllegalStateException("data file " + task.file().location()
+                            + " has delete files, which the Delta log cannot express");
+                }
+                files.put(locations.location(locations.key(task.file().location())), task.file());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return files;
+    }
+
+    private static <T> CloseableIterator<T> iterator(List<T> items) {
+        java.util.Iterator<T> it = items.iterator();
+        return new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public T next() {
+                return it.next();
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    private static String trimSlash(String location) {
+        return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+    }
+}
