@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Iceberg REST catalog, configured as the README tells users to: every row has the values that were
  * produced, and a filter on the record timestamp (the table's day partitioning) selects the right rows.
  * Spark's Iceberg runtime refuses tables whose columns use the names of Iceberg's metadata columns,
- * which Iceberg's Java reader does not check; only an engine like this one catches such a layout.
+ * which Iceberg's Java reader does not check; only an engine like this one catches such a layout. The
+ * same table, cross-published as Delta Lake, reads the same rows through delta-spark.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SparkReadIT {
@@ -93,6 +94,9 @@ class SparkReadIT {
                 .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog")
                 .config("spark.sql.catalog.floe.type", "rest")
                 .config("spark.sql.catalog.floe.uri", catalogUri)
+                // What Delta Lake's quickstart sets, for the Delta reads.
+                .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+                .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
                 .getOrCreate();
     }
 
@@ -113,22 +117,16 @@ class SparkReadIT {
             admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1).configs(Map.of(
                     "floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
                     "floe.tableflow.schema", SCHEMA, "floe.tableflow.partitioning", "day",
-                    "floe.tableflow.commit.interval.ms", "200")))).all().get(60, TimeUnit.SECONDS);
+                    "floe.tableflow.commit.interval.ms", "200", "floe.tableflow.delta.enabled", "true"))))
+                    .all().get(60, TimeUnit.SECONDS);
         }
         Map<String, String> produced = produce();
         awaitTableRows(RECORDS, Duration.ofSeconds(90));
 
         // SELECT *, as a user's first look at a table does; rows are read by column name.
         List<Row> rows = spark.table("floe.floe." + TOPIC).collectAsList();
-        Map<String, String> read = new HashMap<>();
-        for (Row row : rows) {
-            Object amount = row.getAs("amount");
-            read.put(row.<Integer>getAs("kafka_partition") + "/" + row.<Long>getAs("kafka_offset"), describe(
-                    row.getAs("kafka_timestamp"), row.getAs("kafka_key"), headers(row.getAs("kafka_headers")),
-                    row.<Long>getAs("id"), row.getAs("customer"), (Double) amount));
-        }
         assertThat(rows).hasSize(RECORDS);
-        assertThat(read).isEqualTo(produced);
+        assertThat(described(rows)).isEqualTo(produced);
 
         // The day partitioning is on the record timestamp: a filter on it reads the rows of its days only.
         Instant from = Instant.parse("2026-11-30T00:00:00Z");
@@ -140,6 +138,60 @@ class SparkReadIT {
         assertThat(filtered.getLong(0)).isEqualTo(expected);
         Row partitions = spark.sql("SELECT count(DISTINCT partition) FROM floe.floe." + TOPIC + ".files").first();
         assertThat(partitions.getLong(0)).as("day partitions of the table's files").isEqualTo(3);
+
+        // The Delta log beside the Iceberg metadata: the same rows, by value, through delta-spark.
+        String location = tableLocation();
+        List<Row> deltaRows = awaitDeltaRows(location, RECORDS, Duration.ofSeconds(60));
+        assertThat(described(deltaRows)).isEqualTo(produced);
+        Row deltaFiltered = spark.sql("SELECT count(*) FROM delta.`" + location
+                + "` WHERE kafka_timestamp >= TIMESTAMP '2026-11-30 00:00:00'").first();
+        assertThat(deltaFiltered.getLong(0)).isEqualTo(expected);
+    }
+
+    /** Each row as {@link #describe} makes it, by "partition/offset"; columns are read by name. */
+    private static Map<String, String> described(List<Row> rows) {
+        Map<String, String> read = new HashMap<>();
+        for (Row row : rows) {
+            Object amount = row.getAs("amount");
+            read.put(row.<Integer>getAs("kafka_partition") + "/" + row.<Long>getAs("kafka_offset"), describe(
+                    row.getAs("kafka_timestamp"), row.getAs("kafka_key"), headers(row.getAs("kafka_headers")),
+                    row.<Long>getAs("id"), row.getAs("customer"), (Double) amount));
+        }
+        return read;
+    }
+
+    /** The table's location, as the REST catalog gives it; its Delta log is in {@code _delta_log/} below. */
+    private static String tableLocation() {
+        try (RESTCatalog catalog = new RESTCatalog()) {
+            catalog.initialize("location", Map.of(CatalogProperties.URI, catalogUri));
+            return catalog.loadTable(TableIdentifier.of("floe", TOPIC)).location();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads the Delta table at {@code location} until it holds {@code count} rows: its log follows the
+     * Iceberg commits, so it may still be one commit behind when the Iceberg table is complete.
+     */
+    private static List<Row> awaitDeltaRows(String location, int count, Duration timeout) throws Exception {
+        Instant deadline = Instant.now().plus(timeout);
+        String last = "no read";
+        while (Instant.now().isBefore(deadline)) {
+            assertThat(agent.isAlive()).as("agent running; its log: %s", agentLogTail()).isTrue();
+            try {
+                List<Row> rows = spark.read().format("delta").load(location).collectAsList();
+                if (rows.size() == count) {
+                    return rows;
+                }
+                last = rows.size() + " rows";
+            } catch (RuntimeException e) {
+                last = e.toString(); // no Delta log yet
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the Delta table at " + location + " did not reach " + count + " rows in " + timeout
+                + "; last: " + last + "\nagent log:\n" + agentLogTail());
     }
 
     /** Sends the records; returns each one's description by "partition/offset", as {@link #describe} makes it. */

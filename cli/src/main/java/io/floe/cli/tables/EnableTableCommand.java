@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code floe tables enable TOPIC}: sets {@code floe.tableflow.enabled=true} and the given table settings. */
 @Command(
         name = "enable",
-        description = "Materializes a topic as the Iceberg table floe.TOPIC (topic configs"
+        description = "Materializes a topic as the Iceberg table floe.TOPIC, and as Delta with --delta (topic configs"
                 + " floe.tableflow.*; unset options keep the topic's current values).")
 final class EnableTableCommand implements Callable<Integer> {
 
@@ -59,6 +59,12 @@ final class EnableTableCommand implements Callable<Integer> {
     @Option(names = "--target-file-bytes", paramLabel = "N", description = "Data file size to aim for.")
     private Long targetFileBytes;
 
+    @Option(
+            names = "--delta",
+            negatable = true,
+            description = "Publish the table as a Delta table too (a Delta log over the same data files).")
+    private Boolean delta;
+
     @Override
     public Integer call() {
         Map<String, String> configs = new LinkedHashMap<>();
@@ -81,6 +87,7 @@ final class EnableTableCommand implements Callable<Integer> {
         put(configs, TableflowConfigs.PARTITIONING, partitioning);
         put(configs, TableflowConfigs.COMMIT_INTERVAL_MS, commitIntervalMs);
         put(configs, TableflowConfigs.TARGET_FILE_BYTES, targetFileBytes);
+        put(configs, TableflowConfigs.DELTA_ENABLED, delta);
         return options.run("enable", spec.commandLine().getErr(), admin -> {
             TablesOptions.set(admin, topic, configs);
             spec.commandLine().getOut().println("Tableflow enabled for topic '" + topic + "': table floe." + topic);

@@ -58,6 +58,7 @@ class TablesCommandIT {
                             JSON_SCHEMA,
                             "--commit-interval-ms",
                             "100",
+                            "--delta",
                             "--bootstrap",
                             bootstrap))
                     .as(err.toString())
