@@ -7,12 +7,12 @@ import io.delta.kernel.defaults.engine.fileio.PositionOutputStream;
 import io.delta.kernel.defaults.engine.fileio.SeekableInputStream;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import io.floe.core.object.ByteRange;
 import io.floe.core.object.ObjectAlreadyExistsException;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.object.ObjectNotFoundException;
 import io.floe.core.object.ObjectStore;
+import io.floe.tableflow.io.ObjectInputStream;
 import io.floe.tableflow.io.ObjectLocations;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -26,6 +26,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
  * Delta Kernel's file system on Floe's {@link ObjectStore}, for the Delta log and the data files it
@@ -38,9 +39,6 @@ import java.util.Optional;
  * {@link ObjectLocations} writes them ({@code file:/x}, never {@code file:///x}).
  */
 final class DeltaFileIO implements FileIO {
-
-    /** Reads ask for at least this much, so the small reads of a JSON log file cost one request. */
-    private static final int MIN_READ_BYTES = 1 << 20;
 
     private final ObjectStore store;
     private final ObjectLocations locations;
@@ -213,61 +211,49 @@ final class DeltaFileIO implements FileIO {
 
         @Override
         public SeekableInputStream newStream() throws IOException {
-            return new RangeStream(key(path), path, length());
+            return new KernelStream(new ObjectInputStream(store, key(path), path, length()), path);
         }
     }
 
-    /** Reads through range requests of at least {@link #MIN_READ_BYTES}. */
-    private final class RangeStream extends SeekableInputStream {
-        private final ObjectKey key;
+    /**
+     * Kernel's stream over {@link ObjectInputStream}, the ranged reads Iceberg's FileIO uses; a missing
+     * object is Kernel's {@link FileNotFoundException}.
+     */
+    private static final class KernelStream extends SeekableInputStream {
+        private final ObjectInputStream in;
         private final String path;
-        private final long length;
-        private long position;
-        private ByteBuffer window = ByteBuffer.allocate(0);
-        private long windowStart;
 
-        RangeStream(ObjectKey key, String path, long length) {
-            this.key = key;
+        KernelStream(ObjectInputStream in, String path) {
+            this.in = in;
             this.path = path;
-            this.length = length;
         }
 
         @Override
         public long getPos() {
-            return position;
+            return in.getPos();
         }
 
         @Override
         public void seek(long newPosition) throws IOException {
-            if (newPosition < 0 || newPosition > length) {
-                throw new EOFException("position " + newPosition + " outside " + path + " of " + length + " bytes");
-            }
-            position = newPosition;
+            in.seek(newPosition);
         }
 
         @Override
         public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
+            try {
+                return in.read();
+            } catch (NotFoundException e) {
+                throw missing(e);
+            }
         }
 
         @Override
         public int read(byte[] bytes, int offset, int count) throws IOException {
-            if (count == 0) {
-                return 0;
+            try {
+                return in.read(bytes, offset, count);
+            } catch (NotFoundException e) {
+                throw missing(e);
             }
-            if (position >= length) {
-                return -1;
-            }
-            if (position < windowStart || position >= windowStart + window.limit()) {
-                fill(Math.min(length - position, Math.max(count, MIN_READ_BYTES)));
-            }
-            int at = Math.toIntExact(position - windowStart);
-            int n = Math.min(count, window.limit() - at);
-            window.get(at, bytes, offset, n);
-            position += n;
-            return n;
         }
 
         @Override
@@ -282,20 +268,15 @@ final class DeltaFileIO implements FileIO {
             }
         }
 
-        private void fill(long bytes) throws IOException {
-            try {
-                window = store.get(key, new ByteRange(position, Math.toIntExact(bytes)));
-                windowStart = position;
-            } catch (ObjectNotFoundException e) {
-                throw new FileNotFoundException(path);
-            } catch (RuntimeException e) {
-                throw new IOException("cannot read " + path + ": " + e, e);
-            }
+        private FileNotFoundException missing(NotFoundException e) {
+            FileNotFoundException missing = new FileNotFoundException(path);
+            missing.initCause(e);
+            return missing;
         }
 
         @Override
         public void close() {
-            window = ByteBuffer.allocate(0);
+            in.close();
         }
     }
 

@@ -14,9 +14,10 @@ import org.apache.iceberg.io.SeekableInputStream;
 /**
  * Reads an object through range requests of at least {@link #MIN_REQUEST_BYTES}, so the small
  * sequential reads of Avro manifests and Parquet footers cost one request per window, while Parquet's
- * large column-chunk reads go straight to one request each ({@link RangeReadable}).
+ * large column-chunk reads go straight to one request each ({@link RangeReadable}). Iceberg's FileIO
+ * reads through it, and so does the Delta log's ({@code delta.DeltaFileIO}).
  */
-final class ObjectInputStream extends SeekableInputStream implements RangeReadable {
+public final class ObjectInputStream extends SeekableInputStream implements RangeReadable {
 
     static final int MIN_REQUEST_BYTES = 1 << 20;
 
@@ -29,7 +30,7 @@ final class ObjectInputStream extends SeekableInputStream implements RangeReadab
     private long windowStart;
     private boolean closed;
 
-    ObjectInputStream(ObjectStore store, ObjectKey key, String location, long length) {
+    public ObjectInputStream(ObjectStore store, ObjectKey key, String location, long length) {
         this.store = store;
         this.key = key;
         this.location = location;
