@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.expressions.Predicate;
-import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectInfo;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
@@ -16,7 +15,6 @@ import io.floe.tableflow.delta.DeltaMirror;
 import io.floe.tableflow.delta.DeltaReads;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
-import io.floe.tableflow.table.Watermark;
 import io.floe.testkit.time.ManualClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -82,13 +80,7 @@ class DeltaMirrorIT {
     void deltaReadersSeeTheIcebergRowsAfterRoundsCompactionsAndASkippedCommit() throws Exception {
         try (TableflowHarness floe = new TableflowHarness(dataDir)) {
             TableJobs jobs = jobs(floe);
-            Map<String, String> configs = new HashMap<>(Map.of(
-                    TableflowConfigs.ENABLED, "true",
-                    TableflowConfigs.FORMAT, "json",
-                    TableflowConfigs.SCHEMA, SCHEMA,
-                    TableflowConfigs.COMMIT_INTERVAL_MS, "1",
-                    TableflowConfigs.COMPACTION_TRIGGER_FILES, "3",
-                    TableflowConfigs.DELTA_ENABLED, "true"));
+            Map<String, String> configs = topicConfigs(Map.of(TableflowConfigs.COMPACTION_TRIGGER_FILES, "3"));
             Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, configs), false);
 
             for (int round = 1; round <= 4; round++) {
@@ -164,13 +156,7 @@ class DeltaMirrorIT {
     void aFailedDeltaUpdateLeavesTheRoundCommittedAndIsRetriedNextRound() throws Exception {
         try (TableflowHarness floe = new TableflowHarness(dataDir)) {
             TableJobs jobs = jobs(floe);
-            Map<String, String> configs = new HashMap<>(Map.of(
-                    TableflowConfigs.ENABLED, "true",
-                    TableflowConfigs.FORMAT, "json",
-                    TableflowConfigs.SCHEMA, SCHEMA,
-                    TableflowConfigs.COMMIT_INTERVAL_MS, "1",
-                    TableflowConfigs.DELTA_ENABLED, "true"));
-            Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, configs), false);
+            Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, topicConfigs(Map.of())), false);
             produce(floe, topic, 1, false);
             pollUntilCaughtUp(floe, jobs);
             // Something else's file where the next Delta commit goes: the log cannot be read.
@@ -187,6 +173,18 @@ class DeltaMirrorIT {
             poll(jobs);
             assertMirrored(floe);
         }
+    }
+
+    /** The JSON topic's configs: Tableflow and Delta publishing on, a snapshot every poll, and {@code more}. */
+    private static Map<String, String> topicConfigs(Map<String, String> more) {
+        Map<String, String> configs = new HashMap<>(Map.of(
+                TableflowConfigs.ENABLED, "true",
+                TableflowConfigs.FORMAT, "json",
+                TableflowConfigs.SCHEMA, SCHEMA,
+                TableflowConfigs.COMMIT_INTERVAL_MS, "1",
+                TableflowConfigs.DELTA_ENABLED, "true"));
+        configs.putAll(more);
+        return configs;
     }
 
     private TableJobs jobs(TableflowHarness floe) {
@@ -323,18 +321,12 @@ class DeltaMirrorIT {
     }
 
     private void pollUntilCaughtUp(TableflowHarness floe, TableJobs jobs) {
-        long[] ends = new long[PARTITIONS];
-        for (int partition = 0; partition < PARTITIONS; partition++) {
-            ends[partition] =
-                    floe.metadata.offsets(new TopicPartition(TOPIC, partition)).highWatermark();
-        }
+        List<Long> ends = floe.stableEnds(TOPIC);
         for (int polls = 0; polls < MAX_POLLS; polls++) {
-            Watermark mark = floe.tables.load(TOPIC).flatMap(Watermark::of).orElse(null);
-            boolean caughtUp = mark != null;
-            for (int partition = 0; partition < PARTITIONS && caughtUp; partition++) {
-                caughtUp = mark.next(partition) >= ends[partition];
-            }
-            if (caughtUp) {
+            if (floe.tables
+                    .load(TOPIC)
+                    .filter(table -> TableflowHarness.reaches(table, ends))
+                    .isPresent()) {
                 return;
             }
             poll(jobs);

@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -107,23 +106,17 @@ final class JsonRounds {
     }
 
     void pollUntilCaughtUp() {
-        long[] ends = new long[PARTITIONS];
-        for (int partition = 0; partition < PARTITIONS; partition++) {
-            ends[partition] =
-                    floe.metadata.offsets(new TopicPartition(TOPIC, partition)).highWatermark();
-        }
+        List<Long> ends = floe.stableEnds(TOPIC);
         for (int polls = 0; polls < MAX_POLLS; polls++) {
-            Watermark mark = floe.tables.load(TOPIC).flatMap(Watermark::of).orElse(null);
-            boolean caughtUp = mark != null;
-            for (int partition = 0; partition < PARTITIONS && caughtUp; partition++) {
-                caughtUp = mark.next(partition) >= ends[partition];
-            }
-            if (caughtUp) {
+            if (floe.tables
+                    .load(TOPIC)
+                    .filter(table -> TableflowHarness.reaches(table, ends))
+                    .isPresent()) {
                 return;
             }
             poll();
         }
-        throw new AssertionError("the table did not reach " + Arrays.toString(ends) + " in " + MAX_POLLS + " rounds: "
+        throw new AssertionError("the table did not reach " + ends + " in " + MAX_POLLS + " rounds: "
                 + floe.tables.load(TOPIC).flatMap(Watermark::of));
     }
 

@@ -107,31 +107,44 @@ final class TableflowHarness implements AutoCloseable {
 
     /** Waits until the topic's table reaches every partition's last stable offset as of now; fails after {@code timeout}. */
     Table awaitCaughtUp(String topicName, Duration timeout) throws InterruptedException {
+        List<Long> ends = stableEnds(topicName);
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            Optional<Table> table = tables.load(topicName);
+            if (table.isPresent() && reaches(table.get(), ends)) {
+                return table.get();
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("table of " + topicName + " did not catch up with " + ends + " in " + timeout
+                        + "; watermark " + table.flatMap(Watermark::of));
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Every partition's last stable offset now: where a table that has every committed record stands. */
+    List<Long> stableEnds(String topicName) {
         Topic topic = metadata.topic(topicName).orElseThrow();
         List<Long> ends = new ArrayList<>();
         for (int p = 0; p < topic.partitionCount(); p++) {
             LogOffsets offsets = metadata.offsets(new TopicPartition(topicName, p));
             ends.add(offsets.lastStableOffset());
         }
-        Instant deadline = Instant.now().plus(timeout);
-        while (true) {
-            Optional<Table> table = tables.load(topicName);
-            Optional<Watermark> mark = table.flatMap(Watermark::of);
-            if (mark.isPresent()) {
-                boolean done = true;
-                for (int p = 0; p < ends.size(); p++) {
-                    done &= mark.get().next(p) >= ends.get(p);
-                }
-                if (done) {
-                    return table.get();
-                }
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("table of " + topicName + " did not catch up with " + ends + " in " + timeout
-                        + "; watermark " + mark);
-            }
-            Thread.sleep(20);
+        return ends;
+    }
+
+    /** Whether the table's watermark is at or past {@code ends} in every partition. */
+    static boolean reaches(Table table, List<Long> ends) {
+        Optional<Watermark> mark = Watermark.of(table);
+        if (mark.isEmpty()) {
+            return false;
         }
+        for (int p = 0; p < ends.size(); p++) {
+            if (mark.get().next(p) < ends.get(p)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static List<Record> rows(Table table) {
