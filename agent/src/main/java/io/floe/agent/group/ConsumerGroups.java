@@ -5,7 +5,9 @@ import io.floe.agent.group.consumer.ConsumerGroupState;
 import io.floe.agent.group.consumer.ConsumerMember;
 import io.floe.agent.group.consumer.PartitionAssignor;
 import io.floe.agent.group.consumer.RangeAssignor;
+import io.floe.agent.group.consumer.TopicMetadata;
 import io.floe.agent.group.consumer.UniformAssignor;
+import io.floe.core.log.TopicPartition;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,9 +122,12 @@ final class ConsumerGroups {
 
     /**
      * OffsetCommit's member check, as Kafka's consumer groups make it: commits from outside the group
-     * (epoch below zero) only while it has no members, otherwise the member must exist at that epoch.
+     * (epoch below zero) only while it has no members, otherwise the member must exist and may commit
+     * each of {@code partitions} at that epoch ({@link ConsumerMember#mayCommit}). Without partitions
+     * only the member's current epoch passes.
      */
-    GroupError validateOffsetCommit(Entry entry, String memberId, int memberEpoch) {
+    GroupError validateOffsetCommit(
+            Entry entry, String memberId, int memberEpoch, Collection<TopicPartition> partitions) {
         ConsumerGroup group = entry.group();
         return group.call(() -> {
             if (group.isDead()) {
@@ -130,7 +135,20 @@ final class ConsumerGroups {
             } else if (memberEpoch < 0 && group.size() == 0) {
                 return GroupError.NONE;
             }
-            return memberAtEpoch(group, memberId, memberEpoch);
+            ConsumerMember member = memberId == null ? null : group.member(memberId);
+            if (member == null) {
+                return GroupError.UNKNOWN_MEMBER_ID;
+            } else if (memberEpoch == member.epoch()) {
+                return GroupError.NONE;
+            }
+            Map<String, TopicMetadata> topics = group.subscribedTopics();
+            boolean mayCommit = memberEpoch < member.epoch()
+                    && !partitions.isEmpty()
+                    && partitions.stream().allMatch(partition -> {
+                        TopicMetadata topic = topics.get(partition.topic());
+                        return topic != null && member.mayCommit(memberEpoch, topic.id(), partition.partition());
+                    });
+            return mayCommit ? GroupError.NONE : GroupError.STALE_MEMBER_EPOCH;
         });
     }
 

@@ -305,8 +305,11 @@ public final class GroupCoordinator implements AutoCloseable {
         ConsumerGroups.Entry consumer = consumerGroups.find(request.groupId());
         OffsetCommitResult result;
         if (consumer != null) {
-            GroupError error =
-                    consumerGroups.validateOffsetCommit(consumer, request.memberId(), request.generationId());
+            GroupError error = consumerGroups.validateOffsetCommit(
+                    consumer,
+                    request.memberId(),
+                    request.generationId(),
+                    request.offsets().keySet());
             result = error == GroupError.NONE ? offsets.store(request, lease.get()) : OffsetCommitResult.failed(error);
         } else {
             result = offsets.commit(groups.classic(request.groupId()), request, lease.get());
@@ -329,7 +332,8 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
         if (consumer != null) {
-            return consumerGroups.validateOffsetCommit(consumer, memberId, generationIdOrMemberEpoch);
+            // Strict: the relaxed check of KIP-1251 would need the request's partitions here.
+            return consumerGroups.validateOffsetCommit(consumer, memberId, generationIdOrMemberEpoch, List.of());
         }
         ClassicGroup group = groups.classic(groupId);
         if (group == null) {

@@ -71,9 +71,51 @@ class ConsumerGroupAdminTest {
                 .isEqualTo(GroupError.NONE);
     }
 
+    /**
+     * KIP-1251: a member whose epoch moved on while it kept a partition may still commit that
+     * partition at its previous epoch (its client commits before it hears of the new epoch), but not
+     * a partition it gave up or gained since, and never at an epoch older than the partition's.
+     */
+    @Test
+    void aCommitAtAnOlderEpochPassesOnlyForPartitionsHeldSinceThatEpoch() {
+        Member first = fixture.member();
+        first.join();
+        Member second = fixture.member();
+        second.join();
+        first.heartbeat(); // told to revoke three partitions, still at epoch 1
+        int kept = first.orders().iterator().next();
+        first.heartbeat(); // reports them revoked: epoch 2, keeping the other three
+        second.heartbeat(); // takes the three first gave up, at epoch 2
+        assertThat(first.epoch).isEqualTo(2);
+        assertThat(second.epoch).isEqualTo(2);
+        int movedToSecond = second.orders().iterator().next();
+
+        assertThat(commit(first.memberId, 1, kept).error())
+                .as("a partition held since epoch 1")
+                .isEqualTo(GroupError.NONE);
+        assertThat(commit(first.memberId, 1, movedToSecond).error())
+                .as("a partition given up since")
+                .isEqualTo(GroupError.STALE_MEMBER_EPOCH);
+        assertThat(commit(second.memberId, 1, movedToSecond).error())
+                .as("a partition gained at epoch 2")
+                .isEqualTo(GroupError.STALE_MEMBER_EPOCH);
+        assertThat(commit(second.memberId, 2, movedToSecond).error()).isEqualTo(GroupError.NONE);
+        assertThat(commit(first.memberId, 3, kept).error())
+                .as("an epoch the member has not reached")
+                .isEqualTo(GroupError.STALE_MEMBER_EPOCH);
+    }
+
     private OffsetCommitResult commit(String memberId, int epoch) {
+        return commit(memberId, epoch, 0);
+    }
+
+    private OffsetCommitResult commit(String memberId, int epoch, int partition) {
         return coordinator.commitOffsets(new OffsetCommitRequest(
-                GROUP, memberId, null, epoch, Map.of(ORDERS_0, new OffsetCommitRequest.NewOffset(10, 0, ""))));
+                GROUP,
+                memberId,
+                null,
+                epoch,
+                Map.of(new TopicPartition("orders", partition), new OffsetCommitRequest.NewOffset(10, 0, ""))));
     }
 
     @Test

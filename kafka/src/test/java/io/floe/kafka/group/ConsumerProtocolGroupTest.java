@@ -465,7 +465,7 @@ class ConsumerProtocolGroupTest {
                     }
                     return union.size() == partitions && total == partitions;
                 },
-                () -> owners.stream().map(o -> o.name() + "=" + o.assignment()).collect(Collectors.joining(", ")));
+                () -> owners.stream().map(ProtocolConsumer::describe).collect(Collectors.joining(", ")));
     }
 
     private void awaitValues(int count) {

@@ -149,6 +149,16 @@ final class ProtocolConsumer implements AutoCloseable {
         return stopped.isCompletedExceptionally();
     }
 
+    /** Its name and assignment, and why its polling thread ended if it did, for failure messages. */
+    String describe() {
+        String state = name + "=" + assignment.get();
+        if (stopped.isCompletedExceptionally()) {
+            return state + " (polling failed: "
+                    + stopped.handle((ok, e) -> String.valueOf(e)).join() + ")";
+        }
+        return stopped.isDone() ? state + " (closed)" : state;
+    }
+
     @Override
     public void close() {
         if (!stopped.isDone()) {

@@ -1,6 +1,7 @@
 package io.floe.agent.group.consumer;
 
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * One member of a consumer group: its subscription and where its reconciliation stands. Immutable;
@@ -19,6 +20,9 @@ import java.util.Objects;
  *     reported owning yet. Its client may still be taking them (a Kafka consumer acknowledges an
  *     assignment it could resolve only in part, reporting fewer partitions, and goes on to take the
  *     rest), so not reporting them does not show it let them go: they are revoked explicitly.
+ * @param assignedAt the epoch at which each partition of {@code assigned} and
+ *     {@code pendingRevocation} was assigned to it, which decides the commits it may still make at an
+ *     older epoch
  */
 public record ConsumerMember(
         String memberId,
@@ -28,7 +32,8 @@ public record ConsumerMember(
         MemberState state,
         Assignment assigned,
         Assignment pendingRevocation,
-        Assignment unconfirmed) {
+        Assignment unconfirmed,
+        AssignmentEpochs assignedAt) {
 
     /** The epoch a member sends to leave the group. */
     public static final int LEAVE_EPOCH = -1;
@@ -42,9 +47,13 @@ public record ConsumerMember(
         Objects.requireNonNull(assigned, "assigned");
         Objects.requireNonNull(pendingRevocation, "pendingRevocation");
         Objects.requireNonNull(unconfirmed, "unconfirmed");
+        Objects.requireNonNull(assignedAt, "assignedAt");
     }
 
-    /** A member whose heartbeats have reported owning every partition it was given. */
+    /**
+     * A member whose heartbeats have reported owning every partition it was given, all of them at its
+     * current epoch.
+     */
     public ConsumerMember(
             String memberId,
             MemberSubscription subscription,
@@ -53,7 +62,16 @@ public record ConsumerMember(
             MemberState state,
             Assignment assigned,
             Assignment pendingRevocation) {
-        this(memberId, subscription, epoch, previousEpoch, state, assigned, pendingRevocation, Assignment.EMPTY);
+        this(
+                memberId,
+                subscription,
+                epoch,
+                previousEpoch,
+                state,
+                assigned,
+                pendingRevocation,
+                Assignment.EMPTY,
+                AssignmentEpochs.all(assigned.plus(pendingRevocation), epoch));
     }
 
     /** A member that has just joined: epoch 0, nothing assigned. */
@@ -77,7 +95,21 @@ public record ConsumerMember(
 
     public ConsumerMember withSubscription(MemberSubscription next) {
         return new ConsumerMember(
-                memberId, next, epoch, previousEpoch, state, assigned, pendingRevocation, unconfirmed);
+                memberId, next, epoch, previousEpoch, state, assigned, pendingRevocation, unconfirmed, assignedAt);
+    }
+
+    /**
+     * Whether an offset commit sent at {@code clientEpoch} may store the partition's offset, as Kafka
+     * decides since KIP-1251: at its current epoch always, at an older one only for a partition it has
+     * owned since that epoch or before (its client may not have heard of the newer epoch yet), never at
+     * a newer one.
+     */
+    public boolean mayCommit(int clientEpoch, UUID topic, int partition) {
+        if (clientEpoch == epoch) {
+            return true;
+        }
+        int assignedEpoch = assignedAt.epochOf(topic, partition);
+        return clientEpoch < epoch && assignedEpoch >= 0 && assignedEpoch <= clientEpoch;
     }
 
     /**
@@ -94,7 +126,8 @@ public record ConsumerMember(
                 nextState,
                 nextAssigned,
                 nextPendingRevocation,
-                unconfirmed.retainedIn(nextAssigned).plus(nextAssigned.minus(assigned)));
+                unconfirmed.retainedIn(nextAssigned).plus(nextAssigned.minus(assigned)),
+                assignedAt.next(nextAssigned.plus(nextPendingRevocation), nextEpoch));
     }
 
     /**
@@ -116,7 +149,8 @@ public record ConsumerMember(
                         state,
                         assigned,
                         pendingRevocation,
-                        stillUnconfirmed);
+                        stillUnconfirmed,
+                        assignedAt);
     }
 
     /**
@@ -125,7 +159,15 @@ public record ConsumerMember(
      */
     public ConsumerMember awayStatic() {
         return new ConsumerMember(
-                memberId, subscription, STATIC_LEAVE_EPOCH, epoch, state, assigned, Assignment.EMPTY, unconfirmed);
+                memberId,
+                subscription,
+                STATIC_LEAVE_EPOCH,
+                epoch,
+                state,
+                assigned,
+                Assignment.EMPTY,
+                unconfirmed,
+                assignedAt.next(assigned, epoch));
     }
 
     /**
@@ -133,6 +175,7 @@ public record ConsumerMember(
      * client has taken none of them yet.
      */
     public ConsumerMember replacedBy(String newMemberId) {
-        return new ConsumerMember(newMemberId, subscription, 0, 0, state, assigned, pendingRevocation, assigned);
+        return new ConsumerMember(
+                newMemberId, subscription, 0, 0, state, assigned, pendingRevocation, assigned, assignedAt);
     }
 }
