@@ -101,6 +101,13 @@ final class TableflowHarness implements AutoCloseable {
         return this;
     }
 
+    /** Stops Tableflow and starts it again: a new job, with nothing kept in memory from the old one. */
+    TableflowHarness restartTableflow(Path spool) {
+        tableflow.close();
+        tableflow = null;
+        return startTableflow(spool);
+    }
+
     String bootstrap() {
         return "127.0.0.1:" + server.port();
     }

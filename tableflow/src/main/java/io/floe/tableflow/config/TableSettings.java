@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param orphanAge how old an unreferenced file must be before it is deleted
  * @param deltaEnabled whether the table is published as a Delta table too (a Delta log over the same
  *     data files, kept at the Iceberg table's current snapshot)
+ * @param mode whether the table holds every record or the newest row per key
  */
 public record TableSettings(
         boolean enabled,
@@ -38,7 +39,8 @@ public record TableSettings(
         Duration maintenanceInterval,
         int compactionTriggerFiles,
         Duration orphanAge,
-        boolean deltaEnabled) {
+        boolean deltaEnabled,
+        TableMode mode) {
 
     /**
      * The shortest orphan age accepted: a round (or a compaction) writes its files before it commits them,
@@ -50,6 +52,7 @@ public record TableSettings(
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(partitioning, "partitioning");
+        Objects.requireNonNull(mode, "mode");
         if (commitInterval.isNegative() || commitInterval.isZero()) {
             throw new IllegalArgumentException(TableflowConfigs.COMMIT_INTERVAL_MS + " must be positive");
         }
@@ -73,6 +76,10 @@ public record TableSettings(
             throw new IllegalArgumentException(TableflowConfigs.ORPHAN_AGE_MS + " of " + orphanAge.toMillis()
                     + " is below the minimum " + MIN_ORPHAN_AGE.toMillis()
                     + ": a round in flight writes its files before it commits them");
+        }
+        if (mode == TableMode.UPSERT && deltaEnabled) {
+            throw new IllegalArgumentException(TableflowConfigs.DELTA_ENABLED + " is not supported yet with "
+                    + TableflowConfigs.MODE + "=upsert (its deletion vectors are not published to Delta yet)");
         }
         if (format != ValueFormat.RAW && schema.isBlank()) {
             throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when " + TableflowConfigs.FORMAT
@@ -99,7 +106,8 @@ public record TableSettings(
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.MAINTENANCE_INTERVAL_MS)),
                 parseInt(topicConfigs, TableflowConfigs.COMPACTION_TRIGGER_FILES),
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.ORPHAN_AGE_MS)),
-                parseBoolean(topicConfigs, TableflowConfigs.DELTA_ENABLED));
+                parseBoolean(topicConfigs, TableflowConfigs.DELTA_ENABLED),
+                TableMode.parse(value(topicConfigs, TableflowConfigs.MODE)));
     }
 
     private static String value(Map<String, String> configs, String name) {

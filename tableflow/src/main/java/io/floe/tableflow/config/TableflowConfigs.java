@@ -20,6 +20,7 @@ public final class TableflowConfigs {
     public static final String COMPACTION_TRIGGER_FILES = PREFIX + "compaction.trigger.files";
     public static final String ORPHAN_AGE_MS = PREFIX + "orphan.age.ms";
     public static final String DELTA_ENABLED = PREFIX + "delta.enabled";
+    public static final String MODE = PREFIX + "mode";
 
     /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
     public static final List<Definition> DEFINITIONS = List.of(
@@ -62,7 +63,12 @@ public final class TableflowConfigs {
                     DELTA_ENABLED,
                     "false",
                     "publish the table as a Delta table too: a Delta log in its _delta_log directory over the"
-                            + " same data files, brought up to the Iceberg table after each of its commits"));
+                            + " same data files, brought up to the Iceberg table after each of its commits"),
+            new Definition(
+                    MODE,
+                    "append",
+                    "append: a row per record; upsert: the newest row per record key, a null value deleting the"
+                            + " key's row (fixed when the table is created)"));
 
     public record Definition(String name, String defaultValue, String documentation) {}
 

@@ -22,7 +22,7 @@ public final class RawValueDecoder implements ValueDecoder {
         return columns;
     }
 
-    static ByteBuffer copy(ByteBuffer buffer) {
+    public static ByteBuffer copy(ByteBuffer buffer) {
         ByteBuffer copy = ByteBuffer.allocate(buffer.remaining());
         copy.put(buffer.duplicate()).flip();
         return copy;

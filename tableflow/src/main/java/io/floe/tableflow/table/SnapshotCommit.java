@@ -4,7 +4,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -12,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Appends a round's data files to a table with its watermark, and says whether the commit applied.
+ * Commits a round's files to a table with its watermark (an append, or an upsert round's row delta),
+ * and says whether the commit applied.
  *
  * <p>Only a {@link CommitFailedException} (the compare-and-swap found other metadata), a
  * {@link ValidationException}, or a failure before the catalog's swap was attempted (writing a manifest
@@ -47,10 +51,36 @@ final class SnapshotCommit {
     static Outcome append(Table table, List<DataFile> files, Watermark watermark, String what, Clock clock) {
         AppendFiles append = table.newAppend();
         files.forEach(append::appendFile);
-        append.set(Watermark.SUMMARY_PROPERTY, watermark.toJson());
-        append.set("floe.committed-at", Instant.now(clock).toString());
+        return commit(table, append, files, watermark, what, clock);
+    }
+
+    /**
+     * Commits an upsert round: its rows and deletion vectors, the vectors they replace removed, in one
+     * snapshot validated against the snapshot the round was planned on.
+     */
+    static Outcome rowDelta(Table table, UpsertRound.Written round, Watermark watermark, Clock clock) {
+        RowDelta delta = table.newRowDelta();
+        round.dataFiles().forEach(delta::addRows);
+        round.deleteFiles().forEach(delta::addDeletes);
+        round.rewrittenDeleteFiles().forEach(delta::removeDeletes);
+        if (table.currentSnapshot() != null) {
+            delta.validateFromSnapshot(table.currentSnapshot().snapshotId());
+        }
+        delta.validateDataFilesExist(round.referencedDataFiles()).validateDeletedFiles();
+        return commit(table, delta, round.newFiles(), watermark, "upserts", clock);
+    }
+
+    private static Outcome commit(
+            Table table,
+            SnapshotUpdate<?> update,
+            List<? extends ContentFile<?>> files,
+            Watermark watermark,
+            String what,
+            Clock clock) {
+        update.set(Watermark.SUMMARY_PROPERTY, watermark.toJson());
+        update.set("floe.committed-at", Instant.now(clock).toString());
         try {
-            append.commit();
+            update.commit();
             return new Outcome.Committed();
         } catch (CommitFailedException | ValidationException e) {
             LOGGER.warn(
@@ -85,8 +115,8 @@ final class SnapshotCommit {
     }
 
     /** Deletes files no commit ever referenced (never attempted, or definitely rejected). */
-    static void deleteUncommitted(Table table, List<DataFile> files) {
-        for (DataFile file : files) {
+    static void deleteUncommitted(Table table, List<? extends ContentFile<?>> files) {
+        for (ContentFile<?> file : files) {
             try {
                 table.io().deleteFile(file.location());
             } catch (RuntimeException e) {

@@ -1,7 +1,9 @@
 package io.floe.tableflow.table;
 
 import io.floe.tableflow.config.Partitioning;
+import io.floe.tableflow.config.TableMode;
 import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.rows.Rows;
 import java.util.Map;
 import java.util.Optional;
@@ -53,6 +55,13 @@ public final class TableCatalog implements AutoCloseable {
      */
     public static final String STALLED_PROPERTY = "floe.tableflow.stalled";
 
+    /**
+     * The table's {@link TableMode}, fixed when it is created (tables created before upsert tables
+     * existed have none and are append tables). An upsert table is created at format version 3: its
+     * row-level deletes are deletion vectors.
+     */
+    public static final String MODE_PROPERTY = "floe.tableflow.mode";
+
     private static final int STALLED_TEXT_MAX = 1000;
 
     private final Catalog catalog;
@@ -94,7 +103,15 @@ public final class TableCatalog implements AutoCloseable {
                         schema,
                         spec(schema, settings.partitioning()),
                         topic,
-                        settings.compression()));
+                        settings.compression(),
+                        settings.mode()));
+        TableMode mode = modeOf(table);
+        if (mode != settings.mode()) {
+            throw new IllegalStateException("table " + table.name() + " was created in " + mode.configName()
+                    + " mode and its topic now asks for " + TableflowConfigs.MODE + "="
+                    + settings.mode().configName()
+                    + "; a table's mode cannot change: set the mode back, or drop the table to rebuild it");
+        }
         if (!settings.compression().equals(table.properties().get(TableProperties.PARQUET_COMPRESSION))) {
             table.updateProperties()
                     .set(TableProperties.PARQUET_COMPRESSION, settings.compression())
@@ -130,19 +147,35 @@ public final class TableCatalog implements AutoCloseable {
                         Rows.deadLetterSchema(),
                         PartitionSpec.unpartitioned(),
                         topic,
-                        "zstd"));
+                        "zstd",
+                        TableMode.APPEND));
+    }
+
+    /** The mode a table was created in. */
+    public static TableMode modeOf(Table table) {
+        String mode = table.properties().get(MODE_PROPERTY);
+        return mode == null ? TableMode.APPEND : TableMode.parse(mode);
     }
 
     private Table create(
-            TableIdentifier identifier, Schema schema, PartitionSpec spec, String topic, String compression) {
+            TableIdentifier identifier,
+            Schema schema,
+            PartitionSpec spec,
+            String topic,
+            String compression,
+            TableMode mode) {
         ensureNamespace(identifier.namespace());
         try {
-            Table table = catalog.buildTable(identifier, schema)
+            Catalog.TableBuilder builder = catalog.buildTable(identifier, schema)
                     .withPartitionSpec(spec)
                     .withProperties(TABLE_PROPERTIES)
                     .withProperty("floe.topic", topic)
                     .withProperty(TableProperties.PARQUET_COMPRESSION, compression)
-                    .create();
+                    .withProperty(MODE_PROPERTY, mode.configName());
+            if (mode == TableMode.UPSERT) {
+                builder = builder.withProperty(TableProperties.FORMAT_VERSION, "3");
+            }
+            Table table = builder.create();
             LOGGER.info("created table table={} location={} spec={}", identifier, table.location(), table.spec());
             return table;
         } catch (AlreadyExistsException raced) {

@@ -5,7 +5,9 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.LogRetention;
 import io.floe.core.topic.Topic;
+import io.floe.tableflow.config.TableMode;
 import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.rows.RawValueDecoder;
 import io.floe.tableflow.rows.RowException;
 import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.rows.ValueDecoder;
@@ -18,10 +20,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
@@ -64,6 +68,8 @@ final class TableJob {
     private int rotation;
     private String decoderSchema;
     private ValueDecoder decoder;
+    /** An upsert table's key index, as of the snapshot it names; null until first needed. */
+    private KeyIndex index;
 
     TableJob(
             String topicName,
@@ -115,6 +121,10 @@ final class TableJob {
                 .filter(mark -> mark.topicId().equals(topic.id()))
                 .orElse(Watermark.empty(topic.id()));
 
+        UpsertRound upserts = TableCatalog.modeOf(table) == TableMode.UPSERT ? new UpsertRound() : null;
+        if (upserts != null) {
+            indexOf(table);
+        }
         Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings);
         Map<Integer, Long> advanced = new HashMap<>();
         long[] counts = new long[2];
@@ -127,6 +137,7 @@ final class TableJob {
         Watermark target;
         List<DataFile> deadFiles;
         List<DataFile> files;
+        UpsertRound.Written written;
         try {
             for (int i = 0; i < partitions; i++) {
                 int partition = (first + i) % partitions;
@@ -158,9 +169,23 @@ final class TableJob {
                 long deadBelow = deadLetterMark.next(partition);
                 CommittedLog.Progress progress = log.read(tp, from, until, budget, record -> {
                     try {
-                        GenericRecord row = Rows.row(
-                                schema, partition, record, values.decode(record.hasValue() ? record.value() : null));
-                        writers.write(row);
+                        if (upserts != null && !record.hasKey()) {
+                            throw new RowException("an upsert table keeps the newest row per record key, and this"
+                                    + " record has no key");
+                        } else if (upserts != null && !record.hasValue()) {
+                            upserts.delete(RawValueDecoder.copy(record.key()));
+                        } else {
+                            GenericRecord row = Rows.row(
+                                    schema,
+                                    partition,
+                                    record,
+                                    values.decode(record.hasValue() ? record.value() : null));
+                            if (upserts != null) {
+                                upserts.put(RawValueDecoder.copy(record.key()), row);
+                            } else {
+                                writers.write(row);
+                            }
+                        }
                         counts[0]++;
                     } catch (RowException e) {
                         if (record.offset() >= deadBelow) {
@@ -186,17 +211,62 @@ final class TableJob {
             }
             deadFiles = writers.closeDeadLetters();
             files = writers.close();
+            written = upserts == null ? null : upserts.write(table, index, settings.targetFileBytes(), clock.millis());
         } catch (RuntimeException e) {
             // Nothing of this round was committed yet: every file it wrote can go.
             writers.abort();
             throw e;
         }
-        commitDeadLetters(writers.deadTable, deadFiles, deadLetterMark.atLeast(target), table, files);
-        throwUnlessCommitted(SnapshotCommit.append(table, files, target, "records", clock));
+        List<? extends ContentFile<?>> newFiles = written == null ? files : written.newFiles();
+        commitDeadLetters(writers.deadTable, deadFiles, deadLetterMark.atLeast(target), table, newFiles);
+        if (written == null) {
+            throwUnlessCommitted(SnapshotCommit.append(table, files, target, "records", clock));
+        } else {
+            commitUpserts(table, written, target);
+            files = written.dataFiles();
+        }
         hold.afterCommit(target);
         metrics.skippedByRetention(skippedByRetention);
         metrics.committed(counts[0], counts[1], files.size());
         return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag, target);
+    }
+
+    /**
+     * The key index of {@code table}'s current snapshot: the one kept from this job's last commit, or
+     * built again when the table has another snapshot now (a compaction, another writer, a commit
+     * whose outcome was unknown, a restart).
+     */
+    private void indexOf(Table table) {
+        long current =
+                table.currentSnapshot() == null ? -1 : table.currentSnapshot().snapshotId();
+        if (index != null && index.snapshotId() == current) {
+            return;
+        }
+        long started = System.nanoTime();
+        index = KeyIndex.build(table);
+        LOGGER.info(
+                "upsert key index built table={} snapshot={} keys={} duplicates={} ms={}",
+                table.name(),
+                current,
+                index.size(),
+                index.duplicates().size(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Commits an upsert round and moves the key index to the new snapshot (or drops it when unsure). */
+    private void commitUpserts(Table table, UpsertRound.Written written, Watermark target) {
+        SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(table, written, target, clock);
+        KeyIndex before = index;
+        index = null; // built again unless the commit is known to be the table's current snapshot
+        throwUnlessCommitted(outcome);
+        Snapshot committed = table.currentSnapshot();
+        if (committed != null
+                && target.toJson().equals(committed.summary().get(Watermark.SUMMARY_PROPERTY))
+                && committed.parentId() != null
+                && committed.parentId() == before.snapshotId()) {
+            before.apply(written, committed.snapshotId());
+            index = before;
+        }
     }
 
     /**
@@ -209,7 +279,11 @@ final class TableJob {
      * commit ever referenced them) and the round fails.
      */
     private void commitDeadLetters(
-            Table deadTable, List<DataFile> deadFiles, Watermark deadMark, Table table, List<DataFile> files) {
+            Table deadTable,
+            List<DataFile> deadFiles,
+            Watermark deadMark,
+            Table table,
+            List<? extends ContentFile<?>> files) {
         if (deadFiles.isEmpty()) {
             return;
         }
