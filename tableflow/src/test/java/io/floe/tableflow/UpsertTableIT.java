@@ -19,6 +19,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * inserts, updates and tombstones, and a restart that rebuilds the key index from the table: after
  * each round the table holds exactly the newest value of every key the log implies (computed here
  * from the produced records in each partition's offset order), one row per key, with the replaced
- * rows hidden by deletion vectors.
+ * rows hidden by deletion vectors and compacted away (every round here replaces far more than a
+ * tenth of the rows, so a compaction follows most rounds).
  */
 class UpsertTableIT {
 
@@ -101,8 +103,17 @@ class UpsertTableIT {
         assertThat(((HasTableOperations) table).operations().current().formatVersion())
                 .as("deletion vectors need format version 3")
                 .isEqualTo(3);
+        List<Snapshot> history = new ArrayList<>();
+        table.snapshots().forEach(history::add);
+        assertThat(history)
+                .as("rounds hide replaced rows with deletion vectors")
+                .anyMatch(snapshot -> Long.parseLong(snapshot.summary().getOrDefault("added-dvs", "0")) > 0);
+        assertThat(history)
+                .as("compactions rewrite files without their deleted rows and drop the deletion vectors")
+                .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at")
+                        && Long.parseLong(snapshot.summary().getOrDefault("removed-dvs", "0")) > 0);
         List<DeleteFile> deletes = deleteFiles(table);
-        assertThat(deletes).isNotEmpty().allSatisfy(delete -> {
+        assertThat(deletes).allSatisfy(delete -> {
             assertThat(delete.format()).isEqualTo(FileFormat.PUFFIN);
             assertThat(delete.referencedDataFile()).isNotNull();
         });

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
@@ -21,6 +22,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
@@ -35,6 +37,7 @@ import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.BinPacking;
+import org.apache.iceberg.util.ContentFileUtil;
 import org.apache.iceberg.util.StructLikeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,18 +68,51 @@ final class Compaction {
     static final String FILE_SUFFIX = "-compacted";
     /** Next-fit: a group takes files while they fit, then the next group starts (see the class comment). */
     private static final int BIN_LOOKBACK = 1;
+    /** A file whose deletion vector hides at least 1/PURGE_FRACTION of its rows is rewritten without them. */
+    static final int PURGE_FRACTION = 10;
 
     private Compaction() {}
 
-    /** Files of one partition to be rewritten together, in the order their rows are copied. */
-    record Group(PartitionSpec spec, StructLike partition, List<DataFile> files) {
-        long bytes() {
-            return files.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    /**
+     * Files of one partition to be rewritten together, in the order their rows are copied, each with
+     * the deletion vector (if any) whose rows the rewrite leaves out.
+     */
+    record Group(PartitionSpec spec, StructLike partition, List<FileScanTask> tasks) {
+        List<DataFile> files() {
+            return tasks.stream().map(FileScanTask::file).toList();
         }
 
-        long records() {
-            return files.stream().mapToLong(DataFile::recordCount).sum();
+        /** The deletion vectors of the group's files, which go with them. */
+        List<DeleteFile> deletes() {
+            return tasks.stream().flatMap(task -> task.deletes().stream()).toList();
         }
+
+        long bytes() {
+            return files().stream().mapToLong(DataFile::fileSizeInBytes).sum();
+        }
+
+        /** The rows the rewrite must copy: the files' rows less those their deletion vectors hide. */
+        long records() {
+            return tasks.stream().mapToLong(Compaction::liveRows).sum();
+        }
+    }
+
+    /** A file's rows not hidden by its deletion vector. */
+    static long liveRows(FileScanTask task) {
+        return task.file().recordCount()
+                - task.deletes().stream().mapToLong(DeleteFile::recordCount).sum();
+    }
+
+    /**
+     * Whether a file is rewritten for the rows its deletion vector hides: at least a tenth of them. Only
+     * deletion vectors count: a v2 position or equality delete file may apply to other files too, so a
+     * rewrite could not drop it.
+     */
+    static boolean worthPurging(FileScanTask task) {
+        return !task.deletes().isEmpty()
+                && task.deletes().stream().allMatch(ContentFileUtil::isDV)
+                && (task.file().recordCount() - liveRows(task)) * PURGE_FRACTION
+                        >= task.file().recordCount();
     }
 
     /**
@@ -131,7 +167,7 @@ final class Compaction {
             return new Plan(-1, List.of(), false);
         }
         PartitionSpec spec = pinned.spec();
-        StructLikeMap<List<DataFile>> small = StructLikeMap.create(spec.partitionType());
+        StructLikeMap<List<FileScanTask>> small = StructLikeMap.create(spec.partitionType());
         List<String> orderColumns = Stream.of(Rows.PARTITION, Rows.OFFSET)
                 .filter(name -> pinned.schema().findField(name) != null)
                 .toList();
@@ -141,25 +177,28 @@ final class Compaction {
                 .planFiles()) {
             for (FileScanTask task : tasks) {
                 DataFile file = task.file();
-                if (file.specId() == spec.specId()
-                        && file.format() == FileFormat.PARQUET
-                        && task.deletes().isEmpty()
-                        && file.fileSizeInBytes() < smallBelow(targetFileBytes)) {
+                boolean rewritable = task.deletes().isEmpty()
+                        ? file.fileSizeInBytes() < smallBelow(targetFileBytes)
+                        : worthPurging(task)
+                                || (task.deletes().stream().allMatch(ContentFileUtil::isDV)
+                                        && file.fileSizeInBytes() < smallBelow(targetFileBytes));
+                if (file.specId() == spec.specId() && file.format() == FileFormat.PARQUET && rewritable) {
                     small.computeIfAbsent(file.partition(), () -> new ArrayList<>())
-                            .add(file);
+                            .add(task);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot plan the compaction of " + pinned.name(), e);
         }
-        Comparator<DataFile> order = rowOrder(pinned.schema());
-        BinPacking.ListPacker<DataFile> packer = new BinPacking.ListPacker<>(targetFileBytes, BIN_LOOKBACK, false);
+        Comparator<FileScanTask> order = Comparator.comparing(FileScanTask::file, rowOrder(pinned.schema()));
+        BinPacking.ListPacker<FileScanTask> packer = new BinPacking.ListPacker<>(targetFileBytes, BIN_LOOKBACK, false);
         List<Group> groups = new ArrayList<>();
-        for (Map.Entry<StructLike, List<DataFile>> partition : small.entrySet()) {
-            List<DataFile> files = new ArrayList<>(partition.getValue());
+        for (Map.Entry<StructLike, List<FileScanTask>> partition : small.entrySet()) {
+            List<FileScanTask> files = new ArrayList<>(partition.getValue());
             files.sort(order);
-            for (List<DataFile> bin : packer.pack(files, DataFile::fileSizeInBytes)) {
-                if (bin.size() > 1) {
+            for (List<FileScanTask> bin : packer.pack(files, task -> task.file().fileSizeInBytes())) {
+                // One file alone is rewritten only to drop the rows its deletion vector hides.
+                if (bin.size() > 1 || bin.stream().anyMatch(Compaction::worthPurging)) {
                     groups.add(new Group(spec, partition.getKey(), List.copyOf(bin)));
                 }
             }
@@ -206,8 +245,8 @@ final class Compaction {
         long rows = 0;
         try {
             try (writer) {
-                for (DataFile file : group.files()) {
-                    rows += copy(pinned.io(), schema, file, writer);
+                for (FileScanTask task : group.tasks()) {
+                    rows += copy(pinned.io(), schema, task, writer);
                 }
             }
             List<DataFile> written = writer.result().dataFiles();
@@ -239,6 +278,7 @@ final class Compaction {
         List<DataFile> replaced = plan.files();
         RewriteFiles rewrite = pinned.newRewrite().validateFromSnapshot(plan.snapshotId());
         replaced.forEach(rewrite::deleteFile);
+        plan.groups().forEach(group -> group.deletes().forEach(rewrite::deleteFile));
         added.forEach(rewrite::addFile);
         // The job resumes from the current snapshot's watermark: the rewrite holds the same records.
         Watermark.of(pinned).ifPresent(mark -> rewrite.set(Watermark.SUMMARY_PROPERTY, mark.toJson()));
@@ -264,13 +304,21 @@ final class Compaction {
         }
     }
 
-    private static long copy(FileIO io, Schema schema, DataFile file, RollingDataWriter<Record> writer)
+    /** Copies the rows of a task's file that its deletion vector does not hide. */
+    private static long copy(FileIO io, Schema schema, FileScanTask task, RollingDataWriter<Record> writer)
             throws IOException {
+        DataFile file = task.file();
         long rows = 0;
-        try (CloseableIterable<Record> records = Parquet.read(io.newInputFile(file.location(), file.fileSizeInBytes()))
-                .project(schema)
-                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
-                .build()) {
+        // With deletes the reader also reads each row's position (a column after the table's, which the
+        // writer of the table's schema leaves out).
+        GenericDeleteFilter deletes =
+                task.deletes().isEmpty() ? null : new GenericDeleteFilter(io, task, schema, schema);
+        Schema read = deletes == null ? schema : deletes.requiredSchema();
+        CloseableIterable<Record> all = Parquet.read(io.newInputFile(file.location(), file.fileSizeInBytes()))
+                .project(read)
+                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(read, fileSchema))
+                .build();
+        try (CloseableIterable<Record> records = deletes == null ? all : deletes.filter(all)) {
             for (Record record : records) {
                 writer.write(record);
                 rows++;

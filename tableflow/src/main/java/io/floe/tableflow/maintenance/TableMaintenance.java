@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  *       last one stopped at its byte budget, or at the maintenance interval when it has grown at all.
  *       One that lost its commit to a round tries again after the next round; one that failed waits for
  *       the interval.</li>
+ *   <li>Rows hidden by <b>deletes</b> (an upsert table's replaced rows) start a compaction once they are a
+ *       tenth of the table's rows, and at each maintenance interval while there are any, unless they are
+ *       the ones the last compaction left (in files where too few rows are deleted to rewrite them).</li>
  *   <li><b>Snapshot expiry</b> and <b>orphan file removal</b> run every
  *       {@code floe.tableflow.maintenance.interval.ms}, the first time after the job's first round.</li>
  * </ul>
@@ -202,6 +205,26 @@ public final class TableMaintenance {
         }
     }
 
+    /** The rows the snapshot's deletes hide (an upsert table's replaced rows); 0 when the summary lacks them. */
+    static long deletedRows(Snapshot snapshot) {
+        return summaryLong(snapshot, SnapshotSummary.TOTAL_POS_DELETES_PROP);
+    }
+
+    private static long totalRecords(Snapshot snapshot) {
+        return summaryLong(snapshot, SnapshotSummary.TOTAL_RECORDS_PROP);
+    }
+
+    private static long summaryLong(Snapshot snapshot, String property) {
+        if (snapshot == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(snapshot.summary().getOrDefault(property, "0"));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /** When a table's actions are due next. */
     private static final class Schedule {
         final MaintenanceMetrics metrics;
@@ -211,6 +234,11 @@ public final class TableMaintenance {
         long baseline;
         /** The last compaction stopped at its byte budget. */
         boolean more;
+        /**
+         * The deleted rows the last compaction left (in files with too few of them to rewrite): a
+         * compaction for deleted rows waits until there are others.
+         */
+        long deletedBaseline = -1;
 
         Schedule(MaintenanceMetrics metrics) {
             this.metrics = metrics;
@@ -219,6 +247,12 @@ public final class TableMaintenance {
         boolean compactionDue(Table table, TableSettings settings, boolean cleanupDue, Instant now) {
             if (now.isBefore(compactionNotBefore)) {
                 return false;
+            }
+            long deleted = deletedRows(table.currentSnapshot());
+            if (deleted > 0
+                    && deleted != deletedBaseline
+                    && (cleanupDue || deleted * Compaction.PURGE_FRACTION >= totalRecords(table.currentSnapshot()))) {
+                return true;
             }
             OptionalLong excess = excessFiles(table.currentSnapshot(), settings.targetFileBytes());
             if (excess.isEmpty()) {
@@ -236,9 +270,11 @@ public final class TableMaintenance {
                 if (!more) {
                     baseline = excessFiles(table.currentSnapshot(), settings.targetFileBytes())
                             .orElse(0);
+                    deletedBaseline = deletedRows(table.currentSnapshot());
                 }
             } else if (outcome instanceof CompactionOutcome.NothingToDo) {
                 more = false;
+                deletedBaseline = deletedRows(table.currentSnapshot());
                 baseline = excessFiles(table.currentSnapshot(), settings.targetFileBytes())
                         .orElse(0);
             } else if (outcome instanceof CompactionOutcome.Failed) {
