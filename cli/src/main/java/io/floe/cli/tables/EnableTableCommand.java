@@ -60,6 +60,13 @@ final class EnableTableCommand implements Callable<Integer> {
     private Long targetFileBytes;
 
     @Option(
+            names = "--mode",
+            paramLabel = "append|upsert",
+            description = "append: a row per record; upsert: the newest row per record key, a null value deleting"
+                    + " it (fixed when the table is created).")
+    private String mode;
+
+    @Option(
             names = "--delta",
             negatable = true,
             description = "Publish the table as a Delta table too (a Delta log over the same data files).")
@@ -88,6 +95,7 @@ final class EnableTableCommand implements Callable<Integer> {
         put(configs, TableflowConfigs.COMMIT_INTERVAL_MS, commitIntervalMs);
         put(configs, TableflowConfigs.TARGET_FILE_BYTES, targetFileBytes);
         put(configs, TableflowConfigs.DELTA_ENABLED, delta);
+        put(configs, TableflowConfigs.MODE, mode);
         return options.run("enable", spec.commandLine().getErr(), admin -> {
             TablesOptions.set(admin, topic, configs);
             spec.commandLine().getOut().println("Tableflow enabled for topic '" + topic + "': table floe." + topic);

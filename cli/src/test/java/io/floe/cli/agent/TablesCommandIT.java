@@ -77,6 +77,11 @@ class TablesCommandIT {
                             bootstrap))
                     .isEqualTo(1);
             assertThat(err.toString()).contains("floe tables enable:", "not a valid Avro schema");
+            // Upsert tables are not published to Delta yet: refused while the topic has --delta.
+            assertThat(floe("tables", "enable", "counts", "--mode", "upsert", "--bootstrap", bootstrap))
+                    .isEqualTo(1);
+            assertThat(err.toString())
+                    .contains("floe.tableflow.delta.enabled is not supported yet with floe.tableflow.mode=upsert");
             // A value field may not take a name that Iceberg or another engine reserves: refused when set.
             assertThat(floe(
                             "tables",

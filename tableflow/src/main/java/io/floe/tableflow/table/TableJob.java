@@ -242,7 +242,7 @@ final class TableJob {
         if (index != null && index.snapshotId() == current) {
             return;
         }
-        long started = System.nanoTime();
+        long startedMs = clock.millis();
         index = KeyIndex.build(table);
         LOGGER.info(
                 "upsert key index built table={} snapshot={} keys={} duplicates={} ms={}",
@@ -250,7 +250,7 @@ final class TableJob {
                 current,
                 index.size(),
                 index.duplicates().size(),
-                (System.nanoTime() - started) / 1_000_000);
+                clock.millis() - startedMs);
     }
 
     /** Commits an upsert round and moves the key index to the new snapshot (or drops it when unsure). */
