@@ -1,0 +1,284 @@
+package io.floe.tableflow.delta;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.FileReadResult;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.iceberg.Table;
+
+/**
+ * The files a table's Delta log references, as Delta's VACUUM counts them: the data files (and
+ * deletion-vector files) of its latest version, and those of its tombstones, the {@code remove} actions
+ * that the latest version still carries, each with the time of its removal. A reader of an older version
+ * may still read a removed file until its tombstone expires, {@code delta.deletedFileRetentionDuration}
+ * (1 week by default) after the removal: {@link #retainedAt} is every file that must stay until then.
+ *
+ * <p>Read by replaying the log as Delta's protocol defines it ("Action Reconciliation"): the latest
+ * complete checkpoint at or below the latest version (which keeps the tombstones not yet expired when it
+ * was written), then each commit after it in order, the newest action of a logical file (its path and
+ * deletion vector) winning. Kernel's public API gives the live files but not the tombstones, so the
+ * replay reads the {@code add} and {@code remove} columns itself with Kernel's Parquet and JSON readers;
+ * Kernel's snapshot gives the version and the table properties and checks that the log can be read.
+ */
+public final class DeltaFileReferences {
+
+    private static final StructType DELETION_VECTOR = new StructType()
+            .add("storageType", StringType.STRING)
+            .add("pathOrInlineDv", StringType.STRING)
+            .add("offset", IntegerType.INTEGER);
+    private static final StructType ACTIONS = new StructType()
+            .add("add", new StructType().add("path", StringType.STRING).add("deletionVector", DELETION_VECTOR))
+            .add(
+                    "remove",
+                    new StructType()
+                            .add("path", StringType.STRING)
+                            .add("deletionTimestamp", LongType.LONG)
+                            .add("deletionVector", DELETION_VECTOR));
+    private static final int ADD = 0;
+    private static final int REMOVE = 1;
+
+    private final long version;
+    private final Set<String> live;
+    private final Map<String, Long> removedAt;
+    private final Duration deletedFileRetention;
+
+    private DeltaFileReferences(
+            long version, Set<String> live, Map<String, Long> removedAt, Duration deletedFileRetention) {
+        this.version = version;
+        this.live = Set.copyOf(live);
+        this.removedAt = Map.copyOf(removedAt);
+        this.deletedFileRetention = deletedFileRetention;
+    }
+
+    /**
+     * What the Delta log of {@code table} references; empty when the table has no Delta log. Throws when
+     * it has one that cannot be read (then nothing it may reference can be told apart: delete nothing).
+     */
+    public static Optional<DeltaFileReferences> read(Table table) {
+        return DeltaLogLocation.of(table).map(DeltaFileReferences::read);
+    }
+
+    static DeltaFileReferences read(DeltaLogLocation log) {
+        Engine engine = log.engine();
+        Snapshot latest = log.latest(engine);
+        Duration retention = DeltaRetention.of(latest.getTableProperties()).deletedFiles();
+        DeltaLogListing listing = DeltaLogListing.of(log.logPrefix(), log.list());
+        Replay replay = new Replay(log, engine);
+        OptionalLong checkpoint = listing.checkpointAtOrBelow(latest.getVersion());
+        if (checkpoint.isPresent()) {
+            replay.checkpoint(listing.checkpoint(checkpoint.getAsLong()));
+        }
+        for (DeltaLogFile commit : listing.commits(checkpoint.orElse(-1) + 1, latest.getVersion())) {
+            replay.commit(commit);
+        }
+        return replay.references(latest.getVersion(), retention);
+    }
+
+    /** The Delta version read. */
+    public long version() {
+        return version;
+    }
+
+    /** Locations of the data and deletion-vector files of the latest version. */
+    public Set<String> liveFiles() {
+        return live;
+    }
+
+    /** How long a removed file stays readable by older versions. */
+    public Duration deletedFileRetention() {
+        return deletedFileRetention;
+    }
+
+    /**
+     * Locations of every file a Delta version may still read at {@code now}: those of the latest
+     * version, and those removed less than the retention before {@code now} (a tombstone expires when
+     * {@code now} is past its removal plus the retention, as VACUUM has it).
+     */
+    public Set<String> retainedAt(Instant now) {
+        long expiredBefore = now.minus(deletedFileRetention).toEpochMilli();
+        Set<String> retained = new HashSet<>(live);
+        removedAt.forEach((file, removed) -> {
+            if (removed > expiredBefore) {
+                retained.add(file);
+            }
+        });
+        return retained;
+    }
+
+    /** One {@code add} or {@code remove} of a logical file: its data file and deletion-vector file. */
+    private record FileAction(String logicalFile, String dataFile, String vectorFile, long deletionTimestamp) {}
+
+    /** Log replay of the file actions: the newest action of each logical file. */
+    private static final class Replay {
+        private final DeltaLogLocation log;
+        private final Engine engine;
+        private final Map<String, FileAction> added = new HashMap<>();
+        private final Map<String, FileAction> removed = new HashMap<>();
+
+        Replay(DeltaLogLocation log, Engine engine) {
+            this.log = log;
+            this.engine = engine;
+        }
+
+        /** A checkpoint: the live files and unexpired tombstones of its version, each logical file once. */
+        void checkpoint(List<DeltaLogFile> parts) {
+            List<FileAction> adds = new ArrayList<>();
+            List<FileAction> removes = new ArrayList<>();
+            try (CloseableIterator<FileReadResult> results =
+                    engine.getParquetHandler().readParquetFiles(statuses(parts), ACTIONS, Optional.empty())) {
+                while (results.hasNext()) {
+                    collect(results.next().getData(), adds, removes);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "cannot read delta checkpoint " + parts.get(0).object().key(), e);
+            }
+            apply(removes, adds);
+        }
+
+        /**
+         * One commit. Its actions are not ordered, and a file removed and added again in one commit is
+         * live: removes apply first.
+         */
+        void commit(DeltaLogFile commit) {
+            List<FileAction> adds = new ArrayList<>();
+            List<FileAction> removes = new ArrayList<>();
+            try (CloseableIterator<ColumnarBatch> batches =
+                    engine.getJsonHandler().readJsonFiles(statuses(List.of(commit)), ACTIONS, Optional.empty())) {
+                while (batches.hasNext()) {
+                    collect(batches.next(), adds, removes);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "cannot read delta commit " + commit.object().key(), e);
+            }
+            apply(removes, adds);
+        }
+
+        private void apply(List<FileAction> removes, List<FileAction> adds) {
+            for (FileAction remove : removes) {
+                added.remove(remove.logicalFile());
+                removed.put(remove.logicalFile(), remove);
+            }
+            for (FileAction add : adds) {
+                removed.remove(add.logicalFile());
+                added.put(add.logicalFile(), add);
+            }
+        }
+
+        private void collect(ColumnarBatch batch, List<FileAction> adds, List<FileAction> removes) {
+            ColumnVector add = batch.getColumnVector(ADD);
+            ColumnVector remove = batch.getColumnVector(REMOVE);
+            for (int row = 0; row < batch.getSize(); row++) {
+                if (!add.isNullAt(row)) {
+                    adds.add(action(add.getChild(0), add.getChild(1), row, 0));
+                }
+                if (!remove.isNullAt(row)) {
+                    ColumnVector timestamp = remove.getChild(1);
+                    // Delta counts a tombstone without a time as removed at the epoch: expired.
+                    long removedAt = timestamp.isNullAt(row) ? 0 : timestamp.getLong(row);
+                    removes.add(action(remove.getChild(0), remove.getChild(2), row, removedAt));
+                }
+            }
+        }
+
+        private FileAction action(ColumnVector path, ColumnVector vector, int row, long deletionTimestamp) {
+            String dataFile = location(path.getString(row));
+            if (vector.isNullAt(row)) {
+                return new FileAction(dataFile, dataFile, null, deletionTimestamp);
+            }
+            String storageType = vector.getChild(0).getString(row);
+            String pathOrInline = vector.getChild(1).getString(row);
+            Integer offset =
+                    vector.getChild(2).isNullAt(row) ? null : vector.getChild(2).getInt(row);
+            String vectorFile = DeletionVectorFiles.path(storageType, pathOrInline)
+                    .map(this::location)
+                    .orElse(null);
+            return new FileAction(
+                    dataFile + " " + DeletionVectorFiles.uniqueId(storageType, pathOrInline, offset),
+                    dataFile,
+                    vectorFile,
+                    deletionTimestamp);
+        }
+
+        /** The location of a path in the log: a URI, relative to the table or absolute. */
+        private String location(String path) {
+            URI uri;
+            try {
+                uri = new URI(path);
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException("delta log path '" + path + "' is not a URI", e);
+            }
+            String location = uri.isAbsolute()
+                    ? uri.getScheme() + ":" + uri.getSchemeSpecificPart()
+                    : log.tablePath() + "/" + uri.getPath();
+            try {
+                return log.locations().location(log.locations().key(location));
+            } catch (IllegalArgumentException e) {
+                return location; // outside Floe's store: kept as written, and never deleted by Floe
+            }
+        }
+
+        DeltaFileReferences references(long version, Duration retention) {
+            Set<String> live = new HashSet<>();
+            for (FileAction add : added.values()) {
+                live.add(add.dataFile());
+                if (add.vectorFile() != null) {
+                    live.add(add.vectorFile());
+                }
+            }
+            Map<String, Long> removedAt = new HashMap<>();
+            for (FileAction remove : removed.values()) {
+                removedAt.merge(remove.dataFile(), remove.deletionTimestamp(), Math::max);
+                if (remove.vectorFile() != null) {
+                    removedAt.merge(remove.vectorFile(), remove.deletionTimestamp(), Math::max);
+                }
+            }
+            return new DeltaFileReferences(version, live, removedAt, retention);
+        }
+
+        private CloseableIterator<FileStatus> statuses(List<DeltaLogFile> files) {
+            Iterator<DeltaLogFile> it = files.iterator();
+            return new CloseableIterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return it.hasNext();
+                }
+
+                @Override
+                public FileStatus next() {
+                    DeltaLogFile file = it.next();
+                    return FileStatus.of(
+                            log.locations().location(file.object().key()),
+                            file.object().sizeBytes(),
+                            file.modified().toEpochMilli());
+                }
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+}
