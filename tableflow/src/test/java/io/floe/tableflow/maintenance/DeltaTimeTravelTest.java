@@ -101,6 +101,7 @@ class DeltaTimeTravelTest {
             Set<String> log = delta.logNames();
             clock.step(Duration.ofDays(31));
             TableMaintenance.Result month = maintenance.run(fixture.table(), settings("1000"), clock.instant());
+            delta.assertLatestIsTheIcebergTable();
             Set<String> expired = log.stream()
                     .filter(name -> name.matches("0000000000000000000\\d\\.(json|crc)"))
                     .collect(Collectors.toCollection(TreeSet::new));
