@@ -21,15 +21,13 @@ record DeltaRetention(Duration deletedFiles, Duration log, boolean logCleanupEna
 
     /** From a Delta snapshot's table properties; throws {@link IllegalArgumentException} for a value it cannot read. */
     static DeltaRetention of(Map<String, String> properties) {
+        String deletedFiles = properties.getOrDefault(DELETED_FILE_RETENTION, DEFAULT_DELETED_FILE_RETENTION);
+        String log = properties.getOrDefault(LOG_RETENTION, DEFAULT_LOG_RETENTION);
+        // As Delta reads it: anything but "true" turns the cleanup off.
+        boolean cleanup = Boolean.parseBoolean(
+                properties.getOrDefault(LOG_CLEANUP_ENABLED, "true").trim());
         return new DeltaRetention(
-                interval(
-                        DELETED_FILE_RETENTION,
-                        properties.getOrDefault(DELETED_FILE_RETENTION, DEFAULT_DELETED_FILE_RETENTION)),
-                interval(LOG_RETENTION, properties.getOrDefault(LOG_RETENTION, DEFAULT_LOG_RETENTION)),
-                !"false"
-                        .equalsIgnoreCase(properties
-                                .getOrDefault(LOG_CLEANUP_ENABLED, "true")
-                                .trim()));
+                interval(DELETED_FILE_RETENTION, deletedFiles), interval(LOG_RETENTION, log), cleanup);
     }
 
     /**
@@ -54,7 +52,11 @@ record DeltaRetention(Duration deletedFiles, Duration log, boolean logCleanupEna
             if (amount < 0) {
                 throw invalid(property, value);
             }
-            total = total.plus(unit(property, value, words[i + 1]).multipliedBy(amount));
+            try {
+                total = total.plus(unit(property, value, words[i + 1]).multipliedBy(amount));
+            } catch (ArithmeticException e) {
+                throw invalid(property, value);
+            }
         }
         return total;
     }
