@@ -36,11 +36,15 @@ import org.apache.iceberg.Table;
  * (1 week by default) after the removal: {@link #retainedAt} is every file that must stay until then.
  *
  * <p>Read by replaying the log as Delta's protocol defines it ("Action Reconciliation"): the latest
- * complete checkpoint at or below the latest version (which keeps the tombstones not yet expired when it
- * was written), then each commit after it in order, the newest action of a logical file (its path and
- * deletion vector) winning. Kernel's public API gives the live files but not the tombstones, so the
- * replay reads the {@code add} and {@code remove} columns itself with Kernel's Parquet and JSON readers;
- * Kernel's snapshot gives the version and the table properties and checks that the log can be read.
+ * complete checkpoint at or below the latest version, then each commit after it in order, the newest
+ * action of a logical file (its path and deletion vector) winning. The protocol has a checkpoint keep
+ * every tombstone not yet expired, but Delta Kernel 4.4's checkpoints keep only those of the commits
+ * since the checkpoint before them (its checkpoint writer drops the {@code remove} rows it reads from
+ * that checkpoint): so the tombstones of every earlier checkpoint written within the retention (and a
+ * margin for clock skew) are read first. Kernel's public API gives the live files but not the
+ * tombstones, so the replay reads the {@code add} and {@code remove} columns itself with Kernel's Parquet
+ * and JSON readers; Kernel's snapshot gives the version and the table properties and checks that the
+ * log can be read.
  */
 public final class DeltaFileReferences {
 
@@ -59,6 +63,9 @@ public final class DeltaFileReferences {
     private static final int ADD = 0;
     private static final int REMOVE = 1;
 
+    /** How much later than a checkpoint's object a tombstone in it may have been stamped (clock skew). */
+    static final Duration CLOCK_SKEW_MAX = Duration.ofHours(1);
+
     private final long version;
     private final Set<String> live;
     private final Map<String, Long> removedAt;
@@ -73,14 +80,15 @@ public final class DeltaFileReferences {
     }
 
     /**
-     * What the Delta log of {@code table} references; empty when the table has no Delta log. Throws when
-     * it has one that cannot be read (then nothing it may reference can be told apart: delete nothing).
+     * What the Delta log of {@code table} references, for a caller that deletes files at {@code now};
+     * empty when the table has no Delta log. Throws when it has one that cannot be read (then nothing it
+     * may reference can be told apart: delete nothing).
      */
-    public static Optional<DeltaFileReferences> read(Table table) {
-        return DeltaLogLocation.of(table).map(DeltaFileReferences::read);
+    public static Optional<DeltaFileReferences> read(Table table, Instant now) {
+        return DeltaLogLocation.of(table).map(log -> read(log, now));
     }
 
-    static DeltaFileReferences read(DeltaLogLocation log) {
+    static DeltaFileReferences read(DeltaLogLocation log, Instant now) {
         Engine engine = log.engine();
         Snapshot latest = log.latest(engine);
         Duration retention = DeltaRetention.of(latest.getTableProperties()).deletedFiles();
@@ -88,6 +96,10 @@ public final class DeltaFileReferences {
         Replay replay = new Replay(log, engine);
         OptionalLong checkpoint = listing.checkpointAtOrBelow(latest.getVersion());
         if (checkpoint.isPresent()) {
+            Instant since = now.minus(retention).minus(CLOCK_SKEW_MAX);
+            for (List<DeltaLogFile> earlier : listing.checkpointsWrittenAfter(since, checkpoint.getAsLong())) {
+                replay.tombstones(earlier);
+            }
             replay.checkpoint(listing.checkpoint(checkpoint.getAsLong()));
         }
         for (DeltaLogFile commit : listing.commits(checkpoint.orElse(-1) + 1, latest.getVersion())) {
@@ -142,10 +154,22 @@ public final class DeltaFileReferences {
             this.engine = engine;
         }
 
-        /** A checkpoint: the live files and unexpired tombstones of its version, each logical file once. */
+        /** A checkpoint: the live files and tombstones of its version, each logical file once. */
         void checkpoint(List<DeltaLogFile> parts) {
             List<FileAction> adds = new ArrayList<>();
             List<FileAction> removes = new ArrayList<>();
+            read(parts, adds, removes);
+            apply(removes, adds);
+        }
+
+        /** The tombstones of an earlier checkpoint: files removed then, unless a later action names them. */
+        void tombstones(List<DeltaLogFile> parts) {
+            List<FileAction> removes = new ArrayList<>();
+            read(parts, new ArrayList<>(), removes);
+            apply(removes, List.of());
+        }
+
+        private void read(List<DeltaLogFile> parts, List<FileAction> adds, List<FileAction> removes) {
             try (CloseableIterator<FileReadResult> results =
                     engine.getParquetHandler().readParquetFiles(statuses(parts), ACTIONS, Optional.empty())) {
                 while (results.hasNext()) {
@@ -155,7 +179,6 @@ public final class DeltaFileReferences {
                 throw new UncheckedIOException(
                         "cannot read delta checkpoint " + parts.get(0).object().key(), e);
             }
-            apply(removes, adds);
         }
 
         /**

@@ -57,6 +57,16 @@ final class DeltaLogListing {
                 .max();
     }
 
+    /**
+     * The complete checkpoints below version {@code below} whose files were all written after
+     * {@code since}, oldest first, each as its files.
+     */
+    List<List<DeltaLogFile>> checkpointsWrittenAfter(Instant since, long below) {
+        return checkpoints().headMap(below, false).values().stream()
+                .filter(parts -> parts.stream().allMatch(file -> file.modified().isAfter(since)))
+                .toList();
+    }
+
     /** The files of the complete checkpoint at {@code version}, parts in order. */
     List<DeltaLogFile> checkpoint(long version) {
         List<DeltaLogFile> parts = checkpoints().get(version);

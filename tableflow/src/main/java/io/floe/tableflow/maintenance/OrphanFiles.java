@@ -79,7 +79,7 @@ final class OrphanFiles {
         TableMetadata metadata = ((HasTableOperations) table).operations().current();
         Set<String> reachable = reachable(table, metadata);
         try {
-            DeltaFileReferences.read(table)
+            DeltaFileReferences.read(table, now)
                     .ifPresent(delta -> delta.retainedAt(now).forEach(path -> reachable.add(normal(path))));
         } catch (RuntimeException e) {
             LOGGER.warn("orphan removal skipped table={}: cannot read its delta log: {}", table.name(), e.toString());

@@ -93,7 +93,7 @@ final class SnapshotExpiry {
      */
     private static Optional<Set<String>> deltaFiles(Table table, Instant now) {
         try {
-            return Optional.of(DeltaFileReferences.read(table)
+            return Optional.of(DeltaFileReferences.read(table, now)
                     .map(references -> references.retainedAt(now))
                     .orElse(Set.of()));
         } catch (RuntimeException e) {
