@@ -21,11 +21,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.iceberg.Table;
 
 /**
@@ -85,15 +88,20 @@ public final class DeltaFileReferences {
      * may reference can be told apart: delete nothing).
      */
     public static Optional<DeltaFileReferences> read(Table table, Instant now) {
-        return DeltaLogLocation.of(table).map(log -> read(log, now));
+        return read(table, now, new TombstoneCache());
     }
 
-    static DeltaFileReferences read(DeltaLogLocation log, Instant now) {
+    /** As {@link #read(Table, Instant)}, reading each earlier checkpoint's tombstones once into {@code cache}. */
+    public static Optional<DeltaFileReferences> read(Table table, Instant now, TombstoneCache cache) {
+        return DeltaLogLocation.of(table).map(log -> read(log, now, cache));
+    }
+
+    static DeltaFileReferences read(DeltaLogLocation log, Instant now, TombstoneCache cache) {
         Engine engine = log.engine();
         Snapshot latest = log.latest(engine);
         Duration retention = DeltaRetention.of(latest.getTableProperties()).deletedFiles();
         DeltaLogListing listing = DeltaLogListing.of(log.logPrefix(), log.list());
-        Replay replay = new Replay(log, engine);
+        Replay replay = new Replay(log, engine, cache);
         OptionalLong checkpoint = listing.checkpointAtOrBelow(latest.getVersion());
         if (checkpoint.isPresent()) {
             Instant since = now.minus(retention).minus(CLOCK_SKEW_MAX);
@@ -142,16 +150,57 @@ public final class DeltaFileReferences {
     /** One {@code add} or {@code remove} of a logical file: its data file and deletion-vector file. */
     private record FileAction(String logicalFile, String dataFile, String vectorFile, long deletionTimestamp) {}
 
+    /**
+     * The tombstones of a table's earlier Delta checkpoints, by checkpoint object (key, size, time): a
+     * checkpoint is never changed once written, so each is read once while it stays within the
+     * retention. Keeps at most {@link #CHECKPOINTS_MAX} checkpoints, the least recently used going first
+     * (a week of checkpoints at one commit a minute is about a thousand). Not thread-safe: one table's
+     * job thread uses it.
+     */
+    public static final class TombstoneCache {
+        static final int CHECKPOINTS_MAX = 4096;
+
+        private final Map<String, List<FileAction>> checkpoints = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, List<FileAction>> eldest) {
+                return size() > CHECKPOINTS_MAX;
+            }
+        };
+        private long reads;
+
+        /** How many checkpoints were read into the cache. */
+        public long reads() {
+            return reads;
+        }
+
+        private List<FileAction> tombstones(
+                List<DeltaLogFile> parts, Function<List<DeltaLogFile>, List<FileAction>> read) {
+            String key = parts.stream()
+                    .map(file -> file.object().key().value() + "@"
+                            + file.object().sizeBytes() + "@" + file.modified().toEpochMilli())
+                    .collect(Collectors.joining(","));
+            List<FileAction> cached = checkpoints.get(key);
+            if (cached == null) {
+                cached = List.copyOf(read.apply(parts));
+                checkpoints.put(key, cached);
+                reads++;
+            }
+            return cached;
+        }
+    }
+
     /** Log replay of the file actions: the newest action of each logical file. */
     private static final class Replay {
         private final DeltaLogLocation log;
         private final Engine engine;
         private final Map<String, FileAction> added = new HashMap<>();
         private final Map<String, FileAction> removed = new HashMap<>();
+        private final TombstoneCache cache;
 
-        Replay(DeltaLogLocation log, Engine engine) {
+        Replay(DeltaLogLocation log, Engine engine, TombstoneCache cache) {
             this.log = log;
             this.engine = engine;
+            this.cache = cache;
         }
 
         /** A checkpoint: the live files and tombstones of its version, each logical file once. */
@@ -164,9 +213,13 @@ public final class DeltaFileReferences {
 
         /** The tombstones of an earlier checkpoint: files removed then, unless a later action names them. */
         void tombstones(List<DeltaLogFile> parts) {
-            List<FileAction> removes = new ArrayList<>();
-            read(parts, new ArrayList<>(), removes);
-            apply(removes, List.of());
+            apply(
+                    cache.tombstones(parts, checkpoint -> {
+                        List<FileAction> removes = new ArrayList<>();
+                        read(checkpoint, new ArrayList<>(), removes);
+                        return removes;
+                    }),
+                    List.of());
         }
 
         private void read(List<DeltaLogFile> parts, List<FileAction> adds, List<FileAction> removes) {

@@ -66,6 +66,11 @@ final class OrphanFiles {
 
     /** Deletes the orphans of {@code table} (as it is loaded) older than {@code minAge} at {@code now}. */
     static Outcome remove(Table table, Duration minAge, Instant now) {
+        return remove(table, minAge, now, new DeltaFileReferences.TombstoneCache());
+    }
+
+    /** As {@link #remove(Table, Duration, Instant)}, with the table's cache of Delta checkpoint tombstones. */
+    static Outcome remove(Table table, Duration minAge, Instant now, DeltaFileReferences.TombstoneCache cache) {
         if (!(table.io() instanceof SupportsPrefixOperations io)) {
             return Outcome.skipped("its FileIO cannot list");
         }
@@ -79,7 +84,7 @@ final class OrphanFiles {
         TableMetadata metadata = ((HasTableOperations) table).operations().current();
         Set<String> reachable = reachable(table, metadata);
         try {
-            DeltaFileReferences.read(table, now)
+            DeltaFileReferences.read(table, now, cache)
                     .ifPresent(delta -> delta.retainedAt(now).forEach(path -> reachable.add(normal(path))));
         } catch (RuntimeException e) {
             LOGGER.warn("orphan removal skipped table={}: cannot read its delta log: {}", table.name(), e.toString());

@@ -58,12 +58,17 @@ final class SnapshotExpiry {
      * it was loaded.
      */
     static Outcome expire(Table table, Duration retention, Instant now) {
+        return expire(table, retention, now, new DeltaFileReferences.TombstoneCache());
+    }
+
+    /** As {@link #expire(Table, Duration, Instant)}, with the table's cache of Delta checkpoint tombstones. */
+    static Outcome expire(Table table, Duration retention, Instant now, DeltaFileReferences.TombstoneCache cache) {
         Table pinned = PinnedTable.pin(table);
         Snapshot current = pinned.currentSnapshot();
         if (current == null) {
             return Outcome.NONE;
         }
-        Optional<Set<String>> deltaFiles = deltaFiles(pinned, now);
+        Optional<Set<String>> deltaFiles = deltaFiles(pinned, now, cache);
         Set<String> keep = deltaFiles.orElse(Set.of());
         AtomicInteger removed = new AtomicInteger();
         AtomicInteger kept = new AtomicInteger();
@@ -91,9 +96,10 @@ final class SnapshotExpiry {
      * The files the table's Delta log may still read at {@code now}, in {@link OrphanFiles#normal} form
      * (none when it has no Delta log); empty when the log cannot be read.
      */
-    private static Optional<Set<String>> deltaFiles(Table table, Instant now) {
+    private static Optional<Set<String>> deltaFiles(
+            Table table, Instant now, DeltaFileReferences.TombstoneCache cache) {
         try {
-            return Optional.of(DeltaFileReferences.read(table, now)
+            return Optional.of(DeltaFileReferences.read(table, now, cache)
                     .map(references -> references.retainedAt(now))
                     .orElse(Set.of()));
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package io.floe.tableflow.maintenance;
 
 import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.delta.DeltaFileReferences;
 import io.floe.tableflow.delta.DeltaLogCleanup;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
@@ -104,8 +105,8 @@ public final class TableMaintenance {
                     TableProperties.GC_ENABLED);
             return Result.compactionOnly(compaction);
         }
-        SnapshotExpiry.Outcome expiry = expire(table, settings, now, schedule.metrics);
-        int orphans = removeOrphans(table, settings, now, schedule.metrics);
+        SnapshotExpiry.Outcome expiry = expire(table, settings, now, schedule);
+        int orphans = removeOrphans(table, settings, now, schedule);
         int deltaLogFiles = settings.deltaEnabled() ? cleanDeltaLog(table, now, schedule.metrics) : 0;
         return new Result(
                 compaction,
@@ -143,10 +144,11 @@ public final class TableMaintenance {
         return outcome;
     }
 
-    private static SnapshotExpiry.Outcome expire(
-            Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
+    private static SnapshotExpiry.Outcome expire(Table table, TableSettings settings, Instant now, Schedule schedule) {
+        MaintenanceMetrics metrics = schedule.metrics;
         try {
-            SnapshotExpiry.Outcome outcome = SnapshotExpiry.expire(table, settings.snapshotRetention(), now);
+            SnapshotExpiry.Outcome outcome =
+                    SnapshotExpiry.expire(table, settings.snapshotRetention(), now, schedule.deltaTombstones);
             if (outcome.snapshotsExpired() > 0) {
                 table.refresh();
                 metrics.expired(outcome.snapshotsExpired(), outcome.filesRemoved(), outcome.filesKeptForDelta());
@@ -176,9 +178,11 @@ public final class TableMaintenance {
         return SnapshotExpiry.Outcome.NONE;
     }
 
-    private static int removeOrphans(Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
+    private static int removeOrphans(Table table, TableSettings settings, Instant now, Schedule schedule) {
+        MaintenanceMetrics metrics = schedule.metrics;
         try {
-            OrphanFiles.Outcome outcome = OrphanFiles.remove(table, settings.orphanAge(), now);
+            OrphanFiles.Outcome outcome =
+                    OrphanFiles.remove(table, settings.orphanAge(), now, schedule.deltaTombstones);
             if (outcome.skipped() != null) {
                 LOGGER.info("orphan removal skipped table={}: {}", table.name(), outcome.skipped());
             } else if (outcome.removed() > 0) {
@@ -271,6 +275,9 @@ public final class TableMaintenance {
     /** When a table's actions are due next. */
     private static final class Schedule {
         final MaintenanceMetrics metrics;
+        /** The tombstones of the table's Delta checkpoints, read once each. */
+        final DeltaFileReferences.TombstoneCache deltaTombstones = new DeltaFileReferences.TombstoneCache();
+
         Instant nextCleanup = Instant.MIN;
         Instant compactionNotBefore = Instant.MIN;
         /** The excess files the last compaction left: it could not remove them. */

@@ -64,8 +64,8 @@ class DeltaFileReferencesTest {
                     {"add":{"path":"%s","partitionValues":{},"size":10,"modificationTime":1,"dataChange":true}}
                     """.formatted(T2.toEpochMilli(), puffin, elsewhere));
 
-            DeltaFileReferences references =
-                    DeltaFileReferences.read(new DeltaLogLocation(store, locations, table), T2);
+            DeltaFileReferences references = DeltaFileReferences.read(
+                    new DeltaLogLocation(store, locations, table), T2, new DeltaFileReferences.TombstoneCache());
 
             assertThat(references.version()).isEqualTo(2);
             assertThat(references.deletedFileRetention()).isEqualTo(Duration.ofDays(2));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
+import io.floe.tableflow.delta.DeltaFileReferences;
 import io.floe.tableflow.delta.DeltaMetrics;
 import io.floe.tableflow.delta.DeltaMirror;
 import io.floe.tableflow.delta.DeltaReads;
@@ -71,6 +72,14 @@ class DeltaTimeTravelTest {
             assertThat(delta.logNames())
                     .as("checkpoints every ten versions")
                     .contains(name(10, "checkpoint.parquet"), name(20, "checkpoint.parquet"));
+            DeltaFileReferences.TombstoneCache cache = new DeltaFileReferences.TombstoneCache();
+            Set<String> retained = retainedKeys(fixture, cache);
+            assertThat(retained).containsAll(first.keys(fixture)).containsAll(second.keys(fixture));
+            assertThat(cache.reads())
+                    .as("the checkpoint at 10, before the latest")
+                    .isEqualTo(1);
+            assertThat(retainedKeys(fixture, cache)).isEqualTo(retained);
+            assertThat(cache.reads()).as("read once").isEqualTo(1);
 
             // Two days on: Iceberg expires every snapshot but the one of another compaction (which
             // replaces the round files since), and with them the three files the first compaction
@@ -126,6 +135,16 @@ class DeltaTimeTravelTest {
         configs.put(TableflowConfigs.DELTA_ENABLED, "true");
         configs.put(TableflowConfigs.COMPACTION_TRIGGER_FILES, compactionTriggerFiles);
         return TableSettings.from(configs);
+    }
+
+    /** The files the Delta log may still be read from now, as object keys. */
+    private Set<String> retainedKeys(TableFixture fixture, DeltaFileReferences.TombstoneCache cache) {
+        return DeltaFileReferences.read(fixture.table(), clock.instant(), cache)
+                .orElseThrow()
+                .retainedAt(clock.instant())
+                .stream()
+                .map(fixture::key)
+                .collect(Collectors.toSet());
     }
 
     /** Every file the Iceberg table's metadata references, as object keys. */
