@@ -59,7 +59,8 @@ final class ChangeJson implements ChangeWriter {
             json.writeNullField("commit_timestamp");
         } else {
             json.writeNumberField("snapshot_id", change.commit().snapshotId());
-            json.writeStringField("commit_timestamp", change.commit().committedAt().toString());
+            json.writeStringField(
+                    "commit_timestamp", change.commit().committedAt().toString());
         }
         json.writeEndObject();
         json.writeRaw('\n');

@@ -94,13 +94,13 @@ public final class ChangeQueries {
         long snapshotId = history.current().snapshotId();
         Run run;
         if (TableCatalog.modeOf(table) == TableMode.APPEND) {
-            AppendChanges rows = new AppendChanges(
-                    table, snapshotId, Segments.of(history, from, to), limits.rowsPerSlice());
+            AppendChanges rows =
+                    new AppendChanges(table, snapshotId, Segments.of(history, from, to), limits.rowsPerSlice());
             run = rows::run;
         } else {
             run = upsert(topicName, table, history, from, to, kind);
         }
-        return new Planned(table.name(), kind, from, to, snapshotId, table.schema(), run);
+        return new Planned(name(topicName), kind, from, to, snapshotId, table.schema(), run);
     }
 
     /** An upsert table's query: replayed from the base snapshot, which the log must still reach. */
@@ -108,7 +108,7 @@ public final class ChangeQueries {
         Topic topic = topics.topic(topicName)
                 .orElseThrow(() -> new ChangeQueryException(
                         Reason.NOT_FOUND,
-                        "topic " + topicName + " was deleted: the changes of its upsert table " + table.name()
+                        "topic " + topicName + " was deleted: the changes of its upsert table " + name(topicName)
                                 + " are replayed from the topic's log"));
         Optional<TableHistory.Entry> base = history.base(from);
         Offsets start = base.map(TableHistory.Entry::watermark)
@@ -126,24 +126,26 @@ public final class ChangeQueries {
                     Reason.INVALID, "the Tableflow settings of topic " + topicName + " are invalid: " + e.getMessage());
         }
         UpsertChanges changes = new UpsertChanges(
-                table, base, from, Segments.of(history, start, to), ranges, decoder, limits.keysMax());
+                table, name(topicName), base, from, Segments.of(history, start, to), ranges, decoder, limits.keysMax());
         return switch (kind) {
             case FULL -> changes::run;
-            case APPEND -> sink -> {
-                long[] inserts = {0};
-                changes.run(change -> {
-                    if (change.op() == Op.INSERT) {
-                        sink.accept(change);
-                        inserts[0]++;
-                    }
-                });
-                return inserts[0];
-            };
-            case MIN -> sink -> {
-                NetChanges net = new NetChanges();
-                changes.run(net);
-                return net.finish(sink);
-            };
+            case APPEND ->
+                sink -> {
+                    long[] inserts = {0};
+                    changes.run(change -> {
+                        if (change.op() == Op.INSERT) {
+                            sink.accept(change);
+                            inserts[0]++;
+                        }
+                    });
+                    return inserts[0];
+                };
+            case MIN ->
+                sink -> {
+                    NetChanges net = new NetChanges();
+                    changes.run(net);
+                    return net.finish(sink);
+                };
         };
     }
 
@@ -176,12 +178,16 @@ public final class ChangeQueries {
                 .map(Topic::id)
                 .or(() -> Watermark.of(table).map(Watermark::topicId))
                 .orElse(null);
-        TableHistory history = topicId == null ? null : TableHistory.of(table, topicId);
+        TableHistory history = topicId == null ? null : TableHistory.of(table, name(topicName), topicId);
         if (history == null || history.isEmpty()) {
             throw new ChangeQueryException(
-                    Reason.INVALID, "table " + table.name() + " has no commit of topic " + topicName + " yet");
+                    Reason.INVALID, "table " + name(topicName) + " has no commit of topic " + topicName + " yet");
         }
         return history;
+    }
+
+    private String name(String topicName) {
+        return tables.identifier(topicName).toString();
     }
 
     private void count(ChangeKind kind, String outcome) {

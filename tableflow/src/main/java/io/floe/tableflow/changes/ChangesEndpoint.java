@@ -190,7 +190,8 @@ public final class ChangesEndpoint implements HttpHandler {
         String prefix = MOUNT + "/v1/";
         if (!path.startsWith(prefix) || !path.endsWith("/changes") || path.length() <= (prefix + "/changes").length()) {
             throw new ChangeQueryException(
-                    ChangeQueryException.Reason.NOT_FOUND, "no route for " + path + "; this endpoint serves GET " + ROUTE);
+                    ChangeQueryException.Reason.NOT_FOUND,
+                    "no route for " + path + "; this endpoint serves GET " + ROUTE);
         }
         String topic = decode(path.substring(prefix.length(), path.length() - "/changes".length()));
         if (topic.isEmpty() || topic.contains("/")) {

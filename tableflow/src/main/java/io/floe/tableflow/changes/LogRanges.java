@@ -72,8 +72,7 @@ final class LogRanges {
     }
 
     private static ChangeQueryException gone(TopicPartition partition, long from, long logStart) {
-        return new ChangeQueryException(
-                Reason.GONE, message(partition, from, logStart) + "; query from a later point");
+        return new ChangeQueryException(Reason.GONE, message(partition, from, logStart) + "; query from a later point");
     }
 
     private static String message(TopicPartition partition, long from, long logStart) {

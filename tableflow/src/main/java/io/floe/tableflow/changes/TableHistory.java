@@ -50,7 +50,7 @@ final class TableHistory {
      * The history of {@code table} for the topic {@code topicId}; snapshots of an earlier topic of the
      * same name are left out (its offsets mean nothing now).
      */
-    static TableHistory of(Table table, UUID topicId) {
+    static TableHistory of(Table table, String tableName, UUID topicId) {
         List<Snapshot> lineage = new ArrayList<>();
         if (table.currentSnapshot() != null) {
             SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot)
@@ -58,7 +58,8 @@ final class TableHistory {
         }
         List<Entry> entries = new ArrayList<>();
         Watermark inherited = null;
-        boolean startRetained = !lineage.isEmpty() && lineage.get(lineage.size() - 1).parentId() == null;
+        boolean startRetained =
+                !lineage.isEmpty() && lineage.get(lineage.size() - 1).parentId() == null;
         for (int i = lineage.size() - 1; i >= 0; i--) {
             Snapshot snapshot = lineage.get(i);
             String text = snapshot.summary().get(Watermark.SUMMARY_PROPERTY);
@@ -70,10 +71,9 @@ final class TableHistory {
                 entries.clear();
                 continue;
             }
-            entries.add(new Entry(
-                    snapshot.snapshotId(), snapshot.timestampMillis(), Offsets.of(mark.nextOffsets())));
+            entries.add(new Entry(snapshot.snapshotId(), snapshot.timestampMillis(), Offsets.of(mark.nextOffsets())));
         }
-        return new TableHistory(table.name(), entries, startRetained);
+        return new TableHistory(tableName, entries, startRetained);
     }
 
     boolean isEmpty() {

@@ -19,8 +19,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -42,6 +42,7 @@ final class UpsertChanges {
     private static final int PRUNED_KEYS_MAX = 1000;
 
     private final Table table;
+    private final String tableName;
     private final Schema schema;
     private final Optional<TableHistory.Entry> base;
     private final Offsets from;
@@ -52,6 +53,7 @@ final class UpsertChanges {
 
     UpsertChanges(
             Table table,
+            String tableName,
             Optional<TableHistory.Entry> base,
             Offsets from,
             List<Segments.Segment> segments,
@@ -59,6 +61,7 @@ final class UpsertChanges {
             ValueDecoder decoder,
             int keysMax) {
         this.table = table;
+        this.tableName = tableName;
         this.schema = table.schema();
         this.base = base;
         this.from = from;
@@ -122,7 +125,7 @@ final class UpsertChanges {
                 if (record.hasKey() && keys.add(RawValueDecoder.copy(record.key())) && keys.size() > keysMax) {
                     throw new ChangeQueryException(
                             Reason.TOO_LARGE,
-                            "the log changes more than " + keysMax + " keys of table " + table.name()
+                            "the log changes more than " + keysMax + " keys of table " + tableName
                                     + " between the base snapshot and the end of this query; query a narrower"
                                     + " range");
                 }
@@ -137,9 +140,8 @@ final class UpsertChanges {
         if (base.isEmpty() || keys.isEmpty()) {
             return rows;
         }
-        Expression filter = keys.size() <= PRUNED_KEYS_MAX
-                ? Expressions.in(Rows.KEY, keys.toArray())
-                : Expressions.alwaysTrue();
+        Expression filter =
+                keys.size() <= PRUNED_KEYS_MAX ? Expressions.in(Rows.KEY, keys.toArray()) : Expressions.alwaysTrue();
         try (CloseableIterable<Record> records = IcebergGenerics.read(table)
                 .useSnapshot(base.get().snapshotId())
                 .project(schema)
@@ -152,11 +154,11 @@ final class UpsertChanges {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read table " + table.name() + " at " + base.get(), e);
+            throw new UncheckedIOException("cannot read table " + tableName + " at " + base.get(), e);
         } catch (IllegalArgumentException | NotFoundException expired) {
             throw new ChangeQueryException(
                     Reason.GONE,
-                    "table " + table.name() + " lost " + base.get() + " to snapshot expiry while this query ran;"
+                    "table " + tableName + " lost " + base.get() + " to snapshot expiry while this query ran;"
                             + " query from a later point");
         }
         return rows;
