@@ -30,7 +30,8 @@ final class ChangeJson implements ChangeWriter {
 
     private static final JsonFactory FACTORY = new JsonFactory()
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-            .disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
+            .disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM)
+            .setRootValueSeparator(null); // each change ends its own line
 
     private final JsonGenerator json;
     private final Types.StructType rowType;
