@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * Parquet file, and the resolved range in the headers {@code Floe-Changes-From}, {@code Floe-Changes-To}
  * (offsets, {@code 0:120,1:98}: the next query's {@code from}) and {@code Floe-Changes-Snapshot}. A query
  * that cannot be answered gets a 4xx before anything is streamed, with {@code {"error": {"message",
- * "type", "code"}}}. A query that fails while streaming ends with such an error line (JSON) and a dropped
- * connection, so no client takes a cut answer for whole.
+ * "type", "code"}}}; so does one that fails before its first change is sent (the 200 and headers go out
+ * with the first bytes). A query that fails while streaming ends with such an error line (JSON) and a
+ * dropped connection, so no client takes a cut answer for whole.
  *
  * <p>The handler owns each exchange and closes it. It answers 503 until {@link #serve} and after {@link
  * #stop}, and while {@code queriesMax} queries already run. Thread-safe.
@@ -130,26 +131,92 @@ public final class ChangesEndpoint implements HttpHandler {
         exchange.getResponseHeaders().set("Floe-Changes-From", query.from().toString());
         exchange.getResponseHeaders().set("Floe-Changes-To", query.to().toString());
         exchange.getResponseHeaders().set("Floe-Changes-Snapshot", Long.toString(query.snapshotId()));
-        exchange.sendResponseHeaders(200, 0);
-        OutputStream body = new BufferedOutputStream(exchange.getResponseBody(), STREAM_BUFFER_BYTES);
+        DeferredBody deferred = new DeferredBody(exchange);
+        OutputStream body = new BufferedOutputStream(deferred, STREAM_BUFFER_BYTES);
         ChangeWriter writer = request.format().open(body, query.rowSchema());
         try {
             query.run(writer);
             writer.finish();
+            body.flush();
         } catch (IOException | RuntimeException e) {
-            brokeOff(request, writer, body, e);
+            if (deferred.started()) {
+                throw brokeOff(request, writer, body, e);
+            }
+            // Nothing was sent yet (a min delta sends nothing before its end, a full delta nothing before
+            // its first change): the failure gets its own status.
+            refuse(exchange, request, e);
+            return;
         }
-        body.close();
+        deferred.close();
         exchange.close();
     }
 
+    private static void refuse(HttpExchange exchange, Request request, Exception e) throws IOException {
+        exchange.getResponseHeaders().remove("Floe-Changes-From");
+        exchange.getResponseHeaders().remove("Floe-Changes-To");
+        exchange.getResponseHeaders().remove("Floe-Changes-Snapshot");
+        if (e instanceof ChangeQueryException refused) {
+            LOGGER.info("change query refused topic={} query={}: {}", request.topic(), request, e.getMessage());
+            reply(exchange, refused.reason().status(), refused.reason().name(), refused.getMessage());
+        } else {
+            LOGGER.warn("change query failed topic={} query={}", request.topic(), request, e);
+            reply(exchange, 500, "ServiceFailureException", "the change query failed: " + e);
+        }
+    }
+
     /**
-     * Ends an answer that failed while streaming: the error line where the format has one, then an
-     * exception out of the handler without closing the exchange, so the server drops the connection and
-     * the chunked answer never gets its end.
+     * The answer's body, whose 200 and headers go out with its first bytes: until then a failure can
+     * still be answered with its own status.
      */
-    private static void brokeOff(Request request, ChangeWriter writer, OutputStream body, Exception cause)
-            throws IOException {
+    private static final class DeferredBody extends OutputStream {
+        private final HttpExchange exchange;
+        private OutputStream out;
+
+        DeferredBody(HttpExchange exchange) {
+            this.exchange = exchange;
+        }
+
+        boolean started() {
+            return out != null;
+        }
+
+        private OutputStream out() throws IOException {
+            if (out == null) {
+                exchange.sendResponseHeaders(200, 0);
+                out = exchange.getResponseBody();
+            }
+            return out;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out().write(b);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            out().write(bytes, offset, length);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (out != null) {
+                out.flush();
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            out().close(); // an empty answer still gets its 200
+        }
+    }
+
+    /**
+     * Ends an answer that failed while streaming: the error line where the format has one, then the
+     * exception to throw out of the handler without closing the exchange, so the server drops the
+     * connection and the chunked answer never gets its end.
+     */
+    private static IOException brokeOff(Request request, ChangeWriter writer, OutputStream body, Exception cause) {
         String message = cause instanceof ChangeQueryException refused
                 ? refused.getMessage()
                 : "the change query failed while streaming: " + cause;
@@ -164,7 +231,7 @@ public final class ChangesEndpoint implements HttpHandler {
         } catch (IOException | RuntimeException ignored) {
             // the client may be gone; the connection is dropped anyway
         }
-        throw new IOException("change query broke off: " + message, cause);
+        return new IOException("change query broke off: " + message, cause);
     }
 
     private static void reply(HttpExchange exchange, int status, String type, String message) throws IOException {

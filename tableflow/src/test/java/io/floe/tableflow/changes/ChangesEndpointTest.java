@@ -79,7 +79,8 @@ class ChangesEndpointTest {
     @Test
     void aQueryThatFailsWhileStreamingEndsWithAnErrorLineAndABrokenConnection() throws Exception {
         endpoint.serve(this::plan);
-        failAfter = 2;
+        failAfter = 2000; // past the first bytes sent: the 200 is out
+
         HttpResponse<java.io.InputStream> response = client.send(
                 HttpRequest.newBuilder(uri("/tables/v1/orders/changes?from=earliest"))
                         .build(),
@@ -97,8 +98,22 @@ class ChangesEndpointTest {
                     .as("the answer never ends cleanly")
                     .isInstanceOf(IOException.class);
         }
-        assertThat(lines).hasSize(3);
-        assertThat(lines.get(2)).startsWith("{\"error\":").contains("partition 0 of topic orders no longer holds");
+        assertThat(lines).hasSizeGreaterThan(100).hasSizeLessThanOrEqualTo(2001);
+        assertThat(lines.get(lines.size() - 1))
+                .startsWith("{\"error\":")
+                .contains("partition 0 of topic orders no longer holds");
+    }
+
+    @Test
+    void aQueryThatFailsBeforeItsFirstChangeIsSentGetsItsOwnStatus() throws Exception {
+        endpoint.serve(this::plan);
+        failAfter = 1; // one change, still in the buffers
+        HttpResponse<String> response = get("/tables/v1/orders/changes?from=earliest");
+        assertThat(response.statusCode()).isEqualTo(410);
+        assertThat(response.headers().firstValue("Floe-Changes-To")).isEmpty();
+        assertThat(response.body())
+                .isEqualTo("{\"error\":{\"message\":\"partition 0 of topic orders no longer holds them\","
+                        + "\"type\":\"GONE\",\"code\":410}}\n");
     }
 
     @Test
@@ -170,10 +185,13 @@ class ChangesEndpointTest {
                 ByteBuffer key = ByteBuffer.wrap("k0".getBytes(StandardCharsets.UTF_8));
                 GenericRecord a = row(0, "a");
                 GenericRecord b = row(1, "b");
-                List<Change> changes = List.of(
+                List<Change> changes = new ArrayList<>(List.of(
                         new Change(Op.INSERT, key, null, a, 0, 0, 0, commit),
                         new Change(Op.UPDATE, key, a, b, 0, 1, 1, commit),
-                        new Change(Op.DELETE, key, b, null, 0, 2, 2, commit));
+                        new Change(Op.DELETE, key, b, null, 0, 2, 2, commit)));
+                for (long offset = 3; failAfter != Integer.MAX_VALUE && offset < 3000; offset++) {
+                    changes.add(new Change(Op.INSERT, key, null, row(offset, "x"), 0, offset, offset, commit));
+                }
                 for (int i = 0; i < changes.size(); i++) {
                     if (i == failAfter) {
                         throw new ChangeQueryException(
