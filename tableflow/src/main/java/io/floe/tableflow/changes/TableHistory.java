@@ -66,8 +66,9 @@ final class TableHistory {
             Watermark mark = text == null ? inherited : Watermark.parse(text);
             inherited = mark;
             if (mark == null || !mark.topicId().equals(topicId)) {
-                // Rows of an earlier topic of this name: the current topic's history starts after them.
-                startRetained = startRetained || mark != null;
+                // Rows of an earlier topic of this name (or not Tableflow's): the current topic's history
+                // starts after them, and the table before its first commit was not empty.
+                startRetained = false;
                 entries.clear();
                 continue;
             }
@@ -89,8 +90,8 @@ final class TableHistory {
     }
 
     /**
-     * Whether the oldest entry is the topic's first commit in this table, so nothing was committed
-     * before it and the table before it was empty.
+     * Whether the oldest entry is the table's first snapshot, so the table before it was empty and
+     * nothing of the topic was committed before it.
      */
     boolean startRetained() {
         return startRetained;
