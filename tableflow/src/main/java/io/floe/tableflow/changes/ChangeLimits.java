@@ -5,8 +5,8 @@ package io.floe.tableflow.changes;
  *
  * @param keysMax the most distinct keys an upsert table's query keeps the rows of (the keys the log
  *     changes between the base snapshot and the end); a larger range is refused
- * @param rowsPerSlice the most offsets of one partition an append table's query reads and orders at a
- *     time (their rows are held while ordered)
+ * @param rowsPerSlice the most offsets (of one commit, over its partitions) an append table's query reads
+ *     in one scan and orders (their rows are held while ordered)
  * @param logBytesPerRead the stored bytes read from the log at a time
  * @param queriesMax change queries an agent answers at once; more are answered 503
  */
