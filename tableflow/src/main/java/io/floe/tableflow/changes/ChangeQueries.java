@@ -77,6 +77,9 @@ public final class ChangeQueries {
         } catch (ChangeQueryException e) {
             count(kind, "refused");
             throw e;
+        } catch (RuntimeException e) {
+            count(kind, "failed");
+            throw e;
         }
     }
 
