@@ -13,7 +13,9 @@ import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -119,7 +121,8 @@ public final class ChangeQueries {
                 .covering(to.next().keySet());
         LogRanges ranges = new LogRanges(topicName, log, reads, limits.logBytesPerRead());
         for (int partition : to.next().keySet()) {
-            ranges.checkHeld(partition, start.get(partition), to.get(partition), oldestAnswerable(history, ranges));
+            ranges.checkHeld(
+                    partition, start.get(partition), to.get(partition), () -> oldestAnswerable(history, ranges));
         }
         ValueDecoder decoder;
         try {
@@ -154,9 +157,10 @@ public final class ChangeQueries {
 
     /** Advice for a query whose log range is gone: the oldest commit whose replay the log still holds. */
     private static String oldestAnswerable(TableHistory history, LogRanges ranges) {
+        Map<Integer, Long> logStarts = new HashMap<>();
         for (TableHistory.Entry entry : history.entries()) {
             boolean held = entry.watermark().next().entrySet().stream()
-                    .allMatch(next -> next.getValue() >= ranges.logStart(next.getKey()));
+                    .allMatch(next -> next.getValue() >= logStarts.computeIfAbsent(next.getKey(), ranges::logStart));
             if (held) {
                 return "the oldest point this table can answer from is " + entry;
             }

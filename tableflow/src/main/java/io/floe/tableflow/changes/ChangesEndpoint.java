@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * (offsets, {@code 0:120,1:98}: the next query's {@code from}) and {@code Floe-Changes-Snapshot}. A query
  * that cannot be answered gets a 4xx before anything is streamed, with {@code {"error": {"message",
  * "type", "code"}}}; so does one that fails before its first change is sent (the 200 and headers go out
- * with the first bytes). A query that fails while streaming ends with such an error line (JSON) and a
- * dropped connection, so no client takes a cut answer for whole.
+ * with the first bytes). A query that fails while streaming ends with a dropped connection, so no client
+ * takes a cut answer for whole, after such an error line (JSON; best effort, the drop may lose it).
  *
  * <p>The handler owns each exchange and closes it. It answers 503 until {@link #serve} and after {@link
  * #stop}, and while {@code queriesMax} queries already run. Thread-safe.

@@ -5,6 +5,7 @@ import io.floe.core.metadata.LogReads;
 import io.floe.core.record.StoredRecord;
 import io.floe.tableflow.changes.ChangeQueryException.Reason;
 import io.floe.tableflow.source.CommittedLog;
+import java.util.function.Supplier;
 
 /**
  * Reads segments of a topic's committed log whole, in offset order, and refuses to leave a hole: when
@@ -56,14 +57,14 @@ final class LogRanges {
     }
 
     /** Fails when the log no longer holds every offset of {@code [from, until)} of {@code partition}. */
-    void checkHeld(int partition, long from, long until, String advice) {
+    void checkHeld(int partition, long from, long until, Supplier<String> advice) {
         if (from >= until) {
             return;
         }
         TopicPartition tp = new TopicPartition(topic, partition);
         long logStart = reads.offsets(tp).logStartOffset();
         if (logStart > from) {
-            throw new ChangeQueryException(Reason.GONE, message(tp, from, logStart) + "; " + advice);
+            throw new ChangeQueryException(Reason.GONE, message(tp, from, logStart) + "; " + advice.get());
         }
     }
 
