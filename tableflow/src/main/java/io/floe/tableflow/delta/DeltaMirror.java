@@ -175,25 +175,9 @@ public final class DeltaMirror {
             String path,
             org.apache.iceberg.Schema icebergSchema,
             ObjectLocations locations) {
+        // Iceberg tables of format 3 may have deletion vectors (upsert tables); Delta readers must apply them.
         boolean vectors = TableUtil.formatVersion(table) >= DELETION_VECTORS_FORMAT;
-        Snapshot delta;
-        try {
-            delta = TableManager.loadSnapshot(path).build(engine);
-        } catch (TableNotFoundException e) {
-            Map<String, String> properties =
-                    new HashMap<>(Map.of(COLUMN_MAPPING_MODE, "id", CHECKPOINT_INTERVAL_PROPERTY, CHECKPOINT_INTERVAL));
-            if (vectors) {
-                properties.put(ENABLE_DELETION_VECTORS, "true");
-            }
-            Transaction create = TableManager.buildCreateTableTransaction(
-                            path, DeltaSchemas.of(icebergSchema, null), ENGINE_INFO)
-                    .withTableProperties(properties)
-                    .withMaxRetries(0)
-                    .build(engine);
-            commit(engine, create, List.of(), table);
-            LOGGER.info("delta table created table={} location={}", table.name(), path);
-            delta = TableManager.loadSnapshot(path).build(engine);
-        }
+        Snapshot delta = loadOrCreate(table, engine, path, icebergSchema, vectors);
         StructType schema = DeltaSchemas.of(icebergSchema, delta.getSchema());
         long sequence = current.sequenceNumber();
         Optional<Long> mirrored = delta.getLatestTransactionVersion(engine, ICEBERG_TRANSACTION);
@@ -209,8 +193,6 @@ public final class DeltaMirror {
             return Outcome.UP_TO_DATE;
         }
 
-        Map<String, LiveFiles.DeltaFile> deltaFiles = LiveFiles.delta(engine, delta, locations);
-        Map<String, LiveFiles.IcebergFile> icebergFiles = LiveFiles.iceberg(table, current.snapshotId(), locations);
         UpdateTableTransactionBuilder builder = delta.buildUpdateTableTransaction(ENGINE_INFO, Operation.WRITE)
                 .withTransactionId(ICEBERG_TRANSACTION, sequence)
                 .withMaxRetries(0);
@@ -223,18 +205,75 @@ public final class DeltaMirror {
         }
         Transaction transaction = builder.build(engine);
         boolean dataChange = dataChange(table, current, mirrored);
+        FileActions files = fileActions(
+                engine,
+                transaction,
+                LiveFiles.delta(engine, delta, locations),
+                LiveFiles.iceberg(table, current.snapshotId(), locations),
+                new Stats(icebergSchema, schema, current.timestampMillis()),
+                dataChange);
+        long version = commit(engine, transaction, files.actions(), table);
+        LOGGER.info(
+                "delta log updated table={} version={} icebergSequence={} added={} removed={} dataChange={}",
+                table.name(),
+                version,
+                sequence,
+                files.added(),
+                files.removed(),
+                dataChange);
+        return Outcome.COMMITTED;
+    }
+
+    /** The latest snapshot of the Delta table at {@code path}, created first when there is none. */
+    private static Snapshot loadOrCreate(
+            Table table, Engine engine, String path, org.apache.iceberg.Schema icebergSchema, boolean vectors) {
+        try {
+            return TableManager.loadSnapshot(path).build(engine);
+        } catch (TableNotFoundException e) {
+            Map<String, String> properties =
+                    new HashMap<>(Map.of(COLUMN_MAPPING_MODE, "id", CHECKPOINT_INTERVAL_PROPERTY, CHECKPOINT_INTERVAL));
+            if (vectors) {
+                properties.put(ENABLE_DELETION_VECTORS, "true");
+            }
+            Transaction create = TableManager.buildCreateTableTransaction(
+                            path, DeltaSchemas.of(icebergSchema, null), ENGINE_INFO)
+                    .withTableProperties(properties)
+                    .withMaxRetries(0)
+                    .build(engine);
+            commit(engine, create, List.of(), table);
+            LOGGER.info("delta table created table={} location={} deletionVectors={}", table.name(), path, vectors);
+            return TableManager.loadSnapshot(path).build(engine);
+        }
+    }
+
+    /** The schemas an {@code add}'s statistics are read and written by, and the time it is added at. */
+    private record Stats(org.apache.iceberg.Schema iceberg, StructType delta, long addedAtMillis) {}
+
+    /** The {@code remove} and {@code add} actions of a commit, and how many of each. */
+    private record FileActions(List<Row> actions, int added, int removed) {}
+
+    /**
+     * The actions that take the Delta snapshot's live files to the Iceberg snapshot's: a file the Delta
+     * snapshot has with another deletion vector than Iceberg's, or that Iceberg no longer has, is
+     * removed (with the vector it had); one Iceberg has and Delta lacks with that vector is added.
+     */
+    private FileActions fileActions(
+            Engine engine,
+            Transaction transaction,
+            Map<String, LiveFiles.DeltaFile> deltaFiles,
+            Map<String, LiveFiles.IcebergFile> icebergFiles,
+            Stats stats,
+            boolean dataChange) {
         long now = clock.millis();
         List<Row> actions = new ArrayList<>();
-        int removed = 0;
         for (LiveFiles.DeltaFile file : deltaFiles.values()) {
             LiveFiles.IcebergFile wanted = icebergFiles.get(file.location());
             if (wanted == null || !wanted.vector().equals(file.vector())) {
                 actions.add(KernelInternals.remove(file.scanFile(), dataChange, now));
-                removed++;
             }
         }
+        int removed = actions.size();
         List<DataFileStatus> appended = new ArrayList<>();
-        int added = 0;
         for (Map.Entry<String, LiveFiles.IcebergFile> file : icebergFiles.entrySet()) {
             LiveFiles.DeltaFile live = deltaFiles.get(file.getKey());
             Optional<DeletionVector> vector = file.getValue().vector();
@@ -245,26 +284,16 @@ public final class DeltaMirror {
             DataFileStatus status = new DataFileStatus(
                     file.getKey(),
                     data.fileSizeInBytes(),
-                    current.timestampMillis(),
-                    Optional.of(DeltaStats.of(data, icebergSchema, schema, vector.isPresent())));
+                    stats.addedAtMillis(),
+                    Optional.of(DeltaStats.of(data, stats.iceberg(), stats.delta(), vector.isPresent())));
             if (dataChange && vector.isEmpty()) {
                 appended.add(status);
             } else {
                 actions.add(KernelInternals.add(engine, transaction, status, dataChange, vector));
             }
-            added++;
         }
         actions.addAll(appendActions(engine, transaction, appended));
-        long version = commit(engine, transaction, actions, table);
-        LOGGER.info(
-                "delta log updated table={} version={} icebergSequence={} added={} removed={} dataChange={}",
-                table.name(),
-                version,
-                sequence,
-                added,
-                removed,
-                dataChange);
-        return Outcome.COMMITTED;
+        return new FileActions(actions, actions.size() - removed, removed);
     }
 
     /** Kernel's own {@code add} actions for new files with all their rows, as a blind append writes them. */
@@ -284,9 +313,10 @@ public final class DeltaMirror {
     }
 
     /**
-     * The files the latest version of the table's Delta log references, by location: its data files and
-     * the Puffin files that hold their deletion vectors; empty when the table has no Delta log. Orphan removal keeps them: a Delta log that lags behind Iceberg
-     * still references files Iceberg may have let go. Throws when the log exists and cannot be read.
+     * The files the latest version of the table's Delta log references, by location: its data files
+     * and the Puffin files that hold their deletion vectors; empty when the table has no Delta log.
+     * Orphan removal keeps them: a Delta log that lags behind Iceberg still references files Iceberg may
+     * have let go. Throws when the log exists and cannot be read.
      */
     public static Set<String> referencedFiles(Table table) {
         String log = trimSlash(table.location()) + "/" + LOG_DIRECTORY + "/";
