@@ -129,6 +129,10 @@ class DeltaUpsertIT {
         assertThat(log)
                 .as("a compaction removes files with their vectors without changing data")
                 .containsPattern("\"remove\":\\{[^\\n]*\"dataChange\":false[^\\n]*\"deletionVector\":\\{");
+        assertThat(floe.objects.list(logPrefix()))
+                .as("a checkpoint, which holds the live files with their deletion vectors")
+                .anyMatch(info -> info.key().value().endsWith(".checkpoint.parquet"));
+        assertMirrored(); // read again, through the checkpoint
         assertThat(counter("floe.tableflow.delta.failures")).isZero();
     }
 
