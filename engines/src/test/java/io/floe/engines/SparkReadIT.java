@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.CatalogProperties;
@@ -43,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * produced, and a filter on the record timestamp (the table's day partitioning) selects the right rows.
  * Spark's Iceberg runtime refuses tables whose columns use the names of Iceberg's metadata columns,
  * which Iceberg's Java reader does not check; only an engine like this one catches such a layout. The
- * same table, cross-published as Delta Lake, reads the same rows through delta-spark.
+ * same table, cross-published as Delta Lake, reads the same rows through delta-spark, and so does an
+ * upsert table, whose Delta log shares Iceberg's deletion vectors.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SparkReadIT {
@@ -56,6 +58,13 @@ class SparkReadIT {
             {"type": "object",
              "properties": {"id": {"type": "integer"}, "customer": {"type": "string"}, "amount": {"type": "number"}},
              "required": ["id", "customer"]}""";
+
+    private static final String UPSERT_TOPIC = "accounts";
+    private static final int ACCOUNTS = 200;
+    private static final String ACCOUNT_SCHEMA = """
+            {"type": "object",
+             "properties": {"id": {"type": "integer"}, "balance": {"type": "integer"}},
+             "required": ["id", "balance"]}""";
 
     @TempDir
     static Path dataDir;
@@ -121,7 +130,7 @@ class SparkReadIT {
                     .all().get(60, TimeUnit.SECONDS);
         }
         Map<String, String> produced = produce();
-        awaitTableRows(RECORDS, Duration.ofSeconds(90));
+        awaitTableRows(TOPIC, RECORDS, Duration.ofSeconds(90));
 
         // SELECT *, as a user's first look at a table does; rows are read by column name.
         List<Row> rows = spark.table("floe.floe." + TOPIC).collectAsList();
@@ -140,12 +149,143 @@ class SparkReadIT {
         assertThat(partitions.getLong(0)).as("day partitions of the table's files").isEqualTo(3);
 
         // The Delta log beside the Iceberg metadata: the same rows, by value, through delta-spark.
-        String location = tableLocation();
+        String location = tableLocation(TOPIC);
         List<Row> deltaRows = awaitDeltaRows(location, RECORDS, Duration.ofSeconds(60));
         assertThat(described(deltaRows)).isEqualTo(produced);
         Row deltaFiltered = spark.sql("SELECT count(*) FROM delta.`" + location
                 + "` WHERE kafka_timestamp >= TIMESTAMP '2026-11-30 00:00:00'").first();
         assertThat(deltaFiltered.getLong(0)).isEqualTo(expected);
+    }
+
+    /**
+     * An upsert table published as Delta: after inserts, updates and tombstones in separate commits, its
+     * Delta log pairs a data file with the deletion vector Iceberg wrote (the same Puffin blob), and
+     * delta-spark returns the newest row of every key, the same rows by value as Spark's Iceberg read.
+     */
+    @Test
+    void sparkReadsAnUpsertTableThroughDeltaAsThroughIceberg() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
+            admin.createTopics(List.of(new NewTopic(UPSERT_TOPIC, 2, (short) 1).configs(Map.of(
+                    "floe.tableflow.enabled", "true", "floe.tableflow.mode", "upsert",
+                    "floe.tableflow.format", "json", "floe.tableflow.schema", ACCOUNT_SCHEMA,
+                    "floe.tableflow.commit.interval.ms", "200", "floe.tableflow.delta.enabled", "true"))))
+                    .all().get(60, TimeUnit.SECONDS);
+        }
+        Map<String, Long> expected = new TreeMap<>();
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        // Each wave is one batch per partition (sent by flush), so it is committed whole in one round.
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "60000");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            Map<String, Long> wave = new TreeMap<>();
+            for (int i = 0; i < ACCOUNTS; i++) {
+                wave.put("k" + i, 1000L + i);
+            }
+            sendWave(producer, wave, expected);
+            awaitTableRows(UPSERT_TOPIC, ACCOUNTS, Duration.ofSeconds(90));
+            // Updates and deletes hide 5 of the first file's 200 rows: a deletion vector, no compaction.
+            wave = new TreeMap<>();
+            wave.put("k1", 2001L);
+            wave.put("k2", 2002L);
+            wave.put("k3", 2003L);
+            wave.put("k4", null);
+            wave.put("k5", null);
+            sendWave(producer, wave, expected);
+            awaitTableRows(UPSERT_TOPIC, ACCOUNTS + 3, Duration.ofSeconds(60));
+            // Its vector is replaced by one of 7 rows; a deleted key comes back.
+            wave = new TreeMap<>();
+            wave.put("k6", 3006L);
+            wave.put("k7", 3007L);
+            wave.put("k4", 3004L);
+            sendWave(producer, wave, expected);
+        }
+        Map<String, String> delta = accounts(awaitDeltaBalances(expected, Duration.ofSeconds(60)));
+        Map<String, String> iceberg = accounts(spark.table("floe.floe." + UPSERT_TOPIC).collectAsList());
+        assertThat(delta).hasSize(ACCOUNTS - 1).isEqualTo(iceberg);
+
+        try (RESTCatalog catalog = new RESTCatalog()) {
+            catalog.initialize("dv", Map.of(CatalogProperties.URI, catalogUri));
+            Snapshot current = catalog.loadTable(TableIdentifier.of("floe", UPSERT_TOPIC)).currentSnapshot();
+            assertThat(current.summary()).as("the Iceberg snapshot read hides rows by deletion vector")
+                    .containsEntry("total-position-deletes", "7");
+        }
+        assertThat(deltaLog(tableLocation(UPSERT_TOPIC)))
+                .as("the Delta log's add actions carry Iceberg's Puffin blobs as deletion vectors")
+                .containsPattern("\"add\":\\{[^\\n]*\"deletionVector\":\\{\"storageType\":\"p\","
+                        + "\"pathOrInlineDv\":\"file:[^\"]*\\.puffin\"[^}]*\"cardinality\":7\\}");
+    }
+
+    /** Sends one record per key of {@code wave} (a null balance is a tombstone) and flushes them as one batch. */
+    private static void sendWave(KafkaProducer<byte[], byte[]> producer, Map<String, Long> wave,
+            Map<String, Long> expected) throws Exception {
+        List<Future<RecordMetadata>> sends = new ArrayList<>();
+        for (Map.Entry<String, Long> change : wave.entrySet()) {
+            String key = change.getKey();
+            byte[] value = change.getValue() == null ? null
+                    : bytes("{\"id\": " + key.substring(1) + ", \"balance\": " + change.getValue() + "}");
+            sends.add(producer.send(new ProducerRecord<>(UPSERT_TOPIC, bytes(key), value)));
+            if (change.getValue() == null) {
+                expected.remove(key);
+            } else {
+                expected.put(key, change.getValue());
+            }
+        }
+        producer.flush();
+        for (Future<RecordMetadata> send : sends) {
+            send.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Each account row by key: "id balance partition/offset". */
+    private static Map<String, String> accounts(List<Row> rows) {
+        Map<String, String> accounts = new TreeMap<>();
+        for (Row row : rows) {
+            String key = new String(row.<byte[]>getAs("kafka_key"), StandardCharsets.UTF_8);
+            String previous = accounts.put(key, row.<Long>getAs("id") + " " + row.<Long>getAs("balance") + " "
+                    + row.<Integer>getAs("kafka_partition") + "/" + row.<Long>getAs("kafka_offset"));
+            assertThat(previous).as("a second row of key %s", key).isNull();
+        }
+        return accounts;
+    }
+
+    /** Reads the upsert table through delta-spark until its balance per key is {@code expected}; its rows. */
+    private static List<Row> awaitDeltaBalances(Map<String, Long> expected, Duration timeout) throws Exception {
+        Instant deadline = Instant.now().plus(timeout);
+        String last = "no read";
+        while (Instant.now().isBefore(deadline)) {
+            assertThat(agent.isAlive()).as("agent running; its log: %s", agentLogTail()).isTrue();
+            try {
+                List<Row> rows = spark.read().format("delta").load(tableLocation(UPSERT_TOPIC)).collectAsList();
+                Map<String, Long> balances = new TreeMap<>();
+                rows.forEach(row -> balances.put(new String(row.<byte[]>getAs("kafka_key"), StandardCharsets.UTF_8),
+                        row.<Long>getAs("balance")));
+                if (balances.equals(expected) && rows.size() == expected.size()) {
+                    return rows;
+                }
+                last = rows.size() + " rows";
+            } catch (RuntimeException e) {
+                last = e.toString(); // no table or no Delta log yet
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the Delta table of " + UPSERT_TOPIC + " did not reach the newest balance of every"
+                + " key in " + timeout + "; last: " + last + "\nagent log:\n" + agentLogTail());
+    }
+
+    /** The text of the Delta log's commit files under the (local) table location. */
+    private static String deltaLog(String location) throws IOException {
+        StringBuilder text = new StringBuilder();
+        try (var files = Files.list(Path.of(java.net.URI.create(location.replaceFirst("^file:/+", "file:///")))
+                .resolve("_delta_log"))) {
+            for (Path file : files.sorted().toList()) {
+                if (file.toString().endsWith(".json")) {
+                    text.append(Files.readString(file, StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return text.toString();
     }
 
     /** Each row as {@link #describe} makes it, by "partition/offset"; columns are read by name. */
@@ -161,10 +301,10 @@ class SparkReadIT {
     }
 
     /** The table's location, as the REST catalog gives it; its Delta log is in {@code _delta_log/} below. */
-    private static String tableLocation() {
+    private static String tableLocation(String topic) {
         try (RESTCatalog catalog = new RESTCatalog()) {
             catalog.initialize("location", Map.of(CatalogProperties.URI, catalogUri));
-            return catalog.loadTable(TableIdentifier.of("floe", TOPIC)).location();
+            return catalog.loadTable(TableIdentifier.of("floe", topic)).location();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -250,10 +390,11 @@ class SparkReadIT {
     }
 
     /**
-     * Waits through the REST catalog (Iceberg's client from the Spark runtime) until the table's current
-     * snapshot holds {@code count} rows: the agent commits every 200 ms while records arrive.
+     * Waits through the REST catalog (Iceberg's client from the Spark runtime) until the current snapshot
+     * of {@code topic}'s table has {@code count} rows in its data files (an upsert table's rows that
+     * deletion vectors hide count too): the agent commits every 200 ms while records arrive.
      */
-    private static void awaitTableRows(long count, Duration timeout) throws Exception {
+    private static void awaitTableRows(String topic, long count, Duration timeout) throws Exception {
         Instant deadline = Instant.now().plus(timeout);
         String last = "no answer";
         try (RESTCatalog catalog = new RESTCatalog()) {
@@ -261,7 +402,7 @@ class SparkReadIT {
             while (Instant.now().isBefore(deadline)) {
                 assertThat(agent.isAlive()).as("agent running; its log: %s", agentLogTail()).isTrue();
                 try {
-                    Snapshot snapshot = catalog.loadTable(TableIdentifier.of("floe", TOPIC)).currentSnapshot();
+                    Snapshot snapshot = catalog.loadTable(TableIdentifier.of("floe", topic)).currentSnapshot();
                     last = snapshot == null ? "no snapshot" : snapshot.summary().toString();
                     if (snapshot != null && Long.parseLong(snapshot.summary().getOrDefault("total-records", "0")) >= count) {
                         return;
@@ -272,7 +413,7 @@ class SparkReadIT {
                 Thread.sleep(100);
             }
         }
-        throw new AssertionError("table " + TOPIC + " did not reach " + count + " rows in " + timeout + "; last: "
+        throw new AssertionError("table " + topic + " did not reach " + count + " rows in " + timeout + "; last: "
                 + last + "\nagent log:\n" + agentLogTail());
     }
 

@@ -19,6 +19,8 @@ import io.floe.maintenance.Maintenance;
 import io.floe.maintenance.MaintenanceMetadata;
 import io.floe.tableflow.Tableflow;
 import io.floe.tableflow.TableflowMetadata;
+import io.floe.tableflow.changes.ChangeLimits;
+import io.floe.tableflow.changes.ChangesEndpoint;
 import io.floe.tableflow.rest.RestCatalogHandler;
 import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
@@ -41,7 +43,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The composition root: one running agent with everything around it, wired by hand. Starts, in
  * order, the metrics registry, the HTTP endpoint, the metadata store, the object store, the agent,
- * the maintenance jobs and Tableflow with its Iceberg REST catalog (unless turned off) and the Kafka
+ * the maintenance jobs and Tableflow with its Iceberg REST catalog and change queries (unless turned off) and the Kafka
  * listener; {@link #close()} stops them in reverse, so the listener finishes its in-flight requests
  * first, the jobs stop and give up their leases, the agent then flushes and commits what it
  * buffered, and the stores close only after that. Thread-safe; closing twice is harmless.
@@ -84,13 +86,15 @@ final class AgentRuntime implements AutoCloseable {
         stages.start("JVM metrics", () -> bindJvmMetrics(registry), JvmGcMetrics::close);
         // Mounted now, served once the Iceberg catalog exists; until then it answers 503.
         RestCatalogHandler icebergRest = new RestCatalogHandler(ICEBERG_PATH);
+        ChangesEndpoint changes = new ChangesEndpoint(ChangeLimits.DEFAULTS.queriesMax());
         HttpEndpoint http = stages.start(
                 "HTTP endpoint on " + settings.httpListen(),
                 () -> HttpEndpoint.start(
                         settings.httpListen().host(),
                         settings.httpListen().port(),
                         HealthAndMetrics.addTo(new RouteTable(), registry, serving::get)
-                                .mount(ICEBERG_PATH, icebergRest)),
+                                .mount(ICEBERG_PATH, icebergRest)
+                                .mount(ChangesEndpoint.MOUNT, changes)),
                 HttpEndpoint::close);
         MetadataStore metadata = stages.start(
                 "metadata store " + Backends.redact(settings.metadataUrl()),
@@ -137,6 +141,10 @@ final class AgentRuntime implements AutoCloseable {
                     () -> TableflowSetup.serveRestCatalog(icebergRest, settings, tables),
                     RestCatalogHandler::stop);
             stages.start(
+                    "change queries at " + ChangesEndpoint.MOUNT,
+                    () -> TableflowSetup.serveChanges(changes, tables, metadata, agent.objects(), clock, registry),
+                    ChangesEndpoint::stop);
+            stages.start(
                     "tableflow",
                     () -> Tableflow.start(
                             TableflowSetup.config(settings),
@@ -151,6 +159,8 @@ final class AgentRuntime implements AutoCloseable {
             LOGGER.info("Tableflow is off: this agent materializes no tables");
             agent.topics().configs().addChangeCheck(new SchemaChange(null));
             icebergRest.off("this agent runs with --tableflow=false, so it serves no Iceberg catalog;"
+                    + " ask an agent that runs Tableflow");
+            changes.off("this agent runs with --tableflow=false, so it answers no change queries;"
                     + " ask an agent that runs Tableflow");
         }
         KafkaServer kafka = stages.start(

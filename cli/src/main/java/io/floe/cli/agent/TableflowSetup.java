@@ -1,18 +1,25 @@
 package io.floe.cli.agent;
 
+import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.TableflowConfig;
 import io.floe.tableflow.catalog.IcebergCatalogs;
+import io.floe.tableflow.changes.ChangeLimits;
+import io.floe.tableflow.changes.ChangeQueries;
+import io.floe.tableflow.changes.ChangesEndpoint;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
 import io.floe.tableflow.rest.ReadOnlyRestCatalog;
 import io.floe.tableflow.rest.RestCatalogConfig;
 import io.floe.tableflow.rest.RestCatalogHandler;
+import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableCatalog;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -47,6 +54,20 @@ final class TableflowSetup {
             RestCatalogHandler handler, AgentSettings settings, TableCatalog tables) {
         handler.serve(new ReadOnlyRestCatalog(
                 tables.catalog(), RestCatalogConfig.DEFAULTS.withDefaults(restCatalogDefaults(settings))));
+        return handler;
+    }
+
+    /** Makes {@code handler} answer change queries on {@code tables}, reading the log as the table jobs do. */
+    static ChangesEndpoint serveChanges(
+            ChangesEndpoint handler,
+            TableCatalog tables,
+            MetadataStore metadata,
+            ObjectStore objects,
+            Clock clock,
+            MeterRegistry meters) {
+        ChangeQueries queries = new ChangeQueries(
+                tables, metadata, metadata, new CommittedLog(metadata, objects), ChangeLimits.DEFAULTS, clock, meters);
+        handler.serve(queries::plan);
         return handler;
     }
 

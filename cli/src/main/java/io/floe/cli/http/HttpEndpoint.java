@@ -24,8 +24,11 @@ import org.slf4j.LoggerFactory;
 public final class HttpEndpoint implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(HttpEndpoint.class);
-    /** Enough for scrapes and health checks; handlers that need more bring their own executor. */
-    private static final int THREADS = 2;
+    /**
+     * Scrapes and health checks, and the change queries that stream on these threads (at most two at
+     * once, see {@code ChangeLimits#queriesMax}), which leaves two for the rest.
+     */
+    private static final int THREADS = 4;
 
     private static final int BACKLOG = 64;
 
@@ -81,13 +84,20 @@ public final class HttpEndpoint implements AutoCloseable {
             this.routes = routes;
         }
 
+        /**
+         * A mounted handler owns its exchange: it closes it when its answer is complete, and throws
+         * without closing it to make the server drop the connection (a streamed answer that broke off
+         * must not look complete).
+         */
         @Override
         public void handle(HttpExchange exchange) throws IOException {
-            try (exchange) {
+            try {
                 String path = exchange.getRequestURI().getPath();
                 Optional<Supplier<TextResponse>> exact = routes.exact(path);
                 if (exact.isPresent()) {
-                    answerGet(exchange, exact.get());
+                    try (exchange) {
+                        answerGet(exchange, exact.get());
+                    }
                     return;
                 }
                 Optional<HttpHandler> mounted = routes.mounted(path);
@@ -95,7 +105,9 @@ public final class HttpEndpoint implements AutoCloseable {
                     mounted.get().handle(exchange);
                     return;
                 }
-                send(exchange, new TextResponse(404, TextResponse.PLAIN, "no route for " + path + "\n"));
+                try (exchange) {
+                    send(exchange, new TextResponse(404, TextResponse.PLAIN, "no route for " + path + "\n"));
+                }
             } catch (RuntimeException e) {
                 LOGGER.warn(
                         "HTTP request failed method={} uri={}",

@@ -46,8 +46,7 @@ final class DescribeTableCommand implements Callable<Integer> {
     @Mixin
     private TablesOptions options;
 
-    /** The agent's default HTTP port (its {@code --http-listen}). */
-    static final int DEFAULT_HTTP_PORT = 9644;
+    private static final int DEFAULT_HTTP_PORT = AgentHttp.DEFAULT_PORT;
 
     @Option(
             names = "--http",
@@ -85,13 +84,7 @@ final class DescribeTableCommand implements Callable<Integer> {
 
     /** {@code --http}, or the host of {@code --bootstrap} with the default HTTP port. */
     private String httpEndpoint() {
-        if (http != null) {
-            return http;
-        }
-        String bootstrap = options.connection.bootstrap().split(",")[0].trim();
-        int colon = bootstrap.lastIndexOf(':');
-        String host = colon < 0 ? bootstrap : bootstrap.substring(0, colon);
-        return host + ":" + DEFAULT_HTTP_PORT;
+        return AgentHttp.endpoint(http, options.connection);
     }
 
     private void describe(Admin admin, RemoteTables catalog) throws ExecutionException, InterruptedException {

@@ -9,12 +9,14 @@ import picocli.CommandLine.Spec;
 /** {@code floe tables}: the parent of the Tableflow commands. */
 @Command(
         name = "tables",
-        description = "Manages Tableflow: topics materialized as Iceberg tables (enable, disable, list, describe).",
+        description =
+                "Manages Tableflow: topics materialized as Iceberg tables (enable, disable, list, describe, changes).",
         subcommands = {
             EnableTableCommand.class,
             DisableTableCommand.class,
             ListTablesCommand.class,
-            DescribeTableCommand.class
+            DescribeTableCommand.class,
+            ChangesCommand.class
         })
 public final class TablesCommand implements Callable<Integer> {
 

@@ -77,11 +77,29 @@ class TablesCommandIT {
                             bootstrap))
                     .isEqualTo(1);
             assertThat(err.toString()).contains("floe tables enable:", "not a valid Avro schema");
-            // Upsert tables are not published to Delta yet: refused while the topic has --delta.
-            assertThat(floe("tables", "enable", "counts", "--mode", "upsert", "--bootstrap", bootstrap))
-                    .isEqualTo(1);
-            assertThat(err.toString())
-                    .contains("floe.tableflow.delta.enabled is not supported yet with floe.tableflow.mode=upsert");
+            // An upsert table is published to Delta too, its deletion vectors shared by the two logs.
+            assertThat(floe("topics", "create", "accounts", "--partitions", "1", "--bootstrap", bootstrap))
+                    .isZero();
+            assertThat(floe(
+                            "tables",
+                            "enable",
+                            "accounts",
+                            "--mode",
+                            "upsert",
+                            "--format",
+                            "json",
+                            "--schema",
+                            JSON_SCHEMA,
+                            "--delta",
+                            "--bootstrap",
+                            bootstrap))
+                    .as(err.toString())
+                    .isZero();
+            assertThat(out.toString()).contains("Tableflow enabled for topic 'accounts': table floe.accounts");
+            assertThat(floe("tables", "list", "--bootstrap", bootstrap)).isZero();
+            assertThat(out.toString()).contains("floe.accounts");
+            assertThat(floe("tables", "disable", "accounts", "--bootstrap", bootstrap))
+                    .isZero();
             // A value field may not take a name that Iceberg or another engine reserves: refused when set.
             assertThat(floe(
                             "tables",

@@ -20,6 +20,7 @@ import java.util.Queue;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -167,6 +168,7 @@ class StreamsExactlyOnceCrashIT {
                         .coordinator()
                         .id();
                 agents.kill(victim);
+                input.killed();
                 mark("agent " + victim + " killed (group coordinator: agent " + groupCoordinator + "): it coordinated "
                         + before + "; " + readAtKill
                         + " updates read, " + ackedAtKill + " of " + LINES + " lines acknowledged");
@@ -429,6 +431,7 @@ class StreamsExactlyOnceCrashIT {
         private final List<String> lines;
         private final AtomicInteger acked = new AtomicInteger();
         private final Queue<String> failures = new ConcurrentLinkedQueue<>();
+        private final CountDownLatch killed = new CountDownLatch(1);
         private final Thread thread;
 
         InputProducer(String bootstrap, List<String> lines) {
@@ -447,7 +450,12 @@ class StreamsExactlyOnceCrashIT {
             long start = System.nanoTime();
             try (KafkaProducer<byte[], byte[]> producer = Records.producer(bootstrap, Map.of())) {
                 for (int line = 0; line < lines.size(); line++) {
-                    // Pacing, not synchronization: the run must last long enough for the kill to land in it.
+                    // The second half waits for the kill, so the kill always lands mid-run, however slow the
+                    // machine; the pacing only spreads the first half over several transactions.
+                    if (line == lines.size() / 2 && !awaitKill()) {
+                        failures.add("no kill within " + RUN_TIMEOUT + " after half the lines");
+                        return;
+                    }
                     LockSupport.parkNanos(start + line * intervalNanos - System.nanoTime());
                     int number = line;
                     producer.send(
@@ -462,6 +470,20 @@ class StreamsExactlyOnceCrashIT {
                             });
                 }
             }
+        }
+
+        private boolean awaitKill() {
+            try {
+                return killed.await(RUN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        /** Lets the second half of the lines go: the coordinator's agent has been killed. */
+        void killed() {
+            killed.countDown();
         }
 
         boolean awaitDone(Duration timeout) throws InterruptedException {

@@ -1,6 +1,7 @@
 package io.floe.cli.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -38,6 +39,13 @@ class HttpEndpointTest {
                     try (OutputStream out = exchange.getResponseBody()) {
                         out.write(body);
                     }
+                })
+                .mount("/stream", exchange -> {
+                    // A streamed answer that breaks off: it must not reach the client as a complete one.
+                    exchange.sendResponseHeaders(200, 0);
+                    exchange.getResponseBody().write("partial\n".getBytes(StandardCharsets.UTF_8));
+                    exchange.getResponseBody().flush();
+                    throw new IOException("broke off");
                 });
         endpoint = HttpEndpoint.start("127.0.0.1", 0, routes);
     }
@@ -54,6 +62,16 @@ class HttpEndpointTest {
                 .timeout(Duration.ofSeconds(10))
                 .build();
         return client.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aMountedHandlerThatThrowsWhileStreamingDropsTheConnection() {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + endpoint.port() + "/stream"))
+                .timeout(Duration.ofSeconds(10))
+                .build();
+        assertThatThrownBy(() -> client.send(request, HttpResponse.BodyHandlers.ofString()))
+                .as("the answer is not complete")
+                .isInstanceOf(IOException.class);
     }
 
     @Test

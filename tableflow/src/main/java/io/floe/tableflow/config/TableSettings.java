@@ -77,10 +77,6 @@ public record TableSettings(
                     + " is below the minimum " + MIN_ORPHAN_AGE.toMillis()
                     + ": a round in flight writes its files before it commits them");
         }
-        if (mode == TableMode.UPSERT && deltaEnabled) {
-            throw new IllegalArgumentException(TableflowConfigs.DELTA_ENABLED + " is not supported yet with "
-                    + TableflowConfigs.MODE + "=upsert (its deletion vectors are not published to Delta yet)");
-        }
         if (format != ValueFormat.RAW && schema.isBlank()) {
             throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when " + TableflowConfigs.FORMAT
                     + " is " + format.name().toLowerCase(java.util.Locale.ROOT));

@@ -1,12 +1,10 @@
 package io.floe.tableflow.delta;
 
 import io.delta.kernel.Operation;
-import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
@@ -20,7 +18,6 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
-import io.delta.kernel.utils.FileStatus;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
 import java.io.IOException;
@@ -28,15 +25,15 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +48,13 @@ import org.slf4j.LoggerFactory;
  * after the Iceberg commit, a failed sync) commits the difference: the files Iceberg's snapshot has and
  * Delta's lacks are added, the files Delta has and Iceberg's snapshot no longer references are removed.
  * Versions already in the log are never written again.
+ *
+ * <p>An upsert table's deletion vectors are shared, not copied: each {@code add} action of a data file
+ * that Iceberg's snapshot pairs with a deletion vector points at the bytes of that Puffin blob (see
+ * {@link DeletionVector}), and a file is the same in both logs only with the same vector. When a round
+ * replaces a file's vector, the Delta commit removes the file with its old vector and adds it with the
+ * new one. Tables of Iceberg format version 3 get Delta's {@code deletionVectors} reader and writer
+ * features ({@code delta.enableDeletionVectors}).
  *
  * <p>The Delta table is unpartitioned whatever Iceberg's spec: Iceberg's day and hour partitions are
  * transforms of the timestamp column, which Delta could only express as generated columns (Kernel
@@ -74,6 +78,12 @@ public final class DeltaMirror {
 
     static final String ENGINE_INFO = "floe";
     static final String CHECKPOINT_INTERVAL = "10";
+    static final String ENABLE_DELETION_VECTORS = "delta.enableDeletionVectors";
+    private static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+    private static final String CHECKPOINT_INTERVAL_PROPERTY = "delta.checkpointInterval";
+    /** The Iceberg format version whose tables may have deletion vectors (upsert tables). */
+    private static final int DELETION_VECTORS_FORMAT = 3;
+
     private static final int ATTEMPTS = 3;
 
     private final DeltaMetrics metrics;
@@ -165,90 +175,148 @@ public final class DeltaMirror {
             String path,
             org.apache.iceberg.Schema icebergSchema,
             ObjectLocations locations) {
-        Snapshot delta;
-        try {
-            delta = TableManager.loadSnapshot(path).build(engine);
-        } catch (TableNotFoundException e) {
-            Transaction create = TableManager.buildCreateTableTransaction(
-                            path, DeltaSchemas.of(icebergSchema, null), ENGINE_INFO)
-                    .withTableProperties(
-                            Map.of("delta.columnMapping.mode", "id", "delta.checkpointInterval", CHECKPOINT_INTERVAL))
-                    .withMaxRetries(0)
-                    .build(engine);
-            commit(engine, create, List.of(), table);
-            LOGGER.info("delta table created table={} location={}", table.name(), path);
-            delta = TableManager.loadSnapshot(path).build(engine);
-        }
+        // Iceberg tables of format 3 may have deletion vectors (upsert tables); Delta readers must apply them.
+        boolean vectors = TableUtil.formatVersion(table) >= DELETION_VECTORS_FORMAT;
+        Snapshot delta = loadOrCreate(table, engine, path, icebergSchema, vectors);
         StructType schema = DeltaSchemas.of(icebergSchema, delta.getSchema());
         long sequence = current.sequenceNumber();
         Optional<Long> mirrored = delta.getLatestTransactionVersion(engine, ICEBERG_TRANSACTION);
         boolean sameSchema = delta.getSchema().equals(schema);
+        boolean enableVectors =
+                vectors && !"true".equals(delta.getTableProperties().get(ENABLE_DELETION_VECTORS));
         if (mirrored.isPresent() && mirrored.get() > sequence) {
             throw new IllegalStateException("the delta log holds Iceberg sequence number " + mirrored.get()
                     + ", ahead of the table's current " + sequence
                     + " (was the table created again at this location? remove its _delta_log to publish anew)");
         }
-        if (mirrored.isPresent() && mirrored.get() == sequence && sameSchema) {
+        if (mirrored.isPresent() && mirrored.get() == sequence && sameSchema && !enableVectors) {
             return Outcome.UP_TO_DATE;
         }
 
-        Map<String, FileStatus> deltaFiles = liveFiles(engine, delta, locations);
-        Map<String, DataFile> icebergFiles = icebergFiles(table, current, locations);
         UpdateTableTransactionBuilder builder = delta.buildUpdateTableTransaction(ENGINE_INFO, Operation.WRITE)
                 .withTransactionId(ICEBERG_TRANSACTION, sequence)
                 .withMaxRetries(0);
         if (!sameSchema) {
             builder = builder.withUpdatedSchema(schema);
         }
+        if (enableVectors) {
+            // Readers must apply deletion vectors from this version on; Kernel adds the table feature.
+            builder = builder.withTablePropertiesAdded(Map.of(ENABLE_DELETION_VECTORS, "true"));
+        }
         Transaction transaction = builder.build(engine);
         boolean dataChange = dataChange(table, current, mirrored);
-        long now = clock.millis();
-        List<Row> actions = new ArrayList<>();
-        for (Map.Entry<String, FileStatus> file : deltaFiles.entrySet()) {
-            if (!icebergFiles.containsKey(file.getKey())) {
-                actions.add(KernelInternals.remove(engine, transaction, file.getValue(), dataChange, now));
-            }
-        }
-        List<DataFileStatus> added = new ArrayList<>();
-        for (Map.Entry<String, DataFile> file : icebergFiles.entrySet()) {
-            if (!deltaFiles.containsKey(file.getKey())) {
-                DataFile data = file.getValue();
-                added.add(new DataFileStatus(
-                        file.getKey(),
-                        data.fileSizeInBytes(),
-                        current.timestampMillis(),
-                        Optional.of(DeltaStats.of(data, icebergSchema, schema))));
-            }
-        }
-        if (dataChange) {
-            Row state = transaction.getTransactionState(engine);
-            try (CloseableIterator<Row> adds = Transaction.generateAppendActions(
-                    engine, state, iterator(added), Transaction.getWriteContext(engine, state, Map.of()))) {
-                adds.forEachRemaining(actions::add);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        } else {
-            for (DataFileStatus file : added) {
-                actions.add(KernelInternals.add(engine, transaction, file, false));
-            }
-        }
-        long version = commit(engine, transaction, actions, table);
+        FileActions files = fileActions(
+                engine,
+                transaction,
+                LiveFiles.delta(engine, delta, locations),
+                LiveFiles.iceberg(table, current.snapshotId(), locations),
+                new Stats(icebergSchema, schema, current.timestampMillis()),
+                dataChange);
+        long version = commit(engine, transaction, files.actions(), table);
         LOGGER.info(
                 "delta log updated table={} version={} icebergSequence={} added={} removed={} dataChange={}",
                 table.name(),
                 version,
                 sequence,
-                added.size(),
-                actions.size() - added.size(),
+                files.added(),
+                files.removed(),
                 dataChange);
         return Outcome.COMMITTED;
     }
 
+    /** The latest snapshot of the Delta table at {@code path}, created first when there is none. */
+    private static Snapshot loadOrCreate(
+            Table table, Engine engine, String path, org.apache.iceberg.Schema icebergSchema, boolean vectors) {
+        try {
+            return TableManager.loadSnapshot(path).build(engine);
+        } catch (TableNotFoundException e) {
+            Map<String, String> properties =
+                    new HashMap<>(Map.of(COLUMN_MAPPING_MODE, "id", CHECKPOINT_INTERVAL_PROPERTY, CHECKPOINT_INTERVAL));
+            if (vectors) {
+                properties.put(ENABLE_DELETION_VECTORS, "true");
+            }
+            Transaction create = TableManager.buildCreateTableTransaction(
+                            path, DeltaSchemas.of(icebergSchema, null), ENGINE_INFO)
+                    .withTableProperties(properties)
+                    .withMaxRetries(0)
+                    .build(engine);
+            commit(engine, create, List.of(), table);
+            LOGGER.info("delta table created table={} location={} deletionVectors={}", table.name(), path, vectors);
+            return TableManager.loadSnapshot(path).build(engine);
+        }
+    }
+
+    /** The schemas an {@code add}'s statistics are read and written by, and the time it is added at. */
+    private record Stats(org.apache.iceberg.Schema iceberg, StructType delta, long addedAtMillis) {}
+
+    /** The {@code remove} and {@code add} actions of a commit, and how many of each. */
+    private record FileActions(List<Row> actions, int added, int removed) {}
+
     /**
-     * The data files the latest version of the table's Delta log references, by location; empty when
-     * the table has no Delta log. Orphan removal keeps them: a Delta log that lags behind Iceberg
-     * still references files Iceberg may have let go. Throws when the log exists and cannot be read.
+     * The actions that take the Delta snapshot's live files to the Iceberg snapshot's: a file the Delta
+     * snapshot has with another deletion vector than Iceberg's, or that Iceberg no longer has, is
+     * removed (with the vector it had); one Iceberg has and Delta lacks with that vector is added.
+     */
+    private FileActions fileActions(
+            Engine engine,
+            Transaction transaction,
+            Map<String, LiveFiles.DeltaFile> deltaFiles,
+            Map<String, LiveFiles.IcebergFile> icebergFiles,
+            Stats stats,
+            boolean dataChange) {
+        long now = clock.millis();
+        List<Row> actions = new ArrayList<>();
+        for (LiveFiles.DeltaFile file : deltaFiles.values()) {
+            LiveFiles.IcebergFile wanted = icebergFiles.get(file.location());
+            if (wanted == null || !wanted.vector().equals(file.vector())) {
+                actions.add(KernelInternals.remove(file.scanFile(), dataChange, now));
+            }
+        }
+        int removed = actions.size();
+        List<DataFileStatus> appended = new ArrayList<>();
+        for (Map.Entry<String, LiveFiles.IcebergFile> file : icebergFiles.entrySet()) {
+            LiveFiles.DeltaFile live = deltaFiles.get(file.getKey());
+            Optional<DeletionVector> vector = file.getValue().vector();
+            if (live != null && live.vector().equals(vector)) {
+                continue;
+            }
+            DataFile data = file.getValue().data();
+            DataFileStatus status = new DataFileStatus(
+                    file.getKey(),
+                    data.fileSizeInBytes(),
+                    stats.addedAtMillis(),
+                    Optional.of(DeltaStats.of(data, stats.iceberg(), stats.delta(), vector.isPresent())));
+            if (dataChange && vector.isEmpty()) {
+                appended.add(status);
+            } else {
+                actions.add(KernelInternals.add(engine, transaction, status, dataChange, vector));
+            }
+        }
+        actions.addAll(appendActions(engine, transaction, appended));
+        return new FileActions(actions, actions.size() - removed, removed);
+    }
+
+    /** Kernel's own {@code add} actions for new files with all their rows, as a blind append writes them. */
+    private static List<Row> appendActions(Engine engine, Transaction transaction, List<DataFileStatus> files) {
+        List<Row> actions = new ArrayList<>();
+        if (files.isEmpty()) {
+            return actions;
+        }
+        Row state = transaction.getTransactionState(engine);
+        try (CloseableIterator<Row> adds = Transaction.generateAppendActions(
+                engine, state, iterator(files), Transaction.getWriteContext(engine, state, Map.of()))) {
+            adds.forEachRemaining(actions::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return actions;
+    }
+
+    /**
+     * The files the latest version of the table's Delta log references, by location: its data files
+     * and the Puffin files that hold their deletion vectors; empty when the table has no Delta log.
+     * Orphan removal keeps them: a Delta log that lags behind Iceberg still references files Iceberg may
+     * have let go. Throws when the log exists and cannot be read.
      */
     public static Set<String> referencedFiles(Table table) {
         String log = trimSlash(table.location()) + "/" + LOG_DIRECTORY + "/";
@@ -265,8 +333,14 @@ public final class DeltaMirror {
             return Set.of();
         }
         Engine engine = DefaultEngine.create(new DeltaFileIO(io.store(), locations));
-        return liveFiles(engine, TableManager.loadSnapshot(path).build(engine), locations)
-                .keySet();
+        Set<String> files = new HashSet<>();
+        for (LiveFiles.DeltaFile file : LiveFiles.delta(
+                        engine, TableManager.loadSnapshot(path).build(engine), locations)
+                .values()) {
+            files.add(file.location());
+            file.vector().ifPresent(vector -> files.add(vector.location()));
+        }
+        return files;
     }
 
     /** Commits and runs the post-commit hooks (the checkpoint); a failed hook is only logged. */
@@ -305,46 +379,6 @@ public final class DeltaMirror {
             snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
         }
         return snapshot == null || snapshot.sequenceNumber() != mirrored.get();
-    }
-
-    /** The Delta snapshot's live data files by location. */
-    static Map<String, FileStatus> liveFiles(Engine engine, Snapshot delta, ObjectLocations locations) {
-        Map<String, FileStatus> files = new HashMap<>();
-        Scan scan = delta.getScanBuilder().build();
-        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
-            while (batches.hasNext()) {
-                try (CloseableIterator<Row> rows = batches.next().getRows()) {
-                    while (rows.hasNext()) {
-                        FileStatus file = KernelInternals.scanFile(rows.next());
-                        files.put(locations.location(locations.key(file.getPath())), file);
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return files;
-    }
-
-    /** The Iceberg snapshot's data files by location; refuses delete files, which Delta would not apply. */
-    private static Map<String, DataFile> icebergFiles(
-            Table table, org.apache.iceberg.Snapshot current, ObjectLocations locations) {
-        Map<String, DataFile> files = new LinkedHashMap<>();
-        try (org.apache.iceberg.io.CloseableIterable<FileScanTask> tasks = table.newScan()
-                .useSnapshot(current.snapshotId())
-                .includeColumnStats()
-                .planFiles()) {
-            for (FileScanTask task : tasks) {
-                if (!task.deletes().isEmpty()) {
-                    throw new IllegalStateException("data file " + task.file().location()
-                            + " has delete files, which the Delta log cannot express");
-                }
-                files.put(locations.location(locations.key(task.file().location())), task.file());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return files;
     }
 
     private static <T> CloseableIterator<T> iterator(List<T> items) {

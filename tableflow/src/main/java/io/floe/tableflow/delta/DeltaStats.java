@@ -26,18 +26,27 @@ import org.apache.iceberg.types.Types;
  * a prefix with its last character raised above), which are still bounds, and Delta truncates its own
  * string and timestamp stats the same way. Float and double bounds are left out when the file may
  * hold NaN, which Iceberg's bounds exclude.
+ *
+ * <p>The statistics are of the whole file, as Iceberg keeps them. When a deletion vector hides some
+ * of its rows they are marked wide ({@code tightBounds=false}): a bound still bounds every row that is
+ * left but may be a deleted row's value, and {@code numRecords} counts the deleted rows too, as Delta
+ * requires of a file with a deletion vector.
  */
 final class DeltaStats {
 
     private DeltaStats() {}
 
-    /** The statistics of {@code file}, keyed by the physical names of {@code delta} (from {@code schema}). */
-    static DataFileStatistics of(DataFile file, Schema schema, StructType delta) {
+    /**
+     * The statistics of {@code file}, keyed by the physical names of {@code delta} (from {@code
+     * schema}); wide when a deletion vector hides some of its rows ({@code hasDeletes}).
+     */
+    static DataFileStatistics of(DataFile file, Schema schema, StructType delta, boolean hasDeletes) {
         Map<Column, Literal> min = new HashMap<>();
         Map<Column, Literal> max = new HashMap<>();
         Map<Column, Long> nulls = new HashMap<>();
         collect(file, schema, delta, List.of(), min, max, nulls);
-        return new DataFileStatistics(file.recordCount(), min, max, nulls, Optional.empty());
+        return new DataFileStatistics(
+                file.recordCount(), min, max, nulls, hasDeletes ? Optional.of(false) : Optional.empty());
     }
 
     private static void collect(

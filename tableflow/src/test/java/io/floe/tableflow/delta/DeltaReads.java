@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
@@ -78,7 +79,7 @@ public final class DeltaReads {
             ObjectStore store, ObjectLocations locations, String path, long version) {
         Engine engine = DefaultEngine.create(new DeltaFileIO(store, locations));
         Snapshot snapshot = TableManager.loadSnapshot(path).atVersion(version).build(engine);
-        return new TreeSet<>(DeltaMirror.liveFiles(engine, snapshot, locations).keySet());
+        return new TreeSet<>(LiveFiles.delta(engine, snapshot, locations).keySet());
     }
 
     /** The latest version of the Delta table at {@code path}. */
@@ -131,7 +132,25 @@ public final class DeltaReads {
     public static TreeSet<String> deltaFiles(ObjectStore store, ObjectLocations locations, String path) {
         Engine engine = DefaultEngine.create(new DeltaFileIO(store, locations));
         Snapshot snapshot = TableManager.loadSnapshot(path).build(engine);
-        return new TreeSet<>(DeltaMirror.liveFiles(engine, snapshot, locations).keySet());
+        return new TreeSet<>(LiveFiles.delta(engine, snapshot, locations).keySet());
+    }
+
+    /**
+     * The data files of the latest Delta version by location, each with its deletion vector as
+     * {@code "<location>@<offset>+<sizeInBytes>#<cardinality>"}, or {@code "none"}.
+     */
+    public static Map<String, String> deltaVectors(ObjectStore store, ObjectLocations locations, String path) {
+        Engine engine = DefaultEngine.create(new DeltaFileIO(store, locations));
+        Snapshot snapshot = TableManager.loadSnapshot(path).build(engine);
+        Map<String, String> vectors = new TreeMap<>();
+        LiveFiles.delta(engine, snapshot, locations)
+                .forEach((location, file) -> vectors.put(
+                        location,
+                        file.vector()
+                                .map(dv -> dv.location() + "@" + dv.offset() + "+" + dv.sizeInBytes() + "#"
+                                        + dv.cardinality())
+                                .orElse("none")));
+        return vectors;
     }
 
     /** The version of transaction {@code application} the latest Delta version holds. */

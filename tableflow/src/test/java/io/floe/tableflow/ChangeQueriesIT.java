@@ -1,0 +1,351 @@
+package io.floe.tableflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.floe.tableflow.ProducedLog.Produced;
+import io.floe.tableflow.changes.ChangeKind;
+import io.floe.tableflow.changes.ChangeLimits;
+import io.floe.tableflow.changes.ChangeQueries;
+import io.floe.tableflow.changes.ChangeQuery;
+import io.floe.tableflow.changes.ChangeQueryException;
+import io.floe.tableflow.changes.Offsets;
+import io.floe.tableflow.changes.Point;
+import io.floe.tableflow.source.CommittedLog;
+import io.floe.tableflow.table.Watermark;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.Future;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Change queries of all three kinds on an upsert table of a keyed topic with inserts, updates, deletes
+ * and dead letters, through many table commits, compactions and a restart of the table job: every answer
+ * equals, line for line and in order, the changes computed here from the produced records alone (with
+ * the before image's position in the log and the commit of each change), for ranges between snapshots,
+ * commit times and offsets that fall between commits. Then what the table and log no longer hold is
+ * refused with what to do.
+ */
+class ChangeQueriesIT {
+
+    private static final Duration CATCH_UP = Duration.ofSeconds(60);
+    private static final String TOPIC = "accounts";
+    private static final String EVENTS = "events";
+    private static final int PARTITIONS = 3;
+    private static final int KEYS = 40;
+    private static final String SCHEMA = """
+            {"type": "object",
+             "properties": {"id": {"type": "integer"}, "balance": {"type": "integer"}},
+             "required": ["id", "balance"]}""";
+
+    @TempDir
+    Path dataDir;
+
+    private TableflowHarness floe;
+    private Admin admin;
+    private ChangeQueries changes;
+    private final Random random = new Random(1919);
+    private final ProducedLog produced = new ProducedLog();
+
+    @BeforeEach
+    void start() throws Exception {
+        floe = new TableflowHarness(dataDir).startTableflow(dataDir.resolve("spool"));
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()));
+        changes = new ChangeQueries(
+                floe.tables,
+                floe.metadata,
+                floe.metadata,
+                new CommittedLog(floe.metadata, floe.objects),
+                ChangeLimits.DEFAULTS,
+                Clock.systemUTC(),
+                floe.meters);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        admin.close();
+        floe.close();
+    }
+
+    @Test
+    void upsertTableChangesAreExactlyWhatTheLogImplies() throws Exception {
+        createTopic(TOPIC, "upsert");
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int round = 0; round < 5; round++) {
+                produce(producer, TOPIC, 120, round == 0 ? 0.0 : 0.15);
+                floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            }
+            floe.restartTableflow(dataDir.resolve("spool"));
+            for (int round = 0; round < 3; round++) {
+                produce(producer, TOPIC, 120, 0.2);
+                floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            }
+        }
+        Table table = floe.tables.load(TOPIC).orElseThrow();
+        List<Map.Entry<Long, Watermark>> commits = ProducedLog.commits(table);
+        assertThat(commits).as("several table commits").hasSizeGreaterThan(6);
+        assertThat(snapshots(table))
+                .as("a compaction among the commits")
+                .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
+
+        Offsets start = new Offsets(new TreeMap<>());
+        Offsets end = offsets(commits.get(commits.size() - 1).getValue());
+        Map.Entry<Long, Watermark> middle = commits.get(commits.size() / 2);
+        Offsets atMiddle = offsets(middle.getValue());
+        Offsets between = shifted(atMiddle, end, 7); // between two commits, not at one
+        Offsets beforeEnd = shifted(offsets(commits.get(commits.size() - 2).getValue()), end, 3);
+
+        assertAllKinds(table, new Point.Earliest(), new Point.Latest(), start, end);
+        assertAllKinds(table, new Point.AtSnapshot(middle.getKey()), new Point.Latest(), atMiddle, end);
+        assertAllKinds(table, new Point.AtOffsets(between), new Point.AtOffsets(beforeEnd), between, beforeEnd);
+        Instant middleTime =
+                Instant.ofEpochMilli(table.snapshot(middle.getKey()).timestampMillis());
+        assertAllKinds(
+                table,
+                new Point.AtTime(middleTime),
+                new Point.AtSnapshot(commits.get(commits.size() - 2).getKey()),
+                atMiddle,
+                offsets(commits.get(commits.size() - 2).getValue()));
+
+        // Every kind of change is in the answer, and a dead letter is none.
+        List<String> full = answer(new Point.Earliest(), new Point.Latest(), ChangeKind.FULL);
+        assertThat(full)
+                .anyMatch(line -> line.startsWith("c "))
+                .anyMatch(line -> line.startsWith("u "))
+                .anyMatch(line -> line.startsWith("d "));
+
+        assertRefusals(table, end);
+    }
+
+    @Test
+    void appendTableChangesAreItsRowsInTheRangeAndIcebergsIncrementalAppendScanAgrees() throws Exception {
+        createTopic(EVENTS, "append");
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int round = 0; round < 5; round++) {
+                produce(producer, EVENTS, 100, 0.0);
+                floe.awaitCaughtUp(EVENTS, CATCH_UP);
+            }
+        }
+        Table table = floe.tables.load(EVENTS).orElseThrow();
+        List<Map.Entry<Long, Watermark>> commits = ProducedLog.commits(table);
+        assertThat(snapshots(table))
+                .as("a compaction among the commits")
+                .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
+        Offsets end = offsets(commits.get(commits.size() - 1).getValue());
+        Map.Entry<Long, Watermark> middle = commits.get(commits.size() / 2);
+        Offsets between = shifted(offsets(middle.getValue()), end, 11);
+        for (ChangeKind kind : ChangeKind.values()) {
+            assertThat(answer(EVENTS, new Point.Earliest(), new Point.Latest(), kind))
+                    .as("%s from the start", kind)
+                    .containsExactlyElementsOf(produced.appended(table, new Offsets(new TreeMap<>()), end));
+            assertThat(answer(EVENTS, new Point.AtOffsets(between), new Point.Latest(), kind))
+                    .as("%s from offsets between commits", kind)
+                    .containsExactlyElementsOf(produced.appended(table, between, end));
+        }
+
+        // Iceberg's own incremental append scan answers the same query between two snapshots.
+        long from = middle.getKey();
+        long to = commits.get(commits.size() - 1).getKey();
+        List<String> engine = new ArrayList<>(
+                        answer(EVENTS, new Point.AtSnapshot(from), new Point.AtSnapshot(to), ChangeKind.APPEND))
+                .stream().map(line -> line.split(" ")[2]).sorted().toList();
+        assertThat(engine).isNotEmpty().containsExactlyElementsOf(incrementalAppendScan(table, from, to));
+
+        // The rows come from the table: a log that lost its head still answers.
+        admin.deleteRecords(Map.of(new TopicPartition(EVENTS, 0), RecordsToDelete.beforeOffset(end.get(0))))
+                .all()
+                .get();
+        assertThat(answer(EVENTS, new Point.Earliest(), new Point.Latest(), ChangeKind.FULL))
+                .containsExactlyElementsOf(produced.appended(table, new Offsets(new TreeMap<>()), end));
+    }
+
+    /** The positions of the rows Iceberg's IncrementalAppendScan reads between two snapshots, sorted. */
+    private static List<String> incrementalAppendScan(Table table, long fromExclusive, long to) throws IOException {
+        List<String> positions = new ArrayList<>();
+        try (CloseableIterable<FileScanTask> tasks = table.newIncrementalAppendScan()
+                .fromSnapshotExclusive(fromExclusive)
+                .toSnapshot(to)
+                .planFiles()) {
+            for (FileScanTask task : tasks) {
+                try (CloseableIterable<Record> rows = Parquet.read(
+                                table.io().newInputFile(task.file().location()))
+                        .project(table.schema())
+                        .createReaderFunc(type -> GenericParquetReaders.buildReader(table.schema(), type))
+                        .build()) {
+                    rows.forEach(
+                            row -> positions.add(row.getField("kafka_partition") + ":" + row.getField("kafka_offset")));
+                }
+            }
+        }
+        positions.sort(null);
+        return positions;
+    }
+
+    /** Points the table does not have, and a base the log or the table no longer holds. */
+    private void assertRefusals(Table table, Offsets end) throws Exception {
+        Offsets beyond = shifted(end, new Offsets(new TreeMap<>(Map.of(0, end.get(0) + 10))), 5);
+        assertThatThrownBy(() -> changes.plan(TOPIC, new Point.AtOffsets(beyond), new Point.Latest(), ChangeKind.FULL))
+                .isInstanceOf(ChangeQueryException.class)
+                .hasMessageContaining("is beyond table floe.accounts, which holds offsets " + end);
+        assertThatThrownBy(() -> changes.plan(
+                        TOPIC,
+                        new Point.AtTime(Instant.parse("2000-01-01T00:00:00Z")),
+                        new Point.Latest(),
+                        ChangeKind.MIN))
+                .isInstanceOf(ChangeQueryException.class)
+                .hasMessageContaining("is before the oldest snapshot of table floe.accounts; it has snapshot");
+        assertThatThrownBy(() -> changes.plan(TOPIC, new Point.Latest(), new Point.Earliest(), ChangeKind.FULL))
+                .hasMessageContaining("is after the end earliest");
+
+        // DeleteRecords moves partition 1's log start past the start of the table.
+        long logStart = end.get(1) / 2;
+        admin.deleteRecords(Map.of(new TopicPartition(TOPIC, 1), RecordsToDelete.beforeOffset(logStart)))
+                .all()
+                .get();
+        assertThatThrownBy(() -> changes.plan(TOPIC, new Point.Earliest(), new Point.Latest(), ChangeKind.FULL))
+                .isInstanceOf(ChangeQueryException.class)
+                .satisfies(e ->
+                        assertThat(((ChangeQueryException) e).reason()).isEqualTo(ChangeQueryException.Reason.GONE))
+                .hasMessageContaining("partition 1 of topic accounts no longer holds offsets [0, " + logStart + ")")
+                .hasMessageContaining("its first offset still available is " + logStart)
+                .hasMessageContaining("the oldest point this table can answer from is snapshot");
+
+        // Snapshot expiry takes the base of an early start away.
+        long keep = ProducedLog.commits(table).get(3).getKey();
+        table.expireSnapshots()
+                .expireOlderThan(table.snapshot(keep).timestampMillis())
+                .retainLast(1)
+                .commit();
+        assertThatThrownBy(() -> changes.plan(TOPIC, new Point.Earliest(), new Point.Latest(), ChangeKind.FULL))
+                .isInstanceOf(ChangeQueryException.class)
+                .hasMessageContaining("no longer has a snapshot at or before offsets")
+                .hasMessageContaining("query from snapshot " + keep);
+    }
+
+    private void assertAllKinds(Table table, Point from, Point to, Offsets fromOffsets, Offsets toOffsets)
+            throws IOException {
+        assertThat(answer(from, to, ChangeKind.FULL))
+                .as("full delta from %s to %s", from, to)
+                .isNotEmpty()
+                .containsExactlyElementsOf(produced.full(table, fromOffsets, toOffsets));
+        assertThat(answer(from, to, ChangeKind.MIN))
+                .as("min delta from %s to %s", from, to)
+                .containsExactlyElementsOf(produced.min(table, fromOffsets, toOffsets));
+        assertThat(answer(from, to, ChangeKind.APPEND))
+                .as("inserts from %s to %s", from, to)
+                .containsExactlyElementsOf(produced.inserts(table, fromOffsets, toOffsets));
+    }
+
+    private List<String> answer(Point from, Point to, ChangeKind kind) throws IOException {
+        return answer(TOPIC, from, to, kind);
+    }
+
+    private List<String> answer(String topic, Point from, Point to, ChangeKind kind) throws IOException {
+        ChangeQuery query = changes.plan(topic, from, to, kind);
+        List<String> lines = new ArrayList<>();
+        long count = query.run(change -> lines.add(ProducedLog.render(change)));
+        assertThat(count).isEqualTo(lines.size());
+        return lines;
+    }
+
+    private void createTopic(String name, String mode) throws Exception {
+        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1)
+                        .configs(Map.of(
+                                "floe.tableflow.enabled", "true",
+                                "floe.tableflow.mode", mode,
+                                "floe.tableflow.format", "json",
+                                "floe.tableflow.schema", SCHEMA,
+                                "floe.tableflow.compaction.trigger.files", "2",
+                                "floe.tableflow.commit.interval.ms", "200"))))
+                .all()
+                .get();
+    }
+
+    /**
+     * {@code count} records of random keys: a tombstone with probability {@code tombstones}, and now and
+     * then a record without a key or with a value that does not fit the schema (dead letters).
+     */
+    private void produce(KafkaProducer<byte[], byte[]> producer, String topic, int count, double tombstones)
+            throws Exception {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        List<Produced> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int id = random.nextInt(KEYS);
+            String key = random.nextInt(60) == 0 ? null : "key-" + id;
+            boolean bad = random.nextInt(50) == 0;
+            Long balance = random.nextDouble() < tombstones ? null : (long) random.nextInt(1_000_000);
+            byte[] value = balance == null
+                    ? null
+                    : (bad ? "{\"id\": \"not a number\"}" : "{\"id\": " + id + ", \"balance\": " + balance + "}")
+                            .getBytes(StandardCharsets.UTF_8);
+            sent.add(producer.send(new ProducerRecord<>(
+                    topic,
+                    key == null ? id % PARTITIONS : null,
+                    key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                    value)));
+            records.add(new Produced(0, 0, key, balance, bad && balance != null));
+        }
+        for (int i = 0; i < sent.size(); i++) {
+            RecordMetadata metadata = sent.get(i).get();
+            Produced record = records.get(i);
+            produced.add(new Produced(
+                    metadata.partition(), metadata.offset(), record.key(), record.balance(), record.bad()));
+        }
+    }
+
+    private static Offsets offsets(Watermark mark) {
+        return Offsets.of(mark.nextOffsets());
+    }
+
+    /** {@code from} moved {@code by} offsets forward in each partition, but not past {@code limit}. */
+    private static Offsets shifted(Offsets from, Offsets limit, long by) {
+        TreeMap<Integer, Long> next = new TreeMap<>();
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            next.put(partition, Math.min(limit.get(partition), from.get(partition) + by));
+        }
+        return new Offsets(next);
+    }
+
+    private static List<Snapshot> snapshots(Table table) {
+        List<Snapshot> snapshots = new ArrayList<>();
+        table.snapshots().forEach(snapshots::add);
+        return snapshots;
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+}
