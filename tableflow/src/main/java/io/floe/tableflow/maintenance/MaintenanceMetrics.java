@@ -11,6 +11,8 @@ final class MaintenanceMetrics {
     private final Counter filesRemoved;
     private final Counter snapshotsExpired;
     private final Counter orphansRemoved;
+    private final Counter filesKeptForDelta;
+    private final Counter deltaLogFilesRemoved;
     private final Counter conflicts;
     private final Counter failures;
 
@@ -27,6 +29,19 @@ final class MaintenanceMetrics {
         this.snapshotsExpired = counter(meters, "snapshots.expired", topic, table, "Snapshots expired");
         this.orphansRemoved = counter(
                 meters, "orphans.removed", topic, table, "Files no snapshot referenced, deleted by orphan removal");
+        this.filesKeptForDelta = counter(
+                meters,
+                "files.kept.for.delta",
+                topic,
+                table,
+                "Files expired snapshots let go that a Delta version within delta.deletedFileRetentionDuration"
+                        + " may read; orphan removal deletes them later");
+        this.deltaLogFilesRemoved = counter(
+                meters,
+                "delta.log.files.removed",
+                topic,
+                table,
+                "Delta log commits, checksums and checkpoints older than delta.logRetentionDuration, deleted");
         this.conflicts = counter(
                 meters, "conflicts", topic, table, "Maintenance commits rejected because the table changed meanwhile");
         this.failures = counter(meters, "failures", topic, table, "Maintenance actions that failed");
@@ -45,9 +60,14 @@ final class MaintenanceMetrics {
         filesAdded.increment(added);
     }
 
-    void expired(int snapshots, int files) {
+    void expired(int snapshots, int files, int keptForDelta) {
         snapshotsExpired.increment(snapshots);
         filesRemoved.increment(files);
+        filesKeptForDelta.increment(keptForDelta);
+    }
+
+    void deltaLogFilesRemoved(int count) {
+        deltaLogFilesRemoved.increment(count);
     }
 
     void orphansRemoved(int count) {

@@ -1,5 +1,6 @@
 package io.floe.tableflow.maintenance;
 
+import io.floe.tableflow.delta.DeltaFileReferences;
 import io.floe.tableflow.delta.DeltaMirror;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,9 +41,11 @@ import org.slf4j.LoggerFactory;
  * delete files. Only the table's own directories are listed (never the table location as a whole,
  * where other formats' logs may live), and a table that moves them elsewhere with
  * {@code write.data.path} or {@code write.metadata.path}, or turns {@code gc.enabled} off, is left
- * alone. A file the table's Delta log ({@link DeltaMirror}) references is reachable too (a Delta log
- * that lags behind may reference files Iceberg let go), and nothing of the log is ever deleted; a log
- * that cannot be read skips the run. Locations are compared in one normal form, and if the listing
+ * alone. A file the table's Delta log ({@link DeltaMirror}) may still read is reachable too
+ * ({@link DeltaFileReferences#retainedAt}: the files of its latest version, which may lag behind
+ * Iceberg, and those it removed less than {@code delta.deletedFileRetentionDuration} ago, which readers
+ * of older Delta versions read), and nothing of the log is ever deleted here; a log that cannot be read
+ * skips the run. Locations are compared in one normal form, and if the listing
  * does not contain the current metadata file the forms disagree and nothing is deleted.
  */
 final class OrphanFiles {
@@ -63,6 +66,11 @@ final class OrphanFiles {
 
     /** Deletes the orphans of {@code table} (as it is loaded) older than {@code minAge} at {@code now}. */
     static Outcome remove(Table table, Duration minAge, Instant now) {
+        return remove(table, minAge, now, new DeltaFileReferences.TombstoneCache());
+    }
+
+    /** As {@link #remove(Table, Duration, Instant)}, with the table's cache of Delta checkpoint tombstones. */
+    static Outcome remove(Table table, Duration minAge, Instant now, DeltaFileReferences.TombstoneCache cache) {
         if (!(table.io() instanceof SupportsPrefixOperations io)) {
             return Outcome.skipped("its FileIO cannot list");
         }
@@ -76,7 +84,8 @@ final class OrphanFiles {
         TableMetadata metadata = ((HasTableOperations) table).operations().current();
         Set<String> reachable = reachable(table, metadata);
         try {
-            DeltaMirror.referencedFiles(table).forEach(path -> reachable.add(normal(path)));
+            DeltaFileReferences.read(table, now, cache)
+                    .ifPresent(delta -> delta.retainedAt(now).forEach(path -> reachable.add(normal(path))));
         } catch (RuntimeException e) {
             LOGGER.warn("orphan removal skipped table={}: cannot read its delta log: {}", table.name(), e.toString());
             return Outcome.skipped("its delta log cannot be read");

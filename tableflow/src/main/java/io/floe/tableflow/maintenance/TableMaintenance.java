@@ -1,6 +1,8 @@
 package io.floe.tableflow.maintenance;
 
 import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.delta.DeltaFileReferences;
+import io.floe.tableflow.delta.DeltaLogCleanup;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.HashMap;
@@ -33,7 +35,10 @@ import org.slf4j.LoggerFactory;
  *       tenth of the table's rows, and at each maintenance interval while there are any, unless they are
  *       the ones the last compaction left (in files where too few rows are deleted to rewrite them).</li>
  *   <li><b>Snapshot expiry</b> and <b>orphan file removal</b> run every
- *       {@code floe.tableflow.maintenance.interval.ms}, the first time after the job's first round.</li>
+ *       {@code floe.tableflow.maintenance.interval.ms}, the first time after the job's first round. Both
+ *       keep the files a Delta version within the Delta log's {@code delta.deletedFileRetentionDuration}
+ *       may read, and a table published as Delta has its log's expired files deleted then too
+ *       ({@link DeltaLogCleanup}).</li>
  * </ul>
  *
  * A compaction reads at most {@code rewriteBytesMax} of small files per run (always at least one
@@ -49,9 +54,20 @@ public final class TableMaintenance {
     /** Per table name; a topic has two tables. */
     private final Map<String, Schedule> schedules = new HashMap<>();
 
-    /** What one call did. */
-    public record Result(CompactionOutcome compaction, int snapshotsExpired, int filesRemoved, int orphansRemoved) {
-        static final Result IDLE = new Result(new CompactionOutcome.NotDue(), 0, 0, 0);
+    /**
+     * What one call did: the compaction's outcome; snapshots expired and the files deleted with them; the
+     * files they let go that were kept for the Delta log; orphans deleted; Delta log files deleted.
+     */
+    public record Result(
+            CompactionOutcome compaction,
+            int snapshotsExpired,
+            int filesRemoved,
+            int filesKeptForDelta,
+            int orphansRemoved,
+            int deltaLogFilesRemoved) {
+        static Result compactionOnly(CompactionOutcome compaction) {
+            return new Result(compaction, 0, 0, 0, 0, 0);
+        }
     }
 
     public TableMaintenance(MeterRegistry meters, String topic, long rewriteBytesMax) {
@@ -69,7 +85,7 @@ public final class TableMaintenance {
      */
     public Result run(Table table, TableSettings settings, Instant now) {
         if (!settings.maintenanceEnabled()) {
-            return Result.IDLE;
+            return Result.compactionOnly(new CompactionOutcome.NotDue());
         }
         Schedule schedule = schedules.computeIfAbsent(
                 table.name(), name -> new Schedule(new MaintenanceMetrics(meters, topic, name)));
@@ -79,7 +95,7 @@ public final class TableMaintenance {
             compaction = compact(table, settings, now, schedule);
         }
         if (!cleanupDue) {
-            return new Result(compaction, 0, 0, 0);
+            return Result.compactionOnly(compaction);
         }
         schedule.nextCleanup = now.plus(settings.maintenanceInterval());
         if (!Boolean.parseBoolean(table.properties().getOrDefault(TableProperties.GC_ENABLED, "true"))) {
@@ -87,11 +103,18 @@ public final class TableMaintenance {
                     "no snapshot expiry or orphan removal table={}: {} is false",
                     table.name(),
                     TableProperties.GC_ENABLED);
-            return new Result(compaction, 0, 0, 0);
+            return Result.compactionOnly(compaction);
         }
-        SnapshotExpiry.Outcome expiry = expire(table, settings, now, schedule.metrics);
-        int orphans = removeOrphans(table, settings, now, schedule.metrics);
-        return new Result(compaction, expiry.snapshotsExpired(), expiry.filesRemoved(), orphans);
+        SnapshotExpiry.Outcome expiry = expire(table, settings, now, schedule);
+        int orphans = removeOrphans(table, settings, now, schedule);
+        int deltaLogFiles = settings.deltaEnabled() ? cleanDeltaLog(table, now, schedule.metrics) : 0;
+        return new Result(
+                compaction,
+                expiry.snapshotsExpired(),
+                expiry.filesRemoved(),
+                expiry.filesKeptForDelta(),
+                orphans,
+                deltaLogFiles);
     }
 
     private CompactionOutcome compact(Table table, TableSettings settings, Instant now, Schedule schedule) {
@@ -121,19 +144,24 @@ public final class TableMaintenance {
         return outcome;
     }
 
-    private static SnapshotExpiry.Outcome expire(
-            Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
+    private static SnapshotExpiry.Outcome expire(Table table, TableSettings settings, Instant now, Schedule schedule) {
+        MaintenanceMetrics metrics = schedule.metrics;
         try {
-            SnapshotExpiry.Outcome outcome = SnapshotExpiry.expire(table, settings.snapshotRetention(), now);
+            SnapshotExpiry.Outcome outcome =
+                    SnapshotExpiry.expire(table, settings.snapshotRetention(), now, schedule.deltaTombstones);
             if (outcome.snapshotsExpired() > 0) {
                 table.refresh();
-                metrics.expired(outcome.snapshotsExpired(), outcome.filesRemoved());
+                metrics.expired(outcome.snapshotsExpired(), outcome.filesRemoved(), outcome.filesKeptForDelta());
                 LOGGER.info(
-                        "snapshots expired table={} snapshots={} filesRemoved={} retentionMs={}",
+                        "snapshots expired table={} snapshots={} filesRemoved={} filesKeptForDelta={} retentionMs={}",
                         table.name(),
                         outcome.snapshotsExpired(),
                         outcome.filesRemoved(),
+                        outcome.filesKeptForDelta(),
                         settings.snapshotRetention().toMillis());
+            }
+            if (outcome.deltaUnreadable()) {
+                metrics.failed();
             }
             return outcome;
         } catch (CommitFailedException e) {
@@ -150,9 +178,11 @@ public final class TableMaintenance {
         return SnapshotExpiry.Outcome.NONE;
     }
 
-    private static int removeOrphans(Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
+    private static int removeOrphans(Table table, TableSettings settings, Instant now, Schedule schedule) {
+        MaintenanceMetrics metrics = schedule.metrics;
         try {
-            OrphanFiles.Outcome outcome = OrphanFiles.remove(table, settings.orphanAge(), now);
+            OrphanFiles.Outcome outcome =
+                    OrphanFiles.remove(table, settings.orphanAge(), now, schedule.deltaTombstones);
             if (outcome.skipped() != null) {
                 LOGGER.info("orphan removal skipped table={}: {}", table.name(), outcome.skipped());
             } else if (outcome.removed() > 0) {
@@ -167,6 +197,23 @@ public final class TableMaintenance {
         } catch (RuntimeException e) {
             metrics.failed();
             LOGGER.warn("orphan removal failed table={}: {}", table.name(), e.toString(), e);
+            return 0;
+        }
+    }
+
+    /** Deletes the expired files of the table's Delta log; its failures are counted, never thrown. */
+    private static int cleanDeltaLog(Table table, Instant now, MaintenanceMetrics metrics) {
+        try {
+            DeltaLogCleanup.Outcome outcome = DeltaLogCleanup.clean(table, now);
+            metrics.deltaLogFilesRemoved(outcome.removed());
+            return outcome.removed();
+        } catch (RuntimeException e) {
+            metrics.failed();
+            LOGGER.warn(
+                    "delta log cleanup failed table={}: {}; the next maintenance interval tries again",
+                    table.name(),
+                    e.toString(),
+                    e);
             return 0;
         }
     }
@@ -228,6 +275,9 @@ public final class TableMaintenance {
     /** When a table's actions are due next. */
     private static final class Schedule {
         final MaintenanceMetrics metrics;
+        /** The tombstones of the table's Delta checkpoints, read once each. */
+        final DeltaFileReferences.TombstoneCache deltaTombstones = new DeltaFileReferences.TombstoneCache();
+
         Instant nextCleanup = Instant.MIN;
         Instant compactionNotBefore = Instant.MIN;
         /** The excess files the last compaction left: it could not remove them. */

@@ -63,7 +63,33 @@ public final class DeltaReads {
     public static List<Map<String, Object>> deltaRows(
             ObjectStore store, ObjectLocations locations, String path, Optional<Predicate> filter, List<String> kept) {
         Engine engine = DefaultEngine.create(new DeltaFileIO(store, locations));
-        Snapshot snapshot = TableManager.loadSnapshot(path).build(engine);
+        return deltaRows(engine, TableManager.loadSnapshot(path).build(engine), filter, kept);
+    }
+
+    /** The rows of version {@code version} of the Delta table at {@code path} (time travel), with the files it read. */
+    public static List<Map<String, Object>> deltaRowsAt(
+            ObjectStore store, ObjectLocations locations, String path, long version, List<String> kept) {
+        Engine engine = DefaultEngine.create(new DeltaFileIO(store, locations));
+        return deltaRows(
+                engine, TableManager.loadSnapshot(path).atVersion(version).build(engine), Optional.empty(), kept);
+    }
+
+    /** The data files version {@code version} of the Delta table at {@code path} references, by location. */
+    public static TreeSet<String> deltaFilesAt(
+            ObjectStore store, ObjectLocations locations, String path, long version) {
+        Engine engine = DefaultEngine.create(new DeltaFileIO(store, locations));
+        Snapshot snapshot = TableManager.loadSnapshot(path).atVersion(version).build(engine);
+        return new TreeSet<>(LiveFiles.delta(engine, snapshot, locations).keySet());
+    }
+
+    /** The latest version of the Delta table at {@code path}. */
+    public static long latestVersion(ObjectStore store, ObjectLocations locations, String path) {
+        Engine engine = DefaultEngine.create(new DeltaFileIO(store, locations));
+        return TableManager.loadSnapshot(path).build(engine).getVersion();
+    }
+
+    private static List<Map<String, Object>> deltaRows(
+            Engine engine, Snapshot snapshot, Optional<Predicate> filter, List<String> kept) {
         ScanBuilder builder = snapshot.getScanBuilder();
         if (filter.isPresent()) {
             builder = builder.withFilter(filter.get());

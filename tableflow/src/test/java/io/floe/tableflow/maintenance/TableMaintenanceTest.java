@@ -364,7 +364,7 @@ class TableMaintenanceTest {
                         TableflowConfigs.SNAPSHOT_RETENTION_MS,
                         "0")),
                 Instant.now().plus(Duration.ofDays(2)));
-        assertThat(result).isEqualTo(new TableMaintenance.Result(new CompactionOutcome.NotDue(), 0, 0, 0));
+        assertThat(result).isEqualTo(new TableMaintenance.Result(new CompactionOutcome.NotDue(), 0, 0, 0, 0, 0));
         assertThat(fixture.dataFiles()).hasSize(5);
         assertThat(fixture.table().snapshots()).hasSize(5);
     }

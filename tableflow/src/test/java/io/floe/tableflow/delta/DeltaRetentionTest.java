@@ -1,0 +1,42 @@
+package io.floe.tableflow.delta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DeltaRetentionTest {
+
+    @Test
+    void defaultsAreDeltas() {
+        DeltaRetention retention = DeltaRetention.of(Map.of());
+        assertThat(retention.deletedFiles()).isEqualTo(Duration.ofDays(7));
+        assertThat(retention.log()).isEqualTo(Duration.ofDays(30));
+        assertThat(retention.logCleanupEnabled()).isTrue();
+    }
+
+    @Test
+    void readsCalendarIntervalsAsDeltaWritesThem() {
+        DeltaRetention retention = DeltaRetention.of(Map.of(
+                "delta.deletedFileRetentionDuration", "interval 2 days 12 hours",
+                "delta.logRetentionDuration", "168 HOURS",
+                "delta.enableExpiredLogCleanup", "false"));
+        assertThat(retention.deletedFiles()).isEqualTo(Duration.ofHours(60));
+        assertThat(retention.log()).isEqualTo(Duration.ofDays(7));
+        assertThat(retention.logCleanupEnabled()).isFalse();
+        assertThat(DeltaRetention.interval("p", "interval 1 week 1 minute 1 second 1 millisecond"))
+                .isEqualTo(Duration.ofDays(7).plusMinutes(1).plusSeconds(1).plusMillis(1));
+    }
+
+    @Test
+    void refusesWhatItCannotRead() {
+        for (String value : new String[] {"interval 1 month", "interval", "1", "one day", "interval -1 day", ""}) {
+            assertThatThrownBy(() -> DeltaRetention.interval("delta.logRetentionDuration", value))
+                    .as(value)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("delta.logRetentionDuration='" + value + "'");
+        }
+    }
+}
