@@ -25,16 +25,13 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -310,37 +307,6 @@ public final class DeltaMirror {
             throw new UncheckedIOException(e);
         }
         return actions;
-    }
-
-    /**
-     * The files the latest version of the table's Delta log references, by location: its data files
-     * and the Puffin files that hold their deletion vectors; empty when the table has no Delta log.
-     * Orphan removal keeps them: a Delta log that lags behind Iceberg still references files Iceberg may
-     * have let go. Throws when the log exists and cannot be read.
-     */
-    public static Set<String> referencedFiles(Table table) {
-        String log = trimSlash(table.location()) + "/" + LOG_DIRECTORY + "/";
-        if (!(table.io() instanceof ObjectStoreFileIO io)) {
-            if (table.io() instanceof SupportsPrefixOperations listing
-                    && !listing.listPrefix(log).iterator().hasNext()) {
-                return Set.of();
-            }
-            throw new IllegalStateException("the table's FileIO is not Floe's object store");
-        }
-        ObjectLocations locations = io.locations();
-        String path = locations.location(locations.key(trimSlash(table.location())));
-        if (io.store().list(locations.keyPrefix(log)).isEmpty()) {
-            return Set.of();
-        }
-        Engine engine = DefaultEngine.create(new DeltaFileIO(io.store(), locations));
-        Set<String> files = new HashSet<>();
-        for (LiveFiles.DeltaFile file : LiveFiles.delta(
-                        engine, TableManager.loadSnapshot(path).build(engine), locations)
-                .values()) {
-            files.add(file.location());
-            file.vector().ifPresent(vector -> files.add(vector.location()));
-        }
-        return files;
     }
 
     /** Commits and runs the post-commit hooks (the checkpoint); a failed hook is only logged. */

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +89,9 @@ class DeltaVectorsTest {
                     .containsExactlyInAnyOrderElementsOf(DeltaReads.icebergRows(table, icebergRows(table)))
                     .hasSize(17)
                     .noneMatch(row -> Set.of(1L, 6L, 20L).contains((Long) row.get("id")));
-            assertThat(DeltaMirror.referencedFiles(table))
+            assertThat(DeltaFileReferences.read(table, Instant.now())
+                            .orElseThrow()
+                            .liveFiles())
                     .as("the files orphan removal keeps")
                     .containsExactlyInAnyOrder(
                             locations.location(locations.key(data.location())),
