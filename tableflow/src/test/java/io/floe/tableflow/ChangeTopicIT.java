@@ -27,8 +27,11 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -39,6 +42,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -189,8 +193,7 @@ class ChangeTopicIT {
                 .as("at most 7 offsets a transaction")
                 .isGreaterThanOrEqualTo(
                         end.next().values().stream().mapToLong(Long::longValue).sum() / 7.0);
-        assertThat(admin.describeConfigs(List.of(new org.apache.kafka.common.config.ConfigResource(
-                                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, CHANGES)))
+        assertThat(admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, CHANGES)))
                         .all()
                         .get()
                         .values()
@@ -200,6 +203,99 @@ class ChangeTopicIT {
                         .value())
                 .as("an append table's change topic keeps every row (keys repeat or are missing)")
                 .isEqualTo("delete");
+    }
+
+    @Test
+    void aTableWhoseHistoryIsGoneStartsWithASnapshotAndAGapHaltsUntilTheGroupIsDeleted() throws Exception {
+        start(100_000);
+        createTopic(TOPIC, "upsert", "");
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            produce(producer, TOPIC, 100, 0.0);
+            produce(producer, TOPIC, 100, 0.3);
+            Table table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            deleteRecordsBelow(table); // the log no longer replays the table from its start
+
+            setChangesTopic(CHANGES);
+            awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
+            Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
+            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicIT::op))
+                    .as("an initial snapshot: a read event for each row")
+                    .isNotEmpty()
+                    .allMatch("r true"::equals);
+            assertThat(rebuilt(changes)).isEqualTo(rows(table));
+
+            produce(producer, TOPIC, 100, 0.3);
+            table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            awaitPublished(table);
+            assertThat(rebuilt(readChanges(CHANGES)))
+                    .as("after changes on the snapshot")
+                    .isEqualTo(rows(table));
+            Map<Integer, Long> before = progress();
+
+            // A gap: while the change topic is off, the table deletes and changes rows, and the log of that
+            // is deleted. Turned on again, the stream cannot replay it and halts.
+            setChangesTopic("");
+            produce(producer, TOPIC, 150, 0.5);
+            table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            deleteRecordsBelow(table);
+            setChangesTopic(CHANGES);
+            awaitGauge("floe.tableflow.changes.stream.halted", 1);
+            assertThat(progress()).as("a halted stream keeps its progress").isEqualTo(before);
+
+            // The documented way on: delete the stream's group. It restarts with a snapshot that also
+            // deletes what the gap deleted, so replaying the topic from its start still gives the table.
+            admin.deleteConsumerGroups(List.of(GROUP)).all().get();
+            awaitPublished(table);
+            awaitGauge("floe.tableflow.changes.stream.halted", 0);
+            changes = readChanges(CHANGES);
+            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicIT::op))
+                    .as("the second snapshot deletes rows the gap deleted")
+                    .contains("d true");
+            assertThat(rebuilt(changes)).as("replayed across the gap").isEqualTo(rows(table));
+        }
+    }
+
+    /** "op snapshot" of a change event; "tombstone" for a tombstone. */
+    private static String op(ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return "tombstone";
+        }
+        try {
+            JsonNode event = JSON.readTree(record.value());
+            return event.get("op").asText() + " "
+                    + event.get("source").get("snapshot").asText();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private void deleteRecordsBelow(Table table) throws Exception {
+        Map<TopicPartition, RecordsToDelete> below = new HashMap<>();
+        Watermark.of(table)
+                .orElseThrow()
+                .nextOffsets()
+                .forEach((partition, next) ->
+                        below.put(new TopicPartition(TOPIC, partition), RecordsToDelete.beforeOffset(next)));
+        admin.deleteRecords(below).all().get();
+    }
+
+    private void setChangesTopic(String name) throws Exception {
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+        admin.incrementalAlterConfigs(Map.of(
+                        topic,
+                        List.of(new AlterConfigOp(
+                                new ConfigEntry("floe.tableflow.changes.topic", name), AlterConfigOp.OpType.SET))))
+                .all()
+                .get();
+    }
+
+    private void awaitGauge(String name, double value) throws InterruptedException {
+        Instant deadline = Instant.now().plus(CATCH_UP);
+        while (floe.meters.find(name).tag("topic", TOPIC).gauge() == null
+                || floe.meters.find(name).tag("topic", TOPIC).gauge().value() != value) {
+            assertThat(Instant.now()).as("%s reaches %s", name, value).isBefore(deadline);
+            Thread.sleep(50);
+        }
     }
 
     /** The expected changes (rendered "op key partition:offset ...") of one source partition, in order. */

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -250,8 +251,11 @@ final class ChangeStream {
     }
 
     /**
-     * One transaction: an {@code r} event for every row of the table's current snapshot, and the progress
-     * at its watermark. Taken when the stream starts on an upsert table whose history is no longer whole.
+     * One transaction: an {@code r} event for every row of the table's current snapshot, a {@code d} event
+     * and a tombstone for every row the change topic already holds (from before a gap, or of an earlier
+     * topic of this name) whose key the table no longer has, and the progress at the snapshot's
+     * watermark. Taken when the stream starts on an upsert table whose history is no longer whole, so a
+     * consumer that replays the change topic from its start still ends with the table's rows.
      */
     private void publishSnapshot(Topic source, ChangesTopic target, Table table) {
         long startedMs = clock.millis();
@@ -262,6 +266,7 @@ final class ChangeStream {
         Commit commit = new Commit(snapshot.snapshotId(), Instant.ofEpochMilli(snapshot.timestampMillis()));
         Schema schema = table.schema();
         DebeziumEnvelope envelope = new DebeziumEnvelope(origin(), schema.asStruct());
+        Map<ByteBuffer, KafkaLink.Published> stale = kafka.publishedRows(target.name());
         long[] rows = {0};
         inTransaction(target, source, to, snapshot.snapshotId(), () -> {
             try (CloseableIterable<Record> records = IcebergGenerics.read(table)
@@ -274,22 +279,34 @@ final class ChangeStream {
                     long timestampMs = ((OffsetDateTime) row.getField(Rows.TIMESTAMP))
                             .toInstant()
                             .toEpochMilli();
+                    ByteBuffer key = (ByteBuffer) row.getField(Rows.KEY);
                     send(
                             target,
                             partition,
-                            (ByteBuffer) row.getField(Rows.KEY),
+                            key,
                             envelope.read(row, commit, partition, offset, timestampMs, clock.millis()));
+                    stale.remove(key);
                     rows[0]++;
                 }
             }
+            for (Map.Entry<ByteBuffer, KafkaLink.Published> gone : stale.entrySet()) {
+                int partition = gone.getValue().partition();
+                send(
+                        target,
+                        partition,
+                        gone.getKey(),
+                        envelope.deleteOf(gone.getValue().afterJson(), commit, partition, clock.millis()));
+                send(target, partition, gone.getKey(), null);
+            }
         });
         metrics.snapshot();
-        metrics.committed(rows[0]);
+        metrics.committed(rows[0] + stale.size());
         LOGGER.info(
-                "published snapshot topic={} changeTopic={} rows={} snapshot={} to={} ms={}",
+                "published snapshot topic={} changeTopic={} rows={} deletedSinceLastPublished={} snapshot={} to={} ms={}",
                 topic,
                 target.name(),
                 rows[0],
+                stale.size(),
                 snapshot.snapshotId(),
                 to,
                 clock.millis() - startedMs);

@@ -57,6 +57,29 @@ final class DebeziumEnvelope {
         return event("r", null, row, commit, true, partition, offset, recordTimestampMs, nowMs);
     }
 
+    /**
+     * The {@code d} event of a row that the change topic holds (its last {@code after}, {@code
+     * beforeJson}) and the table at {@code commit} does not: published with an initial snapshot that
+     * follows a gap, so consumers drop what the gap deleted.
+     */
+    byte[] deleteOf(String beforeJson, Commit commit, int partition, long nowMs) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator json = FACTORY.createGenerator(out)) {
+            json.writeStartObject();
+            json.writeFieldName("before");
+            json.writeRawValue(beforeJson);
+            json.writeNullField("after");
+            source(json, commit, true, partition, -1, commit.committedAt().toEpochMilli());
+            json.writeStringField("op", "d");
+            json.writeNumberField("ts_ms", nowMs);
+            json.writeNullField("transaction");
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot encode a delete of partition " + partition, e);
+        }
+        return out.toByteArray();
+    }
+
     private byte[] event(
             String op,
             StructLike before,
@@ -75,27 +98,7 @@ final class DebeziumEnvelope {
             rows.row(rowType, before);
             json.writeFieldName("after");
             rows.row(rowType, after);
-            json.writeObjectFieldStart("source");
-            json.writeStringField("version", origin.version());
-            json.writeStringField("connector", CONNECTOR);
-            json.writeStringField("name", origin.clusterName());
-            // A row whose commit was expired (an append table's oldest rows) has only its record's time.
-            json.writeNumberField(
-                    "ts_ms",
-                    commit == null ? recordTimestampMs : commit.committedAt().toEpochMilli());
-            json.writeStringField("snapshot", Boolean.toString(snapshot));
-            json.writeStringField("db", origin.namespace());
-            json.writeStringField("table", origin.table());
-            json.writeStringField("topic", origin.topic());
-            json.writeNumberField("partition", partition);
-            json.writeNumberField("offset", offset);
-            json.writeNumberField("record_ts_ms", recordTimestampMs);
-            if (commit == null) {
-                json.writeNullField("snapshot_id");
-            } else {
-                json.writeNumberField("snapshot_id", commit.snapshotId());
-            }
-            json.writeEndObject();
+            source(json, commit, snapshot, partition, offset, recordTimestampMs);
             json.writeStringField("op", op);
             json.writeNumberField("ts_ms", nowMs);
             json.writeNullField("transaction");
@@ -104,5 +107,36 @@ final class DebeziumEnvelope {
             throw new UncheckedIOException("cannot encode the change at " + partition + ":" + offset, e);
         }
         return out.toByteArray();
+    }
+
+    private void source(
+            JsonGenerator json, Commit commit, boolean snapshot, int partition, long offset, long recordTimestampMs)
+            throws IOException {
+        json.writeObjectFieldStart("source");
+        json.writeStringField("version", origin.version());
+        json.writeStringField("connector", CONNECTOR);
+        json.writeStringField("name", origin.clusterName());
+        // A row whose commit was expired (an append table's oldest rows) has only its record's time.
+        json.writeNumberField(
+                "ts_ms",
+                commit == null ? recordTimestampMs : commit.committedAt().toEpochMilli());
+        json.writeStringField("snapshot", Boolean.toString(snapshot));
+        json.writeStringField("db", origin.namespace());
+        json.writeStringField("table", origin.table());
+        json.writeStringField("topic", origin.topic());
+        json.writeNumberField("partition", partition);
+        if (offset < 0) { // a delete that a gap hid: no record of the topic made it
+            json.writeNullField("offset");
+            json.writeNullField("record_ts_ms");
+        } else {
+            json.writeNumberField("offset", offset);
+            json.writeNumberField("record_ts_ms", recordTimestampMs);
+        }
+        if (commit == null) {
+            json.writeNullField("snapshot_id");
+        } else {
+            json.writeNumberField("snapshot_id", commit.snapshotId());
+        }
+        json.writeEndObject();
     }
 }

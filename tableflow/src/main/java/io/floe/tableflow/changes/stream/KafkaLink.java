@@ -1,5 +1,9 @@
 package io.floe.tableflow.changes.stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +19,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -38,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class KafkaLink implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaLink.class);
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ChangeStreamConfig config;
     private Admin admin;
@@ -84,6 +91,60 @@ final class KafkaLink implements AutoCloseable {
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             return consumer.groupMetadata();
+        }
+    }
+
+    /** A key's row as the change topic last published it: its partition and the event's {@code after}. */
+    record Published(int partition, String afterJson) {}
+
+    /**
+     * The rows change topic {@code name} holds: per key, the {@code after} of its last committed event,
+     * for the keys whose last event is no delete or tombstone. Read from the start with read_committed.
+     */
+    Map<ByteBuffer, Published> publishedRows(String name) {
+        Map<String, Object> properties = new HashMap<>();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int)
+                config.requestTimeout().toMillis());
+        Map<ByteBuffer, Published> rows = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(name).stream()
+                    .map(info -> new TopicPartition(name, info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.requestTimeout())) {
+                    if (record.key() != null) {
+                        published(rows, record);
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static void published(Map<ByteBuffer, Published> rows, ConsumerRecord<byte[], byte[]> record) {
+        ByteBuffer key = ByteBuffer.wrap(record.key());
+        JsonNode after;
+        try {
+            after = record.value() == null
+                    ? null
+                    : JSON.readTree(record.value()).path("after");
+        } catch (IOException e) {
+            throw new KafkaException(
+                    "change topic " + record.topic() + " holds a record that is no change event at "
+                            + record.partition() + ":" + record.offset() + ": " + e.getMessage(),
+                    e);
+        }
+        if (after == null || after.isNull() || after.isMissingNode()) {
+            rows.remove(key);
+        } else {
+            rows.put(key, new Published(record.partition(), after.toString()));
         }
     }
 
