@@ -3,11 +3,13 @@ package io.floe.tableflow;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.config.InvalidConfigException;
 import io.floe.core.object.ObjectStore;
+import io.floe.tableflow.config.ChangesTopic;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.rows.ValueDecoder;
 import io.floe.tableflow.source.CommittedLog;
+import io.floe.tableflow.table.CommitFollower;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.TableJobs;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -58,8 +60,29 @@ public final class Tableflow implements AutoCloseable {
             Clock clock,
             MeterRegistry meters,
             Concurrency concurrency) {
+        return start(config, agentId, metadata, objects, catalog, clock, meters, concurrency, CommitFollower.NONE);
+    }
+
+    /** As above, with {@code follower} told of each table's rounds and lease (the change topics). */
+    public static Tableflow start(
+            TableflowConfig config,
+            String agentId,
+            TableflowMetadata metadata,
+            ObjectStore objects,
+            TableCatalog catalog,
+            Clock clock,
+            MeterRegistry meters,
+            Concurrency concurrency,
+            CommitFollower follower) {
         TableJobs jobs = new TableJobs(
-                config, agentId, metadata, new CommittedLog(metadata.reads(), objects), catalog, clock, meters);
+                config,
+                agentId,
+                metadata,
+                new CommittedLog(metadata.reads(), objects),
+                catalog,
+                clock,
+                meters,
+                follower);
         ScheduledExecutorService scheduler = concurrency.scheduler("floe-tableflow");
         long interval = config.pollInterval().toMillis();
         scheduler.scheduleWithFixedDelay(jobs::poll, interval, interval, TimeUnit.MILLISECONDS);
@@ -91,6 +114,7 @@ public final class Tableflow implements AutoCloseable {
         try {
             // The table schema too: a value field named like a metadata column or a reserved name is refused here.
             Rows.tableSchema(ValueDecoder.of(TableSettings.from(topicConfigs)).valueType());
+            ChangesTopic.from(topicConfigs);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(e.getMessage());
         }

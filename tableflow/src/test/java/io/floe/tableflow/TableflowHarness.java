@@ -3,6 +3,7 @@ package io.floe.tableflow;
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
 import io.floe.agent.AgentMetadata;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.MetadataStore;
@@ -13,8 +14,14 @@ import io.floe.kafka.KafkaServer;
 import io.floe.kafka.KafkaServerConfig;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.tableflow.catalog.IcebergCatalogs;
+import io.floe.tableflow.changes.ChangeLimits;
+import io.floe.tableflow.changes.ChangeQueries;
+import io.floe.tableflow.changes.stream.ChangeStreamConfig;
+import io.floe.tableflow.changes.stream.ChangeStreams;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.source.CommittedLog;
+import io.floe.tableflow.table.CommitFollower;
 import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
@@ -49,6 +56,10 @@ final class TableflowHarness implements AutoCloseable {
     final Catalog catalog;
     final TableCatalog tables;
     private Tableflow tableflow;
+    /** How the change topics are set up; null: none. */
+    private UnaryOperator<ChangeStreamConfig> changeTopics;
+
+    private ChangeStreams changeStreams;
 
     TableflowHarness(Path dataDir) {
         this(dataDir, UnaryOperator.identity());
@@ -90,6 +101,17 @@ final class TableflowHarness implements AutoCloseable {
     }
 
     TableflowHarness startTableflow(Path spool) {
+        CommitFollower follower = CommitFollower.NONE;
+        if (changeTopics != null) {
+            changeStreams = new ChangeStreams(
+                    changeTopics.apply(
+                            ChangeStreamConfig.defaults(() -> Optional.of(bootstrap()), "test-cluster", "test")),
+                    changeQueries(),
+                    tables,
+                    Clock.systemUTC(),
+                    meters);
+            follower = changeStreams;
+        }
         tableflow = Tableflow.start(
                 TableflowConfig.defaults(spool).withPollInterval(Duration.ofMillis(50)),
                 "agent-1",
@@ -97,14 +119,35 @@ final class TableflowHarness implements AutoCloseable {
                 objects,
                 tables,
                 Clock.systemUTC(),
-                meters);
+                meters,
+                Concurrency.threads(),
+                follower);
         return this;
+    }
+
+    /** Starts Tableflow with change topics, their settings {@code tune}d; a restart keeps them. */
+    TableflowHarness startTableflowWithChangeTopics(Path spool, UnaryOperator<ChangeStreamConfig> tune) {
+        changeTopics = tune;
+        return startTableflow(spool);
+    }
+
+    /** Change queries over the harness's tables and log. */
+    ChangeQueries changeQueries() {
+        return new ChangeQueries(
+                tables,
+                metadata,
+                metadata,
+                new CommittedLog(metadata, objects),
+                ChangeLimits.DEFAULTS,
+                Clock.systemUTC(),
+                meters);
     }
 
     /** Stops Tableflow and starts it again: a new job, with nothing kept in memory from the old one. */
     TableflowHarness restartTableflow(Path spool) {
         tableflow.close();
         tableflow = null;
+        closeChangeStreams();
         return startTableflow(spool);
     }
 
@@ -164,6 +207,13 @@ final class TableflowHarness implements AutoCloseable {
         return rows;
     }
 
+    private void closeChangeStreams() {
+        if (changeStreams != null) {
+            changeStreams.close();
+            changeStreams = null;
+        }
+    }
+
     private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
@@ -177,6 +227,7 @@ final class TableflowHarness implements AutoCloseable {
         if (tableflow != null) {
             tableflow.close();
         }
+        closeChangeStreams();
         server.close();
         agent.close();
         if (catalog instanceof AutoCloseable closeable) {

@@ -21,6 +21,7 @@ import io.floe.tableflow.Tableflow;
 import io.floe.tableflow.TableflowMetadata;
 import io.floe.tableflow.changes.ChangeLimits;
 import io.floe.tableflow.changes.ChangesEndpoint;
+import io.floe.tableflow.changes.stream.ChangeStreams;
 import io.floe.tableflow.rest.RestCatalogHandler;
 import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
@@ -33,10 +34,12 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,6 +135,8 @@ final class AgentRuntime implements AutoCloseable {
             LOGGER.info("Maintenance jobs are off: this agent runs no compaction, retention or cleanup");
         }
         agent.topics().configs().addCheck(Tableflow::validate);
+        // Known once the listener is bound (it starts last); the change topics publish through it.
+        AtomicReference<HostPort> kafkaListener = new AtomicReference<>();
         if (settings.tableflow()) {
             TableCatalog tables = stages.start(
                     "Iceberg catalog", () -> TableflowSetup.catalog(settings, agent.objects()), TableCatalog::close);
@@ -144,6 +149,17 @@ final class AgentRuntime implements AutoCloseable {
                     "change queries at " + ChangesEndpoint.MOUNT,
                     () -> TableflowSetup.serveChanges(changes, tables, metadata, agent.objects(), clock, registry),
                     ChangesEndpoint::stop);
+            ChangeStreams changeTopics = stages.start(
+                    "change topics",
+                    () -> TableflowSetup.changeStreams(
+                            settings,
+                            tables,
+                            metadata,
+                            agent.objects(),
+                            () -> Optional.ofNullable(kafkaListener.get()),
+                            clock,
+                            registry),
+                    ChangeStreams::close);
             stages.start(
                     "tableflow",
                     () -> Tableflow.start(
@@ -153,7 +169,9 @@ final class AgentRuntime implements AutoCloseable {
                             agent.objects(),
                             tables,
                             clock,
-                            registry),
+                            registry,
+                            Concurrency.threads(),
+                            changeTopics),
                     Tableflow::close);
         } else {
             LOGGER.info("Tableflow is off: this agent materializes no tables");
@@ -171,6 +189,7 @@ final class AgentRuntime implements AutoCloseable {
                     agent.groups().close();
                     server.close();
                 });
+        kafkaListener.set(new HostPort(settings.listen().host(), kafka.port()));
         serving.set(true);
         AgentRuntime runtime = new AgentRuntime(stages, kafka, http, serving);
         agent.nodeIdLost().thenAccept(reason -> runtime.stopAfterLosingNodeId());

@@ -1,5 +1,6 @@
 package io.floe.cli.agent;
 
+import io.floe.cli.FloeVersion;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.TableflowConfig;
@@ -7,6 +8,8 @@ import io.floe.tableflow.catalog.IcebergCatalogs;
 import io.floe.tableflow.changes.ChangeLimits;
 import io.floe.tableflow.changes.ChangeQueries;
 import io.floe.tableflow.changes.ChangesEndpoint;
+import io.floe.tableflow.changes.stream.ChangeStreamConfig;
+import io.floe.tableflow.changes.stream.ChangeStreams;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
 import io.floe.tableflow.rest.ReadOnlyRestCatalog;
@@ -17,11 +20,14 @@ import io.floe.tableflow.table.TableCatalog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -69,6 +75,36 @@ final class TableflowSetup {
                 tables, metadata, metadata, new CommittedLog(metadata, objects), ChangeLimits.DEFAULTS, clock, meters);
         handler.serve(queries::plan);
         return handler;
+    }
+
+    /**
+     * The change topics of the tables this agent holds, published through the agent's own Kafka listener
+     * once {@code kafka} knows its address (the listener starts after Tableflow).
+     */
+    static ChangeStreams changeStreams(
+            AgentSettings settings,
+            TableCatalog tables,
+            MetadataStore metadata,
+            ObjectStore objects,
+            Supplier<Optional<HostPort>> kafka,
+            Clock clock,
+            MeterRegistry meters) {
+        ChangeQueries queries = new ChangeQueries(
+                tables, metadata, metadata, new CommittedLog(metadata, objects), ChangeLimits.DEFAULTS, clock, meters);
+        Supplier<Optional<String>> bootstrap = () -> kafka.get().map(TableflowSetup::reachable);
+        return new ChangeStreams(
+                ChangeStreamConfig.defaults(bootstrap, settings.clusterId(), FloeVersion.version()),
+                queries,
+                tables,
+                clock,
+                meters);
+    }
+
+    /** Where the agent reaches its own listener: a wildcard bind address is reached on the loopback. */
+    static String reachable(HostPort listener) {
+        return listener.isWildcard()
+                ? new HostPort(InetAddress.getLoopbackAddress().getHostAddress(), listener.port()).toString()
+                : listener.toString();
     }
 
     /**

@@ -72,6 +72,13 @@ final class EnableTableCommand implements Callable<Integer> {
             description = "Publish the table as a Delta table too (a Delta log over the same data files).")
     private Boolean delta;
 
+    @Option(
+            names = "--changes-topic",
+            paramLabel = "NAME",
+            description = "Publish the table's changes to this topic in Debezium's envelope, exactly once (created"
+                    + " when missing; read it with isolation.level=read_committed). An empty name turns it off.")
+    private String changesTopic;
+
     @Override
     public Integer call() {
         Map<String, String> configs = new LinkedHashMap<>();
@@ -96,6 +103,7 @@ final class EnableTableCommand implements Callable<Integer> {
         put(configs, TableflowConfigs.TARGET_FILE_BYTES, targetFileBytes);
         put(configs, TableflowConfigs.DELTA_ENABLED, delta);
         put(configs, TableflowConfigs.MODE, mode);
+        put(configs, TableflowConfigs.CHANGES_TOPIC, changesTopic);
         return options.run("enable", spec.commandLine().getErr(), admin -> {
             TablesOptions.set(admin, topic, configs);
             spec.commandLine().getOut().println("Tableflow enabled for topic '" + topic + "': table floe." + topic);

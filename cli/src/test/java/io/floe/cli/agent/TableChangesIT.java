@@ -33,10 +33,14 @@ import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
@@ -59,6 +63,7 @@ class TableChangesIT {
     private static final String SCHEMA =
             "{\"type\":\"object\",\"properties\":{\"balance\":{\"type\":\"integer\"}}," + "\"required\":[\"balance\"]}";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CHANGES = "accounts.changes";
 
     @TempDir
     Path dataDir;
@@ -92,6 +97,8 @@ class TableChangesIT {
                             SCHEMA,
                             "--commit-interval-ms",
                             "100",
+                            "--changes-topic",
+                            CHANGES,
                             "--bootstrap",
                             bootstrap))
                     .as(err.toString())
@@ -183,8 +190,41 @@ class TableChangesIT {
             assertThat(summary(out.toString().lines().toList()))
                     .containsExactlyInAnyOrder("u k1 before=201 after=999", "d k2 before=202 after=null");
 
+            // The change topic the agent publishes through its own listener holds the same changes.
+            assertChangeTopic(bootstrap);
+
             assertRefusals(http, ends);
         }
+    }
+
+    /** The change topic, read with read_committed until it holds every change the log implies. */
+    private void assertChangeTopic(String bootstrap) throws Exception {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "change-topic-reader");
+        List<String> changes = new ArrayList<>();
+        Instant deadline = Instant.now().plusSeconds(60);
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(CHANGES));
+            while (changes.size() < expectedFull().size()) {
+                assertThat(Instant.now())
+                        .as("the change topic holds %s", expectedFull())
+                        .isBefore(deadline);
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() != null) {
+                        JsonNode event = JSON.readTree(record.value());
+                        changes.add(line(
+                                new String(record.key(), StandardCharsets.UTF_8),
+                                balance(event.get("before")),
+                                balance(event.get("after"))));
+                    }
+                }
+            }
+        }
+        assertThat(changes).containsExactlyInAnyOrderElementsOf(expectedFull());
     }
 
     private void assertRefusals(String http, Map<Integer, Long> ends) throws Exception {

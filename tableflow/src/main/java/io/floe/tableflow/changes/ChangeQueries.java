@@ -70,6 +70,17 @@ public final class ChangeQueries {
     }
 
     /**
+     * The commits of {@link #commits} with the position each holds the topic up to: where a walk over the
+     * table's commits (the change topic) cuts its ranges.
+     */
+    public List<CommitOffsets> commitOffsets(String topicName) {
+        Table table = table(topicName);
+        return history(topicName, table).entries().stream()
+                .map(entry -> new CommitOffsets(entry.commit(), entry.watermark()))
+                .toList();
+    }
+
+    /**
      * Plans the {@code kind} query of the topic's table from {@code from} to {@code to}; {@link
      * ChangeQueryException} when it cannot be answered, with a message saying what can be.
      */

@@ -38,12 +38,12 @@ public record Offsets(SortedMap<Integer, Long> next) {
     }
 
     /** Whether this position is at or before {@code other} in every partition it lists. */
-    boolean atMost(Offsets other) {
+    public boolean atMost(Offsets other) {
         return next.entrySet().stream().allMatch(entry -> entry.getValue() <= other.get(entry.getKey()));
     }
 
     /** The same position listing every one of {@code partitions} (at 0 where not listed here). */
-    Offsets covering(Set<Integer> partitions) {
+    public Offsets covering(Set<Integer> partitions) {
         TreeMap<Integer, Long> all = new TreeMap<>(next);
         partitions.forEach(partition -> all.putIfAbsent(partition, 0L));
         return new Offsets(all);

@@ -19,6 +19,7 @@ public final class TableflowConfigs {
     public static final String MAINTENANCE_INTERVAL_MS = PREFIX + "maintenance.interval.ms";
     public static final String COMPACTION_TRIGGER_FILES = PREFIX + "compaction.trigger.files";
     public static final String ORPHAN_AGE_MS = PREFIX + "orphan.age.ms";
+    public static final String CHANGES_TOPIC = PREFIX + "changes.topic";
     public static final String DELTA_ENABLED = PREFIX + "delta.enabled";
     public static final String MODE = PREFIX + "mode";
 
@@ -59,6 +60,11 @@ public final class TableflowConfigs {
                     "files in the table's data and metadata directories that no"
                             + " snapshot references are deleted once older than this (at least 600000: a round in flight"
                             + " writes its files before it commits them)"),
+            new Definition(
+                    CHANGES_TOPIC,
+                    "",
+                    "publish the table's changes to this topic in Debezium's envelope, exactly once, after each"
+                            + " commit (created when missing; empty: none)"),
             new Definition(
                     DELTA_ENABLED,
                     "false",

@@ -36,6 +36,7 @@ public final class TableJobs {
     private final TableCatalog catalog;
     private final Clock clock;
     private final MeterRegistry meters;
+    private final CommitFollower follower;
     private final Map<String, Scheduled> jobs = new HashMap<>();
     private final Map<String, String> reportedProblems = new HashMap<>();
 
@@ -53,6 +54,19 @@ public final class TableJobs {
             TableCatalog catalog,
             Clock clock,
             MeterRegistry meters) {
+        this(config, agentId, metadata, log, catalog, clock, meters, CommitFollower.NONE);
+    }
+
+    /** With {@code follower} told of each table's rounds and lease (the change topics). */
+    public TableJobs(
+            TableflowConfig config,
+            String agentId,
+            TableflowMetadata metadata,
+            CommittedLog log,
+            TableCatalog catalog,
+            Clock clock,
+            MeterRegistry meters,
+            CommitFollower follower) {
         this.config = config;
         this.agentId = agentId;
         this.metadata = metadata;
@@ -60,6 +74,7 @@ public final class TableJobs {
         this.catalog = catalog;
         this.clock = clock;
         this.meters = meters;
+        this.follower = follower;
     }
 
     /** One table job with when it runs next and the loop of its lease. */
@@ -109,6 +124,7 @@ public final class TableJobs {
             jobs.keySet().removeIf(name -> {
                 if (!enabled.contains(name)) {
                     release(jobs.get(name));
+                    follower.released(name);
                     releaseRetention(name);
                     LOGGER.info("tableflow stopped for topic={} (disabled or deleted)", name);
                     return true;
@@ -159,6 +175,7 @@ public final class TableJobs {
             @Override
             public void taken(JobLease lease, boolean othersHeldSince) {
                 LOGGER.info("took table lease topic={} owner={} epoch={}", topic.name(), agentId, lease.epoch());
+                follower.leaseTaken(topic.name());
                 if (othersHeldSince) {
                     // Another agent ran (and may have advanced) the table meanwhile: this agent's earlier run of
                     // failures no longer says the table cannot advance.
@@ -170,6 +187,7 @@ public final class TableJobs {
             public void notHeld(boolean wasHeld) {
                 if (wasHeld) {
                     LOGGER.info("lost table lease topic={} owner={}", topic.name(), agentId);
+                    follower.released(topic.name());
                 }
                 scheduled.stall.reset();
                 scheduled.nextRun = now.plus(config.leaseTtl().dividedBy(3));
@@ -205,6 +223,9 @@ public final class TableJobs {
             }
             if (maintain(topic, settings, scheduled.maintenance, outcome.committed())) {
                 mirrorToDelta(topic, settings, scheduled);
+            }
+            if (follower.follow(topic, outcome.committed())) {
+                scheduled.nextRun = now;
             }
         } catch (CommitFailedException e) {
             scheduled.metrics.conflict();
@@ -313,7 +334,10 @@ public final class TableJobs {
 
     /** Gives every lease up (on shutdown) so another agent takes the tables at once. */
     public synchronized void releaseAll() {
-        jobs.values().forEach(this::release);
+        jobs.forEach((name, scheduled) -> {
+            release(scheduled);
+            follower.released(name);
+        });
     }
 
     private void release(Scheduled scheduled) {

@@ -1,0 +1,561 @@
+package io.floe.tableflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.floe.tableflow.ProducedLog.Produced;
+import io.floe.tableflow.changes.Offsets;
+import io.floe.tableflow.table.Watermark;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.Future;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The change topic of a table ({@code floe.tableflow.changes.topic}) read by a plain KafkaConsumer with
+ * {@code isolation.level=read_committed} from its start, as any Debezium consumer reads one: an upsert
+ * table through inserts, updates and deletes over many commits, compactions, a restart of the table jobs
+ * in the middle of the stream and a zombie producer of the stream's transactional id. Each partition of
+ * the change topic holds exactly the changes the produced log implies for its source partition, once
+ * each and in offset order, a tombstone after each delete; rebuilding key → after from it gives the
+ * table's rows, compared by value with an Iceberg read of the table.
+ */
+class ChangeTopicIT {
+
+    private static final Duration CATCH_UP = Duration.ofSeconds(60);
+    private static final String TOPIC = "accounts";
+    private static final String CHANGES = "accounts.changes";
+    private static final String GROUP = "floe-tableflow-changes-" + TOPIC;
+    private static final int PARTITIONS = 3;
+    private static final int KEYS = 40;
+    private static final String SCHEMA = """
+            {"type": "object",
+             "properties": {"id": {"type": "integer"}, "balance": {"type": "integer"}},
+             "required": ["id", "balance"]}""";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dataDir;
+
+    private TableflowHarness floe;
+    private Admin admin;
+    private final Random random = new Random(2019);
+    private final ProducedLog produced = new ProducedLog();
+
+    private void start(long offsetsPerTransaction) {
+        floe = new TableflowHarness(dataDir)
+                .startTableflowWithChangeTopics(
+                        dataDir.resolve("spool"), config -> config.withOffsetsPerTransaction(offsetsPerTransaction));
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (admin != null) {
+            admin.close();
+        }
+        if (floe != null) {
+            floe.close();
+        }
+    }
+
+    @Test
+    void anUpsertTablesChangesArePublishedOnceInOrderAndRebuildItsRows() throws Exception {
+        start(100_000);
+        createTopic(TOPIC, "upsert", CHANGES);
+        KafkaProducer<byte[], byte[]> zombie;
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int round = 0; round < 4; round++) {
+                produce(producer, TOPIC, 120, round == 0 ? 0.0 : 0.2);
+                awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
+            }
+
+            // A zombie: a producer of the stream's transactional id, as a lease holder that lost its lease
+            // keeps one. It fences the agent's producer (whose next transaction fails; the stream starts over
+            // with a new one, fencing the zombie in turn) and opens a transaction that would duplicate a
+            // change and move the progress back to the start.
+            ConsumerRecord<byte[], byte[]> first = readChanges(CHANGES).get(0).get(0);
+            zombie = transactionalProducer(GROUP);
+            zombie.initTransactions();
+            zombie.beginTransaction();
+            zombie.send(new ProducerRecord<>(CHANGES, 0, first.key(), first.value()));
+            zombie.sendOffsetsToTransaction(
+                    Map.of(new TopicPartition(TOPIC, 0), new OffsetAndMetadata(0)), groupMetadata(GROUP));
+            produce(producer, TOPIC, 120, 0.2);
+            awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
+
+            // The lease moves (a new job, nothing kept in memory) while records are still arriving.
+            produce(producer, TOPIC, 120, 0.2);
+            floe.restartTableflow(dataDir.resolve("spool"));
+            for (int round = 0; round < 3; round++) {
+                produce(producer, TOPIC, 120, 0.25);
+                awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
+            }
+        }
+        assertThatThrownBy(zombie::commitTransaction)
+                .as("the new holder's producer fenced the zombie")
+                .isInstanceOfAny(ProducerFencedException.class, InvalidProducerEpochException.class);
+        zombie.close(Duration.ZERO);
+
+        Table table = floe.tables.load(TOPIC).orElseThrow();
+        assertThat(snapshots(table))
+                .as("a compaction among the commits")
+                .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
+        Offsets end = Offsets.of(Watermark.of(table).orElseThrow().nextOffsets());
+        List<String> expected = produced.full(table, new Offsets(new TreeMap<>()), end);
+        assertThat(expected)
+                .anyMatch(line -> line.startsWith("c "))
+                .anyMatch(line -> line.startsWith("u "))
+                .anyMatch(line -> line.startsWith("d "));
+
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            assertThat(events(changes.get(partition)))
+                    .as("partition %d: every change of source partition %d once, in offset order", partition, partition)
+                    .containsExactlyElementsOf(inPartition(expected, partition));
+            assertTombstoneAfterEachDelete(changes.get(partition));
+        }
+        assertThat(rebuilt(changes)).as("key → after, replayed").isEqualTo(rows(table));
+        assertEnvelope(changes, table);
+        assertThat(floe.meters
+                        .get("floe.tableflow.changes.stream.transactions")
+                        .tag("outcome", "fenced")
+                        .counter()
+                        .count())
+                .as("the zombie fenced the agent's producer once")
+                .isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void anAppendTablesRowsArePublishedAsCreatesInBoundedTransactions() throws Exception {
+        start(7); // many transactions per commit
+        createTopic(TOPIC, "append", CHANGES);
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            for (int round = 0; round < 3; round++) {
+                produce(producer, TOPIC, 60, 0.1);
+                awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
+            }
+        }
+        Table table = floe.tables.load(TOPIC).orElseThrow();
+        Offsets end = Offsets.of(Watermark.of(table).orElseThrow().nextOffsets());
+        List<String> expected = produced.appended(table, new Offsets(new TreeMap<>()), end);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
+        for (int partition = 0; partition < PARTITIONS; partition++) {
+            assertThat(events(changes.get(partition)))
+                    .as("partition %d: a create for every row, once, in offset order", partition)
+                    .containsExactlyElementsOf(inPartition(expected, partition));
+        }
+        assertThat(floe.meters
+                        .get("floe.tableflow.changes.stream.transactions")
+                        .tag("outcome", "committed")
+                        .counter()
+                        .count())
+                .as("at most 7 offsets a transaction")
+                .isGreaterThanOrEqualTo(
+                        end.next().values().stream().mapToLong(Long::longValue).sum() / 7.0);
+        assertThat(admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, CHANGES)))
+                        .all()
+                        .get()
+                        .values()
+                        .iterator()
+                        .next()
+                        .get("cleanup.policy")
+                        .value())
+                .as("an append table's change topic keeps every row (keys repeat or are missing)")
+                .isEqualTo("delete");
+    }
+
+    @Test
+    void aTableWhoseHistoryIsGoneStartsWithASnapshotAndAGapHaltsUntilTheGroupIsDeleted() throws Exception {
+        start(100_000);
+        createTopic(TOPIC, "upsert", "");
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            produce(producer, TOPIC, 100, 0.0);
+            produce(producer, TOPIC, 100, 0.3);
+            Table table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            deleteRecordsBelow(table); // the log no longer replays the table from its start
+
+            setChangesTopic(CHANGES);
+            awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
+            Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
+            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicIT::op))
+                    .as("an initial snapshot: a read event for each row")
+                    .isNotEmpty()
+                    .allMatch("r true"::equals);
+            assertThat(rebuilt(changes)).isEqualTo(rows(table));
+
+            produce(producer, TOPIC, 100, 0.3);
+            table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            awaitPublished(table);
+            assertThat(rebuilt(readChanges(CHANGES)))
+                    .as("after changes on the snapshot")
+                    .isEqualTo(rows(table));
+            Map<Integer, Long> before = progress();
+
+            // A gap: while the change topic is off, the table deletes and changes rows, and the log of that
+            // is deleted. Turned on again, the stream cannot replay it and halts.
+            setChangesTopic("");
+            produce(producer, TOPIC, 150, 0.5);
+            table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            deleteRecordsBelow(table);
+            setChangesTopic(CHANGES);
+            awaitGauge("floe.tableflow.changes.stream.halted", 1);
+            assertThat(progress()).as("a halted stream keeps its progress").isEqualTo(before);
+
+            // The documented way on: delete the stream's group. It restarts with a snapshot that also
+            // deletes what the gap deleted, so replaying the topic from its start still gives the table.
+            admin.deleteConsumerGroups(List.of(GROUP)).all().get();
+            awaitPublished(table);
+            awaitGauge("floe.tableflow.changes.stream.halted", 0);
+            changes = readChanges(CHANGES);
+            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicIT::op))
+                    .as("the second snapshot deletes rows the gap deleted")
+                    .contains("d true");
+            assertThat(rebuilt(changes)).as("replayed across the gap").isEqualTo(rows(table));
+        }
+    }
+
+    /** "op snapshot" of a change event; "tombstone" for a tombstone. */
+    private static String op(ConsumerRecord<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return "tombstone";
+        }
+        try {
+            JsonNode event = JSON.readTree(record.value());
+            return event.get("op").asText() + " "
+                    + event.get("source").get("snapshot").asText();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private void deleteRecordsBelow(Table table) throws Exception {
+        Map<TopicPartition, RecordsToDelete> below = new HashMap<>();
+        Watermark.of(table)
+                .orElseThrow()
+                .nextOffsets()
+                .forEach((partition, next) ->
+                        below.put(new TopicPartition(TOPIC, partition), RecordsToDelete.beforeOffset(next)));
+        admin.deleteRecords(below).all().get();
+    }
+
+    private void setChangesTopic(String name) throws Exception {
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+        admin.incrementalAlterConfigs(Map.of(
+                        topic,
+                        List.of(new AlterConfigOp(
+                                new ConfigEntry("floe.tableflow.changes.topic", name), AlterConfigOp.OpType.SET))))
+                .all()
+                .get();
+    }
+
+    private void awaitGauge(String name, double value) throws InterruptedException {
+        Instant deadline = Instant.now().plus(CATCH_UP);
+        while (floe.meters.find(name).tag("topic", TOPIC).gauge() == null
+                || floe.meters.find(name).tag("topic", TOPIC).gauge().value() != value) {
+            assertThat(Instant.now()).as("%s reaches %s", name, value).isBefore(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    /** The expected changes (rendered "op key partition:offset ...") of one source partition, in order. */
+    private static List<String> inPartition(List<String> expected, int partition) {
+        return expected.stream()
+                .filter(line -> line.split(" ")[2].startsWith(partition + ":"))
+                .toList();
+    }
+
+    /** Per partition of the change topic, its committed records in order, tombstones included. */
+    private Map<Integer, List<ConsumerRecord<byte[], byte[]>>> readChanges(String topic) {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> records = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(info -> new TopicPartition(topic, info.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            partitions.forEach(partition -> records.put(partition.partition(), new ArrayList<>()));
+            Instant deadline = Instant.now().plus(CATCH_UP);
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
+                assertThat(Instant.now()).as("read the change topic to its end").isBefore(deadline);
+                consumer.poll(Duration.ofMillis(200))
+                        .forEach(record -> records.get(record.partition()).add(record));
+            }
+        }
+        return records;
+    }
+
+    /** The change events of one partition rendered as {@link ProducedLog} renders changes; tombstones left out. */
+    private static List<String> events(List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
+        List<String> events = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            if (record.value() == null) {
+                continue;
+            }
+            JsonNode event = JSON.readTree(record.value());
+            JsonNode source = event.get("source");
+            String key = record.key() == null ? "null" : new String(record.key(), StandardCharsets.UTF_8);
+            events.add(event.get("op").asText() + " " + key + " "
+                    + source.get("partition").asLong() + ":"
+                    + source.get("offset").asLong() + " before=" + row(event.get("before")) + " after="
+                    + row(event.get("after")) + " commit="
+                    + source.get("snapshot_id").asText());
+        }
+        return events;
+    }
+
+    private static String row(JsonNode row) {
+        return row.isNull()
+                ? "-"
+                : row.get("kafka_partition").asLong() + ":"
+                        + row.get("kafka_offset").asLong() + "/"
+                        + row.get("balance").asText(); // null: a tombstone's row in an append table
+    }
+
+    private static void assertTombstoneAfterEachDelete(List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<byte[], byte[]> record = records.get(i);
+            boolean delete = record.value() != null
+                    && JSON.readTree(record.value()).get("op").asText().equals("d");
+            if (delete) {
+                assertThat(i + 1)
+                        .as("a record after the delete at %d", record.offset())
+                        .isLessThan(records.size());
+                ConsumerRecord<byte[], byte[]> next = records.get(i + 1);
+                assertThat(next.value())
+                        .as("a tombstone after the delete at %d", record.offset())
+                        .isNull();
+                assertThat(next.key()).isEqualTo(record.key());
+            } else if (record.value() == null) {
+                assertThat(i).as("a tombstone only after a delete").isPositive();
+            }
+        }
+    }
+
+    /** Key → the row its last event left (r, c, u: after; d and a tombstone: none), over every partition. */
+    private static Map<String, String> rebuilt(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes)
+            throws Exception {
+        Map<String, String> rows = new TreeMap<>();
+        for (List<ConsumerRecord<byte[], byte[]>> partition : changes.values()) {
+            for (ConsumerRecord<byte[], byte[]> record : partition) {
+                String key = new String(record.key(), StandardCharsets.UTF_8);
+                JsonNode after = record.value() == null
+                        ? null
+                        : JSON.readTree(record.value()).get("after");
+                if (after == null || after.isNull()) {
+                    rows.remove(key);
+                } else {
+                    assertThat(after.get("kafka_key").asText())
+                            .as("the row's key column, base64")
+                            .isEqualTo(Base64.getEncoder().encodeToString(record.key()));
+                    rows.put(key, row(after) + " id=" + after.get("id").asLong());
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Key → row of the table as Iceberg reads it. */
+    private static Map<String, String> rows(Table table) {
+        Map<String, String> rows = new TreeMap<>();
+        for (Record row : TableflowHarness.rows(table)) {
+            String key = StandardCharsets.UTF_8
+                    .decode(((ByteBuffer) row.getField("kafka_key")).duplicate())
+                    .toString();
+            String previous = rows.put(
+                    key,
+                    row.getField("kafka_partition") + ":" + row.getField("kafka_offset") + "/" + row.getField("balance")
+                            + " id=" + row.getField("id"));
+            assertThat(previous).as("one row for key %s", key).isNull();
+        }
+        return rows;
+    }
+
+    /** Debezium's envelope: its fields, and the source's commit being a snapshot of the table at its time. */
+    private static void assertEnvelope(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes, Table table)
+            throws Exception {
+        Map<Long, Long> commitTimes = new HashMap<>();
+        table.snapshots().forEach(snapshot -> commitTimes.put(snapshot.snapshotId(), snapshot.timestampMillis()));
+        for (List<ConsumerRecord<byte[], byte[]>> partition : changes.values()) {
+            for (ConsumerRecord<byte[], byte[]> record : partition) {
+                if (record.value() == null) {
+                    continue;
+                }
+                JsonNode event = JSON.readTree(record.value());
+                assertThat(iterable(event.fieldNames()))
+                        .containsExactly("before", "after", "source", "op", "ts_ms", "transaction");
+                JsonNode source = event.get("source");
+                assertThat(source.get("connector").asText()).isEqualTo("floe");
+                assertThat(source.get("name").asText()).isEqualTo("test-cluster");
+                assertThat(source.get("db").asText()).isEqualTo("floe");
+                assertThat(source.get("table").asText()).isEqualTo(TOPIC);
+                assertThat(source.get("topic").asText()).isEqualTo(TOPIC);
+                assertThat(source.get("snapshot").asText()).isEqualTo("false");
+                assertThat(source.get("partition").asInt()).isEqualTo(record.partition());
+                long snapshotId = source.get("snapshot_id").asLong();
+                if (commitTimes.containsKey(snapshotId)) { // expiry may have taken old snapshots
+                    assertThat(source.get("ts_ms").asLong()).isEqualTo(commitTimes.get(snapshotId));
+                }
+                assertThat(event.get("ts_ms").asLong())
+                        .isGreaterThanOrEqualTo(source.get("ts_ms").asLong());
+                assertThat(event.get("transaction").isNull()).isTrue();
+            }
+        }
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> names) {
+        List<String> list = new ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
+    }
+
+    /** Waits until the stream's committed progress reaches the table's watermark. */
+    private void awaitPublished(Table table) throws Exception {
+        Map<Integer, Long> watermark = Watermark.of(table).orElseThrow().nextOffsets();
+        Instant deadline = Instant.now().plus(CATCH_UP);
+        while (true) {
+            Map<Integer, Long> progress = progress();
+            if (progress.equals(watermark)) {
+                return;
+            }
+            assertThat(Instant.now())
+                    .as("change topic reaches the table's watermark %s; progress %s", watermark, progress)
+                    .isBefore(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    /** The stream's progress: its group's committed offsets on the source topic. */
+    private Map<Integer, Long> progress() throws Exception {
+        Map<Integer, Long> progress = new TreeMap<>();
+        admin.listConsumerGroupOffsets(GROUP, new ListConsumerGroupOffsetsOptions().requireStable(true))
+                .partitionsToOffsetAndMetadata()
+                .get()
+                .forEach((partition, offset) -> {
+                    if (offset != null && partition.topic().equals(TOPIC)) {
+                        progress.put(partition.partition(), offset.offset());
+                    }
+                });
+        return progress;
+    }
+
+    private void createTopic(String name, String mode, String changes) throws Exception {
+        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1)
+                        .configs(Map.of(
+                                "floe.tableflow.enabled", "true",
+                                "floe.tableflow.mode", mode,
+                                "floe.tableflow.format", "json",
+                                "floe.tableflow.schema", SCHEMA,
+                                "floe.tableflow.compaction.trigger.files", "2",
+                                "floe.tableflow.commit.interval.ms", "200",
+                                "floe.tableflow.changes.topic", changes))))
+                .all()
+                .get();
+    }
+
+    /**
+     * {@code count} records of random keys, a tombstone with probability {@code tombstones}, now and then a
+     * value that does not fit the schema (a dead letter, no change).
+     */
+    private void produce(KafkaProducer<byte[], byte[]> producer, String topic, int count, double tombstones)
+            throws Exception {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        List<Produced> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int id = random.nextInt(KEYS);
+            String key = "key-" + id;
+            boolean bad = random.nextInt(50) == 0;
+            Long balance = random.nextDouble() < tombstones ? null : (long) random.nextInt(1_000_000);
+            byte[] value = balance == null
+                    ? null
+                    : (bad ? "{\"id\": \"not a number\"}" : "{\"id\": " + id + ", \"balance\": " + balance + "}")
+                            .getBytes(StandardCharsets.UTF_8);
+            sent.add(producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)));
+            records.add(new Produced(0, 0, key, balance, bad && balance != null));
+        }
+        for (int i = 0; i < sent.size(); i++) {
+            RecordMetadata metadata = sent.get(i).get();
+            Produced record = records.get(i);
+            produced.add(new Produced(
+                    metadata.partition(), metadata.offset(), record.key(), record.balance(), record.bad()));
+        }
+    }
+
+    private static List<Snapshot> snapshots(Table table) {
+        List<Snapshot> snapshots = new ArrayList<>();
+        table.snapshots().forEach(snapshots::add);
+        return snapshots;
+    }
+
+    private KafkaProducer<byte[], byte[]> producer() {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private KafkaProducer<byte[], byte[]> transactionalProducer(String transactionalId) {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
+        properties.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** The metadata of a consumer of {@code group} that never joins, as the stream sends its offsets with. */
+    private ConsumerGroupMetadata groupMetadata(String group) {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
+        properties.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            return consumer.groupMetadata();
+        }
+    }
+}
