@@ -49,12 +49,16 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
  * the load and after the update rounds. The table's row count is checked against the keys at the end.
  *
  * <p>Usage: {@code benchmarks/run-upsert.sh [--keys N] [--round-keys N] [--rounds N] [--partitions P]
- * [--value-bytes B] [--topic-config NAME=VALUE ...] [--bloom false]}; topic configs (such as the key
- * index bound) are passed through, so the driver runs against builds that lack them.
+ * [--value-bytes B] [--key-order hashed|sequential] [--topic-config NAME=VALUE ...] [--bloom false]};
+ * topic configs (such as the key index bound) are passed through, so the driver runs against builds that
+ * lack them. Keys are hashed by default (spread over the key space: only Bloom filters can rule out a
+ * new key); sequential keys make each file's key bounds a narrow range.
  */
 public final class UpsertBenchmark {
 
     private static final int BATCH_RECORDS = 100;
+    /** The load's batches are bigger: it is not what is measured, and small appends would make it slow. */
+    private static final int LOAD_BATCH_RECORDS = 6000;
     private static final String TOPIC = "upserts";
     private static final String SCHEMA = """
             {"type": "object", "properties": {
@@ -65,15 +69,17 @@ public final class UpsertBenchmark {
     private final TableCatalog tables;
     private final Topic topic;
     private final int valueBytes;
+    private final boolean hashedKeys;
     private final Random random = new Random(19);
     private long produced;
     private long liveKeys;
 
-    private UpsertBenchmark(Agent agent, TableCatalog tables, Topic topic, int valueBytes) {
+    private UpsertBenchmark(Agent agent, TableCatalog tables, Topic topic, int valueBytes, boolean hashedKeys) {
         this.agent = agent;
         this.tables = tables;
         this.topic = topic;
         this.valueBytes = valueBytes;
+        this.hashedKeys = hashedKeys;
     }
 
     public static void main(String[] args) throws Exception {
@@ -84,6 +90,11 @@ public final class UpsertBenchmark {
         int partitions = Integer.parseInt(single(options, "partitions", "6"));
         int valueBytes = Integer.parseInt(single(options, "value-bytes", "100"));
         boolean bloom = Boolean.parseBoolean(single(options, "bloom", "true"));
+        boolean hashedKeys = switch (single(options, "key-order", "hashed")) {
+            case "hashed" -> true;
+            case "sequential" -> false;
+            default -> throw new IllegalArgumentException("--key-order is hashed or sequential");
+        };
         Map<String, String> configs = new HashMap<>(Map.of(
                 "floe.tableflow.enabled", "true",
                 "floe.tableflow.mode", "upsert",
@@ -94,14 +105,17 @@ public final class UpsertBenchmark {
             configs.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
         }
         System.out.printf(Locale.ROOT, "keys=%d roundKeys=%d rounds=%d partitions=%d valueBytes=%d bloom=%s"
-                + " configs=%s maxHeap=%d MB%n", keys, roundKeys, rounds, partitions, valueBytes, bloom,
+                + " keyOrder=%s configs=%s maxHeap=%d MB%n", keys, roundKeys, rounds, partitions, valueBytes, bloom,
+                hashedKeys ? "hashed" : "sequential",
                 configs.entrySet().stream().filter(e -> !e.getKey().endsWith("schema")).toList(),
                 Runtime.getRuntime().maxMemory() >> 20);
 
         Path dir = Files.createTempDirectory("floe-upsert-bench");
         try (MetadataStore metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
                 ObjectStore objects = new LocalObjectStore(dir.resolve("objects"))) {
-            Agent agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(20), 8 << 20),
+            // No object cache: the live heap read here is the table job's, not produced segments'.
+            Agent agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(20), 8 << 20)
+                            .withCacheBytesMax(0),
                     AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(), Clock.systemUTC());
             ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
             TableCatalog tables = new TableCatalog(IcebergCatalogs.jdbc(
@@ -113,31 +127,41 @@ public final class UpsertBenchmark {
             try {
                 long baseline = liveHeapMb();
                 Topic topic = agent.topics().create(new NewTopic(TOPIC, partitions, configs), false);
-                UpsertBenchmark bench = new UpsertBenchmark(agent, tables, topic, valueBytes);
+                UpsertBenchmark bench = new UpsertBenchmark(agent, tables, topic, valueBytes, hashedKeys);
                 bench.awaitTable(bloom);
                 bench.load(keys);
+                bench.awaitQuiet();
                 long afterLoad = liveHeapMb();
                 List<Round> updates = new ArrayList<>();
                 for (int i = 0; i < rounds; i++) {
                     updates.add(bench.round("update " + (i + 1), roundKeys, keys, false));
                 }
+                bench.awaitQuiet();
                 long afterUpdates = liveHeapMb();
                 List<Round> inserts = new ArrayList<>();
                 for (int i = 0; i < rounds; i++) {
                     inserts.add(bench.round("insert " + (i + 1), roundKeys, keys, true));
                 }
+                bench.awaitQuiet();
+                long beforeStop = liveHeapMb();
                 tableflow.close();
+                tableflow = null; // the stopped jobs, and what they held, become garbage
+                long stopped = liveHeapMb();
                 tableflow = start(config, metadata, objects, tables);
                 Round restart = bench.round("update after restart", roundKeys, keys, false);
                 System.out.printf(Locale.ROOT, "%nlive heap MB: before the table %d, after the load %d (+%d),"
                         + " after the update rounds %d (+%d)%n", baseline, afterLoad, afterLoad - baseline,
                         afterUpdates, afterUpdates - baseline);
+                System.out.printf(Locale.ROOT, "held by Tableflow after the insert rounds (live heap before less after"
+                        + " stopping it): %d MB%n", beforeStop - stopped);
                 summary("update rounds", updates);
                 summary("insert rounds", inserts);
                 summary("first round after a restart", List.of(restart));
                 bench.check();
             } finally {
-                tableflow.close();
+                if (tableflow != null) {
+                    tableflow.close();
+                }
                 tables.close();
                 agent.close();
             }
@@ -165,14 +189,14 @@ public final class UpsertBenchmark {
         long start = System.nanoTime();
         long cpu = tableflowCpuNanos();
         List<CompletableFuture<?>> pending = new ArrayList<>();
-        for (long first = 0; first < keys; first += BATCH_RECORDS) {
-            int count = (int) Math.min(BATCH_RECORDS, keys - first);
+        for (long first = 0; first < keys; first += LOAD_BATCH_RECORDS) {
+            int count = (int) Math.min(LOAD_BATCH_RECORDS, keys - first);
             long[] ids = new long[count];
             for (int i = 0; i < count; i++) {
                 ids[i] = first + i;
             }
             pending.addAll(send(ids));
-            if (pending.size() >= 200) {
+            if (pending.size() >= 60) {
                 CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).join();
                 pending.clear();
             }
@@ -210,9 +234,10 @@ public final class UpsertBenchmark {
                 (tableflowCpuNanos() - cpu) / 1e9);
         Snapshot snapshot = tables.load(TOPIC).orElseThrow().currentSnapshot();
         System.out.printf(Locale.ROOT, "%s: seconds=%.2f cpuSeconds=%.2f keys/s=%.0f keys per CPU-second=%.0f"
-                + " dataFiles=%s deleteFiles=%s%n", name, round.seconds(), round.cpuSeconds(),
+                + " dataFiles=%s deleteFiles=%s fileMB=%.1f%n", name, round.seconds(), round.cpuSeconds(),
                 count / round.seconds(), count / round.cpuSeconds(), snapshot.summary().get("total-data-files"),
-                snapshot.summary().get("total-delete-files"));
+                snapshot.summary().get("total-delete-files"),
+                Long.parseLong(snapshot.summary().get("total-files-size")) / 1e6);
         return round;
     }
 
@@ -221,7 +246,7 @@ public final class UpsertBenchmark {
         Map<Integer, List<SimpleRecord>> byPartition = new HashMap<>();
         long now = System.currentTimeMillis();
         for (long id : ids) {
-            byte[] key = String.format(Locale.ROOT, "key-%09d", id).getBytes(StandardCharsets.UTF_8);
+            byte[] key = key(id);
             byPartition.computeIfAbsent((int) (id % topic.partitionCount()), p -> new ArrayList<>())
                     .add(new SimpleRecord(now, key, value(id)));
         }
@@ -233,6 +258,29 @@ public final class UpsertBenchmark {
             produced += partition.getValue().size();
         }
         return sent;
+    }
+
+    /**
+     * The key of id {@code id}: {@code key-000000042} in id order, or (hashed) 16 hex digits of a bijective
+     * mix of the id, so keys of any id range spread over the whole key space, as UUIDs or hashed ids do,
+     * and every data file's key bounds span nearly all keys.
+     */
+    private byte[] key(long id) {
+        String key = hashedKeys
+                ? String.format(Locale.ROOT, "%016x", mix(id))
+                : String.format(Locale.ROOT, "key-%09d", id);
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** MurmurHash3's 64-bit finalizer: a bijection, so distinct ids keep distinct keys. */
+    private static long mix(long id) {
+        long h = id;
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
     }
 
     private byte[] value(long id) {
@@ -252,6 +300,23 @@ public final class UpsertBenchmark {
                 return;
             }
             Thread.sleep(5);
+        }
+    }
+
+    /**
+     * Waits until the table has had the same snapshot for two seconds: a compaction that followed the
+     * last round is done, and the heap read next holds no rewrite in flight.
+     */
+    private void awaitQuiet() throws InterruptedException {
+        long snapshot = tables.load(TOPIC).orElseThrow().currentSnapshot().snapshotId();
+        long since = System.nanoTime();
+        while (System.nanoTime() - since < 2_000_000_000L) {
+            Thread.sleep(100);
+            long now = tables.load(TOPIC).orElseThrow().currentSnapshot().snapshotId();
+            if (now != snapshot) {
+                snapshot = now;
+                since = System.nanoTime();
+            }
         }
     }
 
@@ -289,7 +354,7 @@ public final class UpsertBenchmark {
     private static long tableflowCpuNanos() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().equals("floe-tableflow")) {
+            if (thread.getName().startsWith("floe-tableflow")) {
                 return threads.getThreadCpuTime(thread.getId());
             }
         }
