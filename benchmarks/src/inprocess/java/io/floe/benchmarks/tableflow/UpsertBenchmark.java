@@ -18,6 +18,7 @@ import io.floe.tableflow.io.ObjectStoreFileIO;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
@@ -27,12 +28,15 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.kafka.common.compress.Compression;
@@ -165,6 +169,16 @@ public final class UpsertBenchmark {
                 tables.close();
                 agent.close();
             }
+        } finally {
+            deleteRecursively(dir);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
         }
     }
 
@@ -222,7 +236,7 @@ public final class UpsertBenchmark {
         long cpu = tableflowCpuNanos();
         List<CompletableFuture<?>> pending = new ArrayList<>();
         for (int first = 0; first < count; first += BATCH_RECORDS) {
-            long[] batch = java.util.Arrays.copyOfRange(ids, first, Math.min(count, first + BATCH_RECORDS));
+            long[] batch = Arrays.copyOfRange(ids, first, Math.min(count, first + BATCH_RECORDS));
             pending.addAll(send(batch));
         }
         CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).join();
@@ -328,7 +342,7 @@ public final class UpsertBenchmark {
         System.out.printf(Locale.ROOT, "check: table rows=%d live keys=%d %s%n", rows, liveKeys,
                 rows == liveKeys ? "OK" : "MISMATCH");
         if (rows != liveKeys) {
-            System.exit(1);
+            throw new IllegalStateException("the table has " + rows + " rows for " + liveKeys + " keys");
         }
     }
 
