@@ -31,9 +31,12 @@ final class KeyLocator {
     private boolean lookingUp;
     /**
      * The live rows the table's summary counted when a build stopped at the bound all the same (rows the
-     * summary does not count); no build is tried again until the count is lower.
+     * summary does not count), and that bound; no build is tried again until the count is lower or the
+     * bound another.
      */
     private long buildStoppedAtRows = Long.MAX_VALUE;
+
+    private long buildStoppedAtBound = -1;
 
     KeyLocator(Clock clock, TableMetrics metrics) {
         this.clock = clock;
@@ -52,7 +55,7 @@ final class KeyLocator {
         }
         index = null; // its memory is free before a new one is built
         long liveRows = liveRows(snapshot);
-        if (liveRows > maxKeys || liveRows >= buildStoppedAtRows) {
+        if (liveRows > maxKeys || (liveRows >= buildStoppedAtRows && maxKeys == buildStoppedAtBound)) {
             lookUpFromNowOn(table, liveRows + " live rows", maxKeys);
             return;
         }
@@ -61,6 +64,7 @@ final class KeyLocator {
         metrics.indexBuilt();
         if (index == null) {
             buildStoppedAtRows = liveRows;
+            buildStoppedAtBound = maxKeys;
             lookUpFromNowOn(table, "over " + maxKeys + " keys in " + liveRows + " live rows counted", maxKeys);
             return;
         }
