@@ -126,14 +126,6 @@ class UpsertKeyBoundIT {
                 Map.of(
                         "floe.tableflow.upsert.index.max.keys", "0",
                         "floe.tableflow.maintenance.enabled", "false"));
-        // A small file's key column is dictionary-encoded whole, and its dictionary alone rules keys out; a
-        // dictionary of at most 64 bytes falls back to plain pages, as a large file's does, so only Bloom
-        // filters can rule out a key inside a file's bounds here.
-        rounds.poll(); // creates the (empty) table
-        rounds.table()
-                .updateProperties()
-                .set("write.parquet.dict-size-bytes", "64")
-                .commit();
         double filesRead = 0;
         List<List<Change>> batches = List.of(
                 changes("a", 0, 100, 1), // the table's first file: a000..a099

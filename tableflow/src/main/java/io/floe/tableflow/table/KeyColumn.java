@@ -13,7 +13,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
-import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 
@@ -33,11 +32,9 @@ final class KeyColumn {
 
     /**
      * Gives each live row of {@code task} that has a key to {@code sink}, until it says stop, and returns
-     * how many live rows were decoded. With a {@code filter} on the key, row groups whose statistics,
-     * dictionary or Bloom filter rule it out are skipped (the rows of the others all come, matching or
-     * not).
+     * how many live rows were decoded.
      */
-    static long read(Table table, FileScanTask task, Expression filter, RowSink sink) {
+    static long read(Table table, FileScanTask task, RowSink sink) {
         DataFile file = task.file();
         Schema projected = new Schema(
                 table.schema().findField(Rows.KEY),
@@ -46,14 +43,12 @@ final class KeyColumn {
                 MetadataColumns.ROW_POSITION);
         GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, table.schema(), projected);
         Schema required = deletes.requiredSchema();
-        Parquet.ReadBuilder read = Parquet.read(table.io().newInputFile(file.location(), file.fileSizeInBytes()))
+        CloseableIterable<Record> all = Parquet.read(table.io().newInputFile(file.location(), file.fileSizeInBytes()))
                 .project(required)
-                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema));
-        if (filter != null) {
-            read = read.filter(filter);
-        }
+                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(required, fileSchema))
+                .build();
         long decoded = 0;
-        try (CloseableIterable<Record> records = deletes.filter(read.build())) {
+        try (CloseableIterable<Record> records = deletes.filter(all)) {
             for (Record record : records) {
                 decoded++;
                 ByteBuffer key = (ByteBuffer) record.getField(Rows.KEY);

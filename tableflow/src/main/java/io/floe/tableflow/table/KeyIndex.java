@@ -54,7 +54,7 @@ final class KeyIndex implements KeyRows {
                         index.vectors.put(task.file().location(), delete);
                     }
                 }
-                KeyColumn.read(table, task, null, (key, row) -> index.add(key, row) <= maxKeys);
+                KeyColumn.read(table, task, (key, row) -> index.add(key, row) <= maxKeys);
                 if (index.rows.size() > maxKeys) {
                     return Optional.empty();
                 }

@@ -19,7 +19,6 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.util.ContentFileUtil;
@@ -27,11 +26,11 @@ import org.apache.iceberg.util.ContentFileUtil;
 /**
  * Finds the current rows of a round's keys, and nothing else, in the snapshot a round commits on:
  * reads the key column of the live data files that may hold one of them. A file is skipped when the
- * key bounds in its manifest entry leave out every key; of the others, the Parquet reader skips the
- * row groups whose statistics, dictionary or Bloom filter on {@code kafka_key} rule out the keys in
- * the file's bounds. Memory is the round's keys and the table's list of files, whatever the table's
- * size; the cost is reading the key column of the files that may hold a key (for keys spread over the
- * whole table, every file; for new keys, only the files whose Bloom filters cannot rule them out).
+ * key bounds in its manifest entry leave out every key, or when the Parquet Bloom filters on
+ * {@code kafka_key} of all its row groups rule out every key ({@link KeyBloomFilters}). Memory is the
+ * round's keys and the table's list of files, whatever the table's size; the cost is reading the key
+ * column of the files that may hold a key (for keys spread over the whole table, every file; for new
+ * keys, only the files whose Bloom filters cannot rule them out).
  */
 final class KeyLookup {
 
@@ -106,6 +105,7 @@ final class KeyLookup {
         List<ByteBuffer> sorted = new ArrayList<>(keys);
         sorted.sort(KEY_ORDER);
         Set<ByteBuffer> wanted = new HashSet<>(keys);
+        long[] hashes = KeyBloomFilters.hashes(sorted);
         int keyField = table.schema().findField(Rows.KEY).fieldId();
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .useSnapshot(snapshot.snapshotId())
@@ -118,15 +118,18 @@ final class KeyLookup {
                         found.vectors.put(task.file().location(), delete);
                     }
                 }
-                List<ByteBuffer> candidates = withinBounds(sorted, task.file(), keyField);
-                if (candidates.isEmpty()) {
+                DataFile file = task.file();
+                Range candidates = withinBounds(sorted, file, keyField);
+                if (candidates.isEmpty()
+                        || !KeyBloomFilters.mayHoldAny(
+                                table.io().newInputFile(file.location(), file.fileSizeInBytes()),
+                                keyField,
+                                hashes,
+                                candidates.from(),
+                                candidates.to())) {
                     continue;
                 }
-                long decoded = KeyColumn.read(
-                        table,
-                        task,
-                        Expressions.in(Rows.KEY, candidates),
-                        (key, row) -> !wanted.contains(key) || found.take(key, row));
+                long decoded = KeyColumn.read(table, task, (key, row) -> !wanted.contains(key) || found.take(key, row));
                 found.rowsRead += decoded;
                 found.filesRead += decoded > 0 ? 1 : 0;
             }
@@ -136,19 +139,26 @@ final class KeyLookup {
         return found;
     }
 
+    /** Indexes {@code [from, to)} of a sorted list. */
+    record Range(int from, int to) {
+        boolean isEmpty() {
+            return from >= to;
+        }
+    }
+
     /**
-     * The keys (sorted) within the file's key bounds. Iceberg's bounds of a binary column may be
-     * truncated, a lower bound to a prefix and an upper bound to a prefix rounded up, so they still
-     * bound every key in the file; a missing bound bounds nothing.
+     * Where the keys within the file's key bounds are in {@code sorted}. Iceberg's bounds of a binary
+     * column may be truncated, a lower bound to a prefix and an upper bound to a prefix rounded up, so
+     * they still bound every key in the file; a missing bound bounds nothing.
      */
-    static List<ByteBuffer> withinBounds(List<ByteBuffer> sorted, DataFile file, int keyField) {
+    static Range withinBounds(List<ByteBuffer> sorted, DataFile file, int keyField) {
         ByteBuffer lower =
                 file.lowerBounds() == null ? null : file.lowerBounds().get(keyField);
         ByteBuffer upper =
                 file.upperBounds() == null ? null : file.upperBounds().get(keyField);
         int from = lower == null ? 0 : firstAtLeast(sorted, lower);
         int to = upper == null ? sorted.size() : firstAbove(sorted, upper);
-        return from >= to ? List.of() : sorted.subList(from, to);
+        return new Range(from, to);
     }
 
     private static int firstAtLeast(List<ByteBuffer> sorted, ByteBuffer bound) {
