@@ -74,7 +74,7 @@ public final class TableflowConfigs {
                     UPSERT_INDEX_MAX_KEYS,
                     "500000",
                     "an upsert table of at most this many keys keeps where each key's row is in the agent's heap"
-                            + " (about 150 bytes a key plus the key's bytes); a round of a larger one reads the key"
+                            + " (about 145 bytes a key plus the key's bytes); a round of a larger one reads the key"
                             + " column of the data files that may hold its keys instead (0: always)"));
 
     public record Definition(String name, String defaultValue, String documentation) {}
