@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -32,14 +33,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * An upsert table's row-delta commit whose outcome is lost, that fails before the swap, or that is
  * rejected: after later rounds the table still holds exactly the newest row of every key (one row
  * per key, deleted keys absent) and every data and delete file of its snapshot exists. The job's key
  * index must not trust a commit it cannot see in the table: when it assumes a lost commit applied,
- * or one that applied did not, a key ends up with two rows or none.
+ * or one that applied did not, a key ends up with two rows or none. Each fault runs with the key
+ * index in memory and with every round looking its keys up in the table's files.
  */
 @Timeout(180)
 class UpsertCommitFaultIT {
@@ -67,10 +70,16 @@ class UpsertCommitFaultIT {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @EnumSource(Fault.class)
-    void aFailedOrUnknownUpsertCommitLeavesTheNewestRowOfEveryKeyOnce(Fault fault) {
-        start();
+    /** Every fault, with the key index in memory (the default bound) and with every round looking its keys up. */
+    static Stream<Arguments> faults() {
+        return Stream.of(Fault.values())
+                .flatMap(fault -> Stream.of(Arguments.of(fault, "500000"), Arguments.of(fault, "0")));
+    }
+
+    @ParameterizedTest(name = "{0} index.max.keys={1}")
+    @MethodSource("faults")
+    void aFailedOrUnknownUpsertCommitLeavesTheNewestRowOfEveryKeyOnce(Fault fault, String indexMaxKeys) {
+        start(indexMaxKeys);
         produceRound(0);
         pollUntilCaughtUp();
 
@@ -87,7 +96,7 @@ class UpsertCommitFaultIT {
         assertNewestRowOfEveryKeyAndEveryFilePresent();
     }
 
-    private void start() {
+    private void start(String indexMaxKeys) {
         floe = new TableflowHarness(dataDir, catalog -> faults = new CommitFaults(catalog));
         jobs = new TableJobs(
                 TableflowConfig.defaults(dataDir.resolve("spool")),
@@ -108,7 +117,8 @@ class UpsertCommitFaultIT {
                                         "floe.tableflow.mode", "upsert",
                                         "floe.tableflow.format", "json",
                                         "floe.tableflow.schema", SCHEMA,
-                                        "floe.tableflow.commit.interval.ms", "1")),
+                                        "floe.tableflow.commit.interval.ms", "1",
+                                        "floe.tableflow.upsert.index.max.keys", indexMaxKeys)),
                         false);
     }
 

@@ -6,6 +6,7 @@ import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
 import io.floe.core.log.LogOffsets;
+import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.topic.Topic;
 import io.micrometer.core.instrument.Counter;
@@ -51,7 +52,7 @@ final class ReadAll {
         long[] end = new long[partitions];
         List<PartitionDigest.Builder> digests = new ArrayList<>(partitions);
         for (int p = 0; p < partitions; p++) {
-            LogOffsets offsets = agent.metadata().offsets(new TopicPartition(topic.name(), p));
+            LogOffsets offsets = agent.metadata().reads().offsets(new TopicPartition(topic.name(), p));
             next[p] = offsets.logStartOffset();
             end[p] = offsets.highWatermark();
             digests.add(new PartitionDigest.Builder());
@@ -92,6 +93,19 @@ final class ReadAll {
         return queries;
     }
 
+    /** The chunk's bytes; a range of an object file is read and released. */
+    private static ByteBuffer bytes(RecordChunk chunk) {
+        if (chunk instanceof RecordChunk.InMemory memory) {
+            return memory.bytes().duplicate();
+        }
+        RecordChunk.InFile file = (RecordChunk.InFile) chunk;
+        try {
+            return file.file().read(file.position(), file.length());
+        } finally {
+            file.file().release();
+        }
+    }
+
     /** Digests the partition's records from its next offset on and moves the offset; returns the batch bytes. */
     private static long consume(PartitionResult result, long[] next, List<PartitionDigest.Builder> digests) {
         int p = result.topicPartition().partition();
@@ -100,8 +114,8 @@ final class ReadAll {
                     + " failed: " + result);
         }
         long from = next[p];
-        for (ByteBuffer chunk : data.chunks()) {
-            for (RecordBatch batch : MemoryRecords.readableRecords(chunk.duplicate()).batches()) {
+        for (RecordChunk chunk : data.chunks()) {
+            for (RecordBatch batch : MemoryRecords.readableRecords(bytes(chunk)).batches()) {
                 for (Record record : batch) {
                     if (record.offset() >= next[p]) {
                         digests.get(p).add(record.offset(), record.value());

@@ -24,6 +24,8 @@ import java.util.Objects;
  * @param deltaEnabled whether the table is published as a Delta table too (a Delta log over the same
  *     data files, kept at the Iceberg table's current snapshot)
  * @param mode whether the table holds every record or the newest row per key
+ * @param upsertIndexMaxKeys the most keys of an upsert table whose rows the job keeps in memory; above
+ *     it a round looks its keys up in the table's files
  */
 public record TableSettings(
         boolean enabled,
@@ -40,7 +42,8 @@ public record TableSettings(
         int compactionTriggerFiles,
         Duration orphanAge,
         boolean deltaEnabled,
-        TableMode mode) {
+        TableMode mode,
+        long upsertIndexMaxKeys) {
 
     /**
      * The shortest orphan age accepted: a round (or a compaction) writes its files before it commits them,
@@ -77,6 +80,11 @@ public record TableSettings(
                     + " is below the minimum " + MIN_ORPHAN_AGE.toMillis()
                     + ": a round in flight writes its files before it commits them");
         }
+        if (upsertIndexMaxKeys < 0) {
+            throw new IllegalArgumentException("Invalid value " + upsertIndexMaxKeys + " for configuration "
+                    + TableflowConfigs.UPSERT_INDEX_MAX_KEYS
+                    + ": must be 0 (never hold the key index in memory) or more keys");
+        }
         if (format != ValueFormat.RAW && schema.isBlank()) {
             throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when " + TableflowConfigs.FORMAT
                     + " is " + format.name().toLowerCase(java.util.Locale.ROOT));
@@ -103,7 +111,8 @@ public record TableSettings(
                 parseInt(topicConfigs, TableflowConfigs.COMPACTION_TRIGGER_FILES),
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.ORPHAN_AGE_MS)),
                 parseBoolean(topicConfigs, TableflowConfigs.DELTA_ENABLED),
-                TableMode.parse(value(topicConfigs, TableflowConfigs.MODE)));
+                TableMode.parse(value(topicConfigs, TableflowConfigs.MODE)),
+                parseLong(topicConfigs, TableflowConfigs.UPSERT_INDEX_MAX_KEYS));
     }
 
     private static String value(Map<String, String> configs, String name) {

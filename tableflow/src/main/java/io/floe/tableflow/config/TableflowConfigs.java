@@ -22,6 +22,7 @@ public final class TableflowConfigs {
     public static final String CHANGES_TOPIC = PREFIX + "changes.topic";
     public static final String DELTA_ENABLED = PREFIX + "delta.enabled";
     public static final String MODE = PREFIX + "mode";
+    public static final String UPSERT_INDEX_MAX_KEYS = PREFIX + "upsert.index.max.keys";
 
     /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
     public static final List<Definition> DEFINITIONS = List.of(
@@ -74,7 +75,13 @@ public final class TableflowConfigs {
                     MODE,
                     "append",
                     "append: a row per record; upsert: the newest row per record key, a null value deleting the"
-                            + " key's row (fixed when the table is created)"));
+                            + " key's row (fixed when the table is created)"),
+            new Definition(
+                    UPSERT_INDEX_MAX_KEYS,
+                    "500000",
+                    "an upsert table of at most this many keys keeps where each key's row is in the agent's heap"
+                            + " (about 145 bytes a key plus the key's bytes); a round of a larger one reads the key"
+                            + " column of the data files that may hold its keys instead (0: always)"));
 
     public record Definition(String name, String defaultValue, String documentation) {}
 

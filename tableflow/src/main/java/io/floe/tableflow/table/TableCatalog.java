@@ -11,6 +11,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.UpdateProperties;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -62,6 +63,26 @@ public final class TableCatalog implements AutoCloseable {
      */
     public static final String MODE_PROPERTY = "floe.tableflow.mode";
 
+    /**
+     * Set on upsert tables: a Parquet Bloom filter on the key column of every row group, so a round that
+     * looks its keys up reads only the row groups that may hold them. A round probes a row group with
+     * all its keys, and skips it only if every probe misses: at a false-positive rate of 10^-5 a row
+     * group is skipped for 10,000 new keys (1 - 10^-5)^10000 = 0.90 of the time, at 10^-4 only 0.37.
+     * Holding 10^-5 takes about 30 bits a key, and a 32 MiB row group of small rows has 400,000 keys
+     * and more: hence 2 MiB at most (Iceberg's default of 1 MiB held only 10^-4 there). Adaptive: each
+     * filter is the smallest of five sizes (2 MiB down to 128 KiB) that holds its row group's keys at
+     * that rate. An explicit value (set by an operator) is kept.
+     */
+    static final Map<String, String> UPSERT_PROPERTIES = Map.of(
+            TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + Rows.KEY,
+            "true",
+            TableProperties.PARQUET_BLOOM_FILTER_COLUMN_FPP_PREFIX + Rows.KEY,
+            "0.00001",
+            TableProperties.PARQUET_BLOOM_FILTER_ADAPTIVE_ENABLED,
+            "true",
+            TableProperties.PARQUET_BLOOM_FILTER_MAX_BYTES,
+            Integer.toString(2 << 20));
+
     private static final int STALLED_TEXT_MAX = 1000;
 
     private final Catalog catalog;
@@ -111,6 +132,16 @@ public final class TableCatalog implements AutoCloseable {
                     + " mode and its topic now asks for " + TableflowConfigs.MODE + "="
                     + settings.mode().configName()
                     + "; a table's mode cannot change: set the mode back, or drop the table to rebuild it");
+        }
+        if (mode == TableMode.UPSERT && !table.properties().keySet().containsAll(UPSERT_PROPERTIES.keySet())) {
+            UpdateProperties update = table.updateProperties();
+            UPSERT_PROPERTIES.forEach((name, value) -> {
+                if (!table.properties().containsKey(name)) {
+                    update.set(name, value);
+                }
+            });
+            update.commit();
+            table.refresh();
         }
         if (!settings.compression().equals(table.properties().get(TableProperties.PARQUET_COMPRESSION))) {
             table.updateProperties()
@@ -173,7 +204,8 @@ public final class TableCatalog implements AutoCloseable {
                     .withProperty(TableProperties.PARQUET_COMPRESSION, compression)
                     .withProperty(MODE_PROPERTY, mode.configName());
             if (mode == TableMode.UPSERT) {
-                builder = builder.withProperty(TableProperties.FORMAT_VERSION, "3");
+                builder = builder.withProperty(TableProperties.FORMAT_VERSION, "3")
+                        .withProperties(UPSERT_PROPERTIES);
             }
             Table table = builder.create();
             LOGGER.info("created table table={} location={} spec={}", identifier, table.location(), table.spec());

@@ -25,7 +25,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
@@ -68,8 +67,8 @@ final class TableJob {
     private int rotation;
     private String decoderSchema;
     private ValueDecoder decoder;
-    /** An upsert table's key index, as of the snapshot it names; null until first needed. */
-    private KeyIndex index;
+    /** Where an upsert table's keys have their rows. */
+    private final KeyLocator keys;
 
     TableJob(
             String topicName,
@@ -88,6 +87,7 @@ final class TableJob {
         this.metrics = metrics;
         this.maxBytesPerRound = maxBytesPerRound;
         this.hold = new RetentionHold(retention, topicName);
+        this.keys = new KeyLocator(clock, metrics);
     }
 
     /** What a round did. */
@@ -123,7 +123,7 @@ final class TableJob {
 
         UpsertRound upserts = TableCatalog.modeOf(table) == TableMode.UPSERT ? new UpsertRound() : null;
         if (upserts != null) {
-            indexOf(table);
+            keys.prepare(table, settings.upsertIndexMaxKeys());
         }
         Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings);
         Map<Integer, Long> advanced = new HashMap<>();
@@ -211,7 +211,10 @@ final class TableJob {
             }
             deadFiles = writers.closeDeadLetters();
             files = writers.close();
-            written = upserts == null ? null : upserts.write(table, index, settings.targetFileBytes(), clock.millis());
+            written = upserts == null
+                    ? null
+                    : upserts.write(
+                            table, keys.rowsOf(table, upserts.keys()), settings.targetFileBytes(), clock.millis());
         } catch (RuntimeException e) {
             // Nothing of this round was committed yet: every file it wrote can go.
             writers.abort();
@@ -222,7 +225,7 @@ final class TableJob {
         if (written == null) {
             throwUnlessCommitted(SnapshotCommit.append(table, files, target, "records", clock));
         } else {
-            commitUpserts(table, written, target);
+            commitUpserts(table, written, target, settings.upsertIndexMaxKeys());
             files = written.dataFiles();
         }
         hold.afterCommit(target);
@@ -231,42 +234,11 @@ final class TableJob {
         return new Outcome(counts[0], counts[1], files.size(), true, moreWaiting, lag, target);
     }
 
-    /**
-     * The key index of {@code table}'s current snapshot: the one kept from this job's last commit, or
-     * built again when the table has another snapshot now (a compaction, another writer, a commit
-     * whose outcome was unknown, a restart).
-     */
-    private void indexOf(Table table) {
-        long current =
-                table.currentSnapshot() == null ? -1 : table.currentSnapshot().snapshotId();
-        if (index != null && index.snapshotId() == current) {
-            return;
-        }
-        long startedMs = clock.millis();
-        index = KeyIndex.build(table);
-        LOGGER.info(
-                "upsert key index built table={} snapshot={} keys={} duplicates={} ms={}",
-                table.name(),
-                current,
-                index.size(),
-                index.duplicates().size(),
-                clock.millis() - startedMs);
-    }
-
     /** Commits an upsert round and moves the key index to the new snapshot (or drops it when unsure). */
-    private void commitUpserts(Table table, UpsertRound.Written written, Watermark target) {
+    private void commitUpserts(Table table, UpsertRound.Written written, Watermark target, long maxKeys) {
         SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(table, written, target, clock);
-        KeyIndex before = index;
-        index = null; // built again unless the commit is known to be the table's current snapshot
+        keys.afterCommit(table, written, target, outcome instanceof SnapshotCommit.Outcome.Committed, maxKeys);
         throwUnlessCommitted(outcome);
-        Snapshot committed = table.currentSnapshot();
-        if (committed != null
-                && target.toJson().equals(committed.summary().get(Watermark.SUMMARY_PROPERTY))
-                && committed.parentId() != null
-                && committed.parentId() == before.snapshotId()) {
-            before.apply(written, committed.snapshotId());
-            index = before;
-        }
     }
 
     /**

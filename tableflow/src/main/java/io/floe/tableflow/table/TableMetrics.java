@@ -19,6 +19,10 @@ final class TableMetrics {
     private final AtomicLong lagRecords = new AtomicLong();
     private final AtomicLong lagMillis = new AtomicLong();
     private final AtomicLong stalled = new AtomicLong();
+    private final AtomicLong indexKeys = new AtomicLong();
+    private final Counter indexBuilds;
+    private final Counter lookups;
+    private final Counter lookupFilesRead;
 
     TableMetrics(MeterRegistry meters, String topic) {
         this.records = counter(meters, topic, "floe.tableflow.records", "Records materialized into the table");
@@ -45,6 +49,27 @@ final class TableMetrics {
                 topic,
                 "floe.tableflow.skipped.records",
                 "Records removed by retention before the table got them");
+        this.indexBuilds = counter(
+                meters,
+                topic,
+                "floe.tableflow.upsert.index.builds",
+                "Times an upsert table's key index was built by reading the whole table's keys (after a restart,"
+                        + " a compaction, a commit of unknown outcome)");
+        this.lookups = counter(
+                meters,
+                topic,
+                "floe.tableflow.upsert.lookups",
+                "Rounds of an upsert table over its key index bound that looked their keys up in its files");
+        this.lookupFilesRead = counter(
+                meters,
+                topic,
+                "floe.tableflow.upsert.lookup.files.read",
+                "Data files whose key column the lookups read (those that key bounds and Bloom filters did not rule"
+                        + " out)");
+        Gauge.builder("floe.tableflow.upsert.index.keys", indexKeys, AtomicLong::get)
+                .tag("topic", topic)
+                .description("Keys an upsert table's in-memory key index holds (0 while its rounds look keys up)")
+                .register(meters);
         Gauge.builder("floe.tableflow.stalled", stalled, AtomicLong::get)
                 .tag("topic", topic)
                 .description("1 while the table's rounds have failed for longer than the stall timeout (it no"
@@ -77,6 +102,19 @@ final class TableMetrics {
 
     void failed() {
         failures.increment();
+    }
+
+    void indexBuilt() {
+        indexBuilds.increment();
+    }
+
+    void indexKeys(long keys) {
+        indexKeys.set(keys);
+    }
+
+    void lookedUp(int filesRead) {
+        lookups.increment();
+        lookupFilesRead.increment(filesRead);
     }
 
     void stalled(boolean isStalled) {

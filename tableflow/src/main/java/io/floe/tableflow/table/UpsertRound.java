@@ -1,6 +1,7 @@
 package io.floe.tableflow.table;
 
-import io.floe.tableflow.table.KeyIndex.Location;
+import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.table.KeyRows.Location;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -55,6 +56,11 @@ final class UpsertRound {
         return changes.size();
     }
 
+    /** The keys the round changes. */
+    Set<ByteBuffer> keys() {
+        return changes.keySet();
+    }
+
     /**
      * What a round wrote: its data files and deletion vectors, the vectors they replace (a data file
      * has at most one; a new one carries the old one's positions too), and where each written key's row
@@ -82,8 +88,8 @@ final class UpsertRound {
         }
     }
 
-    /** Writes the round against the table as {@code index} describes it. */
-    Written write(Table table, KeyIndex index, long targetFileBytes, long nowMs) {
+    /** Writes the round against the table as {@code index} describes it (the rows of at least the round's keys). */
+    Written write(Table table, KeyRows index, long targetFileBytes, long nowMs) {
         NewRows rows = new NewRows(table, targetFileBytes, nowMs);
         BaseDVFileWriter vectors = new BaseDVFileWriter(
                 OutputFileFactory.builderFor(table, 0, nowMs)
@@ -136,7 +142,7 @@ final class UpsertRound {
     }
 
     /** The positions already deleted in a data file, merged into its new deletion vector; null if none. */
-    private static PositionDeleteIndex previousDeletes(Table table, KeyIndex index, String dataFile) {
+    private static PositionDeleteIndex previousDeletes(Table table, KeyRows index, String dataFile) {
         DeleteFile vector = index.vectorOf(dataFile);
         if (vector == null) {
             return null;
@@ -158,10 +164,11 @@ final class UpsertRound {
         final List<DataFile> files = new ArrayList<>();
         final Map<ByteBuffer, Location> locations = new HashMap<>();
 
-        /** A data file being written, and the key of each row in position order. */
+        /** A data file being written, and the key and log position of each row in position order. */
         private static final class Open {
             final DataWriter<Record> writer;
             final List<ByteBuffer> keys = new ArrayList<>();
+            final List<GenericRecord> rows = new ArrayList<>(); // held by the round anyway
 
             Open(DataWriter<Record> writer) {
                 this.writer = writer;
@@ -187,6 +194,7 @@ final class UpsertRound {
             Open file = current(row);
             file.writer.write(row);
             file.keys.add(key);
+            file.rows.add(row);
         }
 
         private Open current(GenericRecord row) throws IOException {
@@ -221,7 +229,10 @@ final class UpsertRound {
             DataFile written = file.writer.toDataFile();
             files.add(written);
             for (int position = 0; position < file.keys.size(); position++) {
-                locations.put(file.keys.get(position), new Location(written, position));
+                GenericRecord row = file.rows.get(position);
+                int partition = (Integer) row.getField(Rows.PARTITION);
+                long offset = (Long) row.getField(Rows.OFFSET);
+                locations.put(file.keys.get(position), new Location(written, position, partition, offset));
             }
         }
 

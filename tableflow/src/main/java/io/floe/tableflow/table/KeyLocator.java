@@ -1,0 +1,158 @@
+package io.floe.tableflow.table;
+
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds where an upsert table's round keys have their current rows, in memory bounded by the
+ * table's {@code floe.tableflow.upsert.index.max.keys}: while the table has at most that many keys the
+ * job keeps a {@link KeyIndex} of all of them (built once, then moved along by its own commits), and a
+ * larger table has each round {@link KeyLookup look up} just its keys in the table's files. Both
+ * describe exactly the snapshot the round commits on, so a crash or a snapshot the job did not make
+ * never leaves a stale answer: the index is rebuilt from the table, a lookup always reads it.
+ */
+final class KeyLocator {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(KeyLocator.class);
+
+    private final Clock clock;
+    private final TableMetrics metrics;
+    /** The index of the snapshot it names; null while none is held. */
+    private KeyIndex index;
+    /** Whether the last round looked its keys up (to log the changes between the two ways only). */
+    private boolean lookingUp;
+    /**
+     * The live rows the table's summary counted when a build stopped at the bound all the same (rows the
+     * summary does not count), and that bound; no build is tried again until the count is lower or the
+     * bound another.
+     */
+    private long buildStoppedAtRows = Long.MAX_VALUE;
+
+    private long buildStoppedAtBound = -1;
+
+    KeyLocator(Clock clock, TableMetrics metrics) {
+        this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Before a round reads its records: holds the index of {@code table}'s current snapshot when that has
+     * at most {@code maxKeys} live rows (one a key), building it if the one held is of another snapshot.
+     */
+    void prepare(Table table, long maxKeys) {
+        Snapshot snapshot = table.currentSnapshot();
+        long current = snapshot == null ? -1 : snapshot.snapshotId();
+        if (index != null && index.snapshotId() == current && index.size() <= maxKeys) {
+            return;
+        }
+        index = null; // its memory is free before a new one is built
+        long liveRows = liveRows(snapshot);
+        if (liveRows > maxKeys || (liveRows >= buildStoppedAtRows && maxKeys == buildStoppedAtBound)) {
+            lookUpFromNowOn(table, liveRows + " live rows", maxKeys);
+            return;
+        }
+        long startedMs = clock.millis();
+        index = KeyIndex.build(table, maxKeys).orElse(null);
+        metrics.indexBuilt();
+        if (index == null) {
+            buildStoppedAtRows = liveRows;
+            buildStoppedAtBound = maxKeys;
+            lookUpFromNowOn(table, "over " + maxKeys + " keys in " + liveRows + " live rows counted", maxKeys);
+            return;
+        }
+        buildStoppedAtRows = Long.MAX_VALUE;
+        lookingUp = false;
+        metrics.indexKeys(index.size());
+        LOGGER.info(
+                "upsert key index built table={} snapshot={} keys={} duplicates={} ms={}",
+                table.name(),
+                current,
+                index.size(),
+                index.duplicates().size(),
+                clock.millis() - startedMs);
+    }
+
+    /** Where {@code keys} have their rows in the snapshot {@link #prepare} saw. */
+    KeyRows rowsOf(Table table, Set<ByteBuffer> keys) {
+        if (index != null) {
+            return index;
+        }
+        long startedMs = clock.millis();
+        KeyLookup.Found found = KeyLookup.find(table, keys);
+        metrics.lookedUp(found.filesRead());
+        LOGGER.debug(
+                "upsert keys looked up table={} keys={} found={} files={} filesRead={} rowsRead={} ms={}",
+                table.name(),
+                keys.size(),
+                found.keysFound(),
+                found.files(),
+                found.filesRead(),
+                found.rowsRead(),
+                clock.millis() - startedMs);
+        return found;
+    }
+
+    /**
+     * After the round's commit: the index moves to the new snapshot when the commit is known to have made
+     * the table's current snapshot on top of the index's, and the index is still within {@code maxKeys};
+     * otherwise it is dropped (the next round builds it again or looks its keys up).
+     */
+    void afterCommit(Table table, UpsertRound.Written written, Watermark target, boolean committed, long maxKeys) {
+        KeyIndex before = index;
+        index = null;
+        if (before != null && committed) {
+            Snapshot snapshot = table.currentSnapshot();
+            if (snapshot != null
+                    && target.toJson().equals(snapshot.summary().get(Watermark.SUMMARY_PROPERTY))
+                    && Objects.equals(snapshot.parentId(), before.snapshotId())) {
+                before.apply(written, snapshot.snapshotId());
+                if (before.size() <= maxKeys) {
+                    index = before;
+                } else {
+                    lookUpFromNowOn(table, before.size() + " keys", maxKeys);
+                }
+            }
+        }
+        metrics.indexKeys(index == null ? 0 : index.size());
+    }
+
+    private void lookUpFromNowOn(Table table, String size, long maxKeys) {
+        metrics.indexKeys(0);
+        if (!lookingUp) {
+            LOGGER.info(
+                    "upsert table over its key index bound table={} size={} maxKeys={}: rounds look their keys up"
+                            + " in the table's files",
+                    table.name(),
+                    size,
+                    maxKeys);
+        }
+        lookingUp = true;
+    }
+
+    /** Rows less the rows deletes hide: the keys of a table only Tableflow wrote; 0 when unknown. */
+    private static long liveRows(Snapshot snapshot) {
+        if (snapshot == null) {
+            return 0;
+        }
+        Map<String, String> summary = snapshot.summary();
+        return number(summary, SnapshotSummary.TOTAL_RECORDS_PROP)
+                - number(summary, SnapshotSummary.TOTAL_POS_DELETES_PROP)
+                - number(summary, SnapshotSummary.TOTAL_EQ_DELETES_PROP);
+    }
+
+    private static long number(Map<String, String> summary, String property) {
+        try {
+            return Long.parseLong(summary.getOrDefault(property, "0"));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}
