@@ -2,8 +2,11 @@ package io.floe.engines;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -21,6 +24,8 @@ final class RowText {
         }
     };
 
+    private static final int SHOWN = 4;
+
     private RowText() {}
 
     static String of(List<String> columns, Function<String, Object> value) {
@@ -29,6 +34,29 @@ final class RowText {
             row.add(column + "=" + text(value.apply(column)));
         }
         return row.toString();
+    }
+
+    /**
+     * How {@code actual} differs from {@code expected}, as multisets (a row read twice is one row too
+     * many): empty when they are equal, else the counts and a few rows of each side.
+     */
+    static String difference(List<String> expected, List<String> actual) {
+        Map<String, Integer> surplus = new TreeMap<>();
+        actual.forEach(row -> surplus.merge(row, 1, Integer::sum));
+        expected.forEach(row -> surplus.merge(row, -1, Integer::sum));
+        List<String> missing = new ArrayList<>();
+        List<String> unexpected = new ArrayList<>();
+        surplus.forEach((row, count) -> {
+            for (int i = 0; i < Math.abs(count); i++) {
+                (count < 0 ? missing : unexpected).add(row);
+            }
+        });
+        if (missing.isEmpty() && unexpected.isEmpty()) {
+            return "";
+        }
+        return actual.size() + " rows read, " + expected.size() + " expected; " + missing.size() + " missing, such as "
+                + missing.subList(0, Math.min(SHOWN, missing.size())) + "; " + unexpected.size()
+                + " unexpected, such as " + unexpected.subList(0, Math.min(SHOWN, unexpected.size()));
     }
 
     private static String text(Object value) {
