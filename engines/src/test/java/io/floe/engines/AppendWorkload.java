@@ -70,6 +70,11 @@ final class AppendWorkload implements Workload {
     }
 
     @Override
+    public List<Change> inserts(boolean grown) {
+        return wave(grown);
+    }
+
+    @Override
     public List<String> expectedRows(List<Produced> produced, List<String> columns) {
         List<String> rows = new ArrayList<>();
         for (Produced record : produced) {

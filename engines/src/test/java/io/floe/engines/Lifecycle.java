@@ -203,10 +203,10 @@ final class Lifecycle implements AutoCloseable {
     }
 
     /**
-     * A short snapshot retention and one more round: every snapshot before the step expires, the
-     * compaction's among them, and with it go the files the compaction replaced (Iceberg deletes a file
-     * once the snapshot that removed it expires). Every engine still reads the table: the current
-     * Iceberg snapshot and the latest Delta version reference none of them.
+     * A short snapshot retention and one more round of new rows: every snapshot before the step
+     * expires, the compaction's among them, and with it go the files the compaction replaced (Iceberg
+     * deletes a file once the snapshot that removed it expires), while the compaction's own files,
+     * which the expired snapshots and the current one share, stay. Every engine still reads the table.
      */
     void snapshotExpiry() throws Exception {
         Table current = table.table();
@@ -216,19 +216,25 @@ final class Lifecycle implements AutoCloseable {
             older.add(snapshot.snapshotId());
             replaced.addAll(TableWatch.files(current, snapshot));
         }
-        replaced.removeAll(TableWatch.files(current, current.currentSnapshot()));
+        Set<Path> compacted = TableWatch.files(current, current.currentSnapshot());
+        replaced.removeAll(compacted);
         assertThat(replaced).as("files the compaction replaced").isNotEmpty().allMatch(Files::exists);
-        alter(Map.of("floe.tableflow.snapshot.retention.ms", "1000"));
-        topic.send(workload.wave(grown));
+        // A target file size of one byte leaves maintenance no file to compact: the round's snapshot keeps
+        // the compaction's files, so expiry must tell the files it may delete from those it must keep.
+        alter(Map.of("floe.tableflow.snapshot.retention.ms", "1000", "floe.tableflow.target.file.bytes", "1"));
+        topic.send(workload.inserts(grown));
         table.awaitWatermark("snapshot expiry", topic.ends());
-        table.await("the snapshots before the step expired and the files the compaction replaced deleted", () -> {
-            Set<Long> left = new TreeSet<>();
-            table.table().snapshots().forEach(snapshot -> left.add(snapshot.snapshotId()));
-            left.retainAll(older);
-            List<Path> kept = replaced.stream().filter(Files::exists).toList();
-            table.saw("snapshots left " + left + ", replaced files left " + kept);
-            return left.isEmpty() && kept.isEmpty() ? Optional.of(true) : Optional.empty();
-        });
+        Table expired = table.await("the snapshots before the step expired and the files the compaction replaced"
+                + " deleted", t -> {
+                    Set<Long> left = new TreeSet<>();
+                    t.snapshots().forEach(snapshot -> left.add(snapshot.snapshotId()));
+                    left.retainAll(older);
+                    List<Path> kept = replaced.stream().filter(Files::exists).toList();
+                    table.saw("snapshots left " + left + ", replaced files left " + kept);
+                    return left.isEmpty() && kept.isEmpty();
+                });
+        assertThat(TableWatch.files(expired, expired.currentSnapshot()))
+                .as("files of the current snapshot: the compaction's and the round's").containsAll(compacted);
         readersAgree("snapshot expiry");
     }
 

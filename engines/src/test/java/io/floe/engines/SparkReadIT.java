@@ -43,7 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Spark's Iceberg runtime refuses tables whose columns use the names of Iceberg's metadata columns,
  * which Iceberg's Java reader does not check; only an engine like this one catches such a layout. The
  * same table, cross-published as Delta Lake, reads the same rows through delta-spark, and so does an
- * upsert table, whose Delta log shares Iceberg's deletion vectors.
+ * upsert table, whose Delta log shares Iceberg's deletion vectors. Two lifecycle tests ({@link Lifecycle})
+ * read an append and an upsert table after every step of their life with Spark's Iceberg runtime,
+ * delta-spark and Delta Kernel. One Spark session serves all tests: its start is most of their cost.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SparkReadIT {

@@ -9,8 +9,8 @@ import java.util.TreeMap;
 
 /**
  * An upsert table: the newest row per record key, a tombstone deleting the key's row. The first wave
- * inserts keys; each later one updates some keys, inserts new ones, deletes two and brings a deleted
- * one back.
+ * inserts keys; each later one updates some keys and inserts new ones, and once {@link #deletes} was
+ * called it also deletes two keys and brings a deleted one back.
  */
 final class UpsertWorkload implements Workload {
 
@@ -21,6 +21,7 @@ final class UpsertWorkload implements Workload {
     private int waves;
     private int keys;
     private long balance = 1000;
+    private boolean deleting;
 
     @Override
     public String topic() {
@@ -74,15 +75,27 @@ final class UpsertWorkload implements Workload {
         for (int j = 0; j < INSERTS; j++) {
             wave.add(put(keys++, grown));
         }
-        wave.add(tombstone((wave0 * 11) % keys));
-        wave.add(tombstone((wave0 * 11 + 3) % keys));
-        // A key the previous wave deleted comes back.
-        wave.add(put(((wave0 - 1) * 11) % keys, grown));
+        if (deleting) {
+            wave.add(tombstone((wave0 * 11) % keys));
+            wave.add(tombstone((wave0 * 11 + 3) % keys));
+            // A key deleted before comes back.
+            wave.add(put(((wave0 - 1) * 11) % keys, grown));
+        }
+        return wave;
+    }
+
+    @Override
+    public List<Change> inserts(boolean grown) {
+        List<Change> wave = new ArrayList<>();
+        for (int j = 0; j < INSERTS; j++) {
+            wave.add(put(keys++, grown));
+        }
         return wave;
     }
 
     /** Tombstones for every third key, and for a key that never had a row. */
     List<Change> deletes() {
+        deleting = true;
         List<Change> wave = new ArrayList<>();
         for (int key = 1; key < keys; key += 3) {
             wave.add(tombstone(key));

@@ -36,6 +36,9 @@ sealed interface Workload permits AppendWorkload, UpsertWorkload {
     /** The next wave of records; once grown, values carry the added field (most of them). */
     List<Change> wave(boolean grown);
 
+    /** A wave of records that only add rows (no updates or deletes). */
+    List<Change> inserts(boolean grown);
+
     /** The rows the table holds after {@code produced}, each as {@link RowText} makes it of {@code columns}. */
     List<String> expectedRows(List<Produced> produced, List<String> columns);
 
