@@ -7,6 +7,8 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.kafka.KafkaServer;
+import io.floe.kafka.KafkaServerConfig;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.tableflow.Tableflow;
 import io.floe.tableflow.TableflowConfig;
@@ -18,6 +20,7 @@ import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,11 +40,13 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
 /**
  * One Floe in this JVM on embedded stores in a fresh temp directory: an agent (SQLite metadata, a local object
  * store behind a {@link CountingObjectStore}), the Iceberg JDBC catalog in the same database, and Tableflow,
- * polling every 10 ms. {@link #close()} stops them and deletes the directory, so each measured run starts empty.
+ * polling every 100 ms. {@link #close()} stops them and deletes the directory, so each measured run starts empty.
  */
 final class InProcessFloe implements AutoCloseable {
 
     static final int BATCH_RECORDS = 100;
+    /** Tableflow's poll for due tables: often enough for catch-ups that take seconds, cheap when idle. */
+    static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
     private final Path dir;
     private final MetadataStore metadata;
@@ -49,6 +54,7 @@ final class InProcessFloe implements AutoCloseable {
     private final Agent agent;
     private final TableCatalog tables;
     private final Tableflow tableflow;
+    private KafkaServer kafka;
 
     private InProcessFloe(Path dir, MetadataStore metadata, CountingObjectStore objects, Agent agent,
             TableCatalog tables, Tableflow tableflow) {
@@ -61,19 +67,35 @@ final class InProcessFloe implements AutoCloseable {
     }
 
     static InProcessFloe start() throws IOException {
+        return start(true);
+    }
+
+    /**
+     * With {@code withTableflow} false the agent runs no table job: a Connect sink's Floe, so that the process
+     * holds only the one {@code floe-tableflow-N} thread the catch-ups measure.
+     */
+    static InProcessFloe start(boolean withTableflow) throws IOException {
         Path dir = Files.createTempDirectory("floe-tableflow-bench");
         MetadataStore metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
         CountingObjectStore objects = new CountingObjectStore(new LocalObjectStore(dir.resolve("objects")));
-        Agent agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(20), 8 << 20),
+        int kafkaPort = freePort(); // advertised from the start; bound only if listen() is called
+        Agent agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(20), 8 << 20)
+                        .withAdvertised("127.0.0.1", kafkaPort),
                 AgentMetadata.of(metadata), objects, new SimpleMeterRegistry(), Clock.systemUTC());
         ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
         TableCatalog tables = new TableCatalog(IcebergCatalogs.jdbc(
                 "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), null, null,
                 locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool"))), "floe");
-        Tableflow tableflow = Tableflow.start(TableflowConfig.defaults(dir.resolve("spool"))
-                        .withPollInterval(Duration.ofMillis(10)), "bench", TableflowMetadata.of(metadata), objects,
+        Tableflow tableflow = !withTableflow ? null : Tableflow.start(TableflowConfig.defaults(dir.resolve("spool"))
+                        .withPollInterval(POLL_INTERVAL), "bench", TableflowMetadata.of(metadata), objects,
                 tables, Clock.systemUTC(), new SimpleMeterRegistry());
         return new InProcessFloe(dir, metadata, objects, agent, tables, tableflow);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     Path dir() {
@@ -90,6 +112,15 @@ final class InProcessFloe implements AutoCloseable {
 
     CountingObjectStore objects() {
         return objects;
+    }
+
+    /** Starts the agent's Kafka listener on a free loopback port (once); returns its bootstrap address. */
+    String listen() {
+        if (kafka == null) {
+            kafka = KafkaServer.start(KafkaServerConfig.defaults()
+                    .withListener("127.0.0.1", agent.config().advertisedPort()), agent);
+        }
+        return kafka.host() + ":" + kafka.port();
     }
 
     Topic createTopic(String name, int partitions, Map<String, String> configs) {
@@ -155,7 +186,13 @@ final class InProcessFloe implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            tableflow.close();
+            if (kafka != null) {
+                agent.groups().close(); // answers parked JoinGroup requests, as the agent's own shutdown does
+                kafka.close();
+            }
+            if (tableflow != null) {
+                tableflow.close();
+            }
             tables.close();
             agent.close();
             objects.close();

@@ -2,12 +2,14 @@ package io.floe.benchmarks.tableflow;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Tableflow's cost, with Floe in this JVM on embedded stores (what each phase does is in its class):
@@ -80,13 +82,23 @@ public final class TableflowBenchmark {
             }
         }
         Map<Variant, List<CatchUp>> runs = new HashMap<>();
-        for (int round = 0; round < rounds; round++) {
-            for (int i = 0; i < variants.size(); i++) {
-                Variant variant = variants.get((i + round) % variants.size());
-                CatchUp run = CatchUp.run(variant, records, partitions, keySpace, commitIntervalMs);
-                System.out.println("round " + (round + 1) + " " + run.line());
-                runs.computeIfAbsent(variant, v -> new ArrayList<>()).add(run);
+        List<ConnectSink.Run> sinkRuns = new ArrayList<>();
+        double sinkIdle = Double.NaN;
+        try (ConnectSink sink = connectSink(options, partitions, keySpace, commitIntervalMs, warmup)) {
+            for (int round = 0; round < rounds; round++) {
+                for (int i = 0; i < variants.size(); i++) {
+                    Variant variant = variants.get((i + round) % variants.size());
+                    CatchUp run = CatchUp.run(variant, records, partitions, keySpace, commitIntervalMs);
+                    System.out.println("round " + (round + 1) + " " + run.line());
+                    runs.computeIfAbsent(variant, v -> new ArrayList<>()).add(run);
+                }
+                if (sink != null) {
+                    ConnectSink.Run run = sink.measure(records);
+                    System.out.println("round " + (round + 1) + " " + run.line());
+                    sinkRuns.add(run);
+                }
             }
+            sinkIdle = sink == null ? Double.NaN : sink.idleCpuPerSecond(Duration.ofSeconds(10));
         }
         report.add("");
         report.add(String.format(Locale.ROOT, "## Catch-up: %d records of 1 KiB JSON (%d partitions, keys from a key"
@@ -97,20 +109,56 @@ public final class TableflowBenchmark {
                 + " | PUTs / GETs / LISTs (Tableflow thread) | load |");
         report.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         for (Variant variant : variants) {
-            List<CatchUp> list = runs.get(variant);
-            CatchUp typical = list.get(0);
-            report.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |", variant,
-                    range(list, CatchUp::recordsPerSecond, "%.0f"), range(list, CatchUp::megabytesPerCpuSecond, "%.1f"),
-                    range(list, CatchUp::recordsPerCpuSecond, "%.0f"), range(list, CatchUp::threadCpuSeconds, "%.2f"),
-                    range(list, CatchUp::processCpuSeconds, "%.2f"),
-                    range(list, run -> run.batchBytes() / 1e6 / run.processCpuSeconds(), "%.1f"),
-                    range(list, CatchUp::snapshots, "%.0f"), typical.rows(),
-                    String.format(Locale.ROOT, "%.0f / %.0f / %.0f", Stats.median(list, r -> r.requests().puts()),
-                            Stats.median(list, r -> r.requests().gets()), Stats.median(list, r -> r.requests().lists())),
-                    range(list, CatchUp::loadBefore, "%.1f")));
+            report.add(row(variant, runs.get(variant)));
+        }
+        if (!sinkRuns.isEmpty()) {
+            report.addAll(sinkReport(sinkRuns, options.getOrDefault("connect-tasks", "1"), sinkIdle));
         }
         List<CatchUp> append = runs.get(new Variant("append", false));
         return append == null ? Double.NaN : Stats.median(append, run -> run.batchBytes() / 1e6 / run.seconds());
+    }
+
+    private static String row(Variant variant, List<CatchUp> list) {
+        return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |", variant,
+                range(list, CatchUp::recordsPerSecond, "%.0f"), range(list, CatchUp::megabytesPerCpuSecond, "%.1f"),
+                range(list, CatchUp::recordsPerCpuSecond, "%.0f"), range(list, CatchUp::threadCpuSeconds, "%.2f"),
+                range(list, CatchUp::processCpuSeconds, "%.2f"),
+                range(list, run -> run.batchBytes() / 1e6 / run.processCpuSeconds(), "%.1f"),
+                range(list, CatchUp::snapshots, "%.0f"), list.get(0).rows(),
+                String.format(Locale.ROOT, "%.0f / %.0f / %.0f", Stats.median(list, r -> r.requests().puts()),
+                        Stats.median(list, r -> r.requests().gets()), Stats.median(list, r -> r.requests().lists())),
+                range(list, CatchUp::loadBefore, "%.1f"));
+    }
+
+    /** The Iceberg sink for the append variant's comparison, or null without {@code --connect-classpath}. */
+    private static ConnectSink connectSink(Map<String, String> options, int partitions, long keySpace,
+            long commitIntervalMs, long warmup) throws Exception {
+        if (!options.containsKey("connect-classpath")) {
+            return null;
+        }
+        String classpath = Files.readString(Path.of(options.get("connect-classpath"))).trim();
+        int tasks = Integer.parseInt(options.getOrDefault("connect-tasks", "1"));
+        return ConnectSink.start(classpath, partitions, keySpace, commitIntervalMs, tasks, Math.max(1, warmup));
+    }
+
+    private static List<String> sinkReport(List<ConnectSink.Run> runs, String tasks, double idleCpuPerSecond) {
+        return List.of("",
+                "## Iceberg's Kafka Connect sink on the same records (append), " + tasks
+                        + " task(s), medians [min-max]",
+                "",
+                "| sink | records/s | MB/s per worker CPU-s | records per worker CPU-s | worker CPU-s"
+                        + " | agent CPU-s serving it | Iceberg snapshots | load |",
+                "|---|---:|---:|---:|---:|---:|---:|---|",
+                String.format(Locale.ROOT, "| Iceberg Kafka Connect | %s | %s | %s | %s | %s | %s | %s |",
+                        range(runs, r -> r.records() / r.seconds(), "%.0f"),
+                        range(runs, ConnectSink.Run::megabytesPerCpuSecond, "%.1f"),
+                        range(runs, ConnectSink.Run::recordsPerCpuSecond, "%.0f"),
+                        range(runs, ConnectSink.Run::workerCpuSeconds, "%.2f"),
+                        range(runs, ConnectSink.Run::agentCpuSeconds, "%.2f"),
+                        range(runs, ConnectSink.Run::snapshots, "%.0f"),
+                        range(runs, ConnectSink.Run::loadBefore, "%.1f")),
+                String.format(Locale.ROOT, "(the worker idles at %.3f CPU-s per second with its connector running"
+                        + " and nothing to read)", idleCpuPerSecond));
     }
 
     private static void deltaCost(Map<String, String> options, List<String> report) throws Exception {
@@ -129,8 +177,7 @@ public final class TableflowBenchmark {
     }
 
     /** {@code median [min-max]} of {@code figure} over {@code runs}. */
-    private static String range(List<CatchUp> runs, java.util.function.ToDoubleFunction<CatchUp> figure,
-            String format) {
+    private static <T> String range(List<T> runs, ToDoubleFunction<T> figure, String format) {
         return String.format(Locale.ROOT, format + " [" + format + "-" + format + "]", Stats.median(runs, figure),
                 Stats.min(runs, figure), Stats.max(runs, figure));
     }
