@@ -169,11 +169,12 @@ final class DeltaCost {
             return what + ": none";
         }
         return String.format(Locale.ROOT, "%s: %d; sync cpuMs median %.1f p90 %.1f max %.1f; wallMs median %.1f;"
-                        + " puts median %.0f gets median %.0f lists median %.0f; iceberg round cpuMs median %.1f,"
+                        + " puts median %.0f (%.1f KB) gets median %.0f lists median %.0f; iceberg round cpuMs median %.1f,"
                         + " puts median %.0f gets median %.0f lists median %.0f",
                 what, syncs.size(), Stats.median(syncs, Sync::cpuMs), Stats.quantile(syncs, Sync::cpuMs, 0.9),
                 Stats.max(syncs, Sync::cpuMs), Stats.median(syncs, Sync::wallMs),
-                Stats.median(syncs, s -> s.delta().puts()), Stats.median(syncs, s -> s.delta().gets()),
+                Stats.median(syncs, s -> s.delta().puts()), Stats.median(syncs, s -> s.delta().putBytes() / 1024.0),
+                Stats.median(syncs, s -> s.delta().gets()),
                 Stats.median(syncs, s -> s.delta().lists()), Stats.median(syncs, Sync::roundCpuMs),
                 Stats.median(syncs, s -> s.round().puts()), Stats.median(syncs, s -> s.round().gets()),
                 Stats.median(syncs, s -> s.round().lists()));
