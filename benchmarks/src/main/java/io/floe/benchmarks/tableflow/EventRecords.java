@@ -36,8 +36,7 @@ public final class EventRecords {
                   "id": {"type": "integer"}, "user": {"type": "string"}, "event": {"type": "string"},
                   "amount": {"type": "number"}, "at": %s,
                   "tags": {"type": "array", "items": {"type": "string"}}, "payload": {"type": "string"}},
-                 "required": ["id", "user"]}"""
-                .formatted(at);
+                 "required": ["id", "user"]}""".formatted(at);
     }
 
     /** The value of record {@code id}: JSON of about {@link #VALUE_BYTES} bytes. */
