@@ -12,35 +12,25 @@ import org.apache.kafka.common.utils.Utils;
  * A record goes to the partition Kafka's default partitioner picks for its key, so the in-process driver and a
  * KafkaProducer put the same record in the same partition.
  */
-public final class EventRecords {
+final class EventRecords {
 
-    public static final int VALUE_BYTES = 1024;
+    static final int VALUE_BYTES = 1024;
 
     /** The value's JSON Schema as Tableflow declares it ({@code at} a date-time: a timestamp column). */
-    public static final String SCHEMA = schema("{\"type\": \"string\", \"format\": \"date-time\"}");
-
-    /**
-     * The same with {@code at} a plain string: the table Iceberg's Kafka Connect sink creates from the same JSON
-     * (it infers a string), so both systems write the same value columns.
-     */
-    public static final String SCHEMA_AT_AS_STRING = schema("{\"type\": \"string\"}");
+    static final String SCHEMA = """
+            {"type": "object", "properties": {
+              "id": {"type": "integer"}, "user": {"type": "string"}, "event": {"type": "string"},
+              "amount": {"type": "number"}, "at": {"type": "string", "format": "date-time"},
+              "tags": {"type": "array", "items": {"type": "string"}}, "payload": {"type": "string"}},
+             "required": ["id", "user"]}""";
 
     /** Mixes record numbers into key draws; fixed, so every run draws the same keys. */
     private static final long SEED = 0x5DEECE66DL;
 
     private EventRecords() {}
 
-    private static String schema(String at) {
-        return """
-                {"type": "object", "properties": {
-                  "id": {"type": "integer"}, "user": {"type": "string"}, "event": {"type": "string"},
-                  "amount": {"type": "number"}, "at": %s,
-                  "tags": {"type": "array", "items": {"type": "string"}}, "payload": {"type": "string"}},
-                 "required": ["id", "user"]}""".formatted(at);
-    }
-
     /** The value of record {@code id}: JSON of about {@link #VALUE_BYTES} bytes. */
-    public static byte[] value(long id) {
+    static byte[] value(long id) {
         String head = "{\"id\": " + id + ", \"user\": \"user-" + (id % 1000)
                 + "\", \"event\": \"click\", \"amount\": " + (id % 10_000) / 100.0
                 + ", \"at\": \"2026-11-30T12:00:00Z\", \"tags\": [\"a\", \"b\"], \"payload\": \"";
@@ -52,7 +42,7 @@ public final class EventRecords {
     }
 
     /** The key of record {@code id} among {@code keySpace} keys. */
-    public static byte[] key(long id, long keySpace) {
+    static byte[] key(long id, long keySpace) {
         if (keySpace < 1) {
             throw new IllegalArgumentException("the key space must hold at least one key, not " + keySpace);
         }
@@ -60,12 +50,12 @@ public final class EventRecords {
     }
 
     /** Key number {@code keyId} of the key space: distinct numbers give distinct keys. */
-    public static byte[] keyOf(long keyId) {
+    static byte[] keyOf(long keyId) {
         return String.format(Locale.ROOT, "%016x", mix(keyId)).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The partition Kafka's default partitioner gives {@code key} (murmur2, as a KafkaProducer does). */
-    public static int partition(byte[] key, int partitions) {
+    static int partition(byte[] key, int partitions) {
         return Utils.toPositive(Utils.murmur2(key)) % partitions;
     }
 
