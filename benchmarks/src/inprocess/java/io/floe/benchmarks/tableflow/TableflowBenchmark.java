@@ -17,7 +17,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code throughput} ({@link CatchUp}): per variant (append, append+delta, upsert, upsert+delta), the same
  *       {@code --records} records (1 KiB JSON, keys drawn from {@code --key-space} keys) produced first, then
  *       materialized; records per second and per CPU-second of the one Tableflow thread. {@code --rounds} rounds,
- *       the variants' order rotated each round, after an unmeasured warm-up run; medians at the end;</li>
+ *       the variants' order rotated each round, after an unmeasured warm-up run; medians at the end. Unless
+ *       {@code --connect false} (the script passes {@code --connect-classpath}), Apache Iceberg's Kafka Connect sink
+ *       ({@link ConnectSink}) materializes the same records in each round, per CPU-second of its worker process;</li>
  *   <li>{@code delta-cost} ({@link DeltaCost}): the Delta log's CPU and object-store requests per commit at a
  *       steady rate and a realistic commit interval, for append and upsert tables;</li>
  *   <li>{@code lag} ({@link Lag}): the table's lag at half the append catch-up rate.</li>

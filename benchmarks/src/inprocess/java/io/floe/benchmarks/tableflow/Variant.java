@@ -1,16 +1,11 @@
 package io.floe.benchmarks.tableflow;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** What a table is asked to be: append or upsert, with or without a Delta log. */
 record Variant(String mode, boolean delta) {
-
-    static final List<Variant> ALL = List.of(
-            new Variant("append", false), new Variant("append", true), new Variant("upsert", false),
-            new Variant("upsert", true));
 
     Variant {
         if (!mode.equals("append") && !mode.equals("upsert")) {
