@@ -13,6 +13,7 @@ import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.agent.metering.MeteredObjectStore;
 import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
+import io.floe.agent.transaction.MarkerListener;
 import io.floe.agent.transaction.StableOffsetLag;
 import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.concurrency.Concurrency;
@@ -123,7 +124,7 @@ public final class Agent implements AutoCloseable {
                 clock,
                 config.transactionMaxTimeout(),
                 TransactionCoordinator.TIMEOUT_CHECK_INTERVAL,
-                fetch::onMarkers,
+                MarkerListener.of(fetch::onMarkers, fetch::onMarkersMayHaveBeenWritten),
                 cluster::isTransactionCoordinatorOf,
                 meters);
         // On the housekeeping thread: each round waits on the store, which the scheduler's timers must not.
