@@ -1,225 +1,198 @@
 package io.floe.benchmarks.tableflow;
 
-import io.floe.agent.Agent;
-import io.floe.agent.AgentConfig;
-import io.floe.agent.AgentMetadata;
-import io.floe.core.log.TopicPartition;
-import io.floe.core.metadata.MetadataStore;
-import io.floe.core.object.LocalObjectStore;
-import io.floe.core.object.ObjectStore;
-import io.floe.core.topic.NewTopic;
-import io.floe.core.topic.Topic;
-import io.floe.metadata.sql.SqlMetadataStore;
-import io.floe.tableflow.Tableflow;
-import io.floe.tableflow.TableflowConfig;
-import io.floe.tableflow.TableflowMetadata;
-import io.floe.tableflow.catalog.IcebergCatalogs;
-import io.floe.tableflow.io.ObjectLocations;
-import io.floe.tableflow.io.ObjectStoreFileIO;
-import io.floe.tableflow.table.TableCatalog;
-import io.floe.tableflow.table.Watermark;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.SimpleRecord;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Tableflow's cost and lag, with Floe in this JVM on embedded stores:
+ * Tableflow's cost, with Floe in this JVM on embedded stores (what each phase does is in its class):
  * <ol>
- *   <li>throughput: {@code --records} 1 KiB JSON records are produced first, then Tableflow is turned on
- *       and materializes them; reported per second of wall time and per CPU-second of the one
- *       {@code floe-tableflow} thread (what "per core" means here);</li>
- *   <li>lag: records are produced at {@code --rate-fraction} of the measured throughput for
- *       {@code --lag-seconds} into a one-partition topic with a {@code --commit-interval-ms} commit
- *       interval; every 50 ms the table's watermark is read and the age of the oldest record not yet in
- *       the table is sampled.</li>
+ *   <li>{@code throughput} ({@link CatchUp}): per variant (append, append+delta, upsert, upsert+delta), the same
+ *       {@code --records} records (1 KiB JSON, keys drawn from {@code --key-space} keys) produced first, then
+ *       materialized; records per second and per CPU-second of the one Tableflow thread. {@code --rounds} rounds,
+ *       the variants' order rotated each round, after an unmeasured warm-up run; medians at the end. Unless
+ *       {@code --connect false} (the script passes {@code --connect-classpath}), Apache Iceberg's Kafka Connect sink
+ *       ({@link ConnectSink}) materializes the same records in each round, per CPU-second of its worker process;</li>
+ *   <li>{@code delta-cost} ({@link DeltaCost}): the Delta log's CPU and object-store requests per commit at a
+ *       steady rate and a realistic commit interval, for append and upsert tables;</li>
+ *   <li>{@code lag} ({@link Lag}): the table's lag at half the append catch-up rate.</li>
  * </ol>
- * Usage: {@code benchmarks/run-tableflow.sh [--records N] [--partitions P] [--commit-interval-ms N]
- * [--lag-seconds N] [--rate-fraction F]}.
+ * Usage: {@code benchmarks/run-tableflow.sh [--records N] [--key-space K] [--partitions P] [--rounds R]
+ * [--variants append,append+delta,upsert,upsert+delta] [--phases throughput,delta-cost,lag] [--out FILE] ...};
+ * {@code benchmarks/README.md} lists every option.
  */
 public final class TableflowBenchmark {
 
-    private static final int VALUE_BYTES = 1024;
-    private static final int BATCH_RECORDS = 100;
-    private static final String SCHEMA = """
-            {"type": "object", "properties": {
-              "id": {"type": "integer"}, "user": {"type": "string"}, "event": {"type": "string"},
-              "amount": {"type": "number"}, "at": {"type": "string", "format": "date-time"},
-              "tags": {"type": "array", "items": {"type": "string"}}, "payload": {"type": "string"}},
-             "required": ["id", "user"]}""";
+    private TableflowBenchmark() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
+        List<String> phases = list(options.getOrDefault("phases", "throughput,delta-cost"));
+        List<String> report = new ArrayList<>();
+        report.add("command: benchmarks/run-tableflow.sh " + String.join(" ", args));
+        report.add(String.format(Locale.ROOT, "machine: %d cores, load %s at start; JVM max heap %d MB",
+                Runtime.getRuntime().availableProcessors(), Cpu.load(), Runtime.getRuntime().maxMemory() >> 20));
+        double appendMbPerSecond = Double.NaN;
+        if (phases.contains("throughput")) {
+            appendMbPerSecond = throughput(options, report);
+        }
+        if (phases.contains("delta-cost")) {
+            deltaCost(options, report);
+        }
+        if (phases.contains("lag")) {
+            double rate = Double.parseDouble(options.getOrDefault("lag-rate", "0"));
+            if (rate <= 0) {
+                double mbPerSecond = Double.isNaN(appendMbPerSecond) ? 20 : appendMbPerSecond;
+                rate = mbPerSecond * Double.parseDouble(options.getOrDefault("rate-fraction", "0.5")) * 1e6
+                        / (EventRecords.VALUE_BYTES + 60);
+            }
+            String lag = Lag.run(rate, Long.parseLong(options.getOrDefault("lag-commit-interval-ms", "2000")),
+                    Integer.parseInt(options.getOrDefault("lag-seconds", "30")));
+            System.out.println(lag);
+            report.add(lag);
+        }
+        System.out.println();
+        report.forEach(System.out::println);
+        if (options.containsKey("out")) {
+            Files.write(Path.of(options.get("out")), report);
+        }
+    }
+
+    /** Runs the throughput phase; returns the append variant's median MB/s of wall time (the lag phase's base). */
+    private static double throughput(Map<String, String> options, List<String> report) throws Exception {
         long records = Long.parseLong(options.getOrDefault("records", "300000"));
+        long keySpace = Long.parseLong(options.getOrDefault("key-space", Long.toString(Math.max(1, records / 3))));
         int partitions = Integer.parseInt(options.getOrDefault("partitions", "6"));
-        long commitIntervalMs = Long.parseLong(options.getOrDefault("commit-interval-ms", "2000"));
-        int lagSeconds = Integer.parseInt(options.getOrDefault("lag-seconds", "30"));
-        double rateFraction = Double.parseDouble(options.getOrDefault("rate-fraction", "0.5"));
-
-        Path dir = Files.createTempDirectory("floe-tableflow-bench");
-        try (MetadataStore metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
-                ObjectStore objects = new LocalObjectStore(dir.resolve("objects"))) {
-            Agent agent = Agent.start(AgentConfig.defaults().withFlush(Duration.ofMillis(20), 8 << 20), AgentMetadata.of(metadata),
-                    objects, new SimpleMeterRegistry(), Clock.systemUTC());
-            ObjectLocations locations = new ObjectLocations("file:" + dir.resolve("objects").toAbsolutePath());
-            TableCatalog tables = new TableCatalog(IcebergCatalogs.jdbc(
-                    "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), null, null,
-                    locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool"))),
-                    "floe");
-            try (Tableflow tableflow = Tableflow.start(TableflowConfig.defaults(dir.resolve("spool"))
-                            .withPollInterval(Duration.ofMillis(10)), "bench", TableflowMetadata.of(metadata), objects, tables,
-                    Clock.systemUTC(), new SimpleMeterRegistry())) {
-                double mbPerSecond = throughput(agent, metadata, tables, records, partitions);
-                lag(agent, metadata, tables, commitIntervalMs, lagSeconds, mbPerSecond * rateFraction);
-            } finally {
-                tables.close();
-                agent.close();
+        int rounds = Integer.parseInt(options.getOrDefault("rounds", "3"));
+        long commitIntervalMs = Long.parseLong(options.getOrDefault("commit-interval-ms", "1000"));
+        long warmup = Long.parseLong(options.getOrDefault("warmup-records", Long.toString(records / 5)));
+        List<Variant> variants = Arrays.stream(options.getOrDefault("variants", "append,append+delta,upsert,upsert+delta")
+                        .split(","))
+                .map(Variant::parse)
+                .toList();
+        if (warmup > 0) {
+            for (Variant variant : variants) {
+                CatchUp run = CatchUp.run(variant, warmup, partitions, Math.max(1, warmup / 3), commitIntervalMs);
+                System.out.println("warm-up (not counted) " + run.line());
             }
         }
-    }
-
-    private static double throughput(Agent agent, MetadataStore metadata, TableCatalog tables, long records,
-            int partitions) throws Exception {
-        Topic topic = agent.topics().create(new NewTopic("bench", partitions, Map.of()), false);
-        long bytes = 0;
-        List<CompletableFuture<?>> pending = new ArrayList<>();
-        for (long i = 0; i < records; i += BATCH_RECORDS) {
-            ByteBuffer batch = batch(i, (int) Math.min(BATCH_RECORDS, records - i), System.currentTimeMillis());
-            bytes += batch.remaining();
-            pending.add(agent.produce().append(topic, (int) ((i / BATCH_RECORDS) % partitions), batch));
-            if (pending.size() >= 200) {
-                CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).join();
-                pending.clear();
+        Map<Variant, List<CatchUp>> runs = new HashMap<>();
+        List<ConnectSink.Run> sinkRuns = new ArrayList<>();
+        double sinkIdle = Double.NaN;
+        try (ConnectSink sink = connectSink(options, partitions, keySpace, commitIntervalMs, warmup)) {
+            for (int round = 0; round < rounds; round++) {
+                for (int i = 0; i < variants.size(); i++) {
+                    Variant variant = variants.get((i + round) % variants.size());
+                    CatchUp run = CatchUp.run(variant, records, partitions, keySpace, commitIntervalMs);
+                    System.out.println("round " + (round + 1) + " " + run.line());
+                    runs.computeIfAbsent(variant, v -> new ArrayList<>()).add(run);
+                }
+                if (sink != null) {
+                    ConnectSink.Run run = sink.measure(records);
+                    System.out.println("round " + (round + 1) + " " + run.line());
+                    sinkRuns.add(run);
+                }
             }
+            sinkIdle = sink == null ? Double.NaN : sink.idleCpuPerSecond(Duration.ofSeconds(10));
         }
-        CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).join();
-        System.out.printf(Locale.ROOT, "produced records=%d batchBytes=%d (%.1f MB)%n", records, bytes, bytes / 1e6);
-
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long thread = tableflowThread();
-        long cpuBefore = threads.getThreadCpuTime(thread);
-        long start = System.nanoTime();
-        agent.topics().setConfigs("bench", Map.of("floe.tableflow.enabled", "true", "floe.tableflow.format", "json",
-                "floe.tableflow.schema", SCHEMA, "floe.tableflow.commit.interval.ms", "1000"));
-        awaitMaterialized(metadata, tables, topic, records);
-        double seconds = (System.nanoTime() - start) / 1e9;
-        double cpuSeconds = (threads.getThreadCpuTime(thread) - cpuBefore) / 1e9;
-        double mbPerSecond = bytes / 1e6 / seconds;
-        System.out.printf(Locale.ROOT, "materialized records=%d seconds=%.1f records/s=%.0f MB/s=%.1f"
-                        + " cpuSeconds=%.1f MB/s per CPU-second=%.1f load=%s%n",
-                records, seconds, records / seconds, mbPerSecond, cpuSeconds, bytes / 1e6 / cpuSeconds, load());
-        return mbPerSecond;
-    }
-
-    private static void lag(Agent agent, MetadataStore metadata, TableCatalog tables, long commitIntervalMs,
-            int lagSeconds, double mbPerSecond) throws Exception {
-        Topic topic = agent.topics().create(new NewTopic("steady", 1, Map.of("floe.tableflow.enabled", "true",
-                "floe.tableflow.format", "json", "floe.tableflow.schema", SCHEMA,
-                "floe.tableflow.commit.interval.ms", Long.toString(commitIntervalMs))), false);
-        double recordsPerSecond = mbPerSecond * 1e6 / (VALUE_BYTES + 60);
-        System.out.printf(Locale.ROOT, "steady phase: rate=%.0f records/s (%.1f MB/s) commitIntervalMs=%d seconds=%d%n",
-                recordsPerSecond, mbPerSecond, commitIntervalMs, lagSeconds);
-        long t0 = System.nanoTime();
-        long produced = 0;
-        List<Double> lags = new ArrayList<>();
-        long nextSample = t0;
-        long end = t0 + lagSeconds * 1_000_000_000L;
-        while (System.nanoTime() < end) {
-            long due = (long) ((System.nanoTime() - t0) / 1e9 * recordsPerSecond);
-            while (produced < due) {
-                int count = (int) Math.min(BATCH_RECORDS, due - produced);
-                agent.produce().append(topic, 0, batch(produced, count, System.currentTimeMillis()));
-                produced += count;
-            }
-            if (System.nanoTime() >= nextSample) {
-                long materialized = tables.load("steady").flatMap(Watermark::of).map(mark -> mark.next(0)).orElse(0L);
-                // Record n was produced at t0 + n / rate: the oldest record missing from the table is that old.
-                double oldestMissing = materialized / recordsPerSecond;
-                double now = (System.nanoTime() - t0) / 1e9;
-                lags.add(materialized >= produced ? 0.0 : Math.max(0, now - oldestMissing));
-                nextSample += 50_000_000L;
-            }
-            Thread.sleep(2);
+        report.add("");
+        report.add(String.format(Locale.ROOT, "## Catch-up: %d records of 1 KiB JSON (%d partitions, keys from a key"
+                        + " space of %d), %d rounds, medians [min-max]", records, partitions, keySpace, rounds));
+        report.add("");
+        report.add("| variant | records/s | MB/s per Tableflow-thread CPU-s | records per thread CPU-s"
+                + " | thread CPU-s | JVM CPU-s (less the driver) | MB/s per JVM CPU-s | Iceberg snapshots | rows"
+                + " | PUTs / GETs / LISTs (Tableflow thread) | load |");
+        report.add("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        for (Variant variant : variants) {
+            report.add(row(variant, runs.get(variant)));
         }
-        Collections.sort(lags);
-        List<Double> steady = lags.subList(lags.size() / 5, lags.size()); // the first fifth is warm-up
-        System.out.printf(Locale.ROOT, "lag seconds: p50=%.2f p99=%.2f max=%.2f (target < %.1f = 2 commit intervals)"
-                        + " samples=%d load=%s%n",
-                percentile(steady, 0.5), percentile(steady, 0.99), steady.get(steady.size() - 1),
-                2 * commitIntervalMs / 1000.0, steady.size(), load());
-        metadata.offsets(new TopicPartition("steady", 0));
+        if (!sinkRuns.isEmpty()) {
+            report.addAll(sinkReport(sinkRuns, options.getOrDefault("connect-tasks", "1"), sinkIdle));
+        }
+        List<CatchUp> append = runs.get(new Variant("append", false));
+        return append == null ? Double.NaN : Stats.median(append, run -> run.batchBytes() / 1e6 / run.seconds());
     }
 
-    private static void awaitMaterialized(MetadataStore metadata, TableCatalog tables, Topic topic, long records)
-            throws InterruptedException {
-        while (true) {
-            long done = tables.load(topic.name()).flatMap(Watermark::of)
-                    .map(mark -> mark.nextOffsets().values().stream().mapToLong(Long::longValue).sum()).orElse(0L);
-            if (done >= records) {
-                return;
-            }
-            Thread.sleep(20);
+    private static String row(Variant variant, List<CatchUp> list) {
+        return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |", variant,
+                range(list, CatchUp::recordsPerSecond, "%.0f"), range(list, CatchUp::megabytesPerCpuSecond, "%.1f"),
+                range(list, CatchUp::recordsPerCpuSecond, "%.0f"), range(list, CatchUp::threadCpuSeconds, "%.2f"),
+                range(list, CatchUp::processCpuSeconds, "%.2f"),
+                range(list, run -> run.batchBytes() / 1e6 / run.processCpuSeconds(), "%.1f"),
+                range(list, CatchUp::snapshots, "%.0f"), list.get(0).rows(),
+                String.format(Locale.ROOT, "%.0f / %.0f / %.0f", Stats.median(list, r -> r.requests().puts()),
+                        Stats.median(list, r -> r.requests().gets()), Stats.median(list, r -> r.requests().lists())),
+                range(list, CatchUp::loadBefore, "%.1f"));
+    }
+
+    /** The Iceberg sink for the append variant's comparison, or null without {@code --connect-classpath}. */
+    private static ConnectSink connectSink(Map<String, String> options, int partitions, long keySpace,
+            long commitIntervalMs, long warmup) throws Exception {
+        if (!options.containsKey("connect-classpath")) {
+            return null;
+        }
+        String classpath = Files.readString(Path.of(options.get("connect-classpath"))).trim();
+        int tasks = Integer.parseInt(options.getOrDefault("connect-tasks", "1"));
+        return ConnectSink.start(classpath, partitions, keySpace, commitIntervalMs, tasks, Math.max(1, warmup));
+    }
+
+    private static List<String> sinkReport(List<ConnectSink.Run> runs, String tasks, double idleCpuPerSecond) {
+        return List.of("",
+                "## Iceberg's Kafka Connect sink on the same records (append), " + tasks
+                        + " task(s), medians [min-max]",
+                "",
+                "| sink | records/s | MB/s per worker CPU-s | records per worker CPU-s | worker CPU-s"
+                        + " | agent CPU-s serving it | Iceberg snapshots | load |",
+                "|---|---:|---:|---:|---:|---:|---:|---|",
+                String.format(Locale.ROOT, "| Iceberg Kafka Connect | %s | %s | %s | %s | %s | %s | %s |",
+                        range(runs, r -> r.records() / r.seconds(), "%.0f"),
+                        range(runs, ConnectSink.Run::megabytesPerCpuSecond, "%.1f"),
+                        range(runs, ConnectSink.Run::recordsPerCpuSecond, "%.0f"),
+                        range(runs, ConnectSink.Run::workerCpuSeconds, "%.2f"),
+                        range(runs, ConnectSink.Run::agentCpuSeconds, "%.2f"),
+                        range(runs, ConnectSink.Run::snapshots, "%.0f"),
+                        range(runs, ConnectSink.Run::loadBefore, "%.1f")),
+                String.format(Locale.ROOT, "(the worker idles at %.3f CPU-s per second with its connector running"
+                        + " and nothing to read)", idleCpuPerSecond));
+    }
+
+    private static void deltaCost(Map<String, String> options, List<String> report) throws Exception {
+        int partitions = Integer.parseInt(options.getOrDefault("partitions", "6"));
+        long keys = Long.parseLong(options.getOrDefault("delta-keys", "200000"));
+        double rate = Double.parseDouble(options.getOrDefault("delta-rate", "1000"));
+        long commitIntervalMs = Long.parseLong(options.getOrDefault("delta-commit-interval-ms", "10000"));
+        int commits = Integer.parseInt(options.getOrDefault("delta-commits", "30"));
+        report.add("");
+        report.add("## Delta log per commit (the driver's thread runs DeltaMirror.sync after each Iceberg commit)");
+        for (String mode : list(options.getOrDefault("delta-modes", "append,upsert"))) {
+            DeltaCost.Result result = DeltaCost.run(mode, partitions, keys, rate, commitIntervalMs, commits);
+            report.addAll(DeltaCost.summary(result));
+            report.add("  " + result.initial().line(mode) + " (first publish of the loaded table)");
         }
     }
 
-    private static ByteBuffer batch(long first, int count, long timestamp) {
-        SimpleRecord[] records = new SimpleRecord[count];
-        for (int i = 0; i < count; i++) {
-            long id = first + i;
-            records[i] = new SimpleRecord(timestamp, ("user-" + (id % 1000)).getBytes(StandardCharsets.UTF_8),
-                    json(id).getBytes(StandardCharsets.UTF_8));
-        }
-        return MemoryRecords.withRecords(Compression.NONE, records).buffer();
+    /** {@code median [min-max]} of {@code figure} over {@code runs}. */
+    private static <T> String range(List<T> runs, ToDoubleFunction<T> figure, String format) {
+        return String.format(Locale.ROOT, format + " [" + format + "-" + format + "]", Stats.median(runs, figure),
+                Stats.min(runs, figure), Stats.max(runs, figure));
     }
 
-    /** A JSON value of about {@link #VALUE_BYTES} bytes. */
-    private static String json(long id) {
-        String head = "{\"id\": " + id + ", \"user\": \"user-" + (id % 1000) + "\", \"event\": \"click\", \"amount\": "
-                + (id % 10_000) / 100.0 + ", \"at\": \"2026-11-30T12:00:00Z\", \"tags\": [\"a\", \"b\"], \"payload\": \"";
-        StringBuilder value = new StringBuilder(VALUE_BYTES).append(head);
-        while (value.length() < VALUE_BYTES - 2) {
-            value.append((char) ('a' + (value.length() + id) % 26));
-        }
-        return value.append("\"}").toString();
-    }
-
-    private static long tableflowThread() {
-        for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().equals("floe-tableflow")) {
-                return thread.getId();
-            }
-        }
-        throw new IllegalStateException("no floe-tableflow thread");
-    }
-
-    private static double percentile(List<Double> sorted, double q) {
-        return sorted.get(Math.min(sorted.size() - 1, (int) (q * sorted.size())));
-    }
-
-    private static String load() {
-        return String.format(Locale.ROOT, "%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    private static List<String> list(String text) {
+        return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> options = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("expected --name value pairs, got " + args[i]);
+        for (int i = 0; i < args.length; i += 2) {
+            if (!args[i].startsWith("--") || i + 1 == args.length) {
+                throw new IllegalArgumentException("expected --name value pairs, got " + String.join(" ", args));
             }
             options.put(args[i].substring(2), args[i + 1]);
         }

@@ -20,7 +20,6 @@ import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -365,14 +364,9 @@ public final class UpsertBenchmark {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20;
     }
 
+    /** The table job's thread only: a {@code floe-tableflow-changes-*} thread would also start with its name. */
     private static long tableflowCpuNanos() {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (thread.getName().startsWith("floe-tableflow")) {
-                return threads.getThreadCpuTime(thread.getId());
-            }
-        }
-        throw new IllegalStateException("no floe-tableflow thread");
+        return Cpu.threadNanos(Cpu.tableflowThread());
     }
 
     private static String single(Map<String, List<String>> options, String name, String defaultValue) {
