@@ -3,8 +3,6 @@ package io.floe.engines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Spark's Iceberg runtime refuses tables whose columns use the names of Iceberg's metadata columns,
  * which Iceberg's Java reader does not check; only an engine like this one catches such a layout. The
  * same table, cross-published as Delta Lake, reads the same rows through delta-spark, and so does an
- * upsert table, whose Delta log shares Iceberg's deletion vectors.
+ * upsert table, whose Delta log shares Iceberg's deletion vectors. Two lifecycle tests ({@link Lifecycle})
+ * read an append and an upsert table after every step of their life with Spark's Iceberg runtime,
+ * delta-spark and Delta Kernel. One Spark session serves all tests: its start is most of their cost.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SparkReadIT {
@@ -69,25 +69,18 @@ class SparkReadIT {
     @TempDir
     static Path dataDir;
 
-    private static Process agent;
-    private static Path agentLog;
+    private static AgentProcess agent;
     private static String bootstrap;
     private static String catalogUri;
     private static SparkSession spark;
+    private static DeltaReader kernel;
 
     @BeforeAll
     static void start() throws Exception {
-        int kafkaPort = freePort();
-        int httpPort = freePort();
-        bootstrap = "127.0.0.1:" + kafkaPort;
-        catalogUri = "http://127.0.0.1:" + httpPort + "/iceberg";
-        agentLog = dataDir.resolveSibling(dataDir.getFileName() + "-agent.log");
-        Path jar = Path.of(System.getProperty("floe.jar", "../cli/target/floe.jar"));
-        assertThat(jar).as("the floe executable (built by floe-cli's package phase)").isRegularFile();
-        agent = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx512m", "-jar",
-                jar.toString(), "agent", "--listen", bootstrap, "--http-listen", "127.0.0.1:" + httpPort,
-                "--data-dir", dataDir.resolve("floe").toString(), "--flush-interval-ms", "10")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(agentLog.toFile())).start();
+        agent = AgentProcess.start(Path.of(System.getProperty("floe.jar", "../cli/target/floe.jar")),
+                dataDir.resolve("floe"), dataDir.resolveSibling(dataDir.getFileName() + "-agent.log"));
+        bootstrap = agent.bootstrap();
+        catalogUri = agent.catalogUri();
 
         spark = SparkSession.builder()
                 .master("local[2]")
@@ -106,7 +99,10 @@ class SparkReadIT {
                 // What Delta Lake's quickstart sets, for the Delta reads.
                 .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
                 .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                // Delta rebuilds a table's state from its log in 50 tasks by default: 2 suffice for these tables.
+                .config("spark.databricks.delta.snapshotPartitions", "2")
                 .getOrCreate();
+        kernel = DeltaReader.kernel();
     }
 
     @AfterAll
@@ -115,7 +111,43 @@ class SparkReadIT {
             spark.stop();
         }
         if (agent != null) {
-            agent.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            agent.stop();
+        }
+    }
+
+    /**
+     * An append table through its lifecycle: rounds of appends, a grown schema, the agent killed with a
+     * round in flight and started again, a compaction and snapshot expiry. After each step Spark's
+     * Iceberg read, delta-spark and Delta Kernel return by value every produced record once, and
+     * nothing else. (Deletes do not apply: an append table keeps a row per record.)
+     */
+    @Test
+    void anAppendTableReadsTheSameInEveryEngineThroughItsLifecycle() throws Exception {
+        try (Lifecycle table = Lifecycle.create(new AppendWorkload(), agent, spark, kernel)) {
+            table.appends(2);
+            table.growSchema();
+            table.crashMidRound();
+            table.compaction();
+            table.snapshotExpiry();
+        }
+    }
+
+    /**
+     * An upsert table through its lifecycle: inserts and updates, a grown schema, tombstones, the agent
+     * killed with a round in flight and started again, a compaction of the files whose rows deletion
+     * vectors hide, and snapshot expiry. After each step every engine returns by value the newest row
+     * of each key that the produced records imply.
+     */
+    @Test
+    void anUpsertTableReadsTheSameInEveryEngineThroughItsLifecycle() throws Exception {
+        UpsertWorkload workload = new UpsertWorkload();
+        try (Lifecycle table = Lifecycle.create(workload, agent, spark, kernel)) {
+            table.appends(2);
+            table.growSchema();
+            table.deletes(workload.deletes());
+            table.crashMidRound();
+            table.compaction();
+            table.snapshotExpiry();
         }
     }
 
@@ -255,7 +287,7 @@ class SparkReadIT {
         Instant deadline = Instant.now().plus(timeout);
         String last = "no read";
         while (Instant.now().isBefore(deadline)) {
-            assertThat(agent.isAlive()).as("agent running; its log: %s", agentLogTail()).isTrue();
+            agent.assertAlive();
             try {
                 List<Row> rows = spark.read().format("delta").load(tableLocation(UPSERT_TOPIC)).collectAsList();
                 Map<String, Long> balances = new TreeMap<>();
@@ -271,7 +303,7 @@ class SparkReadIT {
             Thread.sleep(200);
         }
         throw new AssertionError("the Delta table of " + UPSERT_TOPIC + " did not reach the newest balance of every"
-                + " key in " + timeout + "; last: " + last + "\nagent log:\n" + agentLogTail());
+                + " key in " + timeout + "; last: " + last + "\nagent log:\n" + agent.logTail());
     }
 
     /** The text of the Delta log's commit files under the (local) table location. */
@@ -318,7 +350,7 @@ class SparkReadIT {
         Instant deadline = Instant.now().plus(timeout);
         String last = "no read";
         while (Instant.now().isBefore(deadline)) {
-            assertThat(agent.isAlive()).as("agent running; its log: %s", agentLogTail()).isTrue();
+            agent.assertAlive();
             try {
                 List<Row> rows = spark.read().format("delta").load(location).collectAsList();
                 if (rows.size() == count) {
@@ -331,7 +363,7 @@ class SparkReadIT {
             Thread.sleep(200);
         }
         throw new AssertionError("the Delta table at " + location + " did not reach " + count + " rows in " + timeout
-                + "; last: " + last + "\nagent log:\n" + agentLogTail());
+                + "; last: " + last + "\nagent log:\n" + agent.logTail());
     }
 
     /** Sends the records; returns each one's description by "partition/offset", as {@link #describe} makes it. */
@@ -400,7 +432,7 @@ class SparkReadIT {
         try (RESTCatalog catalog = new RESTCatalog()) {
             catalog.initialize("wait", Map.of(CatalogProperties.URI, catalogUri));
             while (Instant.now().isBefore(deadline)) {
-                assertThat(agent.isAlive()).as("agent running; its log: %s", agentLogTail()).isTrue();
+                agent.assertAlive();
                 try {
                     Snapshot snapshot = catalog.loadTable(TableIdentifier.of("floe", topic)).currentSnapshot();
                     last = snapshot == null ? "no snapshot" : snapshot.summary().toString();
@@ -414,25 +446,10 @@ class SparkReadIT {
             }
         }
         throw new AssertionError("table " + topic + " did not reach " + count + " rows in " + timeout + "; last: "
-                + last + "\nagent log:\n" + agentLogTail());
-    }
-
-    private static String agentLogTail() {
-        try {
-            List<String> lines = Files.readAllLines(agentLog, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(cannot read " + agentLog + ": " + e + ")";
-        }
+                + last + "\nagent log:\n" + agent.logTail());
     }
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

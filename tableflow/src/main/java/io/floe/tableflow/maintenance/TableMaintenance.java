@@ -89,7 +89,7 @@ public final class TableMaintenance {
         }
         Schedule schedule = schedules.computeIfAbsent(
                 table.name(), name -> new Schedule(new MaintenanceMetrics(meters, topic, name)));
-        boolean cleanupDue = !now.isBefore(schedule.nextCleanup);
+        boolean cleanupDue = schedule.cleanupDue(settings, now);
         CompactionOutcome compaction = new CompactionOutcome.NotDue();
         if (schedule.compactionDue(table, settings, cleanupDue, now)) {
             compaction = compact(table, settings, now, schedule);
@@ -97,7 +97,7 @@ public final class TableMaintenance {
         if (!cleanupDue) {
             return Result.compactionOnly(compaction);
         }
-        schedule.nextCleanup = now.plus(settings.maintenanceInterval());
+        schedule.lastCleanup = now;
         if (!Boolean.parseBoolean(table.properties().getOrDefault(TableProperties.GC_ENABLED, "true"))) {
             LOGGER.debug(
                     "no snapshot expiry or orphan removal table={}: {} is false",
@@ -224,10 +224,10 @@ public final class TableMaintenance {
      * appears later, the dead-letter table, appears in a round that changed it). When false and no table
      * changed, the caller can skip loading them.
      */
-    public boolean dueWithoutChanges(Instant now) {
+    public boolean dueWithoutChanges(TableSettings settings, Instant now) {
         return schedules.isEmpty()
                 || schedules.values().stream()
-                        .anyMatch(schedule -> !now.isBefore(schedule.nextCleanup) || schedule.more);
+                        .anyMatch(schedule -> schedule.cleanupDue(settings, now) || schedule.more);
     }
 
     /**
@@ -278,7 +278,9 @@ public final class TableMaintenance {
         /** The tombstones of the table's Delta checkpoints, read once each. */
         final DeltaFileReferences.TombstoneCache deltaTombstones = new DeltaFileReferences.TombstoneCache();
 
-        Instant nextCleanup = Instant.MIN;
+        /** When expiry and orphan removal last ran; the interval is the current setting's, so a lowered one applies at once. */
+        Instant lastCleanup = Instant.MIN;
+
         Instant compactionNotBefore = Instant.MIN;
         /** The excess files the last compaction left: it could not remove them. */
         long baseline;
@@ -292,6 +294,10 @@ public final class TableMaintenance {
 
         Schedule(MaintenanceMetrics metrics) {
             this.metrics = metrics;
+        }
+
+        boolean cleanupDue(TableSettings settings, Instant now) {
+            return lastCleanup.equals(Instant.MIN) || !now.isBefore(lastCleanup.plus(settings.maintenanceInterval()));
         }
 
         boolean compactionDue(Table table, TableSettings settings, boolean cleanupDue, Instant now) {

@@ -276,7 +276,7 @@ public final class TableJobs {
      * it compacted the topic's table (a commit the Delta log follows).
      */
     private boolean maintain(Topic topic, TableSettings settings, TableMaintenance maintenance, boolean changed) {
-        if (!settings.maintenanceEnabled() || !changed && !maintenance.dueWithoutChanges(clock.instant())) {
+        if (!settings.maintenanceEnabled() || !changed && !maintenance.dueWithoutChanges(settings, clock.instant())) {
             return false;
         }
         boolean compacted = false;

@@ -136,8 +136,9 @@ class TableMaintenanceTest {
         assertThat(compactions).isBetween(6, 8);
         assertThat(fixture.rows()).hasSize(60 * 2 * 20);
         // An unchanged table has nothing new until the interval: the job need not even load it.
-        assertThat(maintenance.dueWithoutChanges(now.plusSeconds(60))).isFalse();
-        assertThat(maintenance.dueWithoutChanges(now.plus(Duration.ofHours(2)))).isTrue();
+        assertThat(maintenance.dueWithoutChanges(settings, now.plusSeconds(60))).isFalse();
+        assertThat(maintenance.dueWithoutChanges(settings, now.plus(Duration.ofHours(2))))
+                .isTrue();
 
         // Below the trigger, the maintenance interval still compacts.
         fixture.round(2, 20, 100);
@@ -229,6 +230,33 @@ class TableMaintenanceTest {
                                 table.name())
                         .count())
                 .isEqualTo(12);
+    }
+
+    @Test
+    void aLoweredMaintenanceIntervalAppliesFromTheLastCleanupNotAfterTheOldInterval() {
+        fixture = new TableFixture(dir, false);
+        for (int round = 0; round < 3; round++) {
+            fixture.round(2, 20, 100);
+        }
+        Instant now = Instant.now();
+        Map<String, String> configs = Map.of(
+                TableflowConfigs.COMPACTION_TRIGGER_FILES, "1000", TableflowConfigs.SNAPSHOT_RETENTION_MS, "60000");
+        TableSettings hourly = settings(configs);
+        assertThat(maintenance.run(fixture.table(), hourly, now).snapshotsExpired())
+                .as("the first call cleans up: nothing is old enough yet")
+                .isZero();
+        Instant later = now.plus(Duration.ofMinutes(5));
+        assertThat(maintenance.dueWithoutChanges(hourly, later)).isFalse();
+
+        Map<String, String> lowered = new HashMap<>(configs);
+        lowered.put(TableflowConfigs.MAINTENANCE_INTERVAL_MS, "60000");
+        TableSettings everyMinute = settings(lowered);
+        assertThat(maintenance.dueWithoutChanges(everyMinute, later))
+                .as("an interval lowered to a minute, five minutes after the last cleanup")
+                .isTrue();
+        assertThat(maintenance.run(fixture.table(), everyMinute, later).snapshotsExpired())
+                .as("snapshots older than the minute's retention expire at once, not an hour on")
+                .isPositive();
     }
 
     @Test
