@@ -13,6 +13,7 @@ import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.agent.metering.MeteredObjectStore;
 import io.floe.agent.produce.ProducePipeline;
 import io.floe.agent.topic.Topics;
+import io.floe.agent.transaction.MarkerListener;
 import io.floe.agent.transaction.StableOffsetLag;
 import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.concurrency.Concurrency;
@@ -70,81 +71,90 @@ public final class Agent implements AutoCloseable {
             MeterRegistry meters,
             Clock clock,
             GroupCoordinatorConfig groupConfig,
-            Concurrency concurrency) {
+            Concurrency sharedConcurrency) {
         // Before anything else: an agent refused its id must not have started anything.
         NodeIdLease nodeId = NodeIds.obtain(metadata.membership(), config.nodeId(), config.agentId(), clock);
         this.config = config.withIdentity(nodeId.nodeId(), config.agentId());
-        this.metadata = metadata;
-        this.objects = new MeteredObjectStore(objects, meters, concurrency::nanoTime);
-        this.meters = meters;
-        this.clock = clock;
-        this.scheduler = concurrency.scheduler("floe-scheduler");
-        this.housekeeping = concurrency.scheduler("floe-housekeeping");
-        this.cluster = new Cluster(
-                config.clusterId(), new AgentNode(nodeId.nodeId(), config.advertisedHost(), config.advertisedPort()));
-        TopicConfigs topicConfigs =
-                new TopicConfigs(Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
-        this.topics =
-                new Topics(metadata.topics(), topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
-        this.cache = new ObjectCache(config.cacheBytesMax(), meters);
-        this.logs = new PartitionLogs(metadata.reads(), metadata.embedded());
-        Gauge.builder("floe.fetch.index.batches", logs, PartitionLogs::indexedBatches)
-                .description("Committed batches the in-memory indexes point at (fetches of them ask the store no rows)")
-                .register(meters);
-        this.topics.onDeleted(logs::forgetTopic);
-        this.fetch = new FetchService(this.config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
-        this.produce = new ProducePipeline(
-                this.config,
-                metadata.appends(),
-                this.objects,
-                cache,
-                topics,
-                clock,
-                scheduler,
-                concurrency,
-                meters,
-                fetch::onCommitted);
-        this.offsets = new OffsetLookup(logs, metadata.reads(), metadata.retention(), this.objects, cache);
-        this.groups = GroupCoordinator.start(
-                groupConfig,
-                metadata.offsets(),
-                metadata.leases(),
-                scheduler,
-                clock,
-                meters,
-                concurrency,
-                config.agentId(),
-                cluster::isCoordinatorOf);
-        this.topics.onDeleted(groups::onTopicDeleted);
-        // Markers go to the fetch path's views at once: a commit marker moves the last stable offset read_committed
-        // fetches wait for.
-        this.transactions = new TransactionCoordinator(
-                metadata.transactions(),
-                clock,
-                config.transactionMaxTimeout(),
-                TransactionCoordinator.TIMEOUT_CHECK_INTERVAL,
-                fetch::onMarkers,
-                cluster::isTransactionCoordinatorOf,
-                meters);
-        // On the housekeeping thread: each round waits on the store, which the scheduler's timers must not.
-        transactions.start(housekeeping);
-        StableOffsetLag stableOffsetLag = new StableOffsetLag(metadata.reads(), cluster::isLeaderOf, meters);
-        long lagIntervalMs = TransactionCoordinator.TIMEOUT_CHECK_INTERVAL.toMillis();
-        housekeeping.scheduleWithFixedDelay(
-                stableOffsetLag::measure, lagIntervalMs, lagIntervalMs, TimeUnit.MILLISECONDS);
-        housekeeping.scheduleWithFixedDelay(
-                this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
-        // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.
-        this.membership = Membership.start(
-                metadata.membership(),
-                cluster,
-                config.agentId(),
-                nodeId,
-                clock,
-                housekeeping,
-                Membership.HEARTBEAT_INTERVAL,
-                Membership.HEARTBEAT_TIMEOUT,
-                meters);
+        OwnedExecutors concurrency = new OwnedExecutors(sharedConcurrency);
+        try {
+            this.metadata = metadata;
+            this.objects = new MeteredObjectStore(objects, meters, concurrency::nanoTime);
+            this.meters = meters;
+            this.clock = clock;
+            this.scheduler = concurrency.scheduler("floe-scheduler");
+            this.housekeeping = concurrency.scheduler("floe-housekeeping");
+            this.cluster = new Cluster(
+                    config.clusterId(),
+                    new AgentNode(nodeId.nodeId(), config.advertisedHost(), config.advertisedPort()));
+            TopicConfigs topicConfigs = new TopicConfigs(
+                    Map.of(TopicConfigs.MAX_MESSAGE_BYTES, Integer.toString(config.maxMessageBytes())));
+            this.topics =
+                    new Topics(metadata.topics(), topicConfigs, config.autoCreateTopics(), config.defaultPartitions());
+            this.cache = new ObjectCache(config.cacheBytesMax(), meters);
+            this.logs = new PartitionLogs(metadata.reads(), metadata.embedded());
+            Gauge.builder("floe.fetch.index.batches", logs, PartitionLogs::indexedBatches)
+                    .description(
+                            "Committed batches the in-memory indexes point at (fetches of them ask the store no rows)")
+                    .register(meters);
+            this.topics.onDeleted(logs::forgetTopic);
+            this.fetch =
+                    new FetchService(this.config, logs, this.objects, cache, cluster, scheduler, concurrency, meters);
+            this.produce = new ProducePipeline(
+                    this.config,
+                    metadata.appends(),
+                    this.objects,
+                    cache,
+                    topics,
+                    clock,
+                    scheduler,
+                    concurrency,
+                    meters,
+                    fetch::onCommitted);
+            this.offsets = new OffsetLookup(logs, metadata.reads(), metadata.retention(), this.objects, cache);
+            this.groups = GroupCoordinator.start(
+                    groupConfig,
+                    metadata.offsets(),
+                    metadata.leases(),
+                    scheduler,
+                    clock,
+                    meters,
+                    concurrency,
+                    config.agentId(),
+                    cluster::isCoordinatorOf);
+            this.topics.onDeleted(groups::onTopicDeleted);
+            // Markers go to the fetch path's views at once: a commit marker moves the last stable offset read_committed
+            // fetches wait for.
+            this.transactions = new TransactionCoordinator(
+                    metadata.transactions(),
+                    clock,
+                    config.transactionMaxTimeout(),
+                    TransactionCoordinator.TIMEOUT_CHECK_INTERVAL,
+                    MarkerListener.of(fetch::onMarkers, fetch::onMarkersMayHaveBeenWritten),
+                    cluster::isTransactionCoordinatorOf,
+                    meters);
+            // On the housekeeping thread: each round waits on the store, which the scheduler's timers must not.
+            transactions.start(housekeeping);
+            StableOffsetLag stableOffsetLag = new StableOffsetLag(metadata.reads(), cluster::isLeaderOf, meters);
+            long lagIntervalMs = TransactionCoordinator.TIMEOUT_CHECK_INTERVAL.toMillis();
+            housekeeping.scheduleWithFixedDelay(
+                    stableOffsetLag::measure, lagIntervalMs, lagIntervalMs, TimeUnit.MILLISECONDS);
+            housekeeping.scheduleWithFixedDelay(
+                    this::refreshTopics, TOPIC_REFRESH.toMillis(), TOPIC_REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+            // Last: a start that failed before this point leaves no heartbeat renewing the node id it claimed.
+            this.membership = Membership.start(
+                    metadata.membership(),
+                    cluster,
+                    config.agentId(),
+                    nodeId,
+                    clock,
+                    housekeeping,
+                    Membership.HEARTBEAT_INTERVAL,
+                    Membership.HEARTBEAT_TIMEOUT,
+                    meters);
+        } catch (RuntimeException failedToStart) {
+            concurrency.shutdownNow();
+            throw failedToStart;
+        }
     }
 
     /** Topics changed through other agents reach this one's cache within this long. */

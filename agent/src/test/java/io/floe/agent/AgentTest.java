@@ -1,6 +1,7 @@
 package io.floe.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.agent.fetch.FetchError;
 import io.floe.agent.fetch.FetchQuery;
@@ -8,11 +9,16 @@ import io.floe.agent.fetch.FetchResult;
 import io.floe.agent.fetch.PartitionQuery;
 import io.floe.agent.fetch.PartitionResult;
 import io.floe.agent.fetch.TimestampedOffset;
+import io.floe.agent.group.GroupCoordinatorConfig;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.RecordChunk;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.ForwardingMetadataStore;
+import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.ObjectRewrite;
 import io.floe.core.metadata.RewriteOutcome;
 import io.floe.core.object.ByteRange;
@@ -39,8 +45,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
@@ -88,6 +98,70 @@ class AgentTest {
         AgentConfig config = AgentConfig.defaults().withFlush(Duration.ofMillis(5), 1024 * 1024);
         meters = new SimpleMeterRegistry();
         return Agent.start(config, AgentMetadata.of(metadataStore), store, meters, Clock.systemUTC());
+    }
+
+    @Test
+    void anAgentWhoseStartFailsLeavesNothingRunning() {
+        List<ExecutorService> made = new ArrayList<>();
+        Concurrency recording = new Concurrency() {
+            @Override
+            public ScheduledExecutorService scheduler(String name) {
+                ScheduledExecutorService scheduler = Concurrency.threads().scheduler(name);
+                made.add(scheduler);
+                return scheduler;
+            }
+
+            @Override
+            public ExecutorService pool(String name, int threads) {
+                ExecutorService pool = Concurrency.threads().pool(name, threads);
+                made.add(pool);
+                return pool;
+            }
+
+            @Override
+            public long nanoTime() {
+                return Concurrency.threads().nanoTime();
+            }
+
+            @Override
+            public Clock clock() {
+                return Concurrency.threads().clock();
+            }
+
+            @Override
+            public RandomGenerator random() {
+                return Concurrency.threads().random();
+            }
+
+            @Override
+            public void sleep(Duration duration) throws InterruptedException {
+                Concurrency.threads().sleep(duration);
+            }
+        };
+        MetadataStore failingFirstHeartbeat = new ForwardingMetadataStore(metadata) {
+            @Override
+            protected <T> T call(MetadataOperation operation, Supplier<T> call) {
+                if (operation == MetadataOperation.HEARTBEAT_AGENT_RENEWING) {
+                    throw new MetadataStoreException("injected: heartbeat failed", true, null);
+                }
+                return call.get();
+            }
+        };
+
+        assertThatThrownBy(() -> Agent.start(
+                        AgentConfig.defaults(),
+                        AgentMetadata.of(failingFirstHeartbeat),
+                        objects,
+                        new SimpleMeterRegistry(),
+                        Clock.systemUTC(),
+                        GroupCoordinatorConfig.defaults(),
+                        recording))
+                .hasMessageContaining("injected: heartbeat failed");
+
+        assertThat(made)
+                .as("the schedulers and pools the half-started agent made (timeout loop, leases, fetch)")
+                .hasSizeGreaterThan(5)
+                .allSatisfy(executor -> assertThat(executor.isShutdown()).isTrue());
     }
 
     @Test

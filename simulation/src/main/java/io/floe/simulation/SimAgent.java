@@ -66,47 +66,54 @@ final class SimAgent {
         StoreCalls calls = new StoreCalls(world, node, faults);
         MetadataStore faultyMetadata = FaultyMetadataStore.wrap(metadata, calls);
         ObjectStore faultyObjects = new FaultyObjectStore(objects, calls, network);
-        SimConcurrency concurrency = new SimConcurrency(world, node);
-        AgentConfig config = AgentConfig.defaults()
-                .withIdentity(nodeId, agentId)
-                .withAdvertised("127.0.0.1", 9000 + nodeId)
-                .withFlush(flushInterval, 16 * 1024)
-                .withCacheBytesMax(world.random().nextBoolean() ? 0 : 1 << 20)
-                .withAutoCreateTopics(false);
-        SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Agent agent = Agent.start(
-                config,
-                AgentMetadata.of(faultyMetadata),
-                faultyObjects,
-                meters,
-                world.clock(),
-                GroupCoordinatorConfig.defaults(),
-                concurrency);
-        Maintenance.start(
-                maintenanceConfig,
-                agentId,
-                MaintenanceMetadata.of(faultyMetadata),
-                faultyObjects,
-                agent.topics().configs(),
-                world.clock(),
-                meters,
-                concurrency);
-        TableCatalog tables = null;
-        if (tableflow != null) {
-            tables = catalog(tableflow.catalogUrl(), faultyObjects, tableflow.spool());
-            Tableflow.start(
-                    TableflowConfig.defaults(tableflow.spool())
-                            .withPollInterval(Duration.ofMillis(500))
-                            .withLeaseTtl(Duration.ofSeconds(10)),
-                    agentId,
-                    TableflowMetadata.of(faultyMetadata),
+        try {
+            SimConcurrency concurrency = new SimConcurrency(world, node);
+            AgentConfig config = AgentConfig.defaults()
+                    .withIdentity(nodeId, agentId)
+                    .withAdvertised("127.0.0.1", 9000 + nodeId)
+                    .withFlush(flushInterval, 16 * 1024)
+                    .withCacheBytesMax(world.random().nextBoolean() ? 0 : 1 << 20)
+                    .withAutoCreateTopics(false);
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            Agent agent = Agent.start(
+                    config,
+                    AgentMetadata.of(faultyMetadata),
                     faultyObjects,
-                    tables,
+                    meters,
+                    world.clock(),
+                    GroupCoordinatorConfig.defaults(),
+                    concurrency);
+            Maintenance.start(
+                    maintenanceConfig,
+                    agentId,
+                    MaintenanceMetadata.of(faultyMetadata),
+                    faultyObjects,
+                    agent.topics().configs(),
                     world.clock(),
                     meters,
                     concurrency);
+            TableCatalog tables = null;
+            if (tableflow != null) {
+                tables = catalog(tableflow.catalogUrl(), faultyObjects, tableflow.spool());
+                Tableflow.start(
+                        TableflowConfig.defaults(tableflow.spool())
+                                .withPollInterval(Duration.ofMillis(500))
+                                .withLeaseTtl(Duration.ofSeconds(10)),
+                        agentId,
+                        TableflowMetadata.of(faultyMetadata),
+                        faultyObjects,
+                        tables,
+                        world.clock(),
+                        meters,
+                        concurrency);
+            }
+            return new SimAgent(node, agent, tables, new SimExecutor(world, node, "listener", 1));
+        } catch (RuntimeException failedToStart) {
+            // A process whose start failed exits (the floe command closes what it started): nothing it
+            // scheduled before the failure may run on, as a second process of the same agent would.
+            node.kill();
+            throw failedToStart;
         }
-        return new SimAgent(node, agent, tables, new SimExecutor(world, node, "listener", 1));
     }
 
     /** Iceberg's JDBC catalog in the run's metadata database, its files in {@code objects}. */

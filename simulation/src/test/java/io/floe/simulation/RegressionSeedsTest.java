@@ -33,7 +33,7 @@ class RegressionSeedsTest {
                 "30479 | a single agent's view stayed behind after commits with lost answers (FetchService)",
                 "30978 | as 30294, with crashes in store calls",
                 "815184455 | a stale view whose records had all expired answered empty fetches for good (FetchReader)",
-                "815184650 | as 815184455, one agent restarted six times, with Tableflow"
+                "815184650 | as 815184455, one agent restarted six times, with Tableflow; later, an agent whose start failed ran on beside its successor and aborted transactions the successor's views never saw (SimAgent)"
             })
     void staysFixed(long seed, String bug) {
         SimulationResult result = Simulation.run(seed, scratch);

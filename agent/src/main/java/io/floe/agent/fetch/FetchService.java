@@ -136,11 +136,20 @@ public final class FetchService implements AutoCloseable {
      * Records transaction markers the store just wrote and wakes the fetches waiting on their
      * partitions: a commit marker moves the last stable offset that read-committed fetches wait for.
      * Same as {@link PartitionLogs#onMarkers}. After a marker write whose outcome is unknown, the
-     * caller reports its partitions as stale instead ({@link #onCommitted} with
-     * {@link CommittedObject#stalePartitions()}), so their views reload from the store.
+     * caller calls {@link #onMarkersMayHaveBeenWritten} instead.
      */
     public void onMarkers(List<TransactionMarker> markers) {
         logs.onMarkers(markers);
+    }
+
+    /**
+     * A transaction operation that may have written markers failed (the store may have applied it):
+     * which partitions it touched is unknown, so every view is dropped and reloads from the store,
+     * and every waiting fetch is woken to look. Rare: it takes a store fault.
+     */
+    public void onMarkersMayHaveBeenWritten() {
+        logs.forgetAll();
+        wake(Set.copyOf(waiting.keySet()));
     }
 
     /**

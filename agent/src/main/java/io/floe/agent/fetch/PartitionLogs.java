@@ -446,6 +446,12 @@ public final class PartitionLogs {
         return null;
     }
 
+    /** Forgets every view: the store may hold entries that none of them has seen. */
+    void forgetAll() {
+        drops.incrementAndGet();
+        logs.clear();
+    }
+
     /** Forgets every view of {@code topic} (deleted or re-created). */
     public void forgetTopic(String topic) {
         drops.incrementAndGet();

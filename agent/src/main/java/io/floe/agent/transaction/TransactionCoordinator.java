@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -46,7 +45,7 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final Clock clock;
     private final Duration maxTimeout;
     private final Duration timeoutCheckInterval;
-    private final Consumer<List<TransactionMarker>> onMarkers;
+    private final MarkerListener onMarkers;
     private final Predicate<String> coordinatedHere;
     private final TransactionMetrics metrics;
     private volatile ScheduledFuture<?> timeoutLoop;
@@ -54,7 +53,8 @@ public final class TransactionCoordinator implements AutoCloseable {
     /**
      * @param maxTimeout the largest {@code transaction.timeout.ms} accepted ({@code transaction.max.timeout.ms})
      * @param timeoutCheckInterval the pause between rounds of the timeout loop ({@link #TIMEOUT_CHECK_INTERVAL} in agents)
-     * @param onMarkers told the markers every applied operation appended, in partition order
+     * @param onMarkers told the markers every applied operation appended, in partition order, and of
+     *     every operation that may have written markers but failed
      * @param coordinatedHere whether this agent coordinates a transactional id (aborts its expired transactions)
      */
     public TransactionCoordinator(
@@ -62,7 +62,7 @@ public final class TransactionCoordinator implements AutoCloseable {
             Clock clock,
             Duration maxTimeout,
             Duration timeoutCheckInterval,
-            Consumer<List<TransactionMarker>> onMarkers,
+            MarkerListener onMarkers,
             Predicate<String> coordinatedHere,
             MeterRegistry meters) {
         this.store = Objects.requireNonNull(store, "store");
@@ -102,7 +102,8 @@ public final class TransactionCoordinator implements AutoCloseable {
                     "transaction.timeout.ms " + timeoutMs + " of transactional id " + transactionalId
                             + " is outside 1.." + maxTimeout.toMillis() + " (transaction.max.timeout.ms)");
         }
-        TransactionOutcome outcome = call(() -> store.initProducer(transactionalId, timeoutMs, expected, now()));
+        TransactionOutcome outcome =
+                writingMarkers(() -> store.initProducer(transactionalId, timeoutMs, expected, now()));
         if (outcome instanceof TransactionOutcome.Done done && !done.markers().isEmpty()) {
             LOGGER.info(
                     "InitProducerId aborted the open transaction transactionalId={} producer={} markers={}",
@@ -148,7 +149,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         requireId(transactionalId);
         Objects.requireNonNull(producer, "producer");
         TransactionOutcome outcome =
-                call(() -> store.endTransaction(transactionalId, producer, commit, bumpEpoch, now()));
+                writingMarkers(() -> store.endTransaction(transactionalId, producer, commit, bumpEpoch, now()));
         if (outcome instanceof TransactionOutcome.Done) {
             if (commit) {
                 metrics.committed(transactionalId);
@@ -165,7 +166,7 @@ public final class TransactionCoordinator implements AutoCloseable {
         Objects.requireNonNull(partition, "partition");
         Objects.requireNonNull(producer, "producer");
         TransactionOutcome outcome =
-                call(() -> store.writeMarker(partition, producer, commit, coordinatorEpoch, now()));
+                writingMarkers(() -> store.writeMarker(partition, producer, commit, coordinatorEpoch, now()));
         if (outcome instanceof TransactionOutcome.Done done && !done.markers().isEmpty()) {
             LOGGER.info(
                     "Wrote a transaction marker on request partition={} producer={} commit={}",
@@ -205,7 +206,7 @@ public final class TransactionCoordinator implements AutoCloseable {
             if (!coordinatedHere.test(id)) {
                 continue;
             }
-            TransactionOutcome outcome = call(() -> store.abortExpired(id, expired.producer(), now));
+            TransactionOutcome outcome = writingMarkers(() -> store.abortExpired(id, expired.producer(), now));
             if (outcome instanceof TransactionOutcome.Done done) {
                 LOGGER.info(
                         "Aborted an expired transaction transactionalId={} producer={} startedAtMs={} timeoutMs={}",
@@ -258,10 +259,27 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     private void handOn(List<TransactionMarker> markers) {
         try {
-            onMarkers.accept(markers);
+            onMarkers.written(markers);
         } catch (RuntimeException e) {
             // The markers are committed; a listener's failure must not turn the client's answer into an error.
             LOGGER.warn("marker listener failed markers={}: {}", markers.size(), e.toString());
+        }
+    }
+
+    /**
+     * As {@link #call}, for an operation that may write markers: when it fails, the store may have
+     * applied it all the same, so the listener learns that markers may have been written unseen.
+     */
+    private <T> T writingMarkers(Supplier<T> operation) {
+        try {
+            return call(operation);
+        } catch (RuntimeException e) {
+            try {
+                onMarkers.mayHaveWritten();
+            } catch (RuntimeException listenerFailure) {
+                e.addSuppressed(listenerFailure);
+            }
+            throw e;
         }
     }
 

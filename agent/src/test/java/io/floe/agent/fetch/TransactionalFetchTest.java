@@ -230,6 +230,25 @@ class TransactionalFetchTest {
         assertThat(after.abortedTransactions()).isEmpty();
     }
 
+    @Test
+    void aMarkerWrittenUnseenIsServedOnceTheCoordinatorSaysItMayHaveBeen() {
+        append(2, false);
+        begin();
+        append(2, true);
+        assertThat(fetchNow(FetchIsolation.READ_COMMITTED, 0).offsets()).isEqualTo(new LogOffsets(0, 2, 4));
+        CompletableFuture<FetchResult> waiting =
+                fetch.fetch(query(FetchIsolation.READ_COMMITTED, 2, Duration.ofMinutes(5)));
+        end(true); // applied by the store, but its answer was lost: the markers never reach the views
+
+        fetch.onMarkersMayHaveBeenWritten();
+
+        PartitionResult.Data woken =
+                (PartitionResult.Data) waiting.join().partitions().get(0);
+        assertThat(woken.offsets()).isEqualTo(new LogOffsets(0, 5, 5));
+        assertThat(baseOffsets(woken)).containsExactly(2L, 4L);
+        assertThat(fetchNow(FetchIsolation.READ_UNCOMMITTED, 0).offsets()).isEqualTo(new LogOffsets(0, 5, 5));
+    }
+
     /** Adds TP to the producer's transaction (AddPartitionsToTxn), beginning it. */
     private void begin() {
         done(sqlite.addPartitions(TRANSACTIONAL_ID, producer, List.of(TP), NOW));

@@ -7,7 +7,9 @@ import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataStore;
+import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +42,7 @@ class TransactionCoordinatorTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final List<TransactionMarker> markers = new ArrayList<>();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final AtomicInteger mayHaveWritten = new AtomicInteger();
     private Set<String> coordinated = Set.of("tx-1", "tx-2");
 
     @TempDir
@@ -56,7 +60,7 @@ class TransactionCoordinatorTest {
                 clock,
                 Duration.ofMinutes(15),
                 Duration.ofSeconds(10),
-                markers::addAll,
+                MarkerListener.of(markers::addAll, mayHaveWritten::incrementAndGet),
                 id -> coordinated.contains(id),
                 meters);
     }
@@ -190,6 +194,51 @@ class TransactionCoordinatorTest {
     }
 
     /** One record of {@code producer}'s transaction in {@code partition}: a marker goes only where one was written. */
+    @Test
+    void anEndWhoseAnswerIsLostTellsTheListenerMarkersMayHaveBeenWritten() {
+        ProducerEpoch producer = init("tx-1");
+        coordinator.addPartitions("tx-1", producer, List.of(ORDERS_0));
+        write(producer, ORDERS_0);
+        TransactionCoordinator lossy = new TransactionCoordinator(
+                new AnswerLostAfterEnd(store),
+                clock,
+                Duration.ofMinutes(15),
+                Duration.ofSeconds(10),
+                MarkerListener.of(markers::addAll, mayHaveWritten::incrementAndGet),
+                id -> true,
+                meters);
+
+        assertThatThrownBy(() -> lossy.endTransaction("tx-1", producer, true, false))
+                .hasMessageContaining("answer lost");
+
+        assertThat(store.transaction("tx-1").orElseThrow().state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(markers)
+                .as("the markers the store wrote never reached the listener")
+                .isEmpty();
+        assertThat(mayHaveWritten)
+                .as("so it is told they may have been written")
+                .hasValue(1);
+        lossy.addPartitions("tx-1", producer, List.of(ORDERS_1));
+        assertThat(mayHaveWritten)
+                .as("an operation that writes no markers never tells")
+                .hasValue(1);
+    }
+
+    /** A store whose EndTxn applies, then fails to answer, as a connection lost after the commit does. */
+    private static final class AnswerLostAfterEnd extends ForwardingMetadataStore {
+
+        AnswerLostAfterEnd(MetadataStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public TransactionOutcome endTransaction(
+                String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now) {
+            super.endTransaction(transactionalId, producer, commit, bumpEpoch, now);
+            throw new MetadataStoreException("answer lost", true, null);
+        }
+    }
+
     private void write(ProducerEpoch producer, TopicPartition partition) {
         ProduceFixture produce = new ProduceFixture(store);
         Topic topic = store.topic(partition.topic()).orElseThrow();

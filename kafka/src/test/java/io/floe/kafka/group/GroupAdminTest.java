@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -69,10 +70,25 @@ class GroupAdminTest {
         first = new PollingConsumer("first", server.bootstrap(), GROUP, TOPIC, Map.of());
         second = new PollingConsumer("second", server.bootstrap(), GROUP, TOPIC, Map.of());
         Eventually.await(
-                "both consumers to own two partitions and read everything",
+                "both consumers to own two partitions, read everything and commit it",
                 () -> first.assignment().size() == 2
                         && second.assignment().size() == 2
-                        && first.received().size() + second.received().size() == 40);
+                        && first.received().size() + second.received().size() == 40
+                        && committedRecords() == 40);
+    }
+
+    /** The records the group's committed offsets cover (a consumer commits after it received a poll's records). */
+    private long committedRecords() {
+        try {
+            return admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata().get().values().stream()
+                    .mapToLong(OffsetAndMetadata::offset)
+                    .sum();
+        } catch (ExecutionException notYet) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.floe.kafka.api.transaction;
 
+import io.floe.agent.transaction.MarkerListener;
 import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendResult;
@@ -53,7 +54,7 @@ final class TransactionApiFixture implements AutoCloseable {
                 clock,
                 Duration.ofMinutes(15),
                 Duration.ofSeconds(10),
-                markers -> {},
+                MarkerListener.of(markers -> {}, () -> {}),
                 id -> true,
                 new SimpleMeterRegistry());
     }
