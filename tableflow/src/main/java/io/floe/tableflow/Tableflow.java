@@ -96,7 +96,8 @@ public final class Tableflow implements AutoCloseable {
 
     /**
      * Checks a topic's Tableflow configs as a whole (names, values, the declared schema against its
-     * format, its field names against the metadata columns and the names engines reserve);
+     * format, its field names against the metadata columns and the names engines reserve, an upsert
+     * table's key columns against its fields);
      * {@link InvalidConfigException} with the user's message when they are bad. Registered with the
      * agent's topic configs, so CreateTopics and AlterConfigs answer INVALID_CONFIG at once.
      */
@@ -112,8 +113,10 @@ public final class Tableflow implements AutoCloseable {
             }
         }
         try {
-            // The table schema too: a value field named like a metadata column or a reserved name is refused here.
-            Rows.tableSchema(ValueDecoder.of(TableSettings.from(topicConfigs)).valueType());
+            // The table schema too: a value field named like a metadata column or a reserved name, or a key
+            // column that is no required primitive field of the value, is refused here.
+            TableSettings settings = TableSettings.from(topicConfigs);
+            Rows.tableSchema(ValueDecoder.of(settings).valueType(), settings.upsertKeyColumns());
             ChangesTopic.from(topicConfigs);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(e.getMessage());

@@ -186,6 +186,11 @@ final class ProducedLog {
         String key = change.key() == null
                 ? "null"
                 : StandardCharsets.UTF_8.decode(change.key().duplicate()).toString();
+        return render(change, key);
+    }
+
+    /** A change of the engine's answer with its key shown as {@code key}. */
+    static String render(Change change, String key) {
         return change.op().code() + " " + key + " " + change.partition() + ":" + change.offset() + " before="
                 + row(change.before()) + " after=" + row(change.after()) + " commit="
                 + (change.commit() == null ? "null" : change.commit().snapshotId());

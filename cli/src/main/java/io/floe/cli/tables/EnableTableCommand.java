@@ -62,9 +62,17 @@ final class EnableTableCommand implements Callable<Integer> {
     @Option(
             names = "--mode",
             paramLabel = "append|upsert",
-            description = "append: a row per record; upsert: the newest row per record key, a null value deleting"
-                    + " it (fixed when the table is created).")
+            description = "append: a row per record; upsert: the newest row per key (the record key, or"
+                    + " --key-columns), a null value deleting it (fixed when the table is created).")
     private String mode;
+
+    @Option(
+            names = "--key-columns",
+            paramLabel = "COLUMN[,COLUMN...]",
+            description = "Key an upsert table by these top-level fields of the value instead of the record key"
+                    + " (each required, of a primitive type other than float or double); a tombstone's record key"
+                    + " names the row to delete with the same fields. Fixed when the table is created.")
+    private String keyColumns;
 
     @Option(
             names = "--delta",
@@ -103,6 +111,7 @@ final class EnableTableCommand implements Callable<Integer> {
         put(configs, TableflowConfigs.TARGET_FILE_BYTES, targetFileBytes);
         put(configs, TableflowConfigs.DELTA_ENABLED, delta);
         put(configs, TableflowConfigs.MODE, mode);
+        put(configs, TableflowConfigs.UPSERT_KEY_COLUMNS, keyColumns);
         put(configs, TableflowConfigs.CHANGES_TOPIC, changesTopic);
         return options.run("enable", spec.commandLine().getErr(), admin -> {
             TablesOptions.set(admin, topic, configs);

@@ -100,6 +100,46 @@ class TablesCommandIT {
             assertThat(out.toString()).contains("floe.accounts");
             assertThat(floe("tables", "disable", "accounts", "--bootstrap", bootstrap))
                     .isZero();
+            // An upsert table keyed by id columns of the value: a column the schema lets be missing is refused.
+            assertThat(floe("topics", "create", "orders", "--partitions", "1", "--bootstrap", bootstrap))
+                    .isZero();
+            String orders = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"
+                    + "\"note\":{\"type\":\"string\"}},\"required\":[\"id\"]}";
+            assertThat(floe(
+                            "tables",
+                            "enable",
+                            "orders",
+                            "--mode",
+                            "upsert",
+                            "--format",
+                            "json",
+                            "--schema",
+                            orders,
+                            "--key-columns",
+                            "note",
+                            "--bootstrap",
+                            bootstrap))
+                    .isEqualTo(1);
+            assertThat(err.toString())
+                    .contains("floe.tableflow.upsert.key.columns names note", "a key column must be required");
+            assertThat(floe(
+                            "tables",
+                            "enable",
+                            "orders",
+                            "--mode",
+                            "upsert",
+                            "--format",
+                            "json",
+                            "--schema",
+                            orders,
+                            "--key-columns",
+                            "id",
+                            "--bootstrap",
+                            bootstrap))
+                    .as(err.toString())
+                    .isZero();
+            assertThat(floe("tables", "disable", "orders", "--bootstrap", bootstrap))
+                    .isZero();
             // A value field may not take a name that Iceberg or another engine reserves: refused when set.
             assertThat(floe(
                             "tables",

@@ -9,7 +9,9 @@ import org.apache.iceberg.data.Record;
  * and after (null for a delete) in the table's current schema, the record that caused it (its partition,
  * offset and timestamp) and the commit that made it visible.
  *
- * @param key the Kafka record key; for an append table the row's key, which may be null
+ * @param key the row's key ({@code io.floe.tableflow.rows.UpsertKey}): the Kafka record key, or for an
+ *     upsert table keyed by columns their values' encoding (shown as those values, {@link ChangeKey});
+ *     for an append table the row's record key, which may be null
  * @param commit the commit that made the change visible, or null when that snapshot has been expired
  *     (only for old rows of an append table)
  */

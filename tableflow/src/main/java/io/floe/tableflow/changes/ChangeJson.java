@@ -13,7 +13,8 @@ import org.apache.iceberg.types.Types;
 /**
  * Changes as JSON lines, one object a change:
  * {@code {"op","key","before","after","partition","offset","timestamp","snapshot_id","commit_timestamp"}}.
- * The key and the rows are encoded by {@link RowJson} (bytes in standard base64, timestamps ISO-8601).
+ * The key ({@link ChangeKey}: the record key, or an object of the key columns) and the rows are encoded
+ * by {@link RowJson} (bytes in standard base64, timestamps ISO-8601).
  */
 final class ChangeJson implements ChangeWriter {
 
@@ -25,11 +26,13 @@ final class ChangeJson implements ChangeWriter {
     private final JsonGenerator json;
     private final Types.StructType rowType;
     private final RowJson rows;
+    private final ChangeKey key;
 
     ChangeJson(OutputStream out, Schema rowSchema) throws IOException {
         this.json = FACTORY.createGenerator(out);
         this.rowType = rowSchema.asStruct();
         this.rows = new RowJson(json);
+        this.key = new ChangeKey(rowSchema);
     }
 
     @Override
@@ -37,7 +40,7 @@ final class ChangeJson implements ChangeWriter {
         json.writeStartObject();
         json.writeStringField("op", change.op().code());
         json.writeFieldName("key");
-        rows.bytes(change.key());
+        key.write(rows, change);
         json.writeFieldName("before");
         rows.row(rowType, change.before());
         json.writeFieldName("after");

@@ -23,7 +23,8 @@ import org.apache.iceberg.types.Types;
 /**
  * Changes as one Parquet file written straight to a stream (Iceberg's generic Parquet writer): the
  * columns of the JSON lines, with {@code before} and {@code after} structs of the table's columns, the
- * key as binary and the timestamps as {@code timestamptz}. A row group is held in memory until it is
+ * key as binary (a struct of the key columns for a table keyed by columns) and the timestamps as
+ * {@code timestamptz}. A row group is held in memory until it is
  * full (8 MiB) or the answer ends.
  */
 final class ChangeParquet implements ChangeWriter {
@@ -31,10 +32,12 @@ final class ChangeParquet implements ChangeWriter {
     private static final String ROW_GROUP_BYTES = Integer.toString(8 << 20);
 
     private final Schema schema;
+    private final ChangeKey key;
     private final FileAppender<Record> appender;
 
     ChangeParquet(OutputStream out, Schema rowSchema) throws IOException {
         this.schema = schema(rowSchema);
+        this.key = new ChangeKey(rowSchema);
         this.appender = Parquet.write(new StreamFile(out))
                 .schema(schema)
                 .createWriterFunc(GenericParquetWriter::create)
@@ -47,7 +50,8 @@ final class ChangeParquet implements ChangeWriter {
         Types.StructType row = rowSchema.asStruct();
         Types.StructType change = Types.StructType.of(
                 Types.NestedField.required(0, "op", Types.StringType.get(), "c, u or d"),
-                Types.NestedField.optional(0, "key", Types.BinaryType.get(), "Kafka record key"),
+                Types.NestedField.optional(
+                        0, "key", new ChangeKey(rowSchema).type(), "Kafka record key, or the key columns' values"),
                 Types.NestedField.optional(0, "before", row, "the row before (null for an insert)"),
                 Types.NestedField.optional(0, "after", row, "the row after (null for a delete)"),
                 Types.NestedField.required(0, "partition", Types.IntegerType.get()),
@@ -64,7 +68,7 @@ final class ChangeParquet implements ChangeWriter {
     public void accept(Change change) {
         GenericRecord record = GenericRecord.create(schema);
         record.setField("op", change.op().code());
-        record.setField("key", change.key());
+        record.setField("key", key.value(change));
         record.setField("before", change.before());
         record.setField("after", change.after());
         record.setField("partition", change.partition());

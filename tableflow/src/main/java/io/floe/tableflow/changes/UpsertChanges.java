@@ -2,9 +2,10 @@ package io.floe.tableflow.changes;
 
 import io.floe.core.record.StoredRecord;
 import io.floe.tableflow.changes.ChangeQueryException.Reason;
-import io.floe.tableflow.rows.RawValueDecoder;
 import io.floe.tableflow.rows.RowException;
 import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.UpsertKey;
+import io.floe.tableflow.rows.UpsertRecords;
 import io.floe.tableflow.rows.ValueDecoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,8 +29,8 @@ import org.apache.iceberg.io.CloseableIterable;
  * The changes of an upsert table, replayed as the table job applied them: the rows of the keys the log
  * changes in the range, taken from the table at the base snapshot (the newest at or before the start),
  * then the committed log from the base's watermark to the end in order, each record turning its key's
- * row into the next one exactly as a round does (a tombstone deletes, a record without a key or whose
- * value does not fit is a dead letter and changes nothing). Records below the start only move the rows
+ * row into the next one exactly as a round does ({@link UpsertRecords}: a tombstone deletes, a dead
+ * letter changes nothing; keys are the table's {@link UpsertKey}). Records below the start only move the rows
  * forward; from the start on, each change is handed on with the row before and after.
  *
  * <p>Three passes: the keys the range changes (from the log), their rows at the base (from the table),
@@ -38,7 +39,7 @@ import org.apache.iceberg.io.CloseableIterable;
  */
 final class UpsertChanges {
 
-    /** Up to this many keys, the base scan asks Iceberg to prune files by the key column's bounds. */
+    /** Up to this many keys, the base scan asks Iceberg to prune files by the key columns' bounds. */
     private static final int PRUNED_KEYS_MAX = 1000;
 
     private final Table table;
@@ -48,7 +49,8 @@ final class UpsertChanges {
     private final Offsets from;
     private final List<Segments.Segment> segments;
     private final LogRanges log;
-    private final ValueDecoder decoder;
+    private final UpsertRecords records;
+    private final UpsertKey key;
     private final int keysMax;
 
     UpsertChanges(
@@ -67,7 +69,8 @@ final class UpsertChanges {
         this.from = from;
         this.segments = segments;
         this.log = log;
-        this.decoder = decoder;
+        this.records = new UpsertRecords(schema, decoder);
+        this.key = records.key();
         this.keysMax = keysMax;
     }
 
@@ -96,25 +99,27 @@ final class UpsertChanges {
 
     /** The change {@code record} makes, applied to {@code rows}; null when it changes nothing or is before the start. */
     private Change apply(Map<ByteBuffer, Record> rows, Segments.Segment segment, StoredRecord record) {
-        if (!record.hasKey()) {
-            return null; // a dead letter in the table
+        UpsertRecords.Change change;
+        try {
+            change = records.change(segment.partition(), record);
+        } catch (RowException deadLetter) {
+            return null;
         }
-        ByteBuffer key = RawValueDecoder.copy(record.key());
-        Record after = null;
-        if (record.hasValue()) {
-            try {
-                after = Rows.row(schema, segment.partition(), record, decoder.decode(record.value()));
-            } catch (RowException deadLetter) {
-                return null;
-            }
-        }
-        Record before = after == null ? rows.remove(key) : rows.put(key, after);
+        Record after = change.row();
+        Record before = after == null ? rows.remove(change.key()) : rows.put(change.key(), after);
         if (record.offset() < from.get(segment.partition()) || (before == null && after == null)) {
             return null;
         }
         Op op = before == null ? Op.INSERT : after == null ? Op.DELETE : Op.UPDATE;
         return new Change(
-                op, key, before, after, segment.partition(), record.offset(), record.timestamp(), segment.commit());
+                op,
+                change.key(),
+                before,
+                after,
+                segment.partition(),
+                record.offset(),
+                record.timestamp(),
+                segment.commit());
     }
 
     /** The keys of the records in the range, from the base's watermark on. */
@@ -122,7 +127,8 @@ final class UpsertChanges {
         Set<ByteBuffer> keys = new HashSet<>();
         for (Segments.Segment segment : segments) {
             log.read(segment, record -> {
-                if (record.hasKey() && keys.add(RawValueDecoder.copy(record.key())) && keys.size() > keysMax) {
+                ByteBuffer changed = records.keyOf(segment.partition(), record);
+                if (changed != null && keys.add(changed) && keys.size() > keysMax) {
                     throw new ChangeQueryException(
                             Reason.TOO_LARGE,
                             "the log changes more than " + keysMax + " keys of table " + tableName
@@ -140,17 +146,16 @@ final class UpsertChanges {
         if (base.isEmpty() || keys.isEmpty()) {
             return rows;
         }
-        Expression filter =
-                keys.size() <= PRUNED_KEYS_MAX ? Expressions.in(Rows.KEY, keys.toArray()) : Expressions.alwaysTrue();
+        Expression filter = keys.size() <= PRUNED_KEYS_MAX ? key.rowsOf(keys) : Expressions.alwaysTrue();
         try (CloseableIterable<Record> records = IcebergGenerics.read(table)
                 .useSnapshot(base.get().snapshotId())
                 .project(schema)
                 .where(filter)
                 .build()) {
             for (Record row : records) {
-                ByteBuffer key = (ByteBuffer) row.getField(Rows.KEY);
-                if (key != null && keys.contains(key)) {
-                    rows.merge(key, row, UpsertChanges::newer);
+                ByteBuffer rowKey = key.of(row);
+                if (rowKey != null && keys.contains(rowKey)) {
+                    rows.merge(rowKey, row, UpsertChanges::newer);
                 }
             }
         } catch (IOException e) {

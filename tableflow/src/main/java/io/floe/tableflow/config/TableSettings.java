@@ -1,6 +1,8 @@
 package io.floe.tableflow.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -26,6 +28,9 @@ import java.util.Objects;
  * @param mode whether the table holds every record or the newest row per key
  * @param upsertIndexMaxKeys the most keys of an upsert table whose rows the job keeps in memory; above
  *     it a round looks its keys up in the table's files
+ * @param upsertKeyColumns the top-level value fields whose values are an upsert table's key, in the order
+ *     given; empty when the key is the Kafka record key (checked against the declared schema where the
+ *     table schema is made: {@code Rows.tableSchema})
  */
 public record TableSettings(
         boolean enabled,
@@ -43,7 +48,8 @@ public record TableSettings(
         Duration orphanAge,
         boolean deltaEnabled,
         TableMode mode,
-        long upsertIndexMaxKeys) {
+        long upsertIndexMaxKeys,
+        List<String> upsertKeyColumns) {
 
     /**
      * The shortest orphan age accepted: a round (or a compaction) writes its files before it commits them,
@@ -56,6 +62,7 @@ public record TableSettings(
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(partitioning, "partitioning");
         Objects.requireNonNull(mode, "mode");
+        upsertKeyColumns = List.copyOf(upsertKeyColumns);
         if (commitInterval.isNegative() || commitInterval.isZero()) {
             throw new IllegalArgumentException(TableflowConfigs.COMMIT_INTERVAL_MS + " must be positive");
         }
@@ -89,6 +96,25 @@ public record TableSettings(
             throw new IllegalArgumentException(TableflowConfigs.SCHEMA + " is required when " + TableflowConfigs.FORMAT
                     + " is " + format.name().toLowerCase(java.util.Locale.ROOT));
         }
+        checkKeyColumns(upsertKeyColumns, mode, format);
+    }
+
+    /** Key columns belong to upsert tables of values with fields; the schema checks the fields themselves. */
+    private static void checkKeyColumns(List<String> columns, TableMode mode, ValueFormat format) {
+        if (columns.isEmpty()) {
+            return;
+        }
+        String given = TableflowConfigs.UPSERT_KEY_COLUMNS + "=" + String.join(",", columns);
+        if (mode != TableMode.UPSERT) {
+            throw new IllegalArgumentException(given + " keys an upsert table, and " + TableflowConfigs.MODE + " is "
+                    + mode.configName() + ": set " + TableflowConfigs.MODE + "=upsert too, or leave "
+                    + TableflowConfigs.UPSERT_KEY_COLUMNS + " empty");
+        }
+        if (format == ValueFormat.RAW) {
+            throw new IllegalArgumentException(given + " names fields of the value, and raw values have none: set "
+                    + TableflowConfigs.FORMAT + " to avro or json with a " + TableflowConfigs.SCHEMA
+                    + ", or leave " + TableflowConfigs.UPSERT_KEY_COLUMNS + " empty to key by the record key");
+        }
     }
 
     /**
@@ -112,7 +138,27 @@ public record TableSettings(
                 Duration.ofMillis(parseLong(topicConfigs, TableflowConfigs.ORPHAN_AGE_MS)),
                 parseBoolean(topicConfigs, TableflowConfigs.DELTA_ENABLED),
                 TableMode.parse(value(topicConfigs, TableflowConfigs.MODE)),
-                parseLong(topicConfigs, TableflowConfigs.UPSERT_INDEX_MAX_KEYS));
+                parseLong(topicConfigs, TableflowConfigs.UPSERT_INDEX_MAX_KEYS),
+                parseColumns(value(topicConfigs, TableflowConfigs.UPSERT_KEY_COLUMNS)));
+    }
+
+    /** A comma-separated list of distinct, non-empty names (spaces around them dropped); blank: none. */
+    private static List<String> parseColumns(String text) {
+        if (text.isBlank()) {
+            return List.of();
+        }
+        List<String> columns = new ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            String name = part.trim();
+            if (name.isEmpty() || columns.contains(name)) {
+                throw new IllegalArgumentException("Invalid value " + text + " for configuration "
+                        + TableflowConfigs.UPSERT_KEY_COLUMNS + ": "
+                        + (name.isEmpty() ? "an empty column name" : "column " + name + " named twice")
+                        + "; give distinct field names separated by commas, e.g. region,id");
+            }
+            columns.add(name);
+        }
+        return List.copyOf(columns);
     }
 
     private static String value(Map<String, String> configs, String name) {

@@ -23,6 +23,7 @@ public final class TableflowConfigs {
     public static final String DELTA_ENABLED = PREFIX + "delta.enabled";
     public static final String MODE = PREFIX + "mode";
     public static final String UPSERT_INDEX_MAX_KEYS = PREFIX + "upsert.index.max.keys";
+    public static final String UPSERT_KEY_COLUMNS = PREFIX + "upsert.key.columns";
 
     /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
     public static final List<Definition> DEFINITIONS = List.of(
@@ -74,8 +75,16 @@ public final class TableflowConfigs {
             new Definition(
                     MODE,
                     "append",
-                    "append: a row per record; upsert: the newest row per record key, a null value deleting the"
-                            + " key's row (fixed when the table is created)"),
+                    "append: a row per record; upsert: the newest row per key (the record key, or the"
+                            + " upsert.key.columns of the value), a null value deleting the key's row (fixed when the"
+                            + " table is created)"),
+            new Definition(
+                    UPSERT_KEY_COLUMNS,
+                    "",
+                    "an upsert table's key: comma-separated top-level fields of the declared schema, each required"
+                            + " and of a primitive type other than float or double, set as the table's identifier"
+                            + " fields; a tombstone's record key names the row to delete with the same fields. Empty:"
+                            + " the Kafka record key (fixed when the table is created)"),
             new Definition(
                     UPSERT_INDEX_MAX_KEYS,
                     "500000",

@@ -91,6 +91,23 @@ public final class AvroValueDecoder implements ValueDecoder {
         return valueType;
     }
 
+    /**
+     * Reads an Avro record of the fields {@code columns} as this schema declares them, in the schema's
+     * order, framed as values are: the record key of a tombstone that names its row by the table's key
+     * columns (Debezium's key schema is such a record of the primary key's fields).
+     */
+    @Override
+    public ValueDecoder keyDecoder(List<String> columns) {
+        List<Schema.Field> fields = new ArrayList<>();
+        for (Schema.Field field : schema.getFields()) {
+            if (columns.contains(field.name())) {
+                fields.add(new Schema.Field(field, field.schema()));
+            }
+        }
+        Schema key = Schema.createRecord(schema.getName() + "Key", null, schema.getNamespace(), false, fields);
+        return new AvroValueDecoder(key.toString(), confluentFraming);
+    }
+
     @Override
     public Map<String, Object> decode(ByteBuffer value) throws RowException {
         if (value == null) {

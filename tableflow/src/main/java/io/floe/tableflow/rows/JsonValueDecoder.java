@@ -22,7 +22,9 @@ import org.apache.iceberg.types.Types;
  * of {@code items} a list, {@code object} with {@code properties} a struct, and an {@code object}
  * without properties its JSON text. A type may be a list with {@code "null"}. A value misses a
  * {@code required} property, has the wrong type or a value outside its {@code enum}: it does not fit.
- * Properties the schema does not name are ignored.
+ * Properties the schema does not name are ignored. A top-level property that is {@code required} and
+ * does not allow {@code null} is a required field of {@link #valueType} (what an upsert table's key
+ * columns must be); nested ones are optional.
  */
 public final class JsonValueDecoder implements ValueDecoder {
 
@@ -32,6 +34,10 @@ public final class JsonValueDecoder implements ValueDecoder {
     private final Types.StructType valueType;
 
     public JsonValueDecoder(String schemaText) {
+        this(parseRoot(schemaText));
+    }
+
+    private static JsonField parseRoot(String schemaText) {
         JsonNode schema;
         try {
             schema = MAPPER.readTree(schemaText);
@@ -41,12 +47,40 @@ public final class JsonValueDecoder implements ValueDecoder {
         if (schema == null || !schema.isObject()) {
             throw new IllegalArgumentException("floe.tableflow.schema must be a JSON Schema object");
         }
-        this.root = JsonField.parse("(root)", schema, true);
+        return JsonField.parse("(root)", schema, true);
+    }
+
+    private JsonValueDecoder(JsonField root) {
         if (root.kind != Kind.OBJECT) {
             throw new IllegalArgumentException("the JSON Schema's root must have type object with properties");
         }
+        this.root = root;
         int[] ids = {1};
-        this.valueType = root.icebergType(ids).asStructType();
+        List<Types.NestedField> fields = new ArrayList<>();
+        for (Types.NestedField field : root.icebergType(ids).asStructType().fields()) {
+            JsonField property = root.properties.get(field.name());
+            fields.add(
+                    root.required.contains(field.name()) && !property.nullable
+                            ? Types.NestedField.required(field.fieldId(), field.name(), field.type())
+                            : field);
+        }
+        this.valueType = Types.StructType.of(fields);
+    }
+
+    /**
+     * Reads a JSON object with the top-level properties {@code columns}, all required, as this schema
+     * declares them: the record key of a tombstone that names its row by the table's key columns.
+     */
+    @Override
+    public ValueDecoder keyDecoder(List<String> columns) {
+        Map<String, JsonField> properties = new java.util.LinkedHashMap<>();
+        root.properties.forEach((name, field) -> {
+            if (columns.contains(name)) {
+                properties.put(name, field);
+            }
+        });
+        return new JsonValueDecoder(
+                new JsonField(Kind.OBJECT, List.of(), properties, List.copyOf(properties.keySet()), null, false));
     }
 
     @Override
@@ -98,18 +132,22 @@ public final class JsonValueDecoder implements ValueDecoder {
         private final Map<String, JsonField> properties;
         private final List<String> required;
         private final JsonField items;
+        /** Whether the declared type lists {@code "null"}. */
+        private final boolean nullable;
 
         private JsonField(
                 Kind kind,
                 List<String> enumValues,
                 Map<String, JsonField> properties,
                 List<String> required,
-                JsonField items) {
+                JsonField items,
+                boolean nullable) {
             this.kind = kind;
             this.enumValues = enumValues;
             this.properties = properties;
             this.required = required;
             this.items = items;
+            this.nullable = nullable;
         }
 
         static JsonField parse(String path, JsonNode schema, boolean root) {
@@ -121,6 +159,7 @@ public final class JsonValueDecoder implements ValueDecoder {
                         + ": $ref, oneOf, anyOf and allOf are not supported; declare the type directly");
             }
             String type = typeOf(path, schema.get("type"));
+            boolean nullable = allowsNull(schema.get("type"));
             List<String> enumValues = new ArrayList<>();
             if (schema.has("enum")) {
                 schema.get("enum").forEach(item -> enumValues.add(item.asText()));
@@ -133,23 +172,28 @@ public final class JsonValueDecoder implements ValueDecoder {
                         case "date" -> Kind.DATE;
                         default -> Kind.STRING;
                     };
-                    return new JsonField(kind, enumValues, Map.of(), List.of(), null);
+                    return new JsonField(kind, enumValues, Map.of(), List.of(), null, nullable);
                 }
                 case "integer" -> {
-                    return new JsonField(Kind.LONG, List.of(), Map.of(), List.of(), null);
+                    return new JsonField(Kind.LONG, List.of(), Map.of(), List.of(), null, nullable);
                 }
                 case "number" -> {
-                    return new JsonField(Kind.DOUBLE, List.of(), Map.of(), List.of(), null);
+                    return new JsonField(Kind.DOUBLE, List.of(), Map.of(), List.of(), null, nullable);
                 }
                 case "boolean" -> {
-                    return new JsonField(Kind.BOOLEAN, List.of(), Map.of(), List.of(), null);
+                    return new JsonField(Kind.BOOLEAN, List.of(), Map.of(), List.of(), null, nullable);
                 }
                 case "array" -> {
                     if (!schema.has("items")) {
                         throw new IllegalArgumentException("JSON Schema of " + path + ": an array needs items");
                     }
                     return new JsonField(
-                            Kind.ARRAY, List.of(), Map.of(), List.of(), parse(path + "[]", schema.get("items"), false));
+                            Kind.ARRAY,
+                            List.of(),
+                            Map.of(),
+                            List.of(),
+                            parse(path + "[]", schema.get("items"), false),
+                            nullable);
                 }
                 case "object" -> {
                     JsonNode props = schema.get("properties");
@@ -157,7 +201,7 @@ public final class JsonValueDecoder implements ValueDecoder {
                         if (root) {
                             throw new IllegalArgumentException("the JSON Schema's root object needs properties");
                         }
-                        return new JsonField(Kind.JSON_TEXT, List.of(), Map.of(), List.of(), null);
+                        return new JsonField(Kind.JSON_TEXT, List.of(), Map.of(), List.of(), null, nullable);
                     }
                     Map<String, JsonField> properties = new java.util.LinkedHashMap<>();
                     for (Map.Entry<String, JsonNode> field : props.properties()) {
@@ -171,12 +215,24 @@ public final class JsonValueDecoder implements ValueDecoder {
                                     "JSON Schema of " + path + ": required property " + name + " is not declared");
                         }
                     }
-                    return new JsonField(Kind.OBJECT, List.of(), properties, required, null);
+                    return new JsonField(Kind.OBJECT, List.of(), properties, required, null, nullable);
                 }
                 default ->
                     throw new IllegalArgumentException(
                             "JSON Schema of " + path + ": type " + type + " is not supported");
             }
+        }
+
+        private static boolean allowsNull(JsonNode type) {
+            if (type == null || !type.isArray()) {
+                return false;
+            }
+            for (JsonNode item : type) {
+                if (item.asText().equals("null")) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** The one non-null type: {@code "t"} or {@code ["t", "null"]}. */

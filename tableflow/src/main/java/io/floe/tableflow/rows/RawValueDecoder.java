@@ -2,6 +2,7 @@ package io.floe.tableflow.rows;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.types.Types;
 
@@ -20,6 +21,12 @@ public final class RawValueDecoder implements ValueDecoder {
         Map<String, Object> columns = new HashMap<>(2);
         columns.put(COLUMN, value == null ? null : copy(value));
         return columns;
+    }
+
+    /** Raw values have no fields to key by: {@code TableSettings} refuses key columns for them. */
+    @Override
+    public ValueDecoder keyDecoder(List<String> columns) {
+        throw new IllegalStateException("raw values have no fields; key columns " + columns + " cannot be read");
     }
 
     public static ByteBuffer copy(ByteBuffer buffer) {

@@ -6,8 +6,10 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -44,6 +46,17 @@ public final class Rows {
      * ({@link ReservedNames}), so the declared schema is refused when it is set.
      */
     public static Schema tableSchema(Types.StructType valueType) {
+        return tableSchema(valueType, List.of());
+    }
+
+    /**
+     * The table schema of an upsert table keyed by the value fields {@code keyColumns} (none: by the
+     * record key): they are required columns and the schema's identifier fields, the rest as {@link
+     * #tableSchema(Types.StructType)} makes them. {@link IllegalArgumentException} when a key column
+     * does not qualify ({@link KeyColumns}).
+     */
+    public static Schema tableSchema(Types.StructType valueType, List<String> keyColumns) {
+        KeyColumns.check(valueType, keyColumns);
         List<Types.NestedField> fields = new ArrayList<>(metadataColumns());
         for (Types.NestedField field : valueType.fields()) {
             if (isMetadataColumn(field.name())) {
@@ -56,9 +69,18 @@ public final class Rows {
                 throw new IllegalArgumentException("value field " + field.name() + " of the declared schema is a"
                         + " name " + reserved + "; rename the field");
             });
-            fields.add(Types.NestedField.optional(field.fieldId(), field.name(), field.type(), field.doc()));
+            fields.add(
+                    keyColumns.contains(field.name())
+                            ? Types.NestedField.required(field.fieldId(), field.name(), field.type(), field.doc())
+                            : Types.NestedField.optional(field.fieldId(), field.name(), field.type(), field.doc()));
         }
-        return freshIds(fields);
+        Schema schema = freshIds(fields);
+        if (keyColumns.isEmpty()) {
+            return schema;
+        }
+        Set<Integer> identifiers = new HashSet<>();
+        keyColumns.forEach(name -> identifiers.add(schema.findField(name).fieldId()));
+        return new Schema(schema.columns(), identifiers);
     }
 
     /** The schema of the dead-letter table. */

@@ -2,6 +2,7 @@ package io.floe.tableflow.rows;
 
 import io.floe.tableflow.config.TableSettings;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.types.Types;
 
@@ -21,6 +22,13 @@ public sealed interface ValueDecoder permits AvroValueDecoder, JsonValueDecoder,
      * @throws RowException when the value does not fit the declared schema
      */
     Map<String, Object> decode(ByteBuffer value) throws RowException;
+
+    /**
+     * A decoder of record keys that carry the top-level fields {@code columns} of this value schema, all
+     * required, in this format: a tombstone of an upsert table keyed by those columns names the row it
+     * deletes with its record key.
+     */
+    ValueDecoder keyDecoder(List<String> columns);
 
     /** The decoder the settings declare; {@link IllegalArgumentException} when the schema is invalid. */
     static ValueDecoder of(TableSettings settings) {

@@ -2,10 +2,7 @@ package io.floe.tableflow.table;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.util.List;
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
 import org.apache.parquet.column.values.bloomfilter.BloomFilter;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.BloomFilterReader;
@@ -15,41 +12,33 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.Type;
 
 /**
- * The Parquet Bloom filters of the key column of a data file, asked whether any of a round's keys may be
- * in it: a file is read only when one of its row groups may hold one. Iceberg's reader can skip row
- * groups by an {@code in} filter too, but it binds the filter's keys three times for each file it opens
- * and hashes them again for each row group, which for thousands of keys cost about as much as the reads
- * it saved; here each key is hashed once a lookup (every Parquet Bloom filter hashes with XXH64).
+ * The Parquet Bloom filters of the key columns of a data file, asked whether any of a round's keys may be
+ * in it: a file is read only when one of its row groups may hold one, i.e. every key column's filter
+ * there may hold that key's value. Iceberg's reader can skip row groups by an {@code in} filter too, but
+ * it binds the filter's keys three times for each file it opens and hashes them again for each row group,
+ * which for thousands of keys cost about as much as the reads it saved; here each key is hashed once a
+ * lookup ({@link KeyProbe}; every Parquet Bloom filter hashes with XXH64).
  */
 final class KeyBloomFilters {
 
-    private static final BloomFilter HASHER = new BlockSplitBloomFilter(BlockSplitBloomFilter.LOWER_BOUND_BYTES);
     /** Plain options: the default ones build a Hadoop configuration (parsing its XML) for every file. */
     private static final ParquetReadOptions OPTIONS =
             ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
 
     private KeyBloomFilters() {}
 
-    /** The Bloom filter hashes of {@code keys}, in their order. */
-    static long[] hashes(List<ByteBuffer> keys) {
-        return keys.stream()
-                .mapToLong(key -> HASHER.hash(Binary.fromConstantByteBuffer(key.duplicate())))
-                .toArray();
-    }
-
     /**
-     * Whether a row group of {@code file} may hold one of the keys whose {@link #hashes} are
-     * {@code hashes[from, to)}: true for a row group whose key column has no Bloom filter (a file written
+     * Whether a row group of {@code file} may hold one of the {@code candidates} of {@code probe} (indexes
+     * into its keys): true for a row group without a usable Bloom filter on any key column (a file written
      * before upsert tables had them, or by another writer).
      */
-    static boolean mayHoldAny(org.apache.iceberg.io.InputFile file, int keyFieldId, long[] hashes, int from, int to) {
+    static boolean mayHoldAny(org.apache.iceberg.io.InputFile file, KeyProbe probe, int[] candidates) {
         try (ParquetFileReader reader = ParquetFileReader.open(parquetFile(file), OPTIONS)) {
             for (BlockMetaData rowGroup : reader.getRowGroups()) {
-                if (mayHoldAny(reader, rowGroup, keyFieldId, hashes, from, to)) {
+                if (mayHoldAny(reader, rowGroup, probe, candidates)) {
                     return true;
                 }
             }
@@ -60,22 +49,55 @@ final class KeyBloomFilters {
     }
 
     private static boolean mayHoldAny(
-            ParquetFileReader reader, BlockMetaData rowGroup, int keyFieldId, long[] hashes, int from, int to) {
-        ColumnChunkMetaData keys = keyColumn(rowGroup, keyFieldId);
-        if (keys == null) {
-            return true; // not a file Tableflow wrote: read it
-        }
-        BloomFilterReader filters = reader.getBloomFilterDataReader(rowGroup);
-        BloomFilter filter = keys.getBloomFilterOffset() < 0 ? null : filters.readBloomFilter(keys);
-        if (filter == null || filter.getHashStrategy() != BloomFilter.HashStrategy.XXH64) {
+            ParquetFileReader reader, BlockMetaData rowGroup, KeyProbe probe, int[] candidates) {
+        BloomFilter[] filters = filters(reader, rowGroup, probe);
+        if (filters == null) {
             return true;
         }
-        for (int i = from; i < to; i++) {
-            if (filter.findHash(hashes[i])) {
+        for (int key : candidates) {
+            if (mayHold(filters, probe, key)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean mayHold(BloomFilter[] filters, KeyProbe probe, int key) {
+        for (int column = 0; column < filters.length; column++) {
+            if (filters[column] != null && !filters[column].findHash(probe.hashes(column)[key])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The row group's usable Bloom filter of each key column (null where none); null when it has none at all. */
+    private static BloomFilter[] filters(ParquetFileReader reader, BlockMetaData rowGroup, KeyProbe probe) {
+        BloomFilter[] filters = new BloomFilter[probe.columns()];
+        boolean any = false;
+        BloomFilterReader bloomFilters = null;
+        for (int column = 0; column < filters.length; column++) {
+            if (probe.hashes(column) == null) {
+                continue;
+            }
+            ColumnChunkMetaData chunk = keyColumn(rowGroup, probe.fieldId(column));
+            if (chunk == null
+                    || chunk.getBloomFilterOffset() < 0
+                    || chunk.getPrimitiveType().getPrimitiveTypeName()
+                            != KeyProbe.physicalType(
+                                    probe.key().columns().get(column).type())) {
+                continue; // no filter, or one of values written otherwise than a lookup hashes them
+            }
+            if (bloomFilters == null) {
+                bloomFilters = reader.getBloomFilterDataReader(rowGroup);
+            }
+            BloomFilter filter = bloomFilters.readBloomFilter(chunk);
+            if (filter != null && filter.getHashStrategy() == BloomFilter.HashStrategy.XXH64) {
+                filters[column] = filter;
+                any = true;
+            }
+        }
+        return any ? filters : null;
     }
 
     /** The key column's chunk, found by its Iceberg field id; null when the file has none. */

@@ -1,10 +1,13 @@
 package io.floe.tableflow.table;
 
 import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.UpsertKey;
 import io.floe.tableflow.table.KeyRows.Location;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -15,10 +18,11 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Types;
 
 /**
- * Reads the key column of a data file's live rows (its deletes applied), with each row's position
- * and place in the log: the only columns finding a key's row needs, so values are never decoded.
+ * Reads the key columns of a data file's live rows (its deletes applied), with each row's position and
+ * place in the log: the only columns finding a key's row needs, so the other values are never decoded.
  */
 final class KeyColumn {
 
@@ -31,16 +35,16 @@ final class KeyColumn {
     }
 
     /**
-     * Gives each live row of {@code task} that has a key to {@code sink}, until it says stop, and returns
+     * Gives each live row of {@code task} that has a {@code key} to {@code sink}, until it says stop, and returns
      * how many live rows were decoded.
      */
-    static long read(Table table, FileScanTask task, RowSink sink) {
+    static long read(Table table, UpsertKey key, FileScanTask task, RowSink sink) {
         DataFile file = task.file();
-        Schema projected = new Schema(
-                table.schema().findField(Rows.KEY),
-                table.schema().findField(Rows.PARTITION),
-                table.schema().findField(Rows.OFFSET),
-                MetadataColumns.ROW_POSITION);
+        List<Types.NestedField> columns = new ArrayList<>(key.columns());
+        columns.add(table.schema().findField(Rows.PARTITION));
+        columns.add(table.schema().findField(Rows.OFFSET));
+        columns.add(MetadataColumns.ROW_POSITION);
+        Schema projected = new Schema(columns);
         GenericDeleteFilter deletes = new GenericDeleteFilter(table.io(), task, table.schema(), projected);
         Schema required = deletes.requiredSchema();
         CloseableIterable<Record> all = Parquet.read(table.io().newInputFile(file.location(), file.fileSizeInBytes()))
@@ -51,9 +55,9 @@ final class KeyColumn {
         try (CloseableIterable<Record> records = deletes.filter(all)) {
             for (Record record : records) {
                 decoded++;
-                ByteBuffer key = (ByteBuffer) record.getField(Rows.KEY);
+                ByteBuffer rowKey = key.of(record);
                 // A row without a key is not one the upsert job wrote: no key reaches it.
-                if (key != null && !sink.take(key, location(file, record))) {
+                if (rowKey != null && !sink.take(rowKey, location(file, record))) {
                     break;
                 }
             }

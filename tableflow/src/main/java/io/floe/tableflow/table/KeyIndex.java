@@ -1,5 +1,6 @@
 package io.floe.tableflow.table;
 
+import io.floe.tableflow.rows.UpsertKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -18,7 +19,7 @@ import org.apache.iceberg.util.ContentFileUtil;
 /**
  * Where every key's current row is in an upsert table, as of one snapshot, held in memory: the data
  * file and the row's position in it, and the deletion vector each data file has. Built by reading the
- * key column of the table's live rows (deletes applied), at most a given number of keys, then kept up
+ * key columns of the table's live rows (deletes applied), at most a given number of keys, then kept up
  * to date by the job's own commits; a snapshot the job did not make (compaction, another writer, an
  * unknown commit outcome) makes the job build it again.
  *
@@ -30,9 +31,11 @@ final class KeyIndex implements KeyRows {
     private final Map<ByteBuffer, Location> rows = new HashMap<>();
     private final Map<String, DeleteFile> vectors = new HashMap<>();
     private final List<Location> duplicates = new ArrayList<>();
+    private final UpsertKey key;
     private long snapshotId;
 
-    private KeyIndex(long snapshotId) {
+    private KeyIndex(UpsertKey key, long snapshotId) {
+        this.key = key;
         this.snapshotId = snapshotId;
     }
 
@@ -40,12 +43,12 @@ final class KeyIndex implements KeyRows {
      * The index of {@code table}'s current snapshot (empty for a table without one), or nothing when the
      * table has more than {@code maxKeys} keys: the build stops there.
      */
-    static Optional<KeyIndex> build(Table table, long maxKeys) {
+    static Optional<KeyIndex> build(Table table, UpsertKey key, long maxKeys) {
         Snapshot snapshot = table.currentSnapshot();
         if (snapshot == null) {
-            return Optional.of(new KeyIndex(-1));
+            return Optional.of(new KeyIndex(key, -1));
         }
-        KeyIndex index = new KeyIndex(snapshot.snapshotId());
+        KeyIndex index = new KeyIndex(key, snapshot.snapshotId());
         try (CloseableIterable<FileScanTask> tasks =
                 table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
             for (FileScanTask task : tasks) {
@@ -54,7 +57,7 @@ final class KeyIndex implements KeyRows {
                         index.vectors.put(task.file().location(), delete);
                     }
                 }
-                KeyColumn.read(table, task, (key, row) -> index.add(key, row) <= maxKeys);
+                KeyColumn.read(table, key, task, (rowKey, row) -> index.add(rowKey, row) <= maxKeys);
                 if (index.rows.size() > maxKeys) {
                     return Optional.empty();
                 }
@@ -81,6 +84,11 @@ final class KeyIndex implements KeyRows {
     /** The snapshot this index describes. */
     long snapshotId() {
         return snapshotId;
+    }
+
+    /** The key its keys are of (a change of the key columns' types changes every key). */
+    UpsertKey key() {
+        return key;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.floe.tableflow.table;
 
+import io.floe.tableflow.rows.UpsertKey;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.Map;
@@ -45,12 +46,14 @@ final class KeyLocator {
 
     /**
      * Before a round reads its records: holds the index of {@code table}'s current snapshot when that has
-     * at most {@code maxKeys} live rows (one a key), building it if the one held is of another snapshot.
+     * at most {@code maxKeys} live rows (one a key), building it if the one held is of another snapshot
+     * or of other key column types (a promoted key column).
      */
     void prepare(Table table, long maxKeys) {
         Snapshot snapshot = table.currentSnapshot();
         long current = snapshot == null ? -1 : snapshot.snapshotId();
-        if (index != null && index.snapshotId() == current && index.size() <= maxKeys) {
+        UpsertKey key = UpsertKey.of(table.schema());
+        if (index != null && index.snapshotId() == current && index.key().equals(key) && index.size() <= maxKeys) {
             return;
         }
         index = null; // its memory is free before a new one is built
@@ -60,7 +63,7 @@ final class KeyLocator {
             return;
         }
         long startedMs = clock.millis();
-        index = KeyIndex.build(table, maxKeys).orElse(null);
+        index = KeyIndex.build(table, key, maxKeys).orElse(null);
         metrics.indexBuilt();
         if (index == null) {
             buildStoppedAtRows = liveRows;
@@ -86,7 +89,7 @@ final class KeyLocator {
             return index;
         }
         long startedMs = clock.millis();
-        KeyLookup.Found found = KeyLookup.find(table, keys);
+        KeyLookup.Found found = KeyLookup.find(table, UpsertKey.of(table.schema()), keys);
         metrics.lookedUp(found.filesRead());
         LOGGER.debug(
                 "upsert keys looked up table={} keys={} found={} files={} filesRead={} rowsRead={} ms={}",

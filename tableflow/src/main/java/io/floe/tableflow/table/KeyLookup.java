@@ -1,13 +1,11 @@
 package io.floe.tableflow.table;
 
-import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.UpsertKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,21 +18,18 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * Finds the current rows of a round's keys, and nothing else, in the snapshot a round commits on:
- * reads the key column of the live data files that may hold one of them. A file is skipped when the
- * key bounds in its manifest entry leave out every key, or when the Parquet Bloom filters on
- * {@code kafka_key} of all its row groups rule out every key ({@link KeyBloomFilters}). Memory is the
- * round's keys and the table's list of files, whatever the table's size; the cost is reading the key
- * column of the files that may hold a key (for keys spread over the whole table, every file; for new
- * keys, only the files whose Bloom filters cannot rule them out).
+ * reads the key columns of the live data files that may hold one of them. A file is skipped when the
+ * key columns' bounds in its manifest entry leave out every key, or when the Parquet Bloom filters on the
+ * key columns of all its row groups rule out every key ({@link KeyProbe}, {@link KeyBloomFilters}).
+ * Memory is the round's keys and the table's list of files, whatever the table's size; the cost is
+ * reading the key columns of the files that may hold a key (for keys spread over the whole table, every
+ * file; for new keys, only the files whose Bloom filters cannot rule them out).
  */
 final class KeyLookup {
-
-    private static final Comparator<ByteBuffer> KEY_ORDER = Comparators.unsignedBytes();
 
     private KeyLookup() {}
 
@@ -95,21 +90,18 @@ final class KeyLookup {
         }
     }
 
-    /** The current rows of {@code keys} in {@code table}'s current snapshot. */
-    static Found find(Table table, Collection<ByteBuffer> keys) {
+    /** The current rows of {@code keys} (of {@code key}) in {@code table}'s current snapshot. */
+    static Found find(Table table, UpsertKey key, Collection<ByteBuffer> keys) {
         Found found = new Found();
         Snapshot snapshot = table.currentSnapshot();
         if (snapshot == null || keys.isEmpty()) {
             return found;
         }
-        List<ByteBuffer> sorted = new ArrayList<>(keys);
-        sorted.sort(KEY_ORDER);
         Set<ByteBuffer> wanted = new HashSet<>(keys);
-        long[] hashes = KeyBloomFilters.hashes(sorted);
-        int keyField = table.schema().findField(Rows.KEY).fieldId();
+        KeyProbe probe = new KeyProbe(key, keys);
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .useSnapshot(snapshot.snapshotId())
-                .includeColumnStats(List.of(Rows.KEY))
+                .includeColumnStats(probe.columnNames())
                 .planFiles()) {
             for (FileScanTask task : tasks) {
                 found.files++;
@@ -119,17 +111,14 @@ final class KeyLookup {
                     }
                 }
                 DataFile file = task.file();
-                Range candidates = withinBounds(sorted, file, keyField);
-                if (candidates.isEmpty()
+                int[] candidates = probe.withinBounds(file);
+                if (candidates.length == 0
                         || !KeyBloomFilters.mayHoldAny(
-                                table.io().newInputFile(file.location(), file.fileSizeInBytes()),
-                                keyField,
-                                hashes,
-                                candidates.from(),
-                                candidates.to())) {
+                                table.io().newInputFile(file.location(), file.fileSizeInBytes()), probe, candidates)) {
                     continue;
                 }
-                long decoded = KeyColumn.read(table, task, (key, row) -> !wanted.contains(key) || found.take(key, row));
+                long decoded = KeyColumn.read(
+                        table, key, task, (rowKey, row) -> !wanted.contains(rowKey) || found.take(rowKey, row));
                 found.rowsRead += decoded;
                 found.filesRead += decoded > 0 ? 1 : 0;
             }
@@ -137,37 +126,5 @@ final class KeyLookup {
             throw new UncheckedIOException("cannot look up keys in " + table.name(), e);
         }
         return found;
-    }
-
-    /** Indexes {@code [from, to)} of a sorted list. */
-    record Range(int from, int to) {
-        boolean isEmpty() {
-            return from >= to;
-        }
-    }
-
-    /**
-     * Where the keys within the file's key bounds are in {@code sorted}. Iceberg's bounds of a binary
-     * column may be truncated, a lower bound to a prefix and an upper bound to a prefix rounded up, so
-     * they still bound every key in the file; a missing bound bounds nothing.
-     */
-    static Range withinBounds(List<ByteBuffer> sorted, DataFile file, int keyField) {
-        ByteBuffer lower =
-                file.lowerBounds() == null ? null : file.lowerBounds().get(keyField);
-        ByteBuffer upper =
-                file.upperBounds() == null ? null : file.upperBounds().get(keyField);
-        int from = lower == null ? 0 : firstAtLeast(sorted, lower);
-        int to = upper == null ? sorted.size() : firstAbove(sorted, upper);
-        return new Range(from, to);
-    }
-
-    private static int firstAtLeast(List<ByteBuffer> sorted, ByteBuffer bound) {
-        int index = Collections.binarySearch(sorted, bound, KEY_ORDER);
-        return index >= 0 ? index : -index - 1;
-    }
-
-    private static int firstAbove(List<ByteBuffer> sorted, ByteBuffer bound) {
-        int index = Collections.binarySearch(sorted, bound, KEY_ORDER);
-        return index >= 0 ? index + 1 : -index - 1;
     }
 }

@@ -6,6 +6,7 @@ import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.rows.ValueDecoder;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * stored: against the table's schema when this agent has the catalog and the table exists (also when
  * a topic is created under the name of a deleted one whose table is still there), else against the
  * schema the topic declared until now. Registered with the agent's topic configs, so CreateTopics and
- * AlterConfigs answer INVALID_CONFIG with Iceberg's reason.
+ * AlterConfigs answer INVALID_CONFIG with Iceberg's reason. An upsert table's key columns (its schema's
+ * identifier fields) are fixed when it is created: a change of {@code floe.tableflow.upsert.key.columns}
+ * that the existing table does not have is refused the same way.
  */
 public final class SchemaChange implements BiConsumer<Topic, Map<String, String>> {
 
@@ -46,16 +49,23 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
     @Override
     public void accept(Topic current, Map<String, String> overrides) {
         if (same(current.configs(), overrides, TableflowConfigs.SCHEMA)
-                && same(current.configs(), overrides, TableflowConfigs.FORMAT)) {
+                && same(current.configs(), overrides, TableflowConfigs.FORMAT)
+                && same(current.configs(), overrides, TableflowConfigs.UPSERT_KEY_COLUMNS)) {
             return;
         }
         Schema wanted;
+        List<String> keyColumns;
         try {
+            keyColumns = TableSettings.from(overrides).upsertKeyColumns();
             wanted = tableSchema(overrides);
         } catch (IllegalArgumentException e) {
             return; // the configs' own check reports it
         }
-        Optional<Schema> existing = existing(current);
+        Optional<Table> table = table(current);
+        table.flatMap(existing -> TableCatalog.keyChange(existing, keyColumns)).ifPresent(change -> {
+            throw new InvalidConfigException(change);
+        });
+        Optional<Schema> existing = table.map(Table::schema).or(() -> declared(current));
         if (existing.isEmpty()) {
             return;
         }
@@ -73,34 +83,41 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
         return Objects.equals(before.get(name), after.get(name));
     }
 
-    /** The schema the table has (or, without one here, the one the topic declared until now). */
-    private Optional<Schema> existing(Topic current) {
-        if (catalog != null) {
-            try {
-                Optional<Table> table = catalog.load(current.name());
-                if (table.isPresent()) {
-                    return Optional.of(table.get().schema());
-                }
-            } catch (RuntimeException e) {
-                LOGGER.warn(
-                        "cannot load the table of topic={} to check its schema change; checking against the"
-                                + " schema declared until now: {}",
-                        current.name(),
-                        e.toString());
-            }
+    /** The topic's table, when this agent has the catalog and the table exists. */
+    private Optional<Table> table(Topic current) {
+        if (catalog == null) {
+            return Optional.empty();
         }
+        try {
+            return catalog.load(current.name());
+        } catch (RuntimeException e) {
+            LOGGER.warn(
+                    "cannot load the table of topic={} to check its schema change; checking against the"
+                            + " schema declared until now: {}",
+                    current.name(),
+                    e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The schema the topic declared until now, if any; without identifier fields, as no table fixed its key
+     * columns yet.
+     */
+    private static Optional<Schema> declared(Topic current) {
         if (!current.configs().containsKey(TableflowConfigs.SCHEMA)) {
             return Optional.empty(); // a topic being created, or one that declared no schema: nothing to fit
         }
         try {
-            return Optional.of(tableSchema(current.configs()));
+            return Optional.of(new Schema(tableSchema(current.configs()).columns()));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
     }
 
     private static Schema tableSchema(Map<String, String> configs) {
-        return Rows.tableSchema(ValueDecoder.of(TableSettings.from(configs)).valueType());
+        TableSettings settings = TableSettings.from(configs);
+        return Rows.tableSchema(ValueDecoder.of(settings).valueType(), settings.upsertKeyColumns());
     }
 
     /** {@code existing} widened to {@code wanted} as a round does it; throws when Iceberg refuses. */

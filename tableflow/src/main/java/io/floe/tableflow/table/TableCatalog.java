@@ -5,8 +5,14 @@ import io.floe.tableflow.config.TableMode;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.UpsertKey;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -19,6 +25,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.types.Types;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,24 +71,28 @@ public final class TableCatalog implements AutoCloseable {
     public static final String MODE_PROPERTY = "floe.tableflow.mode";
 
     /**
-     * Set on upsert tables: a Parquet Bloom filter on the key column of every row group, so a round that
-     * looks its keys up reads only the row groups that may hold them. A round probes a row group with
-     * all its keys, and skips it only if every probe misses: at a false-positive rate of 10^-5 a row
-     * group is skipped for 10,000 new keys (1 - 10^-5)^10000 = 0.90 of the time, at 10^-4 only 0.37.
-     * Holding 10^-5 takes about 30 bits a key, and a 32 MiB row group of small rows has 400,000 keys
-     * and more: hence 2 MiB at most (Iceberg's default of 1 MiB held only 10^-4 there). Adaptive: each
-     * filter is the smallest of five sizes (2 MiB down to 128 KiB) that holds its row group's keys at
-     * that rate. An explicit value (set by an operator) is kept.
+     * Set on upsert tables: a Parquet Bloom filter on each key column of every row group (the record key,
+     * or the key columns whose type a lookup probes: not boolean nor decimal), so a round that looks its
+     * keys up reads only the row groups that may hold them. A round probes a row group with all its keys,
+     * and skips it only if every probe misses: at a false-positive rate of 10^-5 a row group is skipped for
+     * 10,000 new keys (1 - 10^-5)^10000 = 0.90 of the time, at 10^-4 only 0.37. Holding 10^-5 takes about
+     * 30 bits a key, and a 32 MiB row group of small rows has 400,000 keys and more: hence 2 MiB at most
+     * (Iceberg's default of 1 MiB held only 10^-4 there). Adaptive: each filter is the smallest of five
+     * sizes (2 MiB down to 128 KiB) that holds its row group's keys at that rate. An explicit value (set by
+     * an operator) is kept.
      */
-    static final Map<String, String> UPSERT_PROPERTIES = Map.of(
-            TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + Rows.KEY,
-            "true",
-            TableProperties.PARQUET_BLOOM_FILTER_COLUMN_FPP_PREFIX + Rows.KEY,
-            "0.00001",
-            TableProperties.PARQUET_BLOOM_FILTER_ADAPTIVE_ENABLED,
-            "true",
-            TableProperties.PARQUET_BLOOM_FILTER_MAX_BYTES,
-            Integer.toString(2 << 20));
+    static Map<String, String> upsertProperties(UpsertKey key) {
+        Map<String, String> properties = new HashMap<>();
+        for (Types.NestedField column : key.columns()) {
+            if (KeyProbe.probes(column.type())) {
+                properties.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + column.name(), "true");
+                properties.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_FPP_PREFIX + column.name(), "0.00001");
+            }
+        }
+        properties.put(TableProperties.PARQUET_BLOOM_FILTER_ADAPTIVE_ENABLED, "true");
+        properties.put(TableProperties.PARQUET_BLOOM_FILTER_MAX_BYTES, Integer.toString(2 << 20));
+        return Map.copyOf(properties);
+    }
 
     private static final int STALLED_TEXT_MAX = 1000;
 
@@ -133,9 +144,16 @@ public final class TableCatalog implements AutoCloseable {
                     + settings.mode().configName()
                     + "; a table's mode cannot change: set the mode back, or drop the table to rebuild it");
         }
-        if (mode == TableMode.UPSERT && !table.properties().keySet().containsAll(UPSERT_PROPERTIES.keySet())) {
+        if (mode == TableMode.UPSERT) {
+            keyChange(table, settings.upsertKeyColumns()).ifPresent(change -> {
+                throw new IllegalStateException(change);
+            });
+        }
+        Map<String, String> upsertProperties =
+                mode == TableMode.UPSERT ? upsertProperties(UpsertKey.of(table.schema())) : Map.of();
+        if (!table.properties().keySet().containsAll(upsertProperties.keySet())) {
             UpdateProperties update = table.updateProperties();
-            UPSERT_PROPERTIES.forEach((name, value) -> {
+            upsertProperties.forEach((name, value) -> {
                 if (!table.properties().containsKey(name)) {
                     update.set(name, value);
                 }
@@ -182,6 +200,26 @@ public final class TableCatalog implements AutoCloseable {
                         TableMode.APPEND));
     }
 
+    /**
+     * Why an upsert table cannot take {@code keyColumns} as its key, if it cannot: its key columns (its
+     * schema's identifier fields; none when it is keyed by the record key) were fixed when it was made.
+     */
+    static Optional<String> keyChange(Table table, Collection<String> keyColumns) {
+        Set<String> fixed = table.schema().identifierFieldNames();
+        if (modeOf(table) != TableMode.UPSERT || fixed.equals(new HashSet<>(keyColumns))) {
+            return Optional.empty();
+        }
+        return Optional.of("table " + table.name() + " is keyed by " + keyText(fixed) + ", fixed when it was"
+                + " created, and its topic asks for " + TableflowConfigs.UPSERT_KEY_COLUMNS + "="
+                + String.join(",", keyColumns) + " (" + keyText(keyColumns) + "); a table's key cannot change: set "
+                + TableflowConfigs.UPSERT_KEY_COLUMNS + "=" + String.join(",", new TreeSet<>(fixed))
+                + ", or drop the table to rebuild it");
+    }
+
+    private static String keyText(Collection<String> columns) {
+        return columns.isEmpty() ? "the record key" : "the columns " + new TreeSet<>(columns);
+    }
+
     /** The mode a table was created in. */
     public static TableMode modeOf(Table table) {
         String mode = table.properties().get(MODE_PROPERTY);
@@ -205,7 +243,7 @@ public final class TableCatalog implements AutoCloseable {
                     .withProperty(MODE_PROPERTY, mode.configName());
             if (mode == TableMode.UPSERT) {
                 builder = builder.withProperty(TableProperties.FORMAT_VERSION, "3")
-                        .withProperties(UPSERT_PROPERTIES);
+                        .withProperties(upsertProperties(UpsertKey.of(schema)));
             }
             Table table = builder.create();
             LOGGER.info("created table table={} location={} spec={}", identifier, table.location(), table.spec());

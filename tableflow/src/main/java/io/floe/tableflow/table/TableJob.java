@@ -7,9 +7,9 @@ import io.floe.core.metadata.LogRetention;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.config.TableMode;
 import io.floe.tableflow.config.TableSettings;
-import io.floe.tableflow.rows.RawValueDecoder;
 import io.floe.tableflow.rows.RowException;
 import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.UpsertRecords;
 import io.floe.tableflow.rows.ValueDecoder;
 import io.floe.tableflow.source.CommittedLog;
 import java.io.IOException;
@@ -109,7 +109,8 @@ final class TableJob {
      */
     Outcome run(Topic topic, TableSettings settings) {
         ValueDecoder values = decoder(settings);
-        Table table = PinnedTable.pin(catalog.loadOrCreate(topicName, Rows.tableSchema(values.valueType()), settings));
+        Table table = PinnedTable.pin(catalog.loadOrCreate(
+                topicName, Rows.tableSchema(values.valueType(), settings.upsertKeyColumns()), settings));
         Schema schema = table.schema();
         Watermark watermark = Watermark.of(table)
                 .filter(mark -> mark.topicId().equals(topic.id()))
@@ -122,6 +123,7 @@ final class TableJob {
                 .orElse(Watermark.empty(topic.id()));
 
         UpsertRound upserts = TableCatalog.modeOf(table) == TableMode.UPSERT ? new UpsertRound() : null;
+        UpsertRecords keyed = upserts == null ? null : new UpsertRecords(schema, values);
         if (upserts != null) {
             keys.prepare(table, settings.upsertIndexMaxKeys());
         }
@@ -169,22 +171,14 @@ final class TableJob {
                 long deadBelow = deadLetterMark.next(partition);
                 CommittedLog.Progress progress = log.read(tp, from, until, budget, record -> {
                     try {
-                        if (upserts != null && !record.hasKey()) {
-                            throw new RowException("an upsert table keeps the newest row per record key, and this"
-                                    + " record has no key");
-                        } else if (upserts != null && !record.hasValue()) {
-                            upserts.delete(RawValueDecoder.copy(record.key()));
+                        if (upserts != null) {
+                            upserts.apply(keyed.change(partition, record));
                         } else {
-                            GenericRecord row = Rows.row(
+                            writers.write(Rows.row(
                                     schema,
                                     partition,
                                     record,
-                                    values.decode(record.hasValue() ? record.value() : null));
-                            if (upserts != null) {
-                                upserts.put(RawValueDecoder.copy(record.key()), row);
-                            } else {
-                                writers.write(row);
-                            }
+                                    values.decode(record.hasValue() ? record.value() : null)));
                         }
                         counts[0]++;
                     } catch (RowException e) {

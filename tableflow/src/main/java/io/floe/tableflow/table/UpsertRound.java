@@ -1,6 +1,7 @@
 package io.floe.tableflow.table;
 
 import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.UpsertRecords;
 import io.floe.tableflow.table.KeyRows.Location;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +42,15 @@ final class UpsertRound {
 
     /** Newest change per key; a null row deletes the key. */
     private final Map<ByteBuffer, GenericRecord> changes = new LinkedHashMap<>();
+
+    /** Takes a record's change: a new row for its key, or (no row) the key's delete. */
+    void apply(UpsertRecords.Change change) {
+        if (change.row() == null) {
+            delete(change.key());
+        } else {
+            put(change.key(), change.row());
+        }
+    }
 
     void put(ByteBuffer key, GenericRecord row) {
         changes.remove(key); // the newest change goes last

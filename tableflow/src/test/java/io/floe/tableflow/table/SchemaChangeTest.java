@@ -6,9 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.core.config.InvalidConfigException;
 import io.floe.core.topic.Topic;
+import io.floe.tableflow.config.TableSettings;
+import io.floe.tableflow.rows.Rows;
+import io.floe.tableflow.rows.ValueDecoder;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +68,47 @@ class SchemaChangeTest {
     void aTopicBeingCreatedIsCheckedOnlyAgainstATableLeftBehind() {
         Topic creating = new Topic("orders", new UUID(0, 0), 3, Map.of());
         assertThatCode(() -> check.accept(creating, configs(V1))).doesNotThrowAnyException();
+    }
+
+    @Test
+    void theKeyColumnsOfAnExistingUpsertTableCannotChange() {
+        InMemoryCatalog memory = new InMemoryCatalog();
+        memory.initialize("memory", Map.of());
+        TableCatalog tables = new TableCatalog(memory, "floe");
+        Map<String, String> byId = upsert("id");
+        TableSettings settings = TableSettings.from(byId);
+        Table table = tables.loadOrCreate(
+                "orders",
+                Rows.tableSchema(ValueDecoder.of(settings).valueType(), settings.upsertKeyColumns()),
+                settings);
+        assertThat(table.schema().identifierFieldNames()).containsExactly("id");
+        SchemaChange withTable = new SchemaChange(tables);
+        Topic topic = new Topic("orders", UUID.randomUUID(), 3, byId);
+
+        assertThatCode(() -> withTable.accept(topic, upsert(" id "))).doesNotThrowAnyException();
+        for (String other : List.of("id,name", "name", "")) {
+            assertThatThrownBy(() -> withTable.accept(topic, upsert(other)))
+                    .isInstanceOf(InvalidConfigException.class)
+                    .hasMessageContaining("floe.orders is keyed by the columns [id], fixed when it was created")
+                    .hasMessageContaining("asks for floe.tableflow.upsert.key.columns=" + other.trim())
+                    .hasMessageContaining("set floe.tableflow.upsert.key.columns=id");
+            assertThatThrownBy(() -> tables.loadOrCreate("orders", table.schema(), TableSettings.from(upsert(other))))
+                    .as("a round of the changed topic")
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("a table's key cannot change");
+        }
+        assertThatCode(() -> check.accept(topic, upsert("name")))
+                .as("without the table, nothing is fixed yet")
+                .doesNotThrowAnyException();
+    }
+
+    private static Map<String, String> upsert(String keyColumns) {
+        Map<String, String> configs = new HashMap<>(
+                configs("{\"type\":\"object\",\"required\":[\"id\",\"name\"],\"properties\":{\"id\":{\"type\":"
+                        + "\"integer\"},\"name\":{\"type\":\"string\"}}}"));
+        configs.put("floe.tableflow.mode", "upsert");
+        configs.put("floe.tableflow.upsert.key.columns", keyColumns);
+        return configs;
     }
 
     private static Topic topic(String schema) {

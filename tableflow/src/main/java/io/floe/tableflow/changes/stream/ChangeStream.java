@@ -1,6 +1,7 @@
 package io.floe.tableflow.changes.stream;
 
 import io.floe.core.topic.Topic;
+import io.floe.tableflow.changes.ChangeKey;
 import io.floe.tableflow.changes.ChangeKind;
 import io.floe.tableflow.changes.ChangeQueries;
 import io.floe.tableflow.changes.ChangeQuery;
@@ -224,10 +225,11 @@ final class ChangeStream {
         long startedMs = clock.millis();
         DebeziumEnvelope envelope =
                 new DebeziumEnvelope(origin(), query.rowSchema().asStruct());
+        ChangeKey keys = new ChangeKey(query.rowSchema());
         long[] changes = {0};
         inTransaction(target, source, query.to(), commit.snapshotId(), () -> {
             query.run(change -> {
-                ByteBuffer key = change.key();
+                byte[] key = keys.kafkaKey(change);
                 send(target, change.partition(), key, envelope.change(change, clock.millis()));
                 if (change.op() == Op.DELETE) {
                     send(target, change.partition(), key, null); // Debezium's tombstone: the key can be compacted away
@@ -266,6 +268,7 @@ final class ChangeStream {
         Commit commit = new Commit(snapshot.snapshotId(), Instant.ofEpochMilli(snapshot.timestampMillis()));
         Schema schema = table.schema();
         DebeziumEnvelope envelope = new DebeziumEnvelope(origin(), schema.asStruct());
+        ChangeKey keys = new ChangeKey(schema);
         Map<ByteBuffer, KafkaLink.Published> stale = kafka.publishedRows(target.name());
         long[] rows = {0};
         inTransaction(target, source, to, snapshot.snapshotId(), () -> {
@@ -279,24 +282,27 @@ final class ChangeStream {
                     long timestampMs = ((OffsetDateTime) row.getField(Rows.TIMESTAMP))
                             .toInstant()
                             .toEpochMilli();
-                    ByteBuffer key = (ByteBuffer) row.getField(Rows.KEY);
+                    byte[] key = keys.kafkaKey(row);
                     send(
                             target,
                             partition,
                             key,
                             envelope.read(row, commit, partition, offset, timestampMs, clock.millis()));
-                    stale.remove(key);
+                    if (key != null) {
+                        stale.remove(ByteBuffer.wrap(key));
+                    }
                     rows[0]++;
                 }
             }
             for (Map.Entry<ByteBuffer, KafkaLink.Published> gone : stale.entrySet()) {
                 int partition = gone.getValue().partition();
+                byte[] key = bytes(gone.getKey());
                 send(
                         target,
                         partition,
-                        gone.getKey(),
+                        key,
                         envelope.deleteOf(gone.getValue().afterJson(), commit, partition, clock.millis()));
-                send(target, partition, gone.getKey(), null);
+                send(target, partition, key, null);
             }
         });
         metrics.snapshot();
@@ -351,8 +357,8 @@ final class ChangeStream {
         }
     }
 
-    private void send(ChangesTopic target, int partition, ByteBuffer key, byte[] value) {
-        producer.send(new ProducerRecord<>(target.name(), partition, null, bytes(key), value));
+    private void send(ChangesTopic target, int partition, byte[] key, byte[] value) {
+        producer.send(new ProducerRecord<>(target.name(), partition, null, key, value));
     }
 
     /** Makes sure the change topic exists with a partition for each of the source topic's. */
