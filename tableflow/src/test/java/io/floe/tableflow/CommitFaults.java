@@ -4,6 +4,8 @@ import io.floe.tableflow.table.ForwardingTableOperations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLNonTransientConnectionException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -128,6 +130,17 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
 
     List<Fired> fired() {
         return new ArrayList<>(fired);
+    }
+
+    /** Waits until {@code fault} fired; fails after {@code timeout}. */
+    void awaitFired(Fired fault, Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!fired.contains(fault)) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(fault + " did not fire in " + timeout + "; fired: " + fired);
+            }
+            Thread.sleep(20);
+        }
     }
 
     @Override
