@@ -114,6 +114,7 @@ class ChangeQueriesIT {
             floe.restartTableflow(dataDir.resolve("spool"));
             produce(producer, TOPIC, 120, 0.2);
             floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            // The agent killed mid-round: after the commit applied, before it, between the dead letters and the rows.
             kills.add(killMidRound(producer, floe.tables.identifier(TOPIC), Fault.APPLIED_THEN_UNKNOWN));
             kills.add(killMidRound(producer, floe.tables.identifier(TOPIC), Fault.UNKNOWN_NOT_APPLIED));
             kills.add(killMidRound(producer, floe.tables.deadLetterIdentifier(TOPIC), Fault.APPLIED_THEN_UNKNOWN));
