@@ -3,6 +3,7 @@ package io.floe.tableflow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.floe.tableflow.CommitFaults.Fault;
 import io.floe.tableflow.ProducedLog.Produced;
 import io.floe.tableflow.changes.ChangeKind;
 import io.floe.tableflow.changes.ChangeLimits;
@@ -29,6 +30,7 @@ import java.util.concurrent.Future;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
@@ -50,11 +52,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Change queries of all three kinds on an upsert table of a keyed topic with inserts, updates, deletes
- * and dead letters, through many table commits, compactions and a restart of the table job: every answer
- * equals, line for line and in order, the changes computed here from the produced records alone (with
- * the before image's position in the log and the commit of each change), for ranges between snapshots,
- * commit times and offsets that fall between commits. Then what the table and log no longer hold is
- * refused with what to do.
+ * and dead letters, through many table commits, compactions, a restart of the table job and the agent
+ * killed mid-round three ways (after its commit applied, before it, between the dead-letter and the row
+ * commit; {@link CommitFaults#armKill}): every answer equals, line for line and in order, the changes
+ * computed here from the produced records alone (with the before image's position in the log and the
+ * commit of each change), for ranges between snapshots, commit times and offsets that fall between
+ * commits, and ranges across each kill. Then what the table and log no longer hold is refused with what
+ * to do.
  */
 class ChangeQueriesIT {
 
@@ -72,6 +76,7 @@ class ChangeQueriesIT {
     Path dataDir;
 
     private TableflowHarness floe;
+    private CommitFaults faults;
     private Admin admin;
     private ChangeQueries changes;
     private final Random random = new Random(1919);
@@ -79,7 +84,8 @@ class ChangeQueriesIT {
 
     @BeforeEach
     void start() throws Exception {
-        floe = new TableflowHarness(dataDir).startTableflow(dataDir.resolve("spool"));
+        floe = new TableflowHarness(dataDir, catalog -> faults = new CommitFaults(catalog))
+                .startTableflow(dataDir.resolve("spool"));
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()));
         changes = new ChangeQueries(
                 floe.tables,
@@ -106,7 +112,13 @@ class ChangeQueriesIT {
                 floe.awaitCaughtUp(TOPIC, CATCH_UP);
             }
             floe.restartTableflow(dataDir.resolve("spool"));
-            for (int round = 0; round < 3; round++) {
+            produce(producer, TOPIC, 120, 0.2);
+            floe.awaitCaughtUp(TOPIC, CATCH_UP);
+            // The agent killed mid-round: after the commit applied, before it, between the dead letters and the rows.
+            kills.add(killMidRound(producer, floe.tables.identifier(TOPIC), Fault.APPLIED_THEN_UNKNOWN));
+            kills.add(killMidRound(producer, floe.tables.identifier(TOPIC), Fault.UNKNOWN_NOT_APPLIED));
+            kills.add(killMidRound(producer, floe.tables.deadLetterIdentifier(TOPIC), Fault.APPLIED_THEN_UNKNOWN));
+            for (int round = 0; round < 2; round++) {
                 produce(producer, TOPIC, 120, 0.2);
                 floe.awaitCaughtUp(TOPIC, CATCH_UP);
             }
@@ -136,6 +148,14 @@ class ChangeQueriesIT {
                 new Point.AtSnapshot(commits.get(commits.size() - 2).getKey()),
                 atMiddle,
                 offsets(commits.get(commits.size() - 2).getValue()));
+        for (Kill kill : kills) {
+            // From the table as the killed round found it, and from between its commit and the next one,
+            // to between two commits of the new job.
+            Offsets after = shifted(kill.caughtUp(), end, 5);
+            assertAllKinds(table, new Point.AtOffsets(kill.before()), new Point.AtOffsets(after), kill.before(), after);
+            Offsets inside = shifted(kill.before(), kill.caughtUp(), 9);
+            assertAllKinds(table, new Point.AtOffsets(inside), new Point.Latest(), inside, end);
+        }
 
         // Every kind of change is in the answer, and a dead letter is none.
         List<String> full = answer(new Point.Earliest(), new Point.Latest(), ChangeKind.FULL);
@@ -187,6 +207,64 @@ class ChangeQueriesIT {
                 .get();
         assertThat(answer(EVENTS, new Point.Earliest(), new Point.Latest(), ChangeKind.FULL))
                 .containsExactlyElementsOf(produced.appended(table, new Offsets(new TreeMap<>()), end));
+    }
+
+    /** The table's position when a kill was armed, and once the new job caught up after it. */
+    private record Kill(Offsets before, Offsets caughtUp) {}
+
+    private final List<Kill> kills = new ArrayList<>();
+
+    /**
+     * Kills the agent at the next commit of a round of {@code target} ({@code fault} says whether the
+     * swap applied), producing until a round with such a commit comes (one with dead letters, for the
+     * dead-letter table), and starts Tableflow again with nothing in memory; returns once the new job
+     * committed more records and caught up.
+     */
+    private Kill killMidRound(KafkaProducer<byte[], byte[]> producer, TableIdentifier target, Fault fault)
+            throws Exception {
+        Watermark before = Watermark.of(floe.tables.load(TOPIC).orElseThrow()).orElseThrow();
+        faults.armKill(target, fault);
+        CommitFaults.Fired kill = new CommitFaults.Fired(target, fault);
+        for (int round = 0; !faults.fired().contains(kill); round++) {
+            assertThat(round)
+                    .as("rounds produced without a commit of %s", target)
+                    .isLessThan(20);
+            produce(producer, TOPIC, 40, 0.2);
+            awaitCaughtUpOrKilled(kill);
+        }
+        Watermark atKill = Watermark.of(floe.tables.load(TOPIC).orElseThrow()).orElseThrow();
+        floe.killTableflow(dataDir.resolve("spool"));
+        produce(producer, TOPIC, 40, 0.2);
+        floe.awaitCaughtUp(TOPIC, CATCH_UP);
+        Watermark caughtUp = Watermark.of(floe.tables.load(TOPIC).orElseThrow()).orElseThrow();
+        assertThat(caughtUp.nextOffsets())
+                .as("the new job went on from the table")
+                .isNotEqualTo(atKill.nextOffsets());
+        if (target.equals(floe.tables.identifier(TOPIC))) {
+            assertThat(atKill.nextOffsets().equals(before.nextOffsets()))
+                    .as("the killed round's commit of the rows did not apply")
+                    .isNotEqualTo(fault.applies);
+        } else {
+            Watermark deadLetters = Watermark.of(
+                            floe.tables.loadDeadLetters(TOPIC).orElseThrow())
+                    .orElseThrow();
+            assertThat(deadLetters.nextOffsets())
+                    .as("the killed round committed its dead letters, not its rows at %s", atKill.nextOffsets())
+                    .isEqualTo(deadLetters.atLeast(atKill).nextOffsets())
+                    .isNotEqualTo(atKill.nextOffsets());
+        }
+        return new Kill(offsets(before), offsets(caughtUp));
+    }
+
+    /** Waits until the table has every record produced so far or the kill happened. */
+    private void awaitCaughtUpOrKilled(CommitFaults.Fired kill) throws InterruptedException {
+        List<Long> ends = floe.stableEnds(TOPIC);
+        Instant deadline = Instant.now().plus(CATCH_UP);
+        while (!faults.fired().contains(kill)
+                && !TableflowHarness.reaches(floe.tables.load(TOPIC).orElseThrow(), ends)) {
+            assertThat(Instant.now()).as("caught up with %s or killed", ends).isBefore(deadline);
+            Thread.sleep(20);
+        }
     }
 
     /** The positions of the rows Iceberg's IncrementalAppendScan reads between two snapshots, sorted. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.floe.tableflow.CommitFaults.Fault;
 import io.floe.tableflow.ProducedLog.Produced;
 import io.floe.tableflow.changes.Offsets;
 import io.floe.tableflow.table.Watermark;
@@ -55,7 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The change topic of a table ({@code floe.tableflow.changes.topic}) read by a plain KafkaConsumer with
  * {@code isolation.level=read_committed} from its start, as any Debezium consumer reads one: an upsert
  * table through inserts, updates and deletes over many commits, compactions, a restart of the table jobs
- * in the middle of the stream and a zombie producer of the stream's transactional id. Each partition of
+ * in the middle of the stream, the agent killed after a commit applied and before its changes were
+ * published ({@link CommitFaults#armKill}) and a zombie producer of the stream's transactional id. Each partition of
  * the change topic holds exactly the changes the produced log implies for its source partition, once
  * each and in offset order, a tombstone after each delete; rebuilding key → after from it gives the
  * table's rows, compared by value with an Iceberg read of the table.
@@ -78,12 +80,13 @@ class ChangeTopicIT {
     Path dataDir;
 
     private TableflowHarness floe;
+    private CommitFaults faults;
     private Admin admin;
     private final Random random = new Random(2019);
     private final ProducedLog produced = new ProducedLog();
 
     private void start(long offsetsPerTransaction) {
-        floe = new TableflowHarness(dataDir)
+        floe = new TableflowHarness(dataDir, catalog -> faults = new CommitFaults(catalog))
                 .startTableflowWithChangeTopics(
                         dataDir.resolve("spool"), config -> config.withOffsetsPerTransaction(offsetsPerTransaction));
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()));
@@ -131,6 +134,17 @@ class ChangeTopicIT {
                 produce(producer, TOPIC, 120, 0.25);
                 awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
             }
+
+            // The agent is killed after a round's commit applied, before it published the commit's changes:
+            // the new job publishes them without waiting for a commit of its own.
+            CommitFaults.Fired kill = new CommitFaults.Fired(floe.tables.identifier(TOPIC), Fault.APPLIED_THEN_UNKNOWN);
+            faults.armKill(kill.table(), kill.fault());
+            produce(producer, TOPIC, 40, 0.25);
+            faults.awaitFired(kill, CATCH_UP);
+            floe.killTableflow(dataDir.resolve("spool"));
+            awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
+            produce(producer, TOPIC, 120, 0.25);
+            awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
         }
         assertThatThrownBy(zombie::commitTransaction)
                 .as("the new holder's producer fenced the zombie")

@@ -4,6 +4,8 @@ import io.floe.tableflow.table.ForwardingTableOperations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.SQLNonTransientConnectionException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -31,8 +34,9 @@ import org.apache.iceberg.jdbc.UncheckedSQLException;
 /**
  * An Iceberg catalog that injects a fault into the next snapshot commit (a commit that changes the
  * table's current snapshot, not a schema or property change) of an armed table: the ways a catalog
- * commit ends for its caller. Tables it loads commit through the real catalog otherwise; tables it
- * creates are the real catalog's own (arm a fault only once a table exists).
+ * commit ends for its caller, or ({@link #armKill}) the agent killed at that point, as by kill -9.
+ * Tables it loads commit through the real catalog otherwise; tables it creates are the real catalog's
+ * own (arm a fault only once a table exists).
  */
 final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
 
@@ -81,8 +85,24 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
     /** A fault that fired: on which table, what it did. */
     record Fired(TableIdentifier table, Fault fault) {}
 
+    /**
+     * The committing agent died at the swap: thrown as an {@link Error}, which no {@code catch} of
+     * Tableflow's takes, so the job's thread runs none of its code after the commit (no answer heard, no
+     * cleanup, no bookkeeping, no further round; its scheduler drops the task), and its memory is gone
+     * with the job object.
+     */
+    static final class Killed extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Killed(TableIdentifier table, Fault fault) {
+            super("injected: the agent was killed at the commit of " + table + " ("
+                    + (fault.applies ? "after" : "before") + " the catalog's swap)");
+        }
+    }
+
     private final Catalog delegate;
     private final Map<TableIdentifier, Fault> armed = new ConcurrentHashMap<>();
+    private final Map<TableIdentifier, Fault> killing = new ConcurrentHashMap<>();
     private final List<Fired> fired = new CopyOnWriteArrayList<>();
 
     CommitFaults(Catalog delegate) {
@@ -94,8 +114,33 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
         armed.put(table, fault);
     }
 
+    /**
+     * The next commit of a round of {@code table} (a snapshot commit that is not a compaction's
+     * {@code replace}, which a running job may make at any time) reaches the catalog's swap, the swap
+     * happens if {@code fault} applies (else it never does, the round's data files, deletion vectors
+     * and metadata written), and the agent is killed there: the commit throws {@link Killed}. Only the
+     * faults at the swap: {@code MANIFEST_WRITE_FAILS} is refused.
+     */
+    void armKill(TableIdentifier table, Fault fault) {
+        if (!fault.atSwap()) {
+            throw new IllegalArgumentException("a kill strikes at the catalog's swap, and " + fault + " does not");
+        }
+        killing.put(table, fault);
+    }
+
     List<Fired> fired() {
         return new ArrayList<>(fired);
+    }
+
+    /** Waits until {@code fault} fired; fails after {@code timeout}. */
+    void awaitFired(Fired fault, Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!fired.contains(fault)) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(fault + " did not fire in " + timeout + "; fired: " + fired);
+            }
+            Thread.sleep(20);
+        }
     }
 
     @Override
@@ -188,6 +233,18 @@ final class CommitFaults implements Catalog, SupportsNamespaces, AutoCloseable {
         public void commit(TableMetadata base, TableMetadata metadata) {
             boolean snapshotCommit =
                     base != null && !Objects.equals(base.currentSnapshot(), metadata.currentSnapshot());
+            Fault kill = snapshotCommit
+                            && !DataOperations.REPLACE.equals(
+                                    metadata.currentSnapshot().operation())
+                    ? killing.get(identifier)
+                    : null;
+            if (kill != null && killing.remove(identifier, kill)) {
+                if (kill.applies) {
+                    delegate.commit(base, metadata);
+                }
+                fired.add(new Fired(identifier, kill));
+                throw new Killed(identifier, kill);
+            }
             Fault fault = snapshotCommit ? armed.get(identifier) : null;
             if (fault == null || !fault.atSwap() || !armed.remove(identifier, fault)) {
                 delegate.commit(base, metadata);

@@ -37,7 +37,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import java.util.random.RandomGenerator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -56,6 +60,10 @@ final class TableflowHarness implements AutoCloseable {
     final Catalog catalog;
     final TableCatalog tables;
     private Tableflow tableflow;
+    /** The thread the running Tableflow polls on. */
+    private ScheduledExecutorService tableflowThread;
+    /** What {@link #killTableflow} left behind, as a killed process leaves its connections: closed at the end. */
+    private final List<AutoCloseable> killed = new ArrayList<>();
     /** How the change topics are set up; null: none. */
     private UnaryOperator<ChangeStreamConfig> changeTopics;
 
@@ -120,9 +128,30 @@ final class TableflowHarness implements AutoCloseable {
                 tables,
                 Clock.systemUTC(),
                 meters,
-                Concurrency.threads(),
+                new Threads(),
                 follower);
         return this;
+    }
+
+    /**
+     * Kills Tableflow as kill -9 kills its agent, wherever it is (a job that {@link CommitFaults#armKill}
+     * killed at a commit is already dead), and starts the agent's Tableflow again: a new job with nothing
+     * in memory. The dead one gets no further poll, finishes nothing and gives nothing up: its table
+     * leases stay taken (the new job, of the same agent id, renews them), its change topic producers
+     * stay open with whatever transaction they had begun (the new producers fence them).
+     */
+    TableflowHarness killTableflow(Path spool) throws InterruptedException {
+        tableflowThread.shutdownNow();
+        if (!tableflowThread.awaitTermination(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("the killed Tableflow's thread did not stop in 10 s");
+        }
+        killed.add(tableflow);
+        if (changeStreams != null) {
+            killed.add(changeStreams);
+        }
+        tableflow = null;
+        changeStreams = null;
+        return startTableflow(spool);
     }
 
     /** Starts Tableflow with change topics, their settings {@code tune}d; a restart keeps them. */
@@ -222,12 +251,54 @@ final class TableflowHarness implements AutoCloseable {
         }
     }
 
+    /** Real threads, remembering the scheduler Tableflow polls on, so {@link #killTableflow} can stop it. */
+    private final class Threads implements Concurrency {
+        private final Concurrency threads = Concurrency.threads();
+
+        @Override
+        public ScheduledExecutorService scheduler(String name) {
+            ScheduledExecutorService scheduler = threads.scheduler(name);
+            if (name.equals("floe-tableflow")) {
+                tableflowThread = scheduler;
+            }
+            return scheduler;
+        }
+
+        @Override
+        public ExecutorService pool(String name, int count) {
+            return threads.pool(name, count);
+        }
+
+        @Override
+        public long nanoTime() {
+            return threads.nanoTime();
+        }
+
+        @Override
+        public Clock clock() {
+            return threads.clock();
+        }
+
+        @Override
+        public RandomGenerator random() {
+            return threads.random();
+        }
+
+        @Override
+        public void sleep(Duration duration) throws InterruptedException {
+            threads.sleep(duration);
+        }
+    }
+
     @Override
     public void close() throws Exception {
         if (tableflow != null) {
             tableflow.close();
         }
         closeChangeStreams();
+        for (AutoCloseable dead : killed) {
+            dead.close();
+        }
         server.close();
         agent.close();
         if (catalog instanceof AutoCloseable closeable) {
