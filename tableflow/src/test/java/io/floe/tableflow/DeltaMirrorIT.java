@@ -93,6 +93,9 @@ class DeltaMirrorIT {
                     .isPositive();
             assertThat(logText(floe)).contains("\"remove\"").contains("\"dataChange\":false");
             assertThat(logText(floe))
+                    .as("removed files stay for Delta readers as long as old snapshots stay for Iceberg's")
+                    .contains("\"delta.deletedFileRetentionDuration\":\"interval 1 days\"");
+            assertThat(logText(floe))
                     .as("add actions carry the Iceberg bounds as Delta stats")
                     .contains("\\\"minValues\\\":{\\\"kafka_partition\\\":0,\\\"kafka_offset\\\":0,");
 
@@ -110,14 +113,20 @@ class DeltaMirrorIT {
             poll(jobs);
             assertMirrored(floe);
 
-            // The schema grows a column: the Delta schema follows with the column's Iceberg id.
+            // The schema grows a column: the Delta schema follows with the column's Iceberg id. The snapshot
+            // retention is lowered: the Delta log's file retention follows.
             configs.put(TableflowConfigs.SCHEMA, GROWN_SCHEMA);
+            configs.put(
+                    TableflowConfigs.SNAPSHOT_RETENTION_MS,
+                    Long.toString(Duration.ofHours(1).toMillis()));
             floe.agent.topics().setConfigs(TOPIC, configs);
+            snapshotRetention = Duration.ofHours(1);
             for (int round = 6; round <= 9; round++) {
                 produce(floe, topic, round, true);
                 pollUntilCaughtUp(floe, jobs);
                 assertMirrored(floe);
             }
+            assertThat(logText(floe)).contains("\"delta.deletedFileRetentionDuration\":\"interval 1 hours\"");
             assertThat(DeltaReads.deltaRows(floe.objects, floe.io.locations(), location(floe)))
                     .anySatisfy(row -> assertThat(row.get("note")).isNotNull())
                     .anySatisfy(row -> assertThat(row.get("kafka_headers"))
@@ -198,6 +207,9 @@ class DeltaMirrorIT {
                 floe.meters);
     }
 
+    /** The topic's floe.tableflow.snapshot.retention.ms as the test last set it (the default at first). */
+    private Duration snapshotRetention = Duration.ofDays(1);
+
     /** The Delta log at the Iceberg table's current snapshot, by rows, files and its transaction. */
     private void assertMirrored(TableflowHarness floe) {
         Table table = floe.tables.load(TOPIC).orElseThrow();
@@ -210,7 +222,8 @@ class DeltaMirrorIT {
                 .isEqualTo(icebergFiles(floe, table));
         assertThat(mirroredSequence(floe, table))
                 .isEqualTo(table.currentSnapshot().sequenceNumber());
-        assertThat(new DeltaMirror(new DeltaMetrics(new SimpleMeterRegistry(), TOPIC), clock).sync(table))
+        assertThat(new DeltaMirror(new DeltaMetrics(new SimpleMeterRegistry(), TOPIC), clock)
+                        .sync(table, snapshotRetention))
                 .as("a fresh mirror of the table finds nothing to do")
                 .isEqualTo(DeltaMirror.Outcome.UP_TO_DATE);
         assertLogOnlyGrew(floe);

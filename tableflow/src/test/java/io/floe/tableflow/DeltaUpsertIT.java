@@ -198,7 +198,8 @@ class DeltaUpsertIT {
                 .as("files and deletion vectors of the latest Delta version")
                 .isEqualTo(icebergVectors(table));
         assertThat(mirroredSequence()).isEqualTo(table.currentSnapshot().sequenceNumber());
-        assertThat(new DeltaMirror(new DeltaMetrics(new SimpleMeterRegistry(), TOPIC), clock).sync(table))
+        assertThat(new DeltaMirror(new DeltaMetrics(new SimpleMeterRegistry(), TOPIC), clock)
+                        .sync(table, Duration.ofDays(1)))
                 .as("a fresh mirror of the table finds nothing to do")
                 .isEqualTo(DeltaMirror.Outcome.UP_TO_DATE);
         assertLogOnlyGrew();

@@ -23,6 +23,7 @@ import io.floe.tableflow.io.ObjectStoreFileIO;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -82,6 +83,8 @@ public final class DeltaMirror {
     private static final int DELETION_VECTORS_FORMAT = 3;
 
     private static final int ATTEMPTS = 3;
+    /** Delta's own default for {@code delta.deletedFileRetentionDuration}. */
+    static final Duration DEFAULT_FILE_RETENTION = Duration.ofDays(7);
 
     private final DeltaMetrics metrics;
     private final Clock clock;
@@ -89,6 +92,8 @@ public final class DeltaMirror {
     private long mirroredSnapshot = -1;
 
     private int mirroredSchema = -1;
+
+    private Duration mirroredRetention;
 
     public DeltaMirror(DeltaMetrics metrics, Clock clock) {
         this.metrics = metrics;
@@ -107,13 +112,23 @@ public final class DeltaMirror {
         FAILED
     }
 
-    /** Brings the Delta log of {@code table} (as loaded) up to its current snapshot. Never throws. */
+    /** As {@link #sync(Table, Duration)} with Delta's default file retention (1 week). */
     public Outcome sync(Table table) {
+        return sync(table, DEFAULT_FILE_RETENTION);
+    }
+
+    /**
+     * Brings the Delta log of {@code table} (as loaded) up to its current snapshot, with
+     * {@code delta.deletedFileRetentionDuration} set to {@code fileRetention} (the table's snapshot
+     * retention, so that both logs keep a removed file for the same time). Never throws.
+     */
+    public Outcome sync(Table table, Duration fileRetention) {
         try {
-            Outcome outcome = mirror(table);
+            Outcome outcome = mirror(table, fileRetention);
             if (outcome == Outcome.COMMITTED || outcome == Outcome.UP_TO_DATE) {
                 mirroredSnapshot = table.currentSnapshot().snapshotId();
                 mirroredSchema = table.currentSnapshot().schemaId();
+                mirroredRetention = fileRetention;
             }
             if (outcome == Outcome.COMMITTED) {
                 metrics.committed(table.name());
@@ -133,12 +148,14 @@ public final class DeltaMirror {
         }
     }
 
-    private Outcome mirror(Table table) {
+    private Outcome mirror(Table table, Duration fileRetention) {
         org.apache.iceberg.Snapshot current = table.currentSnapshot();
         if (current == null) {
             return Outcome.NOTHING_TO_MIRROR;
         }
-        if (current.snapshotId() == mirroredSnapshot && current.schemaId() == mirroredSchema) {
+        if (current.snapshotId() == mirroredSnapshot
+                && current.schemaId() == mirroredSchema
+                && fileRetention.equals(mirroredRetention)) {
             return Outcome.UP_TO_DATE;
         }
         if (!(table.io() instanceof ObjectStoreFileIO io)) {
@@ -150,7 +167,7 @@ public final class DeltaMirror {
         org.apache.iceberg.Schema schema = table.schemas().getOrDefault(current.schemaId(), table.schema());
         for (int attempt = 1; ; attempt++) {
             try {
-                return attempt(table, current, engine, path, schema, locations);
+                return attempt(table, current, engine, path, schema, locations, fileRetention);
             } catch (ConcurrentWriteException | MaxCommitRetryLimitReachedException | TableAlreadyExistsException e) {
                 // With Kernel's retries off, a version another writer put first ends as the retry limit.
                 if (attempt == ATTEMPTS) {
@@ -171,34 +188,46 @@ public final class DeltaMirror {
             Engine engine,
             String path,
             org.apache.iceberg.Schema icebergSchema,
-            ObjectLocations locations) {
+            ObjectLocations locations,
+            Duration fileRetention) {
         // Iceberg tables of format 3 may have deletion vectors (upsert tables); Delta readers must apply them.
         boolean vectors = TableUtil.formatVersion(table) >= DELETION_VECTORS_FORMAT;
-        Snapshot delta = loadOrCreate(table, engine, path, icebergSchema, vectors);
+        Snapshot delta = loadOrCreate(table, engine, path, icebergSchema, vectors, fileRetention);
         StructType schema = DeltaSchemas.of(icebergSchema, delta.getSchema());
         long sequence = current.sequenceNumber();
         Optional<Long> mirrored = delta.getLatestTransactionVersion(engine, ICEBERG_TRANSACTION);
         boolean sameSchema = delta.getSchema().equals(schema);
         boolean enableVectors =
                 vectors && !"true".equals(delta.getTableProperties().get(ENABLE_DELETION_VECTORS));
+        Map<String, String> changedProperties = new HashMap<>();
+        if (enableVectors) {
+            changedProperties.put(ENABLE_DELETION_VECTORS, "true");
+        }
+        if (!fileRetention.equals(fileRetention(delta))) {
+            changedProperties.put(DeltaRetention.DELETED_FILE_RETENTION, DeltaRetention.interval(fileRetention));
+        }
         if (mirrored.isPresent() && mirrored.get() > sequence) {
             throw new IllegalStateException("the delta log holds Iceberg sequence number " + mirrored.get()
                     + ", ahead of the table's current " + sequence
                     + " (was the table created again at this location? remove its _delta_log to publish anew)");
         }
-        if (mirrored.isPresent() && mirrored.get() == sequence && sameSchema && !enableVectors) {
+        if (mirrored.isPresent() && mirrored.get() == sequence && sameSchema && changedProperties.isEmpty()) {
             return Outcome.UP_TO_DATE;
         }
 
-        UpdateTableTransactionBuilder builder = delta.buildUpdateTableTransaction(ENGINE_INFO, Operation.WRITE)
-                .withTransactionId(ICEBERG_TRANSACTION, sequence)
-                .withMaxRetries(0);
+        UpdateTableTransactionBuilder builder =
+                delta.buildUpdateTableTransaction(ENGINE_INFO, Operation.WRITE).withMaxRetries(0);
+        if (mirrored.isEmpty() || mirrored.get() < sequence) {
+            // Not when the log mirrors the snapshot already and only its properties change: Delta takes
+            // each transaction version once.
+            builder = builder.withTransactionId(ICEBERG_TRANSACTION, sequence);
+        }
         if (!sameSchema) {
             builder = builder.withUpdatedSchema(schema);
         }
-        if (enableVectors) {
-            // Readers must apply deletion vectors from this version on; Kernel adds the table feature.
-            builder = builder.withTablePropertiesAdded(Map.of(ENABLE_DELETION_VECTORS, "true"));
+        if (!changedProperties.isEmpty()) {
+            // Deletion vectors: readers must apply them from this version on; Kernel adds the table feature.
+            builder = builder.withTablePropertiesAdded(changedProperties);
         }
         Transaction transaction = builder.build(engine);
         boolean dataChange = dataChange(table, current, mirrored);
@@ -221,9 +250,23 @@ public final class DeltaMirror {
         return Outcome.COMMITTED;
     }
 
+    /** The log's {@code delta.deletedFileRetentionDuration}, or null when it cannot be read. */
+    private static Duration fileRetention(Snapshot delta) {
+        try {
+            return DeltaRetention.of(delta.getTableProperties()).deletedFiles();
+        } catch (IllegalArgumentException unreadable) {
+            return null; // set anew
+        }
+    }
+
     /** The latest snapshot of the Delta table at {@code path}, created first when there is none. */
     private static Snapshot loadOrCreate(
-            Table table, Engine engine, String path, org.apache.iceberg.Schema icebergSchema, boolean vectors) {
+            Table table,
+            Engine engine,
+            String path,
+            org.apache.iceberg.Schema icebergSchema,
+            boolean vectors,
+            Duration fileRetention) {
         try {
             return TableManager.loadSnapshot(path).build(engine);
         } catch (TableNotFoundException e) {
@@ -232,6 +275,7 @@ public final class DeltaMirror {
             if (vectors) {
                 properties.put(ENABLE_DELETION_VECTORS, "true");
             }
+            properties.put(DeltaRetention.DELETED_FILE_RETENTION, DeltaRetention.interval(fileRetention));
             Transaction create = TableManager.buildCreateTableTransaction(
                             path, DeltaSchemas.of(icebergSchema, null), ENGINE_INFO)
                     .withTableProperties(properties)

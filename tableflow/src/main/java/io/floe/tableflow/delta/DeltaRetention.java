@@ -2,6 +2,7 @@ package io.floe.tableflow.delta;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -59,6 +60,22 @@ record DeltaRetention(Duration deletedFiles, Duration log, boolean logCleanupEna
             }
         }
         return total;
+    }
+
+    /** {@code duration} as a Delta interval in its largest whole unit: {@code interval 1 days}, {@code interval 1500 milliseconds}. */
+    static String interval(Duration duration) {
+        long millis = duration.toMillis();
+        for (Map.Entry<String, Long> unit : List.of(
+                Map.entry("weeks", Duration.ofDays(7).toMillis()),
+                Map.entry("days", Duration.ofDays(1).toMillis()),
+                Map.entry("hours", Duration.ofHours(1).toMillis()),
+                Map.entry("minutes", Duration.ofMinutes(1).toMillis()),
+                Map.entry("seconds", Duration.ofSeconds(1).toMillis()))) {
+            if (millis > 0 && millis % unit.getValue() == 0) {
+                return "interval " + millis / unit.getValue() + " " + unit.getKey();
+            }
+        }
+        return "interval " + millis + " milliseconds";
     }
 
     private static Duration unit(String property, String value, String word) {

@@ -303,7 +303,7 @@ public final class TableJobs {
             return;
         }
         try {
-            catalog.load(topic.name()).ifPresent(scheduled.delta::sync);
+            catalog.load(topic.name()).ifPresent(table -> scheduled.delta.sync(table, settings.snapshotRetention()));
         } catch (RuntimeException e) {
             LOGGER.warn("cannot load the table of topic={} for its delta log: {}", topic.name(), e.toString());
         }

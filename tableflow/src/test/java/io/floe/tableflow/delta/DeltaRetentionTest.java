@@ -31,6 +31,21 @@ class DeltaRetentionTest {
     }
 
     @Test
+    void writesDurationsInTheirLargestWholeUnitAndReadsThemBack() {
+        assertThat(DeltaRetention.interval(Duration.ofDays(14))).isEqualTo("interval 2 weeks");
+        assertThat(DeltaRetention.interval(Duration.ofDays(1))).isEqualTo("interval 1 days");
+        assertThat(DeltaRetention.interval(Duration.ofMinutes(90))).isEqualTo("interval 90 minutes");
+        assertThat(DeltaRetention.interval(Duration.ofMillis(1500))).isEqualTo("interval 1500 milliseconds");
+        assertThat(DeltaRetention.interval(Duration.ZERO)).isEqualTo("interval 0 milliseconds");
+        for (Duration duration : new Duration[] {
+            Duration.ofDays(14), Duration.ofHours(25), Duration.ofSeconds(61), Duration.ofMillis(1), Duration.ZERO
+        }) {
+            assertThat(DeltaRetention.interval("p", DeltaRetention.interval(duration)))
+                    .isEqualTo(duration);
+        }
+    }
+
+    @Test
     void refusesWhatItCannotRead() {
         for (String value : new String[] {"interval 1 month", "interval", "1", "one day", "interval -1 day", ""}) {
             assertThatThrownBy(() -> DeltaRetention.interval("delta.logRetentionDuration", value))
