@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,10 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A topic published as Iceberg and Delta through a real agent, its job driven one poll at a time on a
- * clock stepped by days: the job's maintenance expires Iceberg snapshots after a day, while Delta
- * Kernel still reads an older Delta version (every file it lists, the same rows) within the Delta
- * log's deleted-file retention; past it the files go, past the log retention the log's expired files
- * go, and the latest Delta version always reads the Iceberg table's rows.
+ * clock stepped by hours and days: the Delta log's deleted-file retention is the table's snapshot
+ * retention (a day), counted from when the log removed a file, which is after the snapshots that held
+ * it were written; so once the job's maintenance expired those snapshots, Delta Kernel still reads an
+ * older Delta version (every file it lists, the same rows) until the log's tombstones expire. Then the
+ * files go, past the log retention the log's expired files go, and the latest Delta version always
+ * reads the Iceberg table's rows.
  */
 @Timeout(180)
 class DeltaRetentionIT {
@@ -59,18 +62,13 @@ class DeltaRetentionIT {
                     floe.tables,
                     clock,
                     floe.meters);
-            Topic topic = floe.agent
-                    .topics()
-                    .create(
-                            new NewTopic(
-                                    TOPIC,
-                                    PARTITIONS,
-                                    Map.of(
-                                            TableflowConfigs.ENABLED, "true",
-                                            TableflowConfigs.COMMIT_INTERVAL_MS, "1",
-                                            TableflowConfigs.DELTA_ENABLED, "true",
-                                            TableflowConfigs.COMPACTION_TRIGGER_FILES, "3")),
-                            false);
+            // No compaction at first: every snapshot that holds the first files is written now.
+            Map<String, String> configs = new HashMap<>(Map.of(
+                    TableflowConfigs.ENABLED, "true",
+                    TableflowConfigs.COMMIT_INTERVAL_MS, "1",
+                    TableflowConfigs.DELTA_ENABLED, "true",
+                    TableflowConfigs.COMPACTION_TRIGGER_FILES, "1000"));
+            Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, configs), false);
             produce(floe, topic, 1);
             pollUntilCaughtUp(floe, jobs);
             produce(floe, topic, 2);
@@ -83,14 +81,29 @@ class DeltaRetentionIT {
                 produce(floe, topic, round);
                 pollUntilCaughtUp(floe, jobs);
             }
-            assertThat(counter(floe, "floe.tableflow.maintenance.files.rewritten"))
-                    .as("compactions replaced the first files")
-                    .isGreaterThanOrEqualTo(firstFiles.size());
             assertThat(logNames(floe)).contains("00000000000000000010.checkpoint.parquet");
+
+            // Twelve hours on, a compaction replaces the first files: the Delta log removes them then.
+            clock.step(Duration.ofHours(12));
+            configs.put(TableflowConfigs.COMPACTION_TRIGGER_FILES, "3");
+            floe.agent.topics().setConfigs(TOPIC, configs);
+            for (int polls = 0;
+                    counter(floe, "floe.tableflow.maintenance.files.rewritten") < firstFiles.size();
+                    polls++) {
+                assertThat(polls)
+                        .as("polls until a compaction replaced the first files")
+                        .isLessThan(MAX_POLLS);
+                poll(jobs);
+            }
+            // A round after it: the snapshots back to the newest watermark, which expiry keeps, no longer
+            // hold the first files.
+            produce(floe, topic, 13);
+            pollUntilCaughtUp(floe, jobs);
             assertLatestIsTheIcebergTable(floe);
 
-            // Two days on: Iceberg expires the snapshots that referenced the first files.
-            clock.step(Duration.ofDays(2));
+            // A day after the snapshots that held them, Iceberg expires those snapshots; the Delta log removed
+            // the files only 13 hours ago, so they stay, and its older version still reads.
+            clock.step(Duration.ofHours(13));
             poll(jobs);
             assertThat(counter(floe, "floe.tableflow.maintenance.snapshots.expired"))
                     .isPositive();
@@ -101,8 +114,8 @@ class DeltaRetentionIT {
             assertThat(counter(floe, "floe.tableflow.maintenance.files.kept.for.delta"))
                     .isPositive();
 
-            // A week after the Delta log removed them, they go.
-            clock.step(Duration.ofDays(6));
+            // A day after the Delta log removed them, they go.
+            clock.step(Duration.ofHours(12));
             poll(jobs);
             assertThat(keys(floe)).doesNotContainAnyElementsOf(keys(floe, firstFiles));
             assertLatestIsTheIcebergTable(floe);
