@@ -54,6 +54,11 @@ final class OwnedExecutors implements Concurrency {
         delegate.sleep(duration);
     }
 
+    /** The executors handed out so far. */
+    List<ExecutorService> executors() {
+        return List.copyOf(executors);
+    }
+
     /** Stops every executor handed out, without waiting for running tasks. */
     void shutdownNow() {
         executors.forEach(ExecutorService::shutdownNow);

@@ -45,12 +45,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
@@ -102,42 +99,7 @@ class AgentTest {
 
     @Test
     void anAgentWhoseStartFailsLeavesNothingRunning() {
-        List<ExecutorService> made = new ArrayList<>();
-        Concurrency recording = new Concurrency() {
-            @Override
-            public ScheduledExecutorService scheduler(String name) {
-                ScheduledExecutorService scheduler = Concurrency.threads().scheduler(name);
-                made.add(scheduler);
-                return scheduler;
-            }
-
-            @Override
-            public ExecutorService pool(String name, int threads) {
-                ExecutorService pool = Concurrency.threads().pool(name, threads);
-                made.add(pool);
-                return pool;
-            }
-
-            @Override
-            public long nanoTime() {
-                return Concurrency.threads().nanoTime();
-            }
-
-            @Override
-            public Clock clock() {
-                return Concurrency.threads().clock();
-            }
-
-            @Override
-            public RandomGenerator random() {
-                return Concurrency.threads().random();
-            }
-
-            @Override
-            public void sleep(Duration duration) throws InterruptedException {
-                Concurrency.threads().sleep(duration);
-            }
-        };
+        OwnedExecutors recording = new OwnedExecutors(Concurrency.threads());
         MetadataStore failingFirstHeartbeat = new ForwardingMetadataStore(metadata) {
             @Override
             protected <T> T call(MetadataOperation operation, Supplier<T> call) {
@@ -158,7 +120,7 @@ class AgentTest {
                         recording))
                 .hasMessageContaining("injected: heartbeat failed");
 
-        assertThat(made)
+        assertThat(recording.executors())
                 .as("the schedulers and pools the half-started agent made (timeout loop, leases, fetch)")
                 .hasSizeGreaterThan(5)
                 .allSatisfy(executor -> assertThat(executor.isShutdown()).isTrue());

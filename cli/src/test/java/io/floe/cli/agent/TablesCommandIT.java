@@ -105,37 +105,10 @@ class TablesCommandIT {
                     .isZero();
             String orders = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"
                     + "\"note\":{\"type\":\"string\"}},\"required\":[\"id\"]}";
-            assertThat(floe(
-                            "tables",
-                            "enable",
-                            "orders",
-                            "--mode",
-                            "upsert",
-                            "--format",
-                            "json",
-                            "--schema",
-                            orders,
-                            "--key-columns",
-                            "note",
-                            "--bootstrap",
-                            bootstrap))
-                    .isEqualTo(1);
+            assertThat(enableKeyedByColumn("orders", orders, "note", bootstrap)).isEqualTo(1);
             assertThat(err.toString())
                     .contains("floe.tableflow.upsert.key.columns names note", "a key column must be required");
-            assertThat(floe(
-                            "tables",
-                            "enable",
-                            "orders",
-                            "--mode",
-                            "upsert",
-                            "--format",
-                            "json",
-                            "--schema",
-                            orders,
-                            "--key-columns",
-                            "id",
-                            "--bootstrap",
-                            bootstrap))
+            assertThat(enableKeyedByColumn("orders", orders, "id", bootstrap))
                     .as(err.toString())
                     .isZero();
             assertThat(floe("tables", "disable", "orders", "--bootstrap", bootstrap))
@@ -201,6 +174,24 @@ class TablesCommandIT {
                             "--http HOST:PORT")
                     .doesNotContain("Error occurred while processing");
         }
+    }
+
+    /** {@code floe tables enable} of an upsert table of JSON values keyed by one column of the value. */
+    private int enableKeyedByColumn(String topic, String schema, String keyColumn, String bootstrap) {
+        return floe(
+                "tables",
+                "enable",
+                topic,
+                "--mode",
+                "upsert",
+                "--format",
+                "json",
+                "--schema",
+                schema,
+                "--key-columns",
+                keyColumn,
+                "--bootstrap",
+                bootstrap);
     }
 
     private int floe(String... args) {
