@@ -107,7 +107,7 @@ class ChangeQueriesIT {
                 .as("a compaction among the commits")
                 .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
 
-        Offsets start = new Offsets(new TreeMap<>());
+        Offsets start = Offsets.START;
         Offsets end = offsets(commits.get(commits.size() - 1).getValue());
         Map.Entry<Long, Watermark> middle = commits.get(commits.size() / 2);
         Offsets atMiddle = offsets(middle.getValue());
@@ -164,7 +164,7 @@ class ChangeQueriesIT {
         for (ChangeKind kind : ChangeKind.values()) {
             assertThat(answer(EVENTS, new Point.Earliest(), new Point.Latest(), kind))
                     .as("%s from the start", kind)
-                    .containsExactlyElementsOf(produced.appended(table, new Offsets(new TreeMap<>()), end));
+                    .containsExactlyElementsOf(produced.appended(table, Offsets.START, end));
             assertThat(answer(EVENTS, new Point.AtOffsets(between), new Point.Latest(), kind))
                     .as("%s from offsets between commits", kind)
                     .containsExactlyElementsOf(produced.appended(table, between, end));
@@ -183,7 +183,7 @@ class ChangeQueriesIT {
                 .all()
                 .get();
         assertThat(answer(EVENTS, new Point.Earliest(), new Point.Latest(), ChangeKind.FULL))
-                .containsExactlyElementsOf(produced.appended(table, new Offsets(new TreeMap<>()), end));
+                .containsExactlyElementsOf(produced.appended(table, Offsets.START, end));
     }
 
     /** The table's position when a kill was armed, and once the new job caught up after it. */

@@ -148,7 +148,7 @@ class ChangeTopicIT {
                 .as("a compaction among the commits")
                 .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
         Offsets end = Offsets.of(Watermark.of(table).orElseThrow().nextOffsets());
-        List<String> expected = produced.full(table, new Offsets(new TreeMap<>()), end);
+        List<String> expected = produced.full(table, Offsets.START, end);
         assertThat(expected)
                 .anyMatch(line -> line.startsWith("c "))
                 .anyMatch(line -> line.startsWith("u "))
@@ -184,7 +184,7 @@ class ChangeTopicIT {
         }
         Table table = floe.tables.load(TOPIC).orElseThrow();
         Offsets end = Offsets.of(Watermark.of(table).orElseThrow().nextOffsets());
-        List<String> expected = produced.appended(table, new Offsets(new TreeMap<>()), end);
+        List<String> expected = produced.appended(table, Offsets.START, end);
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
         for (int partition = 0; partition < PARTITIONS; partition++) {
             assertThat(events(changes.get(partition)))

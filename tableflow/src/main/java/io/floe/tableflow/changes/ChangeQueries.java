@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * streams the changes in order. Thread-safe; a query holds no lock.
  *
  * <p>A later consumer that walks a table commit by commit (a change topic) plans one query per pair of
- * consecutive {@link #commits}, from one snapshot to the next.
+ * consecutive {@link #commitOffsets}, from one snapshot to the next.
  */
 public final class ChangeQueries {
 
@@ -61,17 +60,9 @@ public final class ChangeQueries {
         this.meters = meters;
     }
 
-    /** The commits of the topic's table still in it, oldest first: the points a change query can start at. */
-    public List<Commit> commits(String topicName) {
-        Table table = table(topicName);
-        return history(topicName, table).entries().stream()
-                .map(TableHistory.Entry::commit)
-                .toList();
-    }
-
     /**
-     * The commits of {@link #commits} with the position each holds the topic up to: where a walk over the
-     * table's commits (the change topic) cuts its ranges.
+     * The commits of the topic's table still in it, oldest first, with the position each holds the topic
+     * up to: where a walk over the table's commits (the change topic) cuts its ranges.
      */
     public List<CommitOffsets> commitOffsets(String topicName) {
         Table table = table(topicName);
@@ -128,7 +119,7 @@ public final class ChangeQueries {
                                 + " are replayed from the topic's log"));
         Optional<TableHistory.Entry> base = history.base(from);
         Offsets start = base.map(TableHistory.Entry::watermark)
-                .orElse(new Offsets(new TreeMap<>()))
+                .orElse(Offsets.START)
                 .covering(to.next().keySet());
         LogRanges ranges = new LogRanges(topicName, log, reads, limits.logBytesPerRead());
         for (int partition : to.next().keySet()) {
