@@ -107,7 +107,9 @@ public final class ChangeQueries {
         } else {
             run = upsert(topicName, table, history, from, to, kind);
         }
-        return new Planned(name(topicName), kind, from, to, snapshotId, table.schema(), run);
+        String name = name(topicName);
+        return new Planned(
+                name, kind, from, to, snapshotId, table.schema(), sink -> measured(name, kind, from, to, run, sink));
     }
 
     /** An upsert table's query: replayed from the base snapshot, which the log must still reach. */
@@ -210,79 +212,39 @@ public final class ChangeQueries {
         long run(ChangeSink sink) throws IOException;
     }
 
-    private final class Planned implements ChangeQuery {
-        private final String table;
-        private final ChangeKind kind;
-        private final Offsets from;
-        private final Offsets to;
-        private final long snapshotId;
-        private final Schema rowSchema;
-        private final Run run;
-
-        Planned(String table, ChangeKind kind, Offsets from, Offsets to, long snapshotId, Schema rowSchema, Run run) {
-            this.table = table;
-            this.kind = kind;
-            this.from = from;
-            this.to = to;
-            this.snapshotId = snapshotId;
-            this.rowSchema = rowSchema;
-            this.run = run;
+    /** Runs {@code run} into {@code sink}, counting and logging its outcome. */
+    private long measured(String table, ChangeKind kind, Offsets from, Offsets to, Run run, ChangeSink sink)
+            throws IOException {
+        long startedMs = clock.millis();
+        String outcome = "failed";
+        try {
+            long changes = run.run(sink);
+            outcome = "answered";
+            meters.counter("floe.tableflow.changes.emitted", "kind", kind.text())
+                    .increment(changes);
+            LOGGER.info(
+                    "change query answered table={} kind={} from={} to={} changes={} ms={}",
+                    table,
+                    kind.text(),
+                    from,
+                    to,
+                    changes,
+                    clock.millis() - startedMs);
+            return changes;
+        } catch (ChangeQueryException e) {
+            outcome = "refused";
+            throw e;
+        } finally {
+            count(kind, outcome);
         }
+    }
 
-        @Override
-        public String table() {
-            return table;
-        }
-
-        @Override
-        public ChangeKind kind() {
-            return kind;
-        }
-
-        @Override
-        public Offsets from() {
-            return from;
-        }
-
-        @Override
-        public Offsets to() {
-            return to;
-        }
-
-        @Override
-        public long snapshotId() {
-            return snapshotId;
-        }
-
-        @Override
-        public Schema rowSchema() {
-            return rowSchema;
-        }
-
+    private record Planned(
+            String table, ChangeKind kind, Offsets from, Offsets to, long snapshotId, Schema rowSchema, Run changes)
+            implements ChangeQuery {
         @Override
         public long run(ChangeSink sink) throws IOException {
-            long startedMs = clock.millis();
-            String outcome = "failed";
-            try {
-                long changes = run.run(sink);
-                outcome = "answered";
-                meters.counter("floe.tableflow.changes.emitted", "kind", kind.text())
-                        .increment(changes);
-                LOGGER.info(
-                        "change query answered table={} kind={} from={} to={} changes={} ms={}",
-                        table,
-                        kind.text(),
-                        from,
-                        to,
-                        changes,
-                        clock.millis() - startedMs);
-                return changes;
-            } catch (ChangeQueryException e) {
-                outcome = "refused";
-                throw e;
-            } finally {
-                count(kind, outcome);
-            }
+            return changes.run(sink);
         }
     }
 }
