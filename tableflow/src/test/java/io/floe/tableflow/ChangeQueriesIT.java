@@ -4,31 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.tableflow.CommitFaults.Fault;
-import io.floe.tableflow.ProducedLog.Produced;
 import io.floe.tableflow.changes.ChangeKind;
-import io.floe.tableflow.changes.ChangeLimits;
 import io.floe.tableflow.changes.ChangeQueries;
 import io.floe.tableflow.changes.ChangeQuery;
 import io.floe.tableflow.changes.ChangeQueryException;
 import io.floe.tableflow.changes.Offsets;
 import io.floe.tableflow.changes.Point;
-import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.Watermark;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.Future;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
@@ -40,11 +32,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,10 +55,6 @@ class ChangeQueriesIT {
     private static final String EVENTS = "events";
     private static final int PARTITIONS = 3;
     private static final int KEYS = 40;
-    private static final String SCHEMA = """
-            {"type": "object",
-             "properties": {"id": {"type": "integer"}, "balance": {"type": "integer"}},
-             "required": ["id", "balance"]}""";
 
     @TempDir
     Path dataDir;
@@ -87,14 +71,7 @@ class ChangeQueriesIT {
         floe = new TableflowHarness(dataDir, catalog -> faults = new CommitFaults(catalog))
                 .startTableflow(dataDir.resolve("spool"));
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap()));
-        changes = new ChangeQueries(
-                floe.tables,
-                floe.metadata,
-                floe.metadata,
-                new CommittedLog(floe.metadata, floe.objects),
-                ChangeLimits.DEFAULTS,
-                Clock.systemUTC(),
-                floe.meters);
+        changes = floe.changeQueries();
     }
 
     @AfterEach
@@ -106,7 +83,7 @@ class ChangeQueriesIT {
     @Test
     void upsertTableChangesAreExactlyWhatTheLogImplies() throws Exception {
         createTopic(TOPIC, "upsert");
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = floe.producer()) {
             for (int round = 0; round < 5; round++) {
                 produce(producer, TOPIC, 120, round == 0 ? 0.0 : 0.15);
                 floe.awaitCaughtUp(TOPIC, CATCH_UP);
@@ -126,11 +103,11 @@ class ChangeQueriesIT {
         Table table = floe.tables.load(TOPIC).orElseThrow();
         List<Map.Entry<Long, Watermark>> commits = ProducedLog.commits(table);
         assertThat(commits).as("several table commits").hasSizeGreaterThan(6);
-        assertThat(snapshots(table))
+        assertThat(TableflowHarness.snapshots(table))
                 .as("a compaction among the commits")
                 .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
 
-        Offsets start = new Offsets(new TreeMap<>());
+        Offsets start = Offsets.START;
         Offsets end = offsets(commits.get(commits.size() - 1).getValue());
         Map.Entry<Long, Watermark> middle = commits.get(commits.size() / 2);
         Offsets atMiddle = offsets(middle.getValue());
@@ -170,7 +147,7 @@ class ChangeQueriesIT {
     @Test
     void appendTableChangesAreItsRowsInTheRangeAndIcebergsIncrementalAppendScanAgrees() throws Exception {
         createTopic(EVENTS, "append");
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = floe.producer()) {
             for (int round = 0; round < 5; round++) {
                 produce(producer, EVENTS, 100, 0.0);
                 floe.awaitCaughtUp(EVENTS, CATCH_UP);
@@ -178,7 +155,7 @@ class ChangeQueriesIT {
         }
         Table table = floe.tables.load(EVENTS).orElseThrow();
         List<Map.Entry<Long, Watermark>> commits = ProducedLog.commits(table);
-        assertThat(snapshots(table))
+        assertThat(TableflowHarness.snapshots(table))
                 .as("a compaction among the commits")
                 .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
         Offsets end = offsets(commits.get(commits.size() - 1).getValue());
@@ -187,7 +164,7 @@ class ChangeQueriesIT {
         for (ChangeKind kind : ChangeKind.values()) {
             assertThat(answer(EVENTS, new Point.Earliest(), new Point.Latest(), kind))
                     .as("%s from the start", kind)
-                    .containsExactlyElementsOf(produced.appended(table, new Offsets(new TreeMap<>()), end));
+                    .containsExactlyElementsOf(produced.appended(table, Offsets.START, end));
             assertThat(answer(EVENTS, new Point.AtOffsets(between), new Point.Latest(), kind))
                     .as("%s from offsets between commits", kind)
                     .containsExactlyElementsOf(produced.appended(table, between, end));
@@ -206,7 +183,7 @@ class ChangeQueriesIT {
                 .all()
                 .get();
         assertThat(answer(EVENTS, new Point.Earliest(), new Point.Latest(), ChangeKind.FULL))
-                .containsExactlyElementsOf(produced.appended(table, new Offsets(new TreeMap<>()), end));
+                .containsExactlyElementsOf(produced.appended(table, Offsets.START, end));
     }
 
     /** The table's position when a kill was armed, and once the new job caught up after it. */
@@ -357,48 +334,14 @@ class ChangeQueriesIT {
     }
 
     private void createTopic(String name, String mode) throws Exception {
-        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1)
-                        .configs(Map.of(
-                                "floe.tableflow.enabled", "true",
-                                "floe.tableflow.mode", mode,
-                                "floe.tableflow.format", "json",
-                                "floe.tableflow.schema", SCHEMA,
-                                "floe.tableflow.compaction.trigger.files", "2",
-                                "floe.tableflow.commit.interval.ms", "200"))))
+        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1).configs(ProducedLog.tableConfigs(mode))))
                 .all()
                 .get();
     }
 
-    /**
-     * {@code count} records of random keys: a tombstone with probability {@code tombstones}, and now and
-     * then a record without a key or with a value that does not fit the schema (dead letters).
-     */
     private void produce(KafkaProducer<byte[], byte[]> producer, String topic, int count, double tombstones)
             throws Exception {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        List<Produced> records = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            int id = random.nextInt(KEYS);
-            String key = random.nextInt(60) == 0 ? null : "key-" + id;
-            boolean bad = random.nextInt(50) == 0;
-            Long balance = random.nextDouble() < tombstones ? null : (long) random.nextInt(1_000_000);
-            byte[] value = balance == null
-                    ? null
-                    : (bad ? "{\"id\": \"not a number\"}" : "{\"id\": " + id + ", \"balance\": " + balance + "}")
-                            .getBytes(StandardCharsets.UTF_8);
-            sent.add(producer.send(new ProducerRecord<>(
-                    topic,
-                    key == null ? id % PARTITIONS : null,
-                    key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                    value)));
-            records.add(new Produced(0, 0, key, balance, bad && balance != null));
-        }
-        for (int i = 0; i < sent.size(); i++) {
-            RecordMetadata metadata = sent.get(i).get();
-            Produced record = records.get(i);
-            produced.add(new Produced(
-                    metadata.partition(), metadata.offset(), record.key(), record.balance(), record.bad()));
-        }
+        produced.produce(producer, topic, random, KEYS, count, tombstones, true);
     }
 
     private static Offsets offsets(Watermark mark) {
@@ -412,18 +355,5 @@ class ChangeQueriesIT {
             next.put(partition, Math.min(limit.get(partition), from.get(partition) + by));
         }
         return new Offsets(next);
-    }
-
-    private static List<Snapshot> snapshots(Table table) {
-        List<Snapshot> snapshots = new ArrayList<>();
-        table.snapshots().forEach(snapshots::add);
-        return snapshots;
-    }
-
-    private KafkaProducer<byte[], byte[]> producer() {
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
-        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
     }
 }

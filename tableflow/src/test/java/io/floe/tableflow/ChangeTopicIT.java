@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.tableflow.CommitFaults.Fault;
-import io.floe.tableflow.ProducedLog.Produced;
 import io.floe.tableflow.changes.Offsets;
 import io.floe.tableflow.table.Watermark;
 import java.nio.ByteBuffer;
@@ -22,8 +21,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.Future;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.admin.Admin;
@@ -41,7 +38,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -70,10 +66,6 @@ class ChangeTopicIT {
     private static final String GROUP = "floe-tableflow-changes-" + TOPIC;
     private static final int PARTITIONS = 3;
     private static final int KEYS = 40;
-    private static final String SCHEMA = """
-            {"type": "object",
-             "properties": {"id": {"type": "integer"}, "balance": {"type": "integer"}},
-             "required": ["id", "balance"]}""";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -107,7 +99,7 @@ class ChangeTopicIT {
         start(100_000);
         createTopic(TOPIC, "upsert", CHANGES);
         KafkaProducer<byte[], byte[]> zombie;
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = floe.producer()) {
             for (int round = 0; round < 4; round++) {
                 produce(producer, TOPIC, 120, round == 0 ? 0.0 : 0.2);
                 awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
@@ -152,11 +144,11 @@ class ChangeTopicIT {
         zombie.close(Duration.ZERO);
 
         Table table = floe.tables.load(TOPIC).orElseThrow();
-        assertThat(snapshots(table))
+        assertThat(TableflowHarness.snapshots(table))
                 .as("a compaction among the commits")
                 .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at"));
         Offsets end = Offsets.of(Watermark.of(table).orElseThrow().nextOffsets());
-        List<String> expected = produced.full(table, new Offsets(new TreeMap<>()), end);
+        List<String> expected = produced.full(table, Offsets.START, end);
         assertThat(expected)
                 .anyMatch(line -> line.startsWith("c "))
                 .anyMatch(line -> line.startsWith("u "))
@@ -184,7 +176,7 @@ class ChangeTopicIT {
     void anAppendTablesRowsArePublishedAsCreatesInBoundedTransactions() throws Exception {
         start(7); // many transactions per commit
         createTopic(TOPIC, "append", CHANGES);
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = floe.producer()) {
             for (int round = 0; round < 3; round++) {
                 produce(producer, TOPIC, 60, 0.1);
                 awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
@@ -192,7 +184,7 @@ class ChangeTopicIT {
         }
         Table table = floe.tables.load(TOPIC).orElseThrow();
         Offsets end = Offsets.of(Watermark.of(table).orElseThrow().nextOffsets());
-        List<String> expected = produced.appended(table, new Offsets(new TreeMap<>()), end);
+        List<String> expected = produced.appended(table, Offsets.START, end);
         Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
         for (int partition = 0; partition < PARTITIONS; partition++) {
             assertThat(events(changes.get(partition)))
@@ -223,7 +215,7 @@ class ChangeTopicIT {
     void aTableWhoseHistoryIsGoneStartsWithASnapshotAndAGapHaltsUntilTheGroupIsDeleted() throws Exception {
         start(100_000);
         createTopic(TOPIC, "upsert", "");
-        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+        try (KafkaProducer<byte[], byte[]> producer = floe.producer()) {
             produce(producer, TOPIC, 100, 0.0);
             produce(producer, TOPIC, 100, 0.3);
             Table table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
@@ -500,58 +492,16 @@ class ChangeTopicIT {
     }
 
     private void createTopic(String name, String mode, String changes) throws Exception {
-        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1)
-                        .configs(Map.of(
-                                "floe.tableflow.enabled", "true",
-                                "floe.tableflow.mode", mode,
-                                "floe.tableflow.format", "json",
-                                "floe.tableflow.schema", SCHEMA,
-                                "floe.tableflow.compaction.trigger.files", "2",
-                                "floe.tableflow.commit.interval.ms", "200",
-                                "floe.tableflow.changes.topic", changes))))
+        Map<String, String> configs = new HashMap<>(ProducedLog.tableConfigs(mode));
+        configs.put("floe.tableflow.changes.topic", changes);
+        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1).configs(configs)))
                 .all()
                 .get();
     }
 
-    /**
-     * {@code count} records of random keys, a tombstone with probability {@code tombstones}, now and then a
-     * value that does not fit the schema (a dead letter, no change).
-     */
     private void produce(KafkaProducer<byte[], byte[]> producer, String topic, int count, double tombstones)
             throws Exception {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        List<Produced> records = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            int id = random.nextInt(KEYS);
-            String key = "key-" + id;
-            boolean bad = random.nextInt(50) == 0;
-            Long balance = random.nextDouble() < tombstones ? null : (long) random.nextInt(1_000_000);
-            byte[] value = balance == null
-                    ? null
-                    : (bad ? "{\"id\": \"not a number\"}" : "{\"id\": " + id + ", \"balance\": " + balance + "}")
-                            .getBytes(StandardCharsets.UTF_8);
-            sent.add(producer.send(new ProducerRecord<>(topic, key.getBytes(StandardCharsets.UTF_8), value)));
-            records.add(new Produced(0, 0, key, balance, bad && balance != null));
-        }
-        for (int i = 0; i < sent.size(); i++) {
-            RecordMetadata metadata = sent.get(i).get();
-            Produced record = records.get(i);
-            produced.add(new Produced(
-                    metadata.partition(), metadata.offset(), record.key(), record.balance(), record.bad()));
-        }
-    }
-
-    private static List<Snapshot> snapshots(Table table) {
-        List<Snapshot> snapshots = new ArrayList<>();
-        table.snapshots().forEach(snapshots::add);
-        return snapshots;
-    }
-
-    private KafkaProducer<byte[], byte[]> producer() {
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
-        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+        produced.produce(producer, topic, random, KEYS, count, tombstones, false);
     }
 
     private KafkaProducer<byte[], byte[]> transactionalProducer(String transactionalId) {

@@ -12,11 +12,17 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * What a test produced to a keyed topic, and the changes the log implies for an upsert table: computed
@@ -37,6 +43,63 @@ final class ProducedLog {
 
     void add(Produced record) {
         records.computeIfAbsent(record.partition(), p -> new TreeMap<>()).put(record.offset(), record);
+    }
+
+    /**
+     * The configs of a topic of the produced values written as a table in {@code mode}: JSON values
+     * {@code {"id": ..., "balance": ...}}, compacted after two files, committed every 200 ms.
+     */
+    static Map<String, String> tableConfigs(String mode) {
+        return Map.of(
+                "floe.tableflow.enabled", "true",
+                "floe.tableflow.mode", mode,
+                "floe.tableflow.format", "json",
+                "floe.tableflow.schema", """
+                        {"type": "object",
+                         "properties": {"id": {"type": "integer"}, "balance": {"type": "integer"}},
+                         "required": ["id", "balance"]}""",
+                "floe.tableflow.compaction.trigger.files", "2",
+                "floe.tableflow.commit.interval.ms", "200");
+    }
+
+    /**
+     * Sends {@code count} records of keys drawn from {@code keys} ids, a tombstone with probability
+     * {@code tombstones}, now and then a value that does not fit the schema (a dead letter) and, if
+     * {@code keyless}, now and then a record without a key (a dead letter too); adds each record at the
+     * offset the log gave it.
+     */
+    void produce(
+            KafkaProducer<byte[], byte[]> producer,
+            String topic,
+            Random random,
+            int keys,
+            int count,
+            double tombstones,
+            boolean keyless)
+            throws InterruptedException, ExecutionException {
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
+        List<Produced> unsent = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int id = random.nextInt(keys);
+            String key = keyless && random.nextInt(60) == 0 ? null : "key-" + id;
+            boolean bad = random.nextInt(50) == 0;
+            Long balance = random.nextDouble() < tombstones ? null : (long) random.nextInt(1_000_000);
+            byte[] value = balance == null
+                    ? null
+                    : (bad ? "{\"id\": \"not a number\"}" : "{\"id\": " + id + ", \"balance\": " + balance + "}")
+                            .getBytes(StandardCharsets.UTF_8);
+            sent.add(producer.send(new ProducerRecord<>(
+                    topic,
+                    key == null ? id % producer.partitionsFor(topic).size() : null,
+                    key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                    value)));
+            unsent.add(new Produced(0, 0, key, balance, bad && balance != null));
+        }
+        for (int i = 0; i < sent.size(); i++) {
+            RecordMetadata metadata = sent.get(i).get();
+            Produced record = unsent.get(i);
+            add(new Produced(metadata.partition(), metadata.offset(), record.key(), record.balance(), record.bad()));
+        }
     }
 
     /** The table's commits, oldest first: snapshot id and its watermark (own or inherited). */

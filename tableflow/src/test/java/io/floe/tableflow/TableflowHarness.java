@@ -37,16 +37,21 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** An agent with a Kafka listener and Tableflow running, on embedded stores in one directory. */
 final class TableflowHarness implements AutoCloseable {
@@ -199,6 +204,21 @@ final class TableflowHarness implements AutoCloseable {
             }
             Thread.sleep(20);
         }
+    }
+
+    /** A producer of byte arrays to the agent, lingering 5 ms. */
+    KafkaProducer<byte[], byte[]> producer() {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** The table's snapshots that its metadata still holds. */
+    static List<Snapshot> snapshots(Table table) {
+        List<Snapshot> snapshots = new ArrayList<>();
+        table.snapshots().forEach(snapshots::add);
+        return snapshots;
     }
 
     /** Every partition's last stable offset now: where a table that has every committed record stands. */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.net.ConnectException;
@@ -154,58 +155,75 @@ final class ChangesCommand implements Callable<Integer> {
         }
     }
 
-    /** Copies JSON lines to the output; returns how many; a line that reports an error ends with it. */
+    /** Copies JSON lines to the output file or standard output; returns how many. */
     private long jsonLines(InputStream body) throws IOException {
-        Path temp = output == null ? null : tempFile();
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
-                Writer file = temp == null
-                        ? null
-                        : new BufferedWriter(Files.newBufferedWriter(temp, StandardCharsets.UTF_8))) {
-            Writer out = file == null ? spec.commandLine().getOut() : file;
-            long count = 0;
-            String line;
-            try {
-                while ((line = lines.readLine()) != null) {
-                    if (line.startsWith(ERROR_LINE)) {
-                        throw new BrokenOff(errorMessage(line.getBytes(StandardCharsets.UTF_8), 500) + " (after "
-                                + count + " changes)");
-                    }
-                    out.write(line);
-                    out.write('\n');
-                    count++;
-                }
-            } catch (IOException e) {
-                throw e instanceof BrokenOff
-                        ? e
-                        : new BrokenOff("the agent's answer broke off after " + count + " changes: " + e);
-            }
+        if (output == null) {
+            PrintWriter out = spec.commandLine().getOut();
+            long count = jsonLines(body, out);
             out.flush();
-            if (temp != null) {
-                file.close();
-                Files.move(temp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                temp = null;
-            }
             return count;
-        } finally {
-            if (temp != null) {
-                Files.deleteIfExists(temp);
-            }
         }
+        return intoOutput(file -> {
+            Writer out = new BufferedWriter(new OutputStreamWriter(file, StandardCharsets.UTF_8));
+            long count = jsonLines(body, out);
+            out.flush();
+            return count;
+        });
+    }
+
+    /** Copies JSON lines to {@code out}; returns how many; a line that reports an error ends with it. */
+    private static long jsonLines(InputStream body, Writer out) throws IOException {
+        BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+        long count = 0;
+        try {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.startsWith(ERROR_LINE)) {
+                    throw new BrokenOff(errorMessage(line.getBytes(StandardCharsets.UTF_8), 500) + " (after " + count
+                            + " changes)");
+                }
+                out.write(line);
+                out.write('\n');
+                count++;
+            }
+        } catch (BrokenOff e) {
+            throw e;
+        } catch (IOException e) {
+            throw new BrokenOff("the agent's answer broke off after " + count + " changes: " + e);
+        }
+        return count;
     }
 
     /** Copies a Parquet answer into the output file, which appears only when it is whole; returns its bytes. */
     private long copyToFile(InputStream body) throws IOException {
-        Path temp = tempFile();
-        try {
-            long bytes;
-            try (OutputStream file = Files.newOutputStream(temp)) {
-                bytes = body.transferTo(file);
+        return intoOutput(file -> {
+            try {
+                return body.transferTo(file);
             } catch (IOException e) {
                 throw new BrokenOff("the agent's answer broke off; " + output + " was not written: " + e);
             }
+        });
+    }
+
+    /** What {@link #intoOutput} writes: returns what it counted. */
+    @FunctionalInterface
+    private interface Copy {
+        long to(OutputStream file) throws IOException;
+    }
+
+    /**
+     * Runs {@code copy} into a file beside the output, which replaces the output only when {@code copy}
+     * returned: a failed answer leaves no file, nor a cut one.
+     */
+    private long intoOutput(Copy copy) throws IOException {
+        Path temp = tempFile();
+        try {
+            long copied;
+            try (OutputStream file = Files.newOutputStream(temp)) {
+                copied = copy.to(file);
+            }
             Files.move(temp, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             temp = null;
-            return bytes;
+            return copied;
         } finally {
             if (temp != null) {
                 Files.deleteIfExists(temp);

@@ -2,12 +2,12 @@ package io.floe.tableflow.changes;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.apache.iceberg.rest.responses.ErrorResponseParser;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -74,18 +74,11 @@ final class ChangeJson implements ChangeWriter {
 
     /** {@code {"error": {"message", "type", "code"}}} and a newline, the shape of the Iceberg REST catalog's errors. */
     static String error(int code, String type, String message) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator json = FACTORY.createGenerator(out)) {
-            json.writeStartObject();
-            json.writeObjectFieldStart("error");
-            json.writeStringField("message", message);
-            json.writeStringField("type", type);
-            json.writeNumberField("code", code);
-            json.writeEndObject();
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString(java.nio.charset.StandardCharsets.UTF_8) + "\n";
+        ErrorResponse error = ErrorResponse.builder()
+                .responseCode(code)
+                .withType(type)
+                .withMessage(message)
+                .build();
+        return ErrorResponseParser.toJson(error) + "\n";
     }
 }

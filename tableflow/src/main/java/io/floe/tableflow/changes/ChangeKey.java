@@ -12,6 +12,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ByteBuffers;
 
 /**
  * How a change's key is shown: for a table keyed by the record key, its bytes; for one keyed by columns,
@@ -61,7 +62,7 @@ public final class ChangeKey {
     public byte[] kafkaKey(Record row) {
         if (isRecordKey()) {
             ByteBuffer recordKey = (ByteBuffer) row.getField(Rows.KEY);
-            return recordKey == null ? null : bytes(recordKey);
+            return ByteBuffers.toByteArray(recordKey);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(64);
         try (JsonGenerator json = FACTORY.createGenerator(out)) {
@@ -80,12 +81,5 @@ public final class ChangeKey {
     /** The row a change has: after it, or before a delete. */
     private static Record rowOf(Change change) {
         return change.after() != null ? change.after() : change.before();
-    }
-
-    private static byte[] bytes(ByteBuffer buffer) {
-        ByteBuffer view = buffer.duplicate();
-        byte[] bytes = new byte[view.remaining()];
-        view.get(bytes);
-        return bytes;
     }
 }

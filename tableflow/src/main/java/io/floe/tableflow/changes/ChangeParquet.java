@@ -1,5 +1,6 @@
 package io.floe.tableflow.changes;
 
+import io.floe.tableflow.io.CountingPositionStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
@@ -106,34 +107,10 @@ final class ChangeParquet implements ChangeWriter {
 
         @Override
         public PositionOutputStream create() {
-            return new PositionOutputStream() {
-                private long position;
-
-                @Override
-                public long getPos() {
-                    return position;
-                }
-
-                @Override
-                public void write(int b) throws IOException {
-                    out.write(b);
-                    position++;
-                }
-
-                @Override
-                public void write(byte[] bytes, int offset, int length) throws IOException {
-                    out.write(bytes, offset, length);
-                    position += length;
-                }
-
-                @Override
-                public void flush() throws IOException {
-                    out.flush();
-                }
-
+            return new CountingPositionStream(out) {
                 @Override
                 public void close() throws IOException {
-                    out.flush(); // the stream belongs to the answer, which closes it
+                    flush(); // the stream belongs to the answer, which closes it
                 }
             };
         }

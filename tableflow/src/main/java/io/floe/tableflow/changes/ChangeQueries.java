@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * streams the changes in order. Thread-safe; a query holds no lock.
  *
  * <p>A later consumer that walks a table commit by commit (a change topic) plans one query per pair of
- * consecutive {@link #commits}, from one snapshot to the next.
+ * consecutive {@link #commitOffsets}, from one snapshot to the next.
  */
 public final class ChangeQueries {
 
@@ -61,17 +60,9 @@ public final class ChangeQueries {
         this.meters = meters;
     }
 
-    /** The commits of the topic's table still in it, oldest first: the points a change query can start at. */
-    public List<Commit> commits(String topicName) {
-        Table table = table(topicName);
-        return history(topicName, table).entries().stream()
-                .map(TableHistory.Entry::commit)
-                .toList();
-    }
-
     /**
-     * The commits of {@link #commits} with the position each holds the topic up to: where a walk over the
-     * table's commits (the change topic) cuts its ranges.
+     * The commits of the topic's table still in it, oldest first, with the position each holds the topic
+     * up to: where a walk over the table's commits (the change topic) cuts its ranges.
      */
     public List<CommitOffsets> commitOffsets(String topicName) {
         Table table = table(topicName);
@@ -116,7 +107,9 @@ public final class ChangeQueries {
         } else {
             run = upsert(topicName, table, history, from, to, kind);
         }
-        return new Planned(name(topicName), kind, from, to, snapshotId, table.schema(), run);
+        String name = name(topicName);
+        return new Planned(
+                name, kind, from, to, snapshotId, table.schema(), sink -> measured(name, kind, from, to, run, sink));
     }
 
     /** An upsert table's query: replayed from the base snapshot, which the log must still reach. */
@@ -128,7 +121,7 @@ public final class ChangeQueries {
                                 + " are replayed from the topic's log"));
         Optional<TableHistory.Entry> base = history.base(from);
         Offsets start = base.map(TableHistory.Entry::watermark)
-                .orElse(new Offsets(new TreeMap<>()))
+                .orElse(Offsets.START)
                 .covering(to.next().keySet());
         LogRanges ranges = new LogRanges(topicName, log, reads, limits.logBytesPerRead());
         for (int partition : to.next().keySet()) {
@@ -219,79 +212,39 @@ public final class ChangeQueries {
         long run(ChangeSink sink) throws IOException;
     }
 
-    private final class Planned implements ChangeQuery {
-        private final String table;
-        private final ChangeKind kind;
-        private final Offsets from;
-        private final Offsets to;
-        private final long snapshotId;
-        private final Schema rowSchema;
-        private final Run run;
-
-        Planned(String table, ChangeKind kind, Offsets from, Offsets to, long snapshotId, Schema rowSchema, Run run) {
-            this.table = table;
-            this.kind = kind;
-            this.from = from;
-            this.to = to;
-            this.snapshotId = snapshotId;
-            this.rowSchema = rowSchema;
-            this.run = run;
+    /** Runs {@code run} into {@code sink}, counting and logging its outcome. */
+    private long measured(String table, ChangeKind kind, Offsets from, Offsets to, Run run, ChangeSink sink)
+            throws IOException {
+        long startedMs = clock.millis();
+        String outcome = "failed";
+        try {
+            long changes = run.run(sink);
+            outcome = "answered";
+            meters.counter("floe.tableflow.changes.emitted", "kind", kind.text())
+                    .increment(changes);
+            LOGGER.info(
+                    "change query answered table={} kind={} from={} to={} changes={} ms={}",
+                    table,
+                    kind.text(),
+                    from,
+                    to,
+                    changes,
+                    clock.millis() - startedMs);
+            return changes;
+        } catch (ChangeQueryException e) {
+            outcome = "refused";
+            throw e;
+        } finally {
+            count(kind, outcome);
         }
+    }
 
-        @Override
-        public String table() {
-            return table;
-        }
-
-        @Override
-        public ChangeKind kind() {
-            return kind;
-        }
-
-        @Override
-        public Offsets from() {
-            return from;
-        }
-
-        @Override
-        public Offsets to() {
-            return to;
-        }
-
-        @Override
-        public long snapshotId() {
-            return snapshotId;
-        }
-
-        @Override
-        public Schema rowSchema() {
-            return rowSchema;
-        }
-
+    private record Planned(
+            String table, ChangeKind kind, Offsets from, Offsets to, long snapshotId, Schema rowSchema, Run changes)
+            implements ChangeQuery {
         @Override
         public long run(ChangeSink sink) throws IOException {
-            long startedMs = clock.millis();
-            String outcome = "failed";
-            try {
-                long changes = run.run(sink);
-                outcome = "answered";
-                meters.counter("floe.tableflow.changes.emitted", "kind", kind.text())
-                        .increment(changes);
-                LOGGER.info(
-                        "change query answered table={} kind={} from={} to={} changes={} ms={}",
-                        table,
-                        kind.text(),
-                        from,
-                        to,
-                        changes,
-                        clock.millis() - startedMs);
-                return changes;
-            } catch (ChangeQueryException e) {
-                outcome = "refused";
-                throw e;
-            } finally {
-                count(kind, outcome);
-            }
+            return changes.run(sink);
         }
     }
 }

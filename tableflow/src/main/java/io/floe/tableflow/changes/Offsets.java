@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
  */
 public record Offsets(SortedMap<Integer, Long> next) {
 
+    /** The topic's start: every partition at offset 0. */
+    public static final Offsets START = new Offsets(new TreeMap<>());
+
     static final Pattern TEXT = Pattern.compile("\\d+:\\d+(,\\d+:\\d+)*");
 
     public Offsets {

@@ -11,6 +11,7 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ByteBuffers;
 
 /**
  * A table's rows as JSON, the one encoding of change queries and the change topic: bytes (the key,
@@ -37,10 +38,7 @@ public final class RowJson {
             json.writeNull();
             return;
         }
-        ByteBuffer view = buffer.duplicate();
-        byte[] bytes = new byte[view.remaining()];
-        view.get(bytes);
-        json.writeBinary(bytes);
+        json.writeBinary(ByteBuffers.toByteArray(buffer));
     }
 
     private void value(Type type, Object value) throws IOException {

@@ -21,11 +21,11 @@ final class Segments {
         List<TableHistory.Entry> entries = history.entries();
         Offsets previous;
         if (history.startRetained()) {
-            previous = new Offsets(new java.util.TreeMap<>());
+            previous = Offsets.START;
         } else {
             // The commits before the oldest snapshot left are unknown: one segment of no commit covers them.
             previous = entries.get(0).watermark();
-            add(segments, null, start, end, new Offsets(new java.util.TreeMap<>()), previous);
+            add(segments, null, start, end, Offsets.START, previous);
         }
         for (TableHistory.Entry entry : entries) {
             add(segments, entry.commit(), start, end, previous, entry.watermark());

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.iceberg.Snapshot;
@@ -110,7 +109,7 @@ final class TableHistory {
             return checked(at.offsets());
         }
         if (point instanceof Point.Earliest) {
-            return new Offsets(new TreeMap<>()).covering(partitions);
+            return Offsets.START.covering(partitions);
         }
         return current().watermark();
     }
@@ -178,17 +177,6 @@ final class TableHistory {
                             + entries.get(0) + " or later");
         }
         return Optional.ofNullable(base);
-    }
-
-    /** The commit that made the record at {@code offset} of {@code partition} visible; null when expired. */
-    Commit commitOf(int partition, long offset) {
-        for (Entry entry : entries) {
-            if (entry.watermark().get(partition) > offset) {
-                return entry == entries.get(0) && !startRetained ? null : entry.commit();
-            }
-        }
-        throw new IllegalStateException(
-                "offset " + offset + " of partition " + partition + " is beyond table " + tableName);
     }
 
     /** What the table has, for messages. */

@@ -34,12 +34,12 @@ final class ObjectOutputFile implements OutputFile {
 
     @Override
     public PositionOutputStream create() {
-        return new SpoolingStream(false);
+        return new SpoolingStream(false, spool());
     }
 
     @Override
     public PositionOutputStream createOrOverwrite() {
-        return new SpoolingStream(true);
+        return new SpoolingStream(true, spool());
     }
 
     @Override
@@ -52,45 +52,33 @@ final class ObjectOutputFile implements OutputFile {
         return new ObjectInputFile(store, key, location, -1);
     }
 
-    private final class SpoolingStream extends PositionOutputStream {
+    private Path spool() {
+        try {
+            Files.createDirectories(spoolDirectory);
+            return Files.createTempFile(spoolDirectory, "iceberg-", ".spool");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spool " + location + " in " + spoolDirectory, e);
+        }
+    }
+
+    private static OutputStream open(Path spool, String location) {
+        try {
+            return new BufferedOutputStream(Files.newOutputStream(spool), 1 << 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spool " + location + " in " + spool, e);
+        }
+    }
+
+    private final class SpoolingStream extends CountingPositionStream {
 
         private final boolean overwrite;
         private final Path spool;
-        private final OutputStream out;
-        private long position;
         private boolean closed;
 
-        SpoolingStream(boolean overwrite) {
+        SpoolingStream(boolean overwrite, Path spool) {
+            super(open(spool, location));
             this.overwrite = overwrite;
-            try {
-                Files.createDirectories(spoolDirectory);
-                this.spool = Files.createTempFile(spoolDirectory, "iceberg-", ".spool");
-                this.out = new BufferedOutputStream(Files.newOutputStream(spool), 1 << 16);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot spool " + location + " in " + spoolDirectory, e);
-            }
-        }
-
-        @Override
-        public long getPos() {
-            return position;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            position++;
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) throws IOException {
-            out.write(bytes, offset, length);
-            position += length;
-        }
-
-        @Override
-        public void flush() throws IOException {
-            out.flush();
+            this.spool = spool;
         }
 
         @Override
@@ -100,7 +88,7 @@ final class ObjectOutputFile implements OutputFile {
             }
             closed = true;
             try {
-                out.close();
+                super.close();
                 upload();
             } finally {
                 Files.deleteIfExists(spool);

@@ -35,6 +35,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.ByteBuffers;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -296,7 +297,7 @@ final class ChangeStream {
             }
             for (Map.Entry<ByteBuffer, KafkaLink.Published> gone : stale.entrySet()) {
                 int partition = gone.getValue().partition();
-                byte[] key = bytes(gone.getKey());
+                byte[] key = ByteBuffers.toByteArray(gone.getKey());
                 send(
                         target,
                         partition,
@@ -460,16 +461,6 @@ final class ChangeStream {
             next.put(entry.getKey(), until);
         }
         return new Offsets(next);
-    }
-
-    private static byte[] bytes(ByteBuffer buffer) {
-        if (buffer == null) {
-            return null;
-        }
-        ByteBuffer view = buffer.duplicate();
-        byte[] bytes = new byte[view.remaining()];
-        view.get(bytes);
-        return bytes;
     }
 
     /** Whether {@code failure} says another producer of the transactional id took over. */

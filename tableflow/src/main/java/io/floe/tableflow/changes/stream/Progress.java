@@ -4,7 +4,6 @@ import io.floe.tableflow.changes.Offsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,7 +28,7 @@ record Progress(Offsets next, boolean fresh) {
             Pattern.compile("floe-changes topic-id=([0-9a-f-]{36}) to=(\\S+) snapshot=(-?\\d+)");
 
     static Progress start() {
-        return new Progress(new Offsets(new TreeMap<>()), true);
+        return new Progress(Offsets.START, true);
     }
 
     /**
