@@ -95,7 +95,7 @@ final class KeyLocator {
                 "upsert keys looked up table={} keys={} found={} files={} filesRead={} rowsRead={} ms={}",
                 table.name(),
                 keys.size(),
-                found.keysFound(),
+                found.size(),
                 found.files(),
                 found.filesRead(),
                 found.rowsRead(),
