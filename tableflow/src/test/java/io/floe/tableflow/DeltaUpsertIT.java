@@ -9,7 +9,6 @@ import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.delta.DeltaMetrics;
 import io.floe.tableflow.delta.DeltaMirror;
 import io.floe.tableflow.delta.DeltaReads;
-import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.testkit.time.ManualClock;
@@ -190,7 +189,9 @@ class DeltaUpsertIT {
     private void assertMirrored() {
         Table table = floe.tables.load(TOPIC).orElseThrow();
         List<Record> records = TableflowHarness.rows(table);
-        assertThat(newestPerKey(records)).as("the Iceberg table's rows").isEqualTo(expected);
+        assertThat(UpsertRounds.balancesByKey(records))
+                .as("the Iceberg table's rows")
+                .isEqualTo(expected);
         List<Map<String, Object>> iceberg = DeltaReads.icebergRows(table, records);
         List<Map<String, Object>> delta = DeltaReads.deltaRows(floe.objects, floe.io.locations(), location());
         assertThat(delta).as("rows read through the Delta log").containsExactlyInAnyOrderElementsOf(iceberg);
@@ -226,19 +227,6 @@ class DeltaUpsertIT {
             throw new UncheckedIOException(e);
         }
         return vectors;
-    }
-
-    private static Map<String, Long> newestPerKey(List<Record> records) {
-        Map<String, Long> rows = new TreeMap<>();
-        for (Record row : records) {
-            String key = StandardCharsets.UTF_8
-                    .decode(((ByteBuffer) row.getField(Rows.KEY)).duplicate())
-                    .toString();
-            assertThat(rows.put(key, (Long) row.getField("balance")))
-                    .as("a second row of key %s", key)
-                    .isNull();
-        }
-        return rows;
     }
 
     /** Every Delta commit file seen before is still there, byte for byte. */
@@ -327,21 +315,10 @@ class DeltaUpsertIT {
     }
 
     private void poll(TableJobs jobs) {
-        clock.step(Duration.ofSeconds(1));
-        jobs.poll();
+        TablePolls.poll(clock, jobs);
     }
 
     private void pollUntilCaughtUp(TableJobs jobs) {
-        List<Long> ends = floe.stableEnds(TOPIC);
-        for (int polls = 0; polls < MAX_POLLS; polls++) {
-            if (floe.tables
-                    .load(TOPIC)
-                    .filter(table -> TableflowHarness.reaches(table, ends))
-                    .isPresent()) {
-                return;
-            }
-            poll(jobs);
-        }
-        throw new AssertionError("the table did not catch up in " + MAX_POLLS + " polls");
+        TablePolls.untilCaughtUp(floe, TOPIC, clock, jobs, MAX_POLLS);
     }
 }

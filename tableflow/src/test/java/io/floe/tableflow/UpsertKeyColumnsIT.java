@@ -351,8 +351,7 @@ class UpsertKeyColumnsIT {
      */
     private void crashMidRound(Fault fault) {
         faults.arm(floe.tables.identifier(TOPIC), fault);
-        clock.step(Duration.ofSeconds(1));
-        jobs.poll();
+        TablePolls.poll(clock, jobs);
         assertThat(faults.fired()).as("the injected fault").anyMatch(fired -> fired.fault() == fault);
     }
 
@@ -379,18 +378,7 @@ class UpsertKeyColumnsIT {
      * (after a crash between the two commits, a later round completes the Delta one).
      */
     private void pollUntilCaughtUp() {
-        List<Long> ends = floe.stableEnds(TOPIC);
-        for (int polls = 0; polls < MAX_POLLS; polls++) {
-            if (floe.tables
-                    .load(TOPIC)
-                    .filter(table -> TableflowHarness.reaches(table, ends) && mirrored(table))
-                    .isPresent()) {
-                return;
-            }
-            clock.step(Duration.ofSeconds(1));
-            jobs.poll();
-        }
-        throw new AssertionError("the table did not reach " + ends + " in " + MAX_POLLS + " rounds");
+        TablePolls.untilCaughtUp(floe, TOPIC, clock, jobs, MAX_POLLS, this::mirrored);
     }
 
     private boolean mirrored(Table table) {
