@@ -14,7 +14,6 @@ import io.floe.tableflow.changes.ChangeQueries;
 import io.floe.tableflow.changes.Offsets;
 import io.floe.tableflow.changes.Point;
 import io.floe.tableflow.config.TableflowConfigs;
-import io.floe.tableflow.delta.DeltaMirror;
 import io.floe.tableflow.delta.DeltaReads;
 import io.floe.tableflow.rows.UpsertKey;
 import io.floe.tableflow.source.CommittedLog;
@@ -382,10 +381,7 @@ class UpsertKeyColumnsIT {
     }
 
     private boolean mirrored(Table table) {
-        String location = floe.io.locations().location(floe.io.locations().key(table.location()));
-        return DeltaReads.transactionVersion(
-                                floe.objects, floe.io.locations(), location, DeltaMirror.ICEBERG_TRANSACTION)
-                        .orElse(-1L)
+        return DeltaLogs.mirroredSequence(floe, TOPIC)
                 == table.currentSnapshot().sequenceNumber();
     }
 
