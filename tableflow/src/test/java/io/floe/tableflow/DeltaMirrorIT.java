@@ -91,11 +91,11 @@ class DeltaMirrorIT {
             assertThat(counter(floe, "floe.tableflow.maintenance.files.rewritten"))
                     .as("a compaction ran")
                     .isPositive();
-            assertThat(logText(floe)).contains("\"remove\"").contains("\"dataChange\":false");
-            assertThat(logText(floe))
+            assertThat(DeltaLogs.commitText(floe, TOPIC)).contains("\"remove\"").contains("\"dataChange\":false");
+            assertThat(DeltaLogs.commitText(floe, TOPIC))
                     .as("removed files stay for Delta readers as long as old snapshots stay for Iceberg's")
                     .contains("\"delta.deletedFileRetentionDuration\":\"interval 1 days\"");
-            assertThat(logText(floe))
+            assertThat(DeltaLogs.commitText(floe, TOPIC))
                     .as("add actions carry the Iceberg bounds as Delta stats")
                     .contains("\\\"minValues\\\":{\\\"kafka_partition\\\":0,\\\"kafka_offset\\\":0,");
 
@@ -106,7 +106,7 @@ class DeltaMirrorIT {
             produce(floe, topic, 5, false);
             pollUntilCaughtUp(floe, jobs);
             Table table = floe.tables.load(TOPIC).orElseThrow();
-            assertThat(mirroredSequence(floe, table))
+            assertThat(DeltaLogs.mirroredSequence(floe, TOPIC))
                     .isLessThan(table.currentSnapshot().sequenceNumber());
             configs.put(TableflowConfigs.DELTA_ENABLED, "true");
             floe.agent.topics().setConfigs(TOPIC, configs);
@@ -126,8 +126,9 @@ class DeltaMirrorIT {
                 pollUntilCaughtUp(floe, jobs);
                 assertMirrored(floe);
             }
-            assertThat(logText(floe)).contains("\"delta.deletedFileRetentionDuration\":\"interval 1 hours\"");
-            assertThat(DeltaReads.deltaRows(floe.objects, floe.io.locations(), location(floe)))
+            assertThat(DeltaLogs.commitText(floe, TOPIC))
+                    .contains("\"delta.deletedFileRetentionDuration\":\"interval 1 hours\"");
+            assertThat(DeltaReads.deltaRows(floe.objects, floe.io.locations(), DeltaLogs.location(floe, TOPIC)))
                     .anySatisfy(row -> assertThat(row.get("note")).isNotNull())
                     .anySatisfy(row -> assertThat(row.get("kafka_headers"))
                             .isEqualTo(List.of(Map.of("key", "source", "value", "7330")))
@@ -139,7 +140,7 @@ class DeltaMirrorIT {
             List<Map<String, Object>> pruned = DeltaReads.deltaRows(
                     floe.objects,
                     floe.io.locations(),
-                    location(floe),
+                    DeltaLogs.location(floe, TOPIC),
                     Optional.of(new Predicate(">=", new Column("id"), Literal.ofLong(9000L))),
                     kept);
             Table last = floe.tables.load(TOPIC).orElseThrow();
@@ -214,13 +215,14 @@ class DeltaMirrorIT {
     private void assertMirrored(TableflowHarness floe) {
         Table table = floe.tables.load(TOPIC).orElseThrow();
         List<Map<String, Object>> iceberg = DeltaReads.icebergRows(table, TableflowHarness.rows(table));
-        List<Map<String, Object>> delta = DeltaReads.deltaRows(floe.objects, floe.io.locations(), location(floe));
+        List<Map<String, Object>> delta =
+                DeltaReads.deltaRows(floe.objects, floe.io.locations(), DeltaLogs.location(floe, TOPIC));
         assertThat(iceberg).isNotEmpty();
         assertThat(delta).as("rows read through the Delta log").containsExactlyInAnyOrderElementsOf(iceberg);
-        assertThat(DeltaReads.deltaFiles(floe.objects, floe.io.locations(), location(floe)))
+        assertThat(DeltaReads.deltaFiles(floe.objects, floe.io.locations(), DeltaLogs.location(floe, TOPIC)))
                 .as("files of the latest Delta version")
                 .isEqualTo(icebergFiles(floe, table));
-        assertThat(mirroredSequence(floe, table))
+        assertThat(DeltaLogs.mirroredSequence(floe, TOPIC))
                 .isEqualTo(table.currentSnapshot().sequenceNumber());
         assertThat(new DeltaMirror(new DeltaMetrics(new SimpleMeterRegistry(), TOPIC), clock)
                         .sync(table, snapshotRetention))
@@ -232,7 +234,7 @@ class DeltaMirrorIT {
     /** Every Delta commit file seen before is still there, byte for byte. */
     private void assertLogOnlyGrew(TableflowHarness floe) {
         Map<String, ByteBuffer> now = new TreeMap<>();
-        for (ObjectInfo info : floe.objects.list(logPrefix(floe))) {
+        for (ObjectInfo info : floe.objects.list(DeltaLogs.prefix(floe, TOPIC))) {
             if (info.key().value().endsWith(".json")) {
                 now.put(info.key().value(), floe.objects.get(info.key()));
             }
@@ -241,12 +243,6 @@ class DeltaMirrorIT {
             assertThat(now).as("delta commit %s", seen.getKey()).containsEntry(seen.getKey(), seen.getValue());
         }
         logSeen.putAll(now);
-    }
-
-    private static long mirroredSequence(TableflowHarness floe, Table table) {
-        return DeltaReads.transactionVersion(
-                        floe.objects, floe.io.locations(), location(floe), DeltaMirror.ICEBERG_TRANSACTION)
-                .orElse(-1L);
     }
 
     private static Set<String> icebergFiles(TableflowHarness floe, Table table) {
@@ -261,33 +257,16 @@ class DeltaMirrorIT {
         return files;
     }
 
-    private static String location(TableflowHarness floe) {
-        String location = floe.tables.load(TOPIC).orElseThrow().location();
-        return floe.io.locations().location(floe.io.locations().key(location));
-    }
-
-    private static String logPrefix(TableflowHarness floe) {
-        return floe.io.locations().keyPrefix(location(floe) + "/_delta_log");
-    }
-
     private static String logKey(TableflowHarness floe, String name) {
-        return logPrefix(floe) + name;
+        return DeltaLogs.prefix(floe, TOPIC) + name;
     }
 
     private static Set<String> logKeys(TableflowHarness floe) {
         Set<String> keys = new TreeSet<>();
-        floe.objects.list(logPrefix(floe)).forEach(info -> keys.add(info.key().value()));
+        floe.objects
+                .list(DeltaLogs.prefix(floe, TOPIC))
+                .forEach(info -> keys.add(info.key().value()));
         return keys;
-    }
-
-    private static String logText(TableflowHarness floe) {
-        StringBuilder text = new StringBuilder();
-        for (ObjectInfo info : floe.objects.list(logPrefix(floe))) {
-            if (info.key().value().endsWith(".json")) {
-                text.append(StandardCharsets.UTF_8.decode(floe.objects.get(info.key())));
-            }
-        }
-        return text.toString();
     }
 
     private static double counter(TableflowHarness floe, String name) {
@@ -329,21 +308,10 @@ class DeltaMirrorIT {
     }
 
     private void poll(TableJobs jobs) {
-        clock.step(Duration.ofSeconds(1));
-        jobs.poll();
+        TablePolls.poll(clock, jobs);
     }
 
     private void pollUntilCaughtUp(TableflowHarness floe, TableJobs jobs) {
-        List<Long> ends = floe.stableEnds(TOPIC);
-        for (int polls = 0; polls < MAX_POLLS; polls++) {
-            if (floe.tables
-                    .load(TOPIC)
-                    .filter(table -> TableflowHarness.reaches(table, ends))
-                    .isPresent()) {
-                return;
-            }
-            poll(jobs);
-        }
-        throw new AssertionError("the table did not catch up in " + MAX_POLLS + " polls");
+        TablePolls.untilCaughtUp(floe, TOPIC, clock, jobs, MAX_POLLS);
     }
 }

@@ -193,21 +193,10 @@ class DeltaRetentionIT {
     }
 
     private void poll(TableJobs jobs) {
-        clock.step(Duration.ofSeconds(1));
-        jobs.poll();
+        TablePolls.poll(clock, jobs);
     }
 
     private void pollUntilCaughtUp(TableflowHarness floe, TableJobs jobs) {
-        List<Long> ends = floe.stableEnds(TOPIC);
-        for (int polls = 0; polls < MAX_POLLS; polls++) {
-            if (floe.tables
-                    .load(TOPIC)
-                    .filter(table -> TableflowHarness.reaches(table, ends))
-                    .isPresent()) {
-                return;
-            }
-            poll(jobs);
-        }
-        throw new AssertionError("the table did not catch up in " + MAX_POLLS + " polls");
+        TablePolls.untilCaughtUp(floe, TOPIC, clock, jobs, MAX_POLLS);
     }
 }

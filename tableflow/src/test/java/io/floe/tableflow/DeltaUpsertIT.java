@@ -9,7 +9,6 @@ import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.delta.DeltaMetrics;
 import io.floe.tableflow.delta.DeltaMirror;
 import io.floe.tableflow.delta.DeltaReads;
-import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.testkit.time.ManualClock;
@@ -113,7 +112,7 @@ class DeltaUpsertIT {
                 .as("a compaction dropped the hidden rows and their vectors")
                 .anyMatch(snapshot -> snapshot.summary().containsKey("floe.compacted-at")
                         && Long.parseLong(snapshot.summary().getOrDefault("removed-dvs", "0")) > 0);
-        String log = logText();
+        String log = DeltaLogs.commitText(floe, TOPIC);
         assertThat(log)
                 .as("the protocol has Delta's deletion vector feature for readers and writers")
                 .containsPattern("\"readerFeatures\":\\[[^]]*\"deletionVectors\"")
@@ -129,7 +128,7 @@ class DeltaUpsertIT {
         assertThat(log)
                 .as("a compaction removes files with their vectors without changing data")
                 .containsPattern("\"remove\":\\{[^\\n]*\"dataChange\":false[^\\n]*\"deletionVector\":\\{");
-        assertThat(floe.objects.list(logPrefix()))
+        assertThat(floe.objects.list(DeltaLogs.prefix(floe, TOPIC)))
                 .as("a checkpoint, which holds the live files with their deletion vectors")
                 .anyMatch(info -> info.key().value().endsWith(".checkpoint.parquet"));
         assertMirrored(); // read again, through the checkpoint
@@ -154,8 +153,9 @@ class DeltaUpsertIT {
             pollUntilCaughtUp(jobs);
         }
         Table table = floe.tables.load(TOPIC).orElseThrow();
-        assertThat(mirroredSequence()).isLessThan(table.currentSnapshot().sequenceNumber());
-        assertThat(DeltaReads.deltaRows(floe.objects, floe.io.locations(), location()))
+        assertThat(DeltaLogs.mirroredSequence(floe, TOPIC))
+                .isLessThan(table.currentSnapshot().sequenceNumber());
+        assertThat(DeltaReads.deltaRows(floe.objects, floe.io.locations(), DeltaLogs.location(floe, TOPIC)))
                 .as("the lagging Delta log still reads as the table was")
                 .isNotEqualTo(DeltaReads.icebergRows(table, TableflowHarness.rows(table)));
 
@@ -190,14 +190,18 @@ class DeltaUpsertIT {
     private void assertMirrored() {
         Table table = floe.tables.load(TOPIC).orElseThrow();
         List<Record> records = TableflowHarness.rows(table);
-        assertThat(newestPerKey(records)).as("the Iceberg table's rows").isEqualTo(expected);
+        assertThat(UpsertRounds.balancesByKey(records))
+                .as("the Iceberg table's rows")
+                .isEqualTo(expected);
         List<Map<String, Object>> iceberg = DeltaReads.icebergRows(table, records);
-        List<Map<String, Object>> delta = DeltaReads.deltaRows(floe.objects, floe.io.locations(), location());
+        List<Map<String, Object>> delta =
+                DeltaReads.deltaRows(floe.objects, floe.io.locations(), DeltaLogs.location(floe, TOPIC));
         assertThat(delta).as("rows read through the Delta log").containsExactlyInAnyOrderElementsOf(iceberg);
-        assertThat(DeltaReads.deltaVectors(floe.objects, floe.io.locations(), location()))
+        assertThat(DeltaReads.deltaVectors(floe.objects, floe.io.locations(), DeltaLogs.location(floe, TOPIC)))
                 .as("files and deletion vectors of the latest Delta version")
                 .isEqualTo(icebergVectors(table));
-        assertThat(mirroredSequence()).isEqualTo(table.currentSnapshot().sequenceNumber());
+        assertThat(DeltaLogs.mirroredSequence(floe, TOPIC))
+                .isEqualTo(table.currentSnapshot().sequenceNumber());
         assertThat(new DeltaMirror(new DeltaMetrics(new SimpleMeterRegistry(), TOPIC), clock)
                         .sync(table, Duration.ofDays(1)))
                 .as("a fresh mirror of the table finds nothing to do")
@@ -228,23 +232,10 @@ class DeltaUpsertIT {
         return vectors;
     }
 
-    private static Map<String, Long> newestPerKey(List<Record> records) {
-        Map<String, Long> rows = new TreeMap<>();
-        for (Record row : records) {
-            String key = StandardCharsets.UTF_8
-                    .decode(((ByteBuffer) row.getField(Rows.KEY)).duplicate())
-                    .toString();
-            assertThat(rows.put(key, (Long) row.getField("balance")))
-                    .as("a second row of key %s", key)
-                    .isNull();
-        }
-        return rows;
-    }
-
     /** Every Delta commit file seen before is still there, byte for byte. */
     private void assertLogOnlyGrew() {
         Map<String, ByteBuffer> now = new TreeMap<>();
-        for (ObjectInfo info : floe.objects.list(logPrefix())) {
+        for (ObjectInfo info : floe.objects.list(DeltaLogs.prefix(floe, TOPIC))) {
             if (info.key().value().endsWith(".json")) {
                 now.put(info.key().value(), floe.objects.get(info.key()));
             }
@@ -255,32 +246,8 @@ class DeltaUpsertIT {
         logSeen.putAll(now);
     }
 
-    private long mirroredSequence() {
-        return DeltaReads.transactionVersion(
-                        floe.objects, floe.io.locations(), location(), DeltaMirror.ICEBERG_TRANSACTION)
-                .orElse(-1L);
-    }
-
     private String normal(String location) {
         return floe.io.locations().location(floe.io.locations().key(location));
-    }
-
-    private String location() {
-        return normal(floe.tables.load(TOPIC).orElseThrow().location());
-    }
-
-    private String logPrefix() {
-        return floe.io.locations().keyPrefix(location() + "/_delta_log");
-    }
-
-    private String logText() {
-        StringBuilder text = new StringBuilder();
-        for (ObjectInfo info : floe.objects.list(logPrefix())) {
-            if (info.key().value().endsWith(".json")) {
-                text.append(StandardCharsets.UTF_8.decode(floe.objects.get(info.key())));
-            }
-        }
-        return text.toString();
     }
 
     private double counter(String name) {
@@ -327,21 +294,10 @@ class DeltaUpsertIT {
     }
 
     private void poll(TableJobs jobs) {
-        clock.step(Duration.ofSeconds(1));
-        jobs.poll();
+        TablePolls.poll(clock, jobs);
     }
 
     private void pollUntilCaughtUp(TableJobs jobs) {
-        List<Long> ends = floe.stableEnds(TOPIC);
-        for (int polls = 0; polls < MAX_POLLS; polls++) {
-            if (floe.tables
-                    .load(TOPIC)
-                    .filter(table -> TableflowHarness.reaches(table, ends))
-                    .isPresent()) {
-                return;
-            }
-            poll(jobs);
-        }
-        throw new AssertionError("the table did not catch up in " + MAX_POLLS + " polls");
+        TablePolls.untilCaughtUp(floe, TOPIC, clock, jobs, MAX_POLLS);
     }
 }

@@ -14,7 +14,6 @@ import io.floe.tableflow.changes.ChangeQueries;
 import io.floe.tableflow.changes.Offsets;
 import io.floe.tableflow.changes.Point;
 import io.floe.tableflow.config.TableflowConfigs;
-import io.floe.tableflow.delta.DeltaMirror;
 import io.floe.tableflow.delta.DeltaReads;
 import io.floe.tableflow.rows.UpsertKey;
 import io.floe.tableflow.source.CommittedLog;
@@ -351,8 +350,7 @@ class UpsertKeyColumnsIT {
      */
     private void crashMidRound(Fault fault) {
         faults.arm(floe.tables.identifier(TOPIC), fault);
-        clock.step(Duration.ofSeconds(1));
-        jobs.poll();
+        TablePolls.poll(clock, jobs);
         assertThat(faults.fired()).as("the injected fault").anyMatch(fired -> fired.fault() == fault);
     }
 
@@ -379,25 +377,11 @@ class UpsertKeyColumnsIT {
      * (after a crash between the two commits, a later round completes the Delta one).
      */
     private void pollUntilCaughtUp() {
-        List<Long> ends = floe.stableEnds(TOPIC);
-        for (int polls = 0; polls < MAX_POLLS; polls++) {
-            if (floe.tables
-                    .load(TOPIC)
-                    .filter(table -> TableflowHarness.reaches(table, ends) && mirrored(table))
-                    .isPresent()) {
-                return;
-            }
-            clock.step(Duration.ofSeconds(1));
-            jobs.poll();
-        }
-        throw new AssertionError("the table did not reach " + ends + " in " + MAX_POLLS + " rounds");
+        TablePolls.untilCaughtUp(floe, TOPIC, clock, jobs, MAX_POLLS, this::mirrored);
     }
 
     private boolean mirrored(Table table) {
-        String location = floe.io.locations().location(floe.io.locations().key(table.location()));
-        return DeltaReads.transactionVersion(
-                                floe.objects, floe.io.locations(), location, DeltaMirror.ICEBERG_TRANSACTION)
-                        .orElse(-1L)
+        return DeltaLogs.mirroredSequence(floe, TOPIC)
                 == table.currentSnapshot().sequenceNumber();
     }
 

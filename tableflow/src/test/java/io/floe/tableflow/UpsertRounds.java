@@ -106,23 +106,12 @@ final class UpsertRounds {
     }
 
     void poll() {
-        clock.step(Duration.ofSeconds(1));
-        jobs.poll();
+        TablePolls.poll(clock, jobs);
     }
 
     /** Polls until the table holds every committed record (maintenance runs after each round). */
     void pollUntilCaughtUp() {
-        List<Long> ends = floe.stableEnds(TOPIC);
-        for (int polls = 0; polls < MAX_POLLS; polls++) {
-            if (floe.tables
-                    .load(TOPIC)
-                    .filter(table -> TableflowHarness.reaches(table, ends))
-                    .isPresent()) {
-                return;
-            }
-            poll();
-        }
-        throw new AssertionError("the table did not reach " + ends + " in " + MAX_POLLS + " rounds");
+        TablePolls.untilCaughtUp(floe, TOPIC, clock, jobs, MAX_POLLS);
     }
 
     Table table() {
@@ -131,16 +120,21 @@ final class UpsertRounds {
 
     /** The table holds one row for every live key, with its newest balance, and no other row. */
     void assertNewestRowOfEveryKey() {
-        Map<String, Long> actual = new TreeMap<>();
-        for (Record row : TableflowHarness.rows(table())) {
+        assertThat(balancesByKey(TableflowHarness.rows(table()))).isEqualTo(expected);
+    }
+
+    /** The balance of each record key of {@code rows}, failing on a key's second row. */
+    static Map<String, Long> balancesByKey(List<Record> rows) {
+        Map<String, Long> balances = new TreeMap<>();
+        for (Record row : rows) {
             String key = StandardCharsets.UTF_8
                     .decode(((ByteBuffer) row.getField(Rows.KEY)).duplicate())
                     .toString();
-            assertThat(actual.put(key, (Long) row.getField("balance")))
+            assertThat(balances.put(key, (Long) row.getField("balance")))
                     .as("a second row of key %s", key)
                     .isNull();
         }
-        assertThat(actual).isEqualTo(expected);
+        return balances;
     }
 
     int liveKeys() {

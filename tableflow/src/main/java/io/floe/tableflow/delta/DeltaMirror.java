@@ -84,7 +84,7 @@ public final class DeltaMirror {
 
     private static final int ATTEMPTS = 3;
     /** Delta's own default for {@code delta.deletedFileRetentionDuration}. */
-    static final Duration DEFAULT_FILE_RETENTION = Duration.ofDays(7);
+    static final Duration DEFAULT_FILE_RETENTION = DeltaRetention.of(Map.of()).deletedFiles();
 
     private final DeltaMetrics metrics;
     private final Clock clock;

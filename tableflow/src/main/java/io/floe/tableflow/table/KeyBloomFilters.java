@@ -83,9 +83,7 @@ final class KeyBloomFilters {
             ColumnChunkMetaData chunk = keyColumn(rowGroup, probe.fieldId(column));
             if (chunk == null
                     || chunk.getBloomFilterOffset() < 0
-                    || chunk.getPrimitiveType().getPrimitiveTypeName()
-                            != KeyProbe.physicalType(
-                                    probe.key().columns().get(column).type())) {
+                    || chunk.getPrimitiveType().getPrimitiveTypeName() != probe.physicalType(column)) {
                 continue; // no filter, or one of values written otherwise than a lookup hashes them
             }
             if (bloomFilters == null) {

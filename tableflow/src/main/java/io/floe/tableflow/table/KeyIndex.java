@@ -3,18 +3,12 @@ package io.floe.tableflow.table;
 import io.floe.tableflow.rows.UpsertKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * Where every key's current row is in an upsert table, as of one snapshot, held in memory: the data
@@ -26,11 +20,8 @@ import org.apache.iceberg.util.ContentFileUtil;
  * <p>A key found in two live rows (a table written by something else) keeps the newer row; the
  * others are {@link #duplicates} for the next round to delete.
  */
-final class KeyIndex implements KeyRows {
+final class KeyIndex extends KeyRows {
 
-    private final Map<ByteBuffer, Location> rows = new HashMap<>();
-    private final Map<String, DeleteFile> vectors = new HashMap<>();
-    private final List<Location> duplicates = new ArrayList<>();
     private final UpsertKey key;
     private long snapshotId;
 
@@ -52,13 +43,12 @@ final class KeyIndex implements KeyRows {
         try (CloseableIterable<FileScanTask> tasks =
                 table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
             for (FileScanTask task : tasks) {
-                for (DeleteFile delete : task.deletes()) {
-                    if (ContentFileUtil.isDV(delete)) {
-                        index.vectors.put(task.file().location(), delete);
-                    }
-                }
-                KeyColumn.read(table, key, task, (rowKey, row) -> index.add(rowKey, row) <= maxKeys);
-                if (index.rows.size() > maxKeys) {
+                index.takeVector(task);
+                KeyColumn.read(table, key, task, (rowKey, row) -> {
+                    index.take(rowKey, row);
+                    return index.size() <= maxKeys;
+                });
+                if (index.size() > maxKeys) {
                     return Optional.empty();
                 }
             }
@@ -66,19 +56,6 @@ final class KeyIndex implements KeyRows {
             throw new UncheckedIOException("cannot build the key index of " + table.name(), e);
         }
         return Optional.of(index);
-    }
-
-    /** Adds a row read from the table and returns how many keys the index holds now. */
-    private int add(ByteBuffer key, Location row) {
-        Location held = rows.get(key);
-        if (held == null) {
-            rows.put(key, row);
-        } else if (row.newerThan(held)) {
-            duplicates.add(rows.put(key, row));
-        } else {
-            duplicates.add(row);
-        }
-        return rows.size();
     }
 
     /** The snapshot this index describes. */
@@ -89,25 +66,6 @@ final class KeyIndex implements KeyRows {
     /** The key its keys are of (a change of the key columns' types changes every key). */
     UpsertKey key() {
         return key;
-    }
-
-    @Override
-    public Optional<Location> find(ByteBuffer key) {
-        return Optional.ofNullable(rows.get(key));
-    }
-
-    @Override
-    public DeleteFile vectorOf(String dataFile) {
-        return vectors.get(dataFile);
-    }
-
-    @Override
-    public List<Location> duplicates() {
-        return List.copyOf(duplicates);
-    }
-
-    int size() {
-        return rows.size();
     }
 
     /** The index after the job's commit {@code snapshotId} of {@code round}. */

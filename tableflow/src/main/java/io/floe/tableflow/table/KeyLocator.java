@@ -45,14 +45,13 @@ final class KeyLocator {
     }
 
     /**
-     * Before a round reads its records: holds the index of {@code table}'s current snapshot when that has
-     * at most {@code maxKeys} live rows (one a key), building it if the one held is of another snapshot
-     * or of other key column types (a promoted key column).
+     * Before a round reads its records: holds the index of {@code table}'s current snapshot, by the
+     * round's {@code key}, when that has at most {@code maxKeys} live rows (one a key), building it if the
+     * one held is of another snapshot or of other key column types (a promoted key column).
      */
-    void prepare(Table table, long maxKeys) {
+    void prepare(Table table, UpsertKey key, long maxKeys) {
         Snapshot snapshot = table.currentSnapshot();
         long current = snapshot == null ? -1 : snapshot.snapshotId();
-        UpsertKey key = UpsertKey.of(table.schema());
         if (index != null && index.snapshotId() == current && index.key().equals(key) && index.size() <= maxKeys) {
             return;
         }
@@ -83,19 +82,19 @@ final class KeyLocator {
                 clock.millis() - startedMs);
     }
 
-    /** Where {@code keys} have their rows in the snapshot {@link #prepare} saw. */
-    KeyRows rowsOf(Table table, Set<ByteBuffer> keys) {
+    /** Where {@code keys} (of {@code key}) have their rows in the snapshot {@link #prepare} saw. */
+    KeyRows rowsOf(Table table, UpsertKey key, Set<ByteBuffer> keys) {
         if (index != null) {
             return index;
         }
         long startedMs = clock.millis();
-        KeyLookup.Found found = KeyLookup.find(table, UpsertKey.of(table.schema()), keys);
+        KeyLookup.Found found = KeyLookup.find(table, key, keys);
         metrics.lookedUp(found.filesRead());
         LOGGER.debug(
                 "upsert keys looked up table={} keys={} found={} files={} filesRead={} rowsRead={} ms={}",
                 table.name(),
                 keys.size(),
-                found.keysFound(),
+                found.size(),
                 found.files(),
                 found.filesRead(),
                 found.rowsRead(),

@@ -4,21 +4,12 @@ import io.floe.tableflow.rows.UpsertKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * Finds the current rows of a round's keys, and nothing else, in the snapshot a round commits on:
@@ -34,33 +25,10 @@ final class KeyLookup {
     private KeyLookup() {}
 
     /** What a lookup found, and what it read to find it. */
-    static final class Found implements KeyRows {
-        private final Map<ByteBuffer, Location> rows = new HashMap<>();
-        private final Map<String, DeleteFile> vectors = new HashMap<>();
-        private final List<Location> duplicates = new ArrayList<>();
+    static final class Found extends KeyRows {
         private int files;
         private int filesRead;
         private long rowsRead;
-
-        @Override
-        public Optional<Location> find(ByteBuffer key) {
-            return Optional.ofNullable(rows.get(key));
-        }
-
-        @Override
-        public DeleteFile vectorOf(String dataFile) {
-            return vectors.get(dataFile);
-        }
-
-        @Override
-        public List<Location> duplicates() {
-            return List.copyOf(duplicates);
-        }
-
-        /** Keys that have a row. */
-        int keysFound() {
-            return rows.size();
-        }
 
         /** The snapshot's data files. */
         int files() {
@@ -76,28 +44,15 @@ final class KeyLookup {
         long rowsRead() {
             return rowsRead;
         }
-
-        private boolean take(ByteBuffer key, Location row) {
-            Location held = rows.get(key);
-            if (held == null) {
-                rows.put(key, row);
-            } else if (row.newerThan(held)) {
-                duplicates.add(rows.put(key, row));
-            } else {
-                duplicates.add(row);
-            }
-            return true;
-        }
     }
 
     /** The current rows of {@code keys} (of {@code key}) in {@code table}'s current snapshot. */
-    static Found find(Table table, UpsertKey key, Collection<ByteBuffer> keys) {
+    static Found find(Table table, UpsertKey key, Set<ByteBuffer> keys) {
         Found found = new Found();
         Snapshot snapshot = table.currentSnapshot();
         if (snapshot == null || keys.isEmpty()) {
             return found;
         }
-        Set<ByteBuffer> wanted = new HashSet<>(keys);
         KeyProbe probe = new KeyProbe(key, keys);
         try (CloseableIterable<FileScanTask> tasks = table.newScan()
                 .useSnapshot(snapshot.snapshotId())
@@ -105,11 +60,7 @@ final class KeyLookup {
                 .planFiles()) {
             for (FileScanTask task : tasks) {
                 found.files++;
-                for (DeleteFile delete : task.deletes()) {
-                    if (ContentFileUtil.isDV(delete)) {
-                        found.vectors.put(task.file().location(), delete);
-                    }
-                }
+                found.takeVector(task);
                 DataFile file = task.file();
                 int[] candidates = probe.withinBounds(file);
                 if (candidates.length == 0
@@ -117,8 +68,12 @@ final class KeyLookup {
                                 table.io().newInputFile(file.location(), file.fileSizeInBytes()), probe, candidates)) {
                     continue;
                 }
-                long decoded = KeyColumn.read(
-                        table, key, task, (rowKey, row) -> !wanted.contains(rowKey) || found.take(rowKey, row));
+                long decoded = KeyColumn.read(table, key, task, (rowKey, row) -> {
+                    if (keys.contains(rowKey)) {
+                        found.take(rowKey, row);
+                    }
+                    return true;
+                });
                 found.rowsRead += decoded;
                 found.filesRead += decoded > 0 ? 1 : 0;
             }

@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.types.Comparators;
 import org.apache.iceberg.types.Conversions;
@@ -102,12 +104,9 @@ final class KeyProbe {
         };
     }
 
-    UpsertKey key() {
-        return key;
-    }
-
-    int size() {
-        return values.length;
+    /** The Parquet type key column {@code column}'s values are hashed as; null when it is not probed. */
+    PrimitiveTypeName physicalType(int column) {
+        return physicalType(key.columns().get(column).type());
     }
 
     /** The names of the key's columns (whose statistics a lookup plans with). */
@@ -115,7 +114,7 @@ final class KeyProbe {
         return key.names();
     }
 
-    /** The Iceberg field id of key column {@code c}. */
+    /** The Iceberg field id of key column {@code column}. */
     int fieldId(int column) {
         return key.columns().get(column).fieldId();
     }
@@ -136,39 +135,23 @@ final class KeyProbe {
      * in the file; a missing bound bounds nothing.
      */
     int[] withinBounds(DataFile file) {
-        int from = 0;
-        int to = values.length;
-        Object lower =
-                bound(file.lowerBounds() == null ? null : file.lowerBounds().get(fieldId(0)), 0);
-        Object upper =
-                bound(file.upperBounds() == null ? null : file.upperBounds().get(fieldId(0)), 0);
-        if (lower != null) {
-            from = firstAtLeast(lower);
-        }
-        if (upper != null) {
-            to = firstAbove(upper);
-        }
+        Object lower = bound(file.lowerBounds(), 0);
+        Object upper = bound(file.upperBounds(), 0);
+        int from = lower == null ? 0 : firstFrom(lower, false);
+        int to = upper == null ? values.length : firstFrom(upper, true);
         if (from >= to) {
             return new int[0];
         }
         if (columns() == 1) {
-            int[] all = new int[to - from];
-            for (int i = 0; i < all.length; i++) {
-                all[i] = from + i;
-            }
-            return all;
+            return IntStream.range(from, to).toArray();
         }
         Object[] lowers = new Object[columns()];
         Object[] uppers = new Object[columns()];
         for (int c = 1; c < columns(); c++) {
-            lowers[c] =
-                    bound(file.lowerBounds() == null ? null : file.lowerBounds().get(fieldId(c)), c);
-            uppers[c] =
-                    bound(file.upperBounds() == null ? null : file.upperBounds().get(fieldId(c)), c);
+            lowers[c] = bound(file.lowerBounds(), c);
+            uppers[c] = bound(file.upperBounds(), c);
         }
-        return java.util.stream.IntStream.range(from, to)
-                .filter(k -> within(k, lowers, uppers))
-                .toArray();
+        return IntStream.range(from, to).filter(k -> within(k, lowers, uppers)).toArray();
     }
 
     private boolean within(int k, Object[] lowers, Object[] uppers) {
@@ -182,32 +165,25 @@ final class KeyProbe {
         return true;
     }
 
-    private Object bound(ByteBuffer serialized, int column) {
+    /** Key column {@code column}'s bound among a file's {@code bounds}; null when it has none. */
+    private Object bound(Map<Integer, ByteBuffer> bounds, int column) {
+        ByteBuffer serialized = bounds == null ? null : bounds.get(fieldId(column));
         return serialized == null
                 ? null
                 : Conversions.fromByteBuffer(key.columns().get(column).type(), serialized);
     }
 
-    private int firstAtLeast(Object bound) {
+    /**
+     * The index of the first key whose first column is at least {@code bound}, or, with {@code skipEqual},
+     * above it (the keys are sorted by their first column).
+     */
+    private int firstFrom(Object bound, boolean skipEqual) {
         int low = 0;
         int high = values.length;
         while (low < high) {
             int middle = (low + high) >>> 1;
-            if (order.get(0).compare(values[middle][0], bound) < 0) {
-                low = middle + 1;
-            } else {
-                high = middle;
-            }
-        }
-        return low;
-    }
-
-    private int firstAbove(Object bound) {
-        int low = 0;
-        int high = values.length;
-        while (low < high) {
-            int middle = (low + high) >>> 1;
-            if (order.get(0).compare(values[middle][0], bound) <= 0) {
+            int compared = order.get(0).compare(values[middle][0], bound);
+            if (compared < 0 || (skipEqual && compared == 0)) {
                 low = middle + 1;
             } else {
                 high = middle;

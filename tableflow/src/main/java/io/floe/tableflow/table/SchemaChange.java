@@ -53,11 +53,12 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
                 && same(current.configs(), overrides, TableflowConfigs.UPSERT_KEY_COLUMNS)) {
             return;
         }
-        Schema wanted;
         List<String> keyColumns;
+        Schema wanted;
         try {
-            keyColumns = TableSettings.from(overrides).upsertKeyColumns();
-            wanted = tableSchema(overrides);
+            TableSettings settings = TableSettings.from(overrides);
+            keyColumns = settings.upsertKeyColumns();
+            wanted = tableSchema(settings);
         } catch (IllegalArgumentException e) {
             return; // the configs' own check reports it
         }
@@ -109,14 +110,14 @@ public final class SchemaChange implements BiConsumer<Topic, Map<String, String>
             return Optional.empty(); // a topic being created, or one that declared no schema: nothing to fit
         }
         try {
-            return Optional.of(new Schema(tableSchema(current.configs()).columns()));
+            return Optional.of(new Schema(
+                    tableSchema(TableSettings.from(current.configs())).columns()));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
     }
 
-    private static Schema tableSchema(Map<String, String> configs) {
-        TableSettings settings = TableSettings.from(configs);
+    private static Schema tableSchema(TableSettings settings) {
         return Rows.tableSchema(ValueDecoder.of(settings).valueType(), settings.upsertKeyColumns());
     }
 

@@ -125,7 +125,7 @@ final class TableJob {
         UpsertRound upserts = TableCatalog.modeOf(table) == TableMode.UPSERT ? new UpsertRound() : null;
         UpsertRecords keyed = upserts == null ? null : new UpsertRecords(schema, values);
         if (upserts != null) {
-            keys.prepare(table, settings.upsertIndexMaxKeys());
+            keys.prepare(table, keyed.key(), settings.upsertIndexMaxKeys());
         }
         Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings);
         Map<Integer, Long> advanced = new HashMap<>();
@@ -208,7 +208,10 @@ final class TableJob {
             written = upserts == null
                     ? null
                     : upserts.write(
-                            table, keys.rowsOf(table, upserts.keys()), settings.targetFileBytes(), clock.millis());
+                            table,
+                            keys.rowsOf(table, keyed.key(), upserts.keys()),
+                            settings.targetFileBytes(),
+                            clock.millis());
         } catch (RuntimeException e) {
             // Nothing of this round was committed yet: every file it wrote can go.
             writers.abort();

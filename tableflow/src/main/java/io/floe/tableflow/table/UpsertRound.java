@@ -45,25 +45,8 @@ final class UpsertRound {
 
     /** Takes a record's change: a new row for its key, or (no row) the key's delete. */
     void apply(UpsertRecords.Change change) {
-        if (change.row() == null) {
-            delete(change.key());
-        } else {
-            put(change.key(), change.row());
-        }
-    }
-
-    void put(ByteBuffer key, GenericRecord row) {
-        changes.remove(key); // the newest change goes last
-        changes.put(key, row);
-    }
-
-    void delete(ByteBuffer key) {
-        changes.remove(key);
-        changes.put(key, null);
-    }
-
-    int size() {
-        return changes.size();
+        changes.remove(change.key()); // the newest change goes last
+        changes.put(change.key(), change.row());
     }
 
     /** The keys the round changes. */
