@@ -69,6 +69,8 @@ final class SimProducer {
     private final Map<TopicPartition, Topic> topicOf = new HashMap<>();
     private int nextValue;
     private final int batchesMax;
+    private final long batchIntervalMaxNanos;
+    private int onlyPartition = -1;
     private int batchesMade;
 
     SimProducer(
@@ -80,6 +82,21 @@ final class SimProducer {
             long producerId,
             List<Topic> topics,
             int batchesMax) {
+        this(id, world, cluster, history, client, producerId, topics, batchesMax, 40_000_000L);
+    }
+
+    /** As the other constructor, with a new batch every 1 ms to {@code batchIntervalMaxNanos}. */
+    SimProducer(
+            int id,
+            World world,
+            Cluster cluster,
+            History history,
+            SimExecutor client,
+            long producerId,
+            List<Topic> topics,
+            int batchesMax,
+            long batchIntervalMaxNanos) {
+        this.batchIntervalMaxNanos = batchIntervalMaxNanos;
         this.id = id;
         this.world = world;
         this.cluster = cluster;
@@ -95,6 +112,11 @@ final class SimProducer {
                 topicOf.put(tp, topic);
             }
         }
+    }
+
+    /** From now on it writes only to partition {@code partition} (of one-topic producers). */
+    void onlyTo(int partition) {
+        onlyPartition = partition;
     }
 
     void start() {
@@ -117,7 +139,9 @@ final class SimProducer {
             return;
         }
         Topic topic = topics.get(world.random().nextInt(topics.size()));
-        TopicPartition tp = new TopicPartition(topic.name(), world.random().nextInt(topic.partitionCount()));
+        TopicPartition tp = new TopicPartition(
+                topic.name(),
+                onlyPartition >= 0 ? onlyPartition : world.random().nextInt(topic.partitionCount()));
         PartitionState state = partitions.get(tp);
         int count = 1 + world.random().nextInt(4);
         List<String> values = new ArrayList<>(count);
@@ -138,7 +162,7 @@ final class SimProducer {
         state.nextSequence += count;
         batchesMade++;
         pump(state);
-        client.schedule(this::produceOne, world.between(1_000_000L, 40_000_000L), TimeUnit.NANOSECONDS);
+        client.schedule(this::produceOne, world.between(1_000_000L, batchIntervalMaxNanos), TimeUnit.NANOSECONDS);
     }
 
     private void pump(PartitionState state) {

@@ -273,7 +273,11 @@ final class SimTransactionalProducer {
         String group = GROUP_PREFIX + transactionalId;
         Map<TopicPartition, CommittedOffset> offsets = Map.of(
                 OFFSETS_PARTITION,
-                new CommittedOffset(transactionsMade, CommittedOffset.NO_LEADER_EPOCH, transaction, 0));
+                new CommittedOffset(
+                        transactionsMade,
+                        CommittedOffset.NO_LEADER_EPOCH,
+                        transaction,
+                        world.clock().millis()));
         request(
                 agent -> {
                     if (!version2) {
