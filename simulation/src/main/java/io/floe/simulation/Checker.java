@@ -13,8 +13,7 @@ import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ReferenceMismatch;
-import io.floe.core.object.ObjectKey;
-import io.floe.core.object.ObjectKeys;
+import io.floe.core.object.ObjectInfo;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
@@ -349,26 +348,24 @@ final class Checker {
     }
 
     /**
-     * At the end: every segment object made before {@code madeBefore} is referenced by a batch
+     * At the end: every segment object stored before {@code storedBefore} is referenced by a batch
      * (GarbageDeleted). Younger ones may still be on their way in (a compaction's output before its
-     * swap) and are only counted; the run ends with a quiet period longer than every grace and delay,
-     * so what leaked before it has had its chance to go.
+     * swap, a late PUT that landed after the last quiet period) and are only counted; the run ends with
+     * a quiet period longer than every grace and delay, so what leaked before it has had its chance to go.
      */
-    void checkGarbage(Instant madeBefore) {
+    void checkGarbage(Instant storedBefore) {
         Set<String> referenced = new HashSet<>();
         for (TopicPartition tp : partitions) {
             for (BatchCoordinate row : metadata.batches(tp, 0, Integer.MAX_VALUE)) {
                 referenced.add(row.object().value());
             }
         }
-        for (String key : objects.keys()) {
-            if (!key.startsWith("segments/") || referenced.contains(key)) {
+        for (ObjectInfo info : objects.list("segments/")) {
+            if (referenced.contains(info.key().value())) {
                 continue;
             }
-            if (ObjectKeys.createdAt(new ObjectKey(key))
-                    .map(made -> made.isBefore(madeBefore))
-                    .orElse(true)) {
-                history.violation("GarbageDeleted", key + " is unreferenced after the heal phase");
+            if (info.lastModified().isBefore(storedBefore)) {
+                history.violation("GarbageDeleted", info.key() + " is unreferenced after the heal phase");
             } else {
                 youngUnreferenced++;
             }

@@ -41,8 +41,8 @@ final class LongHorizon {
     private static final long FINAL_QUIET_MIN = 8 * DAY;
     /** Then more than {@code delete.retention.ms} (1 day), so a second cleaning may drop tombstones and markers. */
     private static final long AFTER_CLEANING = 2 * DAY;
-    /** Longer than the orphan grace and the delete delay: what the last rounds left goes. */
-    private static final long GARBAGE_TIME = 3 * 60 * SECOND;
+    /** Ten cleanup rounds and more (every tenth lists the store for objects no row knows). */
+    private static final long FINAL_RUN = 22 * SECOND;
 
     /**
      * What the long horizon needs of its run: {@code afterEachStep} checks the index after every step,
@@ -108,13 +108,12 @@ final class LongHorizon {
         world.jump(finalQuiet);
         quietNanos += finalQuiet;
         runFor(3 * SECOND);
+        // Past delete.retention.ms, the orphan grace and the delete delay: the second cleaning, and what
+        // was left before goes (a listing of the store included, every tenth cleanup round).
+        lastQuietBegan = world.clock().instant();
         world.jump(AFTER_CLEANING);
         quietNanos += AFTER_CLEANING;
-        runFor(8 * SECOND);
-        // Past the orphan grace and the delete delay, for what the last cleanings left.
-        lastQuietBegan = world.clock().instant();
-        world.jump(GARBAGE_TIME);
-        runFor(8 * SECOND);
+        runFor(FINAL_RUN);
         MetadataRows.check(run.metadata(), run.metadata(), run.metadata(), app, run.history(), figures);
         figures.put("days", (world.nanoTime() - started) / DAY);
         figures.put("quiet days", quietNanos / DAY);
