@@ -258,6 +258,52 @@ class SchemaEditReplayIT {
     }
 
     /**
+     * The table keeps the settings of every edit that a snapshot still names, and only those: each edit
+     * adds one table property, and the next edit drops those whose snapshots have all expired.
+     */
+    @Test
+    void decodingSettingsAreKeptWhileASnapshotNamesThem() {
+        String topic = "required";
+        requiredPropertiesEditedKeepRefusedRecordsRefusedAndAppliedOnesApplied();
+        assertThat(decodingSettings(topic)).hasSize(3).isEqualTo(namedBySnapshots(topic));
+
+        Table table = floe.tables.load(topic).orElseThrow();
+        table.expireSnapshots()
+                .expireOlderThan(table.currentSnapshot().timestampMillis() + 1)
+                .retainLast(1)
+                .commit();
+        List<CommitOffsets> kept = changes.commitOffsets(topic);
+        Offsets before = kept.get(kept.size() - 1).watermark();
+        edit(topic, Map.of("floe.tableflow.schema", REQUIRED_BALANCE.replace("\"balance\"]", "]")));
+        produce(topic, json("i", "{}"));
+        catchUp(topic);
+        assertThat(decodingSettings(topic)).hasSizeLessThan(3).isEqualTo(namedBySnapshots(topic));
+        assertThat(answer(topic, new Point.AtOffsets(before), new Point.Latest()))
+                .containsExactly("c i 8 before=- after=8/balance=null,tier=null");
+    }
+
+    /** The fingerprints whose settings the table keeps. */
+    private java.util.Set<String> decodingSettings(String topic) {
+        java.util.Set<String> kept = new java.util.TreeSet<>();
+        floe.tables.load(topic).orElseThrow().properties().keySet().stream()
+                .filter(name -> name.startsWith("floe.tableflow.decoding."))
+                .forEach(name -> kept.add(name.substring("floe.tableflow.decoding.".length())));
+        return kept;
+    }
+
+    /** The fingerprints the table's snapshots name. */
+    private java.util.Set<String> namedBySnapshots(String topic) {
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        for (var snapshot : floe.tables.load(topic).orElseThrow().snapshots()) {
+            String fingerprint = snapshot.summary().get("floe.tableflow.decoding");
+            if (fingerprint != null) {
+                named.add(fingerprint);
+            }
+        }
+        return named;
+    }
+
+    /**
      * The change topic's walk, one full query per pair of consecutive commits: each change's before image
      * is the key's row so far, the rows after each commit are the table's at that commit (every column),
      * and the walk publishes exactly what one query over the whole table answers.

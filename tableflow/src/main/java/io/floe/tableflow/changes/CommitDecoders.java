@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What each record of a replayed upsert table did, decided as the round that applied it decided: with
@@ -27,6 +29,8 @@ import org.apache.iceberg.Table;
  * cannot be rebuilt and the query is refused (410) rather than answered without it.
  */
 final class CommitDecoders {
+
+    private static final Logger LOGGER = LoggerFactory.getLogger(CommitDecoders.class);
 
     /** The rule of one commit's records. */
     interface Records {
@@ -110,6 +114,11 @@ final class CommitDecoders {
     private Records unrecorded(Segments.Segment segment) {
         if (current == null) {
             current = new UpsertRecords(schema, currentSettings.get());
+            LOGGER.info(
+                    "change query replays commits that recorded no decoding settings with the topic's current"
+                            + " ones and the dead-letter table table={} first={}",
+                    tableName,
+                    segment.commit());
         }
         UpsertRecords records = current;
         Set<Long> refused = deadLetters.of(segment);
