@@ -44,26 +44,26 @@ final class CommitDecoders {
     private final Table table;
     private final String tableName;
     private final Schema schema;
-    private final Supplier<ValueDecoder> currentSettings;
+    private final Supplier<ValueDecoder> currentDecoder;
     private final DeadLetterOffsets deadLetters;
     private final Map<String, UpsertRecords> recorded = new HashMap<>();
     private UpsertRecords current;
 
     /**
      * The rules of {@code table}'s commits, its rows in the table's current {@code schema}; {@code
-     * currentSettings} gives the topic's decoder now (failing with a {@link ChangeQueryException}),
+     * currentDecoder} gives the topic's decoder now (failing with a {@link ChangeQueryException}),
      * asked only for a commit that recorded none.
      */
     CommitDecoders(
             Table table,
             String tableName,
             Schema schema,
-            Supplier<ValueDecoder> currentSettings,
+            Supplier<ValueDecoder> currentDecoder,
             DeadLetterOffsets deadLetters) {
         this.table = table;
         this.tableName = tableName;
         this.schema = schema;
-        this.currentSettings = currentSettings;
+        this.currentDecoder = currentDecoder;
         this.deadLetters = deadLetters;
     }
 
@@ -113,7 +113,7 @@ final class CommitDecoders {
 
     private Records unrecorded(Segments.Segment segment) {
         if (current == null) {
-            current = new UpsertRecords(schema, currentSettings.get());
+            current = new UpsertRecords(schema, currentDecoder.get());
             LOGGER.info(
                     "change query replays commits that recorded no decoding settings with the topic's current"
                             + " ones and the dead-letter table table={} first={}",
