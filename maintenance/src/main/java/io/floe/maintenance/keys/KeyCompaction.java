@@ -80,6 +80,7 @@ public final class KeyCompaction implements Job {
     private final MarkerCleaner markers;
     private final Map<PartitionId, Checkpoint> checkpoints = new HashMap<>();
     private KeyOffsetMap map;
+    private long markersRemoved;
 
     public KeyCompaction(
             MaintenanceConfig config,
@@ -130,7 +131,7 @@ public final class KeyCompaction implements Job {
         int attempted = 0;
         int cleaned = 0;
         long removed = 0;
-        double markersBefore = meters.markersRemoved.count();
+        markersRemoved = 0;
         Set<PartitionId> passed = new HashSet<>();
         for (Candidate candidate : due) {
             if (attempted > 0 && read >= budget) {
@@ -166,7 +167,7 @@ public final class KeyCompaction implements Job {
             return "";
         }
         return "due=" + due.size() + " cleaned=" + cleaned + " recordsRemoved=" + removed + " markersRemoved="
-                + (long) (meters.markersRemoved.count() - markersBefore);
+                + markersRemoved;
     }
 
     /** Scans every compacted partition and fills {@code lags}. */
@@ -324,13 +325,14 @@ public final class KeyCompaction implements Job {
                 config.objectDeleteDelay().toMillis());
         Instant horizon = Instant.ofEpochMilli(saturatedSum(now.toEpochMilli(), holdMs));
         try {
-            long earliest = markers.clean(
+            MarkerCleaner.Cleaned cleaned = markers.clean(
                     candidate.topicPartition(),
                     candidate.offsets().logStartOffset(),
                     checkpoint.cleanOffset(),
                     now,
                     horizon);
-            return checkpoint.withMarkerHorizon(earliest);
+            markersRemoved += cleaned.removed();
+            return checkpoint.withMarkerHorizon(cleaned.earliestHorizonMs());
         } catch (UnknownTopicException deletedMeanwhile) {
             return checkpoint;
         } catch (RuntimeException e) {

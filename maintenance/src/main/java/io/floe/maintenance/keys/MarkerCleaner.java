@@ -26,21 +26,28 @@ final class MarkerCleaner {
     }
 
     /**
-     * Cleans the markers in {@code [from, to)}; markers found removable get {@code horizon}. Returns the
-     * earliest horizon of a marker kept there ({@link Long#MAX_VALUE} for none).
+     * What cleaning a section did.
+     *
+     * @param removed markers removed
+     * @param earliestHorizonMs the earliest horizon of a marker kept there ({@link Long#MAX_VALUE} for none)
      */
-    long clean(TopicPartition tp, long from, long to, Instant now, Instant horizon) {
+    record Cleaned(long removed, long earliestHorizonMs) {}
+
+    /** Cleans the markers in {@code [from, to)}; markers found removable get {@code horizon}. */
+    Cleaned clean(TopicPartition tp, long from, long to, Instant now, Instant horizon) {
         long earliest = Long.MAX_VALUE;
+        long count = 0;
         long next = from;
         while (next < to) {
             MarkerCleaning page = retention.cleanMarkers(tp, next, to, now, horizon, MARKERS_PER_CALL);
             removed.increment(page.removed());
+            count += page.removed();
             earliest = Math.min(earliest, page.earliestHorizonMs());
             if (page.nextOffset() <= next) {
                 throw new IllegalStateException("marker cleaning of " + tp + " did not move past offset " + next);
             }
             next = page.nextOffset();
         }
-        return earliest;
+        return new Cleaned(count, earliest);
     }
 }
