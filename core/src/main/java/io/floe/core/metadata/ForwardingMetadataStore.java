@@ -199,6 +199,29 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public MarkerCleaning cleanMarkers(
+            TopicPartition topicPartition,
+            long fromOffset,
+            long toOffset,
+            Instant now,
+            Instant deleteHorizon,
+            int maxMarkers) {
+        return call(
+                MetadataOperation.CLEAN_MARKERS,
+                () -> delegate.cleanMarkers(topicPartition, fromOffset, toOffset, now, deleteHorizon, maxMarkers));
+    }
+
+    @Override
+    public long activeSegment(TopicPartition topicPartition) {
+        return call(MetadataOperation.ACTIVE_SEGMENT, () -> delegate.activeSegment(topicPartition));
+    }
+
+    @Override
+    public long rollSegment(TopicPartition topicPartition, long baseOffset) {
+        return call(MetadataOperation.ROLL_SEGMENT, () -> delegate.rollSegment(topicPartition, baseOffset));
+    }
+
+    @Override
     public void commitOffsets(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
         run(MetadataOperation.COMMIT_OFFSETS, () -> delegate.commitOffsets(groupId, offsets));
     }

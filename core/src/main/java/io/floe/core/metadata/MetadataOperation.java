@@ -46,6 +46,9 @@ public enum MetadataOperation {
     RELEASE_RETENTION(LogRetention.class, "releaseRetention", IDEMPOTENT_WRITE),
     RETENTION_HOLDS(LogRetention.class, "retentionHolds", READ),
     EXPIRE_PRODUCERS(LogRetention.class, "expireProducers", IDEMPOTENT_WRITE),
+    CLEAN_MARKERS(LogRetention.class, "cleanMarkers", IDEMPOTENT_WRITE),
+    ACTIVE_SEGMENT(LogRetention.class, "activeSegment", READ),
+    ROLL_SEGMENT(LogRetention.class, "rollSegment", IDEMPOTENT_WRITE),
 
     // ConsumerOffsets
     COMMIT_OFFSETS(ConsumerOffsets.class, "commitOffsets", IDEMPOTENT_WRITE),

@@ -252,6 +252,18 @@ final class Migrations {
                     "CREATE INDEX producer_state_open_by_producer ON producer_state (producer_id)"
                             + " WHERE txn_first_offset IS NOT NULL"));
 
+    /**
+     * Key compaction's bookkeeping: the delete horizon of a transaction marker it found removable (Kafka
+     * stamps it into the control batch, KIP-534), and the first offset of each partition's emulated
+     * active segment, which it never cleans. Both are written by key compaction only.
+     */
+    private static final Migration KEY_COMPACTION_STATE = new Migration(
+            11,
+            "transaction markers' delete horizon, emulated active segments",
+            List.of(
+                    "ALTER TABLE txn_markers ADD COLUMN delete_horizon BIGINT",
+                    "ALTER TABLE partitions ADD COLUMN segment_base_offset BIGINT NOT NULL DEFAULT 0"));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(
             INITIAL,
@@ -263,7 +275,8 @@ final class Migrations {
             LOG_REWRITES,
             PRODUCER_EXPIRY,
             COORDINATOR_LEASES,
-            TRANSACTIONS);
+            TRANSACTIONS,
+            KEY_COMPACTION_STATE);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

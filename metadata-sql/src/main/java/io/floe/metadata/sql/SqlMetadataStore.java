@@ -13,6 +13,7 @@ import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.JobLease;
+import io.floe.core.metadata.MarkerCleaning;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.NodeIdClaim;
@@ -27,6 +28,7 @@ import io.floe.core.metadata.StoredObject;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.topic.UnknownTopicException;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -880,6 +882,41 @@ public final class SqlMetadataStore implements MetadataStore {
         return rewritingLog(
                 "truncate " + topicPartition + " below " + newLogStart,
                 connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
+    }
+
+    @Override
+    public MarkerCleaning cleanMarkers(
+            TopicPartition topicPartition,
+            long fromOffset,
+            long toOffset,
+            Instant now,
+            Instant deleteHorizon,
+            int maxMarkers) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        long nowMs = now.toEpochMilli();
+        long horizonMs = deleteHorizon.toEpochMilli();
+        return rewritingLog(
+                "clean transaction markers of " + topicPartition + " in [" + fromOffset + ", " + toOffset + ")",
+                connection -> MarkerCleanup.clean(
+                        connection, topicPartition, fromOffset, toOffset, nowMs, horizonMs, maxMarkers));
+    }
+
+    @Override
+    public long activeSegment(TopicPartition topicPartition) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return read(
+                        "read the active segment of " + topicPartition,
+                        connection -> ActiveSegments.activeSegment(connection, topicPartition))
+                .orElseThrow(() -> new UnknownTopicException(topicPartition.toString()));
+    }
+
+    @Override
+    public long rollSegment(TopicPartition topicPartition, long baseOffset) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return write(
+                        "roll the active segment of " + topicPartition + " to " + baseOffset,
+                        connection -> ActiveSegments.rollSegment(connection, topicPartition, baseOffset))
+                .orElseThrow(() -> new UnknownTopicException(topicPartition.toString()));
     }
 
     @Override
