@@ -252,6 +252,19 @@ final class Migrations {
                     "CREATE INDEX producer_state_open_by_producer ON producer_state (producer_id)"
                             + " WHERE txn_first_offset IS NOT NULL"));
 
+    /**
+     * Indexes for the periodic work that looks for what is due, so that its cost follows what is due and
+     * not what was ever stored: offsets past retention (by commit time), transactional ids past their
+     * expiration (by last change), live agents (by heartbeat; a killed agent's row stays behind).
+     */
+    private static final Migration DUE_WORK_INDEXES = new Migration(
+            11,
+            "indexes for periodic work",
+            List.of(
+                    "CREATE INDEX group_offsets_by_time ON group_offsets (commit_timestamp)",
+                    "CREATE INDEX transactions_by_update ON transactions (updated_at)",
+                    "CREATE INDEX agents_by_heartbeat ON agents (heartbeat_at)"));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(
             INITIAL,
@@ -263,7 +276,8 @@ final class Migrations {
             LOG_REWRITES,
             PRODUCER_EXPIRY,
             COORDINATOR_LEASES,
-            TRANSACTIONS);
+            TRANSACTIONS,
+            DUE_WORK_INDEXES);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 
