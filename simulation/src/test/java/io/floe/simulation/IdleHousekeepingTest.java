@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,14 +50,19 @@ class IdleHousekeepingTest {
         Cost empty = idleCost("empty", 0, 0);
         Cost stored = idleCost("stored", 400, 200);
 
-        assertThat(stored.calls())
-                .as("store operations of an idle agent over %s, with 400 transactional ids and 200 groups stored",
-                        MEASURED)
-                .isEqualTo(empty.calls());
-        assertThat(stored.rows())
-                .as("rows the store returned to an idle agent over %s, with 400 transactional ids and 200 groups"
-                        + " stored", MEASURED)
-                .isEqualTo(empty.rows());
+        SoftAssertions.assertSoftly(softly -> {
+            softly.assertThat(stored.calls())
+                    .as(
+                            "store operations of an idle agent over %s, with 400 transactional ids and 200 groups stored",
+                            MEASURED)
+                    .isEqualTo(empty.calls());
+            softly.assertThat(stored.rows())
+                    .as(
+                            "rows the store returned to an idle agent over %s, with 400 transactional ids and 200 groups"
+                                    + " stored",
+                            MEASURED)
+                    .isEqualTo(empty.rows());
+        });
     }
 
     /** Store operations and rows returned, by operation, while one agent idles on a store holding what is asked. */
@@ -71,7 +77,9 @@ class IdleHousekeepingTest {
             for (int group = 0; group < groups; group++) {
                 store.commitOffsets(
                         "group-" + group,
-                        Map.of(new TopicPartition("orders", 0), new CommittedOffset(1, -1, "", world.clock().millis())));
+                        Map.of(
+                                new TopicPartition("orders", 0),
+                                new CommittedOffset(1, -1, "", world.clock().millis())));
             }
             CountingStore counting = new CountingStore(store);
             Node node = new Node("agent-1.1", true);
@@ -84,8 +92,7 @@ class IdleHousekeepingTest {
                     objects,
                     meters,
                     world.clock(),
-                    GroupCoordinatorConfig.defaults()
-                            .withOffsetsRetention(Duration.ofDays(7), OFFSETS_RETENTION_CHECK),
+                    GroupCoordinatorConfig.defaults().withOffsetsRetention(Duration.ofDays(7), OFFSETS_RETENTION_CHECK),
                     concurrency);
             Maintenance.start(
                     MaintenanceConfig.DEFAULTS,

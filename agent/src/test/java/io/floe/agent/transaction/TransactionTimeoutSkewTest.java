@@ -73,8 +73,8 @@ class TransactionTimeoutSkewTest {
         TransactionCoordinator coordinator =
                 coordinator(Clock.offset(trueTime, Duration.ofMillis(skewMs)), id -> true, coordinatorMeters);
         coordinator.start(scheduler);
-        ProducerEpoch producer = ((TransactionOutcome.Done) leader.initProducer(ID, (int) TIMEOUT.toMillis(), null))
-                .producer();
+        ProducerEpoch producer =
+                ((TransactionOutcome.Done) leader.initProducer(ID, (int) TIMEOUT.toMillis(), null)).producer();
         scheduler.advanceBy(Duration.ofMillis(3_700)); // out of step with the scans
 
         for (int transaction = 0; transaction < 12; transaction++) {
@@ -106,8 +106,8 @@ class TransactionTimeoutSkewTest {
     void aCoordinatorMoveRestartsTheTimerAndAbortsNothingHealthy(long skewMs) {
         TransactionCoordinator before = coordinator(trueTime, id -> true, coordinatorMeters);
         before.start(scheduler);
-        ProducerEpoch producer = ((TransactionOutcome.Done) leader.initProducer(ID, (int) TIMEOUT.toMillis(), null))
-                .producer();
+        ProducerEpoch producer =
+                ((TransactionOutcome.Done) leader.initProducer(ID, (int) TIMEOUT.toMillis(), null)).producer();
         begin(producer);
         scheduler.advanceBy(Duration.ofSeconds(6));
         before.close();
@@ -153,7 +153,8 @@ class TransactionTimeoutSkewTest {
             scheduler.advanceBy(Duration.ofMillis(100));
             if (store.transaction(ID).orElseThrow().state() == TransactionState.COMPLETE_ABORT) {
                 assertThat(store.offsets(new TopicPartition("orders", 0)).lastStableOffset())
-                        .isEqualTo(store.offsets(new TopicPartition("orders", 0)).highWatermark());
+                        .isEqualTo(
+                                store.offsets(new TopicPartition("orders", 0)).highWatermark());
                 return trueTime.instant();
             }
         }
