@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -116,6 +117,8 @@ public final class IdleMetadataBenchmark {
             return;
         }
         Path dir = Files.createTempDirectory("floe-idle-metadata-");
+        // Traversable by the unprivileged user PostgreSQL runs as when this runs as root.
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         List<Rates> rates = new ArrayList<>();
         try (PostgresServer postgres = PostgresServer.start(dir.resolve("postgres"), false)) {
             rates.add(measure(postgres, dir, "idle_empty", options, 0, 0));
