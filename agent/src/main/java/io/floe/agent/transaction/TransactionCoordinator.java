@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -219,11 +220,13 @@ public final class TransactionCoordinator implements AutoCloseable {
                 .filter(transaction -> coordinatedHere.test(transaction.transactionalId()))
                 .toList();
         int aborted = 0;
+        Set<OpenTransaction> ended = new HashSet<>();
         for (OpenTransaction expired : timeouts.scan(coordinated, now)) {
             Duration seenFor = timeouts.seenFor(expired, now);
             TransactionOutcome outcome = writingMarkers(() ->
                     store.abortExpired(expired.transactionalId(), expired.producer(), expired.startedAtMs(), now));
             timeouts.forget(expired);
+            ended.add(expired);
             if (outcome instanceof TransactionOutcome.Done) {
                 LOGGER.info(
                         "Aborted a transaction past its timeout transactionalId={} producer={} openHereForMs={}"
@@ -243,7 +246,8 @@ public final class TransactionCoordinator implements AutoCloseable {
             }
             applied(outcome);
         }
-        metrics.scanned(coordinated, timeouts.oldestAge(now));
+        metrics.scanned(
+                coordinated.stream().filter(open -> !ended.contains(open)).toList(), timeouts.oldestAge(now));
         return aborted;
     }
 
