@@ -8,6 +8,7 @@ import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.record.NewBatch;
 import io.floe.core.topic.Topic;
 import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionError;
 import io.floe.core.transaction.TransactionOutcome;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -328,6 +329,15 @@ final class SimTransactionalProducer {
                     } else if (outcome == null && ++attempts < ATTEMPTS_MAX) {
                         end(commit);
                     } else {
+                        if (commit
+                                && outcome instanceof TransactionOutcome.Refused refused
+                                && refused.error() == TransactionError.INVALID_TXN_STATE) {
+                            // Every batch was answered (a failed one makes the end an abort), and a timeout's
+                            // abort fences the epoch: the transaction this producer wrote to must be open.
+                            history.violation(
+                                    "CommitOfAnsweredTransaction",
+                                    name + ": EndTxn(commit) at " + producer + " refused: " + refused.message());
+                        }
                         abandon();
                     }
                 });

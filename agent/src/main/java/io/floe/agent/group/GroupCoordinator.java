@@ -395,12 +395,15 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * Removes offsets past retention of groups without members; returns how many. Only groups routed
-     * here: a group coordinated by another agent is not in this one's memory and would look idle.
+     * here: a group coordinated by another agent is not in this one's memory and would look idle. Then
+     * the Empty groups in memory that have no offsets left are dropped: asked group by group, since the
+     * groups in memory are few (an idle group gives its lease up and leaves memory) and all groups with
+     * offsets are many.
      */
     public int expireOffsets() {
         int expired =
                 offsets.expire((groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
-        groups.dropForgotten(Set.copyOf(store.offsetGroups()));
+        groups.dropForgotten(groupId -> !store.committedOffsets(groupId).isEmpty());
         return expired;
     }
 

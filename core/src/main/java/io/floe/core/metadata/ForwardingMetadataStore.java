@@ -9,6 +9,7 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -262,6 +263,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public List<String> groupsCommittedBefore(Instant committedBefore) {
+        return call(MetadataOperation.GROUPS_COMMITTED_BEFORE, () -> delegate.groupsCommittedBefore(committedBefore));
+    }
+
+    @Override
     public void heartbeatAgent(AgentRegistration registration) {
         run(MetadataOperation.HEARTBEAT_AGENT, () -> delegate.heartbeatAgent(registration));
     }
@@ -408,8 +414,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
-        return call(MetadataOperation.ABORT_EXPIRED, () -> delegate.abortExpired(transactionalId, producer, now));
+    public TransactionOutcome abortExpired(
+            String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now) {
+        return call(
+                MetadataOperation.ABORT_EXPIRED,
+                () -> delegate.abortExpired(transactionalId, producer, startedAtMs, now));
     }
 
     @Override
@@ -431,8 +440,8 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public List<TransactionDescription> expiredTransactions(Instant now) {
-        return call(MetadataOperation.EXPIRED_TRANSACTIONS, () -> delegate.expiredTransactions(now));
+    public List<OpenTransaction> openTransactions() {
+        return call(MetadataOperation.OPEN_TRANSACTIONS, () -> delegate.openTransactions());
     }
 
     @Override

@@ -59,6 +59,7 @@ public enum MetadataOperation {
     DELETE_TOPIC_OFFSETS(ConsumerOffsets.class, "deleteTopicOffsets", IDEMPOTENT_WRITE),
     EXPIRE_OFFSETS(ConsumerOffsets.class, "expireOffsets", IDEMPOTENT_WRITE),
     OFFSET_GROUPS(ConsumerOffsets.class, "offsetGroups", READ),
+    GROUPS_COMMITTED_BEFORE(ConsumerOffsets.class, "groupsCommittedBefore", READ),
 
     // AgentMembership
     HEARTBEAT_AGENT(AgentMembership.class, "heartbeatAgent", IDEMPOTENT_WRITE),
@@ -85,7 +86,7 @@ public enum MetadataOperation {
     WRITE_MARKER(Transactions.class, "writeMarker", FENCED_WRITE),
     TRANSACTION(Transactions.class, "transaction", READ),
     TRANSACTIONS(Transactions.class, "transactions", READ),
-    EXPIRED_TRANSACTIONS(Transactions.class, "expiredTransactions", READ),
+    OPEN_TRANSACTIONS(Transactions.class, "openTransactions", READ),
     PENDING_OFFSETS(Transactions.class, "pendingOffsets", READ),
     EXPIRE_TRANSACTIONAL_IDS(Transactions.class, "expireTransactionalIds", IDEMPOTENT_WRITE),
 

@@ -264,6 +264,19 @@ final class Migrations {
                     "ALTER TABLE txn_markers ADD COLUMN delete_horizon BIGINT",
                     "ALTER TABLE partitions ADD COLUMN segment_base_offset BIGINT NOT NULL DEFAULT 0"));
 
+    /**
+     * Indexes for the periodic work that looks for what is due, so that its cost follows what is due and
+     * not what was ever stored: offsets past retention (by commit time), transactional ids past their
+     * expiration (by last change), live agents (by heartbeat; a killed agent's row stays behind).
+     */
+    private static final Migration DUE_WORK_INDEXES = new Migration(
+            12,
+            "indexes for periodic work",
+            List.of(
+                    "CREATE INDEX group_offsets_by_time ON group_offsets (commit_timestamp)",
+                    "CREATE INDEX transactions_by_update ON transactions (updated_at)",
+                    "CREATE INDEX agents_by_heartbeat ON agents (heartbeat_at)"));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(
             INITIAL,
@@ -276,7 +289,8 @@ final class Migrations {
             PRODUCER_EXPIRY,
             COORDINATOR_LEASES,
             TRANSACTIONS,
-            KEY_COMPACTION_STATE);
+            KEY_COMPACTION_STATE,
+            DUE_WORK_INDEXES);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

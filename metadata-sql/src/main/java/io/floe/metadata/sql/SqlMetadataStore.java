@@ -29,6 +29,7 @@ import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.UnknownTopicException;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -43,7 +44,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -422,10 +422,12 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
+    public TransactionOutcome abortExpired(
+            String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now) {
         return transactionWrite(
                 "abort expired transaction " + transactionalId,
-                connection -> transactions.abortExpired(connection, transactionalId, producer, now.toEpochMilli()));
+                connection -> transactions.abortExpired(
+                        connection, transactionalId, producer, startedAtMs, now.toEpochMilli()));
     }
 
     @Override
@@ -454,19 +456,8 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public List<TransactionDescription> expiredTransactions(Instant now) {
-        long nowMs = now.toEpochMilli();
-        return read("list expired transactions", connection -> {
-            List<TransactionDescription> expired = new ArrayList<>();
-            for (TransactionDescription transaction : describeAll(
-                    connection, " WHERE state = '" + TransactionState.ONGOING.name() + "' AND started_at < ?", nowMs)) {
-                if (transaction.expiredAt(nowMs)) {
-                    expired.add(transaction);
-                }
-            }
-            expired.sort(Comparator.comparingLong(TransactionDescription::startedAtMs));
-            return expired;
-        });
+    public List<OpenTransaction> openTransactions() {
+        return read("list open transactions", transactions.rows()::open);
     }
 
     private List<TransactionDescription> describeAll(Connection connection, String where, long... parameters)
@@ -672,6 +663,14 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public List<String> offsetGroups() {
         return read("list groups with offsets", groupOffsets::groups);
+    }
+
+    @Override
+    public List<String> groupsCommittedBefore(Instant committedBefore) {
+        Objects.requireNonNull(committedBefore, "committedBefore");
+        return read(
+                "list groups with offsets committed before " + committedBefore,
+                connection -> groupOffsets.groupsCommittedBefore(connection, committedBefore));
     }
 
     // ----- membership
