@@ -78,7 +78,8 @@ final class TableJob {
             CommittedLog log,
             Clock clock,
             TableMetrics metrics,
-            long maxBytesPerRound) {
+            long maxBytesPerRound,
+            KeyIndexBudget keyIndexes) {
         this.topicName = topicName;
         this.catalog = catalog;
         this.metadata = metadata;
@@ -87,7 +88,7 @@ final class TableJob {
         this.metrics = metrics;
         this.maxBytesPerRound = maxBytesPerRound;
         this.hold = new RetentionHold(retention, topicName);
-        this.keys = new KeyLocator(clock, metrics);
+        this.keys = new KeyLocator(clock, metrics, keyIndexes, topicName);
     }
 
     /** What a round did. */
@@ -107,16 +108,18 @@ final class TableJob {
      * throws what it threw and keeps its files (they may be in the table now); the next round finds out
      * from the tables' watermarks.
      */
-    Outcome run(Topic topic, TableSettings settings) {
+    Outcome run(Topic topic, TableSettings settings, LeaseFence fence) {
         ValueDecoder values = decoder(settings);
-        Table table = PinnedTable.pin(catalog.loadOrCreate(
-                topicName, Rows.tableSchema(values.valueType(), settings.upsertKeyColumns()), settings));
+        // Claimed before anything is read: from here on no holder of an older lease commits to the table.
+        Table table = PinnedTable.pin(fence.claim(catalog.loadOrCreate(
+                topicName, Rows.tableSchema(values.valueType(), settings.upsertKeyColumns()), settings)));
         Schema schema = table.schema();
         Watermark watermark = Watermark.of(table)
                 .filter(mark -> mark.topicId().equals(topic.id()))
                 .orElse(Watermark.empty(topic.id()));
         hold.beforeRound(watermark, topic.partitionCount());
-        Optional<Table> deadLetters = catalog.loadDeadLetters(topicName).map(PinnedTable::pin);
+        Optional<Table> deadLetters =
+                catalog.loadDeadLetters(topicName).map(fence::claim).map(PinnedTable::pin);
         Watermark deadLetterMark = deadLetters
                 .flatMap(Watermark::of)
                 .filter(mark -> mark.topicId().equals(topic.id()))
@@ -127,7 +130,7 @@ final class TableJob {
         if (upserts != null) {
             keys.prepare(table, keyed.key(), settings.upsertIndexMaxKeys());
         }
-        Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings);
+        Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings, fence);
         Map<Integer, Long> advanced = new HashMap<>();
         long[] counts = new long[2];
         long budget = maxBytesPerRound;
@@ -275,6 +278,11 @@ final class TableJob {
         }
     }
 
+    /** The table left this agent (its lease moved, it was turned off): what it held in memory goes. */
+    void close() {
+        keys.close();
+    }
+
     /** Stops holding retention back for this table (it is stalled; see {@link RetentionHold#release}). */
     void releaseRetention() {
         hold.release();
@@ -297,14 +305,16 @@ final class TableJob {
         private final PartitionKey key;
         private final InternalRecordWrapper wrapper;
         private final Watermark deadLetterMark;
+        private final LeaseFence fence;
         private FanoutDataWriter<Record> dead;
         private Table deadTable;
 
-        Writers(Table table, Table deadTable, Watermark deadLetterMark, TableSettings settings) {
+        Writers(Table table, Table deadTable, Watermark deadLetterMark, TableSettings settings, LeaseFence fence) {
             this.table = table;
             this.deadTable = deadTable;
             this.deadLetterMark = deadLetterMark;
             this.settings = settings;
+            this.fence = fence;
             this.data = writer(table, settings.targetFileBytes());
             this.key = new PartitionKey(table.spec(), table.schema());
             this.wrapper = new InternalRecordWrapper(table.schema().asStruct());
@@ -321,7 +331,7 @@ final class TableJob {
 
         Schema deadLetterSchema() {
             if (deadTable == null) {
-                deadTable = PinnedTable.pin(catalog.loadOrCreateDeadLetters(topicName));
+                deadTable = PinnedTable.pin(fence.claim(catalog.loadOrCreateDeadLetters(topicName)));
                 // The round decided which dead letters to write from the table as it was at the start
                 // (none then); another writer that committed dead letters since would see them twice.
                 Watermark now = Watermark.of(deadTable)
