@@ -3,6 +3,7 @@ package io.floe.tableflow.maintenance;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.delta.DeltaFileReferences;
 import io.floe.tableflow.delta.DeltaLogCleanup;
+import io.floe.tableflow.delta.DeltaRetirement;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.HashMap;
@@ -107,7 +108,9 @@ public final class TableMaintenance {
         }
         SnapshotExpiry.Outcome expiry = expire(table, settings, now, schedule);
         int orphans = removeOrphans(table, settings, now, schedule);
-        int deltaLogFiles = settings.deltaEnabled() ? cleanDeltaLog(table, now, schedule.metrics) : 0;
+        int deltaLogFiles = settings.deltaEnabled()
+                ? cleanDeltaLog(table, now, schedule.metrics)
+                : retireDeltaLog(table, settings, now, schedule.metrics);
         return new Result(
                 compaction,
                 expiry.snapshotsExpired(),
@@ -211,6 +214,26 @@ public final class TableMaintenance {
             metrics.failed();
             LOGGER.warn(
                     "delta log cleanup failed table={}: {}; the next maintenance interval tries again",
+                    table.name(),
+                    e.toString(),
+                    e);
+            return 0;
+        }
+    }
+
+    /**
+     * Retires the Delta log of a table whose Delta publishing was turned off ({@link DeltaRetirement}); its
+     * failures are counted, never thrown.
+     */
+    private static int retireDeltaLog(Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
+        try {
+            DeltaRetirement.Outcome outcome = DeltaRetirement.retire(table, settings.snapshotRetention(), now);
+            metrics.deltaLogFilesRemoved(outcome.removed());
+            return outcome.removed();
+        } catch (RuntimeException e) {
+            metrics.failed();
+            LOGGER.warn(
+                    "retiring the delta log failed table={}: {}; the next maintenance interval tries again",
                     table.name(),
                     e.toString(),
                     e);

@@ -9,6 +9,7 @@ import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.delta.DeltaMetrics;
 import io.floe.tableflow.delta.DeltaMirror;
+import io.floe.tableflow.delta.DeltaRetirement;
 import io.floe.tableflow.maintenance.CompactionOutcome;
 import io.floe.tableflow.maintenance.TableMaintenance;
 import io.floe.tableflow.source.CommittedLog;
@@ -380,10 +381,12 @@ public final class TableJobs {
      */
     private void mirrorToDelta(Topic topic, TableSettings settings, Scheduled scheduled, LeaseFence fence) {
         if (!settings.deltaEnabled()) {
+            scheduled.delta.forget();
             return;
         }
         try {
             catalog.load(topic.name())
+                    .filter(table -> DeltaRetirement.resume(fence.claim(table), clock.instant()))
                     .ifPresent(table -> scheduled.delta.sync(table, settings.snapshotRetention()));
         } catch (RuntimeException e) {
             LOGGER.warn("cannot load the table of topic={} for its delta log: {}", topic.name(), e.toString());
