@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maintenance of one topic's tables (its rows and its dead letters), called by the topic's job after
- * each round, on the job's thread and under its lease. It keeps a schedule per table, and deciding
- * whether anything is due reads only the loaded metadata:
+ * each round, on the job's thread and under its lease (the tables it is given are fenced by its epoch).
+ * It keeps a schedule per table, and deciding whether anything is due reads only the loaded metadata:
  *
  * <ul>
  *   <li><b>Compaction</b> looks at the current snapshot's summary: the table's <em>excess</em> files are
@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *       {@code floe.tableflow.maintenance.interval.ms}, the first time after the job's first round. Both
  *       keep the files a Delta version within the Delta log's {@code delta.deletedFileRetentionDuration}
  *       may read, and a table published as Delta has its log's expired files deleted then too
- *       ({@link DeltaLogCleanup}).</li>
+ *       ({@link DeltaLogCleanup}); a table whose Delta publishing was turned off has its log retired
+ *       ({@link DeltaRetirement}).</li>
  * </ul>
  *
  * A compaction reads at most {@code rewriteBytesMax} of small files per run (always at least one

@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * {@link Watermark}, writes them as Parquet data files, and commits one snapshot that adds the files
  * and carries the advanced watermark. The commit is a compare-and-swap on the table's metadata pointer
  * with Iceberg's retries turned off, so a stale writer (a zombie whose lease ran out) fails instead of
- * appending the same records again; every round starts from what the table itself says it holds.
+ * appending the same records again; every round starts from what the table itself says it holds. A
+ * round claims its tables for its lease's epoch before it reads them, and every commit is fenced by that
+ * epoch ({@link LeaseFence}): once another agent claimed the table, this round commits nothing.
  *
  * <p>Records whose value does not fit the schema go to the dead-letter table, committed before the
  * main table with a watermark at least the main table's new one, so a dead letter below the main
