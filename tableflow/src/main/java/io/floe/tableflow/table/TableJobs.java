@@ -389,7 +389,7 @@ public final class TableJobs {
                     .filter(table -> DeltaRetirement.resume(fence.claim(table), clock.instant()))
                     .ifPresent(table -> scheduled.delta.sync(table, settings.snapshotRetention()));
         } catch (RuntimeException e) {
-            LOGGER.warn("cannot load the table of topic={} for its delta log: {}", topic.name(), e.toString());
+            LOGGER.warn("delta log not synced topic={}: {}; the next round tries again", topic.name(), e.toString());
         }
     }
 
