@@ -185,7 +185,8 @@ class KeyLocatorTest {
         Watermark target = mark.with(advanced);
         UpsertRound.Written written =
                 round.write(pinned, locator.rowsOf(pinned, key, round.keys()), 1L << 20, System.currentTimeMillis());
-        SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(pinned, written, target, Clock.systemUTC());
+        SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(
+                pinned, written, target, RecordDecoding.of(TableSettings.from(CONFIGS)), Clock.systemUTC());
         locator.afterCommit(pinned, written, target, outcome instanceof SnapshotCommit.Outcome.Committed, MAX_KEYS);
         if (outcome instanceof SnapshotCommit.Outcome.Committed || ending == Ending.UNKNOWN_APPLIED) {
             mark = target;
