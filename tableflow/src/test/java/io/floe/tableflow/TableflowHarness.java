@@ -67,6 +67,8 @@ final class TableflowHarness implements AutoCloseable {
     private Tableflow tableflow;
     /** The thread the running Tableflow polls on. */
     private ScheduledExecutorService tableflowThread;
+    /** The thread the running Tableflow renews its leases on. */
+    private ScheduledExecutorService renewalThread;
     /** What {@link #killTableflow} left behind, as a killed process leaves its connections: closed at the end. */
     private final List<AutoCloseable> killed = new ArrayList<>();
     /** How the change topics are set up; null: none. */
@@ -147,8 +149,10 @@ final class TableflowHarness implements AutoCloseable {
      */
     TableflowHarness killTableflow(Path spool) throws InterruptedException {
         tableflowThread.shutdownNow();
-        if (!tableflowThread.awaitTermination(10, TimeUnit.SECONDS)) {
-            throw new AssertionError("the killed Tableflow's thread did not stop in 10 s");
+        renewalThread.shutdownNow();
+        if (!tableflowThread.awaitTermination(10, TimeUnit.SECONDS)
+                || !renewalThread.awaitTermination(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("the killed Tableflow's threads did not stop in 10 s");
         }
         killed.add(tableflow);
         if (changeStreams != null) {
@@ -271,7 +275,7 @@ final class TableflowHarness implements AutoCloseable {
         }
     }
 
-    /** Real threads, remembering the scheduler Tableflow polls on, so {@link #killTableflow} can stop it. */
+    /** Real threads, remembering the schedulers Tableflow runs on, so {@link #killTableflow} can stop them. */
     private final class Threads implements Concurrency {
         private final Concurrency threads = Concurrency.threads();
 
@@ -280,6 +284,8 @@ final class TableflowHarness implements AutoCloseable {
             ScheduledExecutorService scheduler = threads.scheduler(name);
             if (name.equals("floe-tableflow")) {
                 tableflowThread = scheduler;
+            } else if (name.equals("floe-tableflow-leases")) {
+                renewalThread = scheduler;
             }
             return scheduler;
         }

@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param tableflowLease how long a table's lease lasts: a table whose agent died moves within it
  * @param tableflowStallTimeout how long a table's rounds may keep failing before it counts as stalled
  *     and its retention hold is let go
+ * @param tableflowUpsertIndexBytes the heap the key indexes of the agent's upsert tables may take together
  */
 record AgentSettings(
         HostPort listen,
@@ -41,7 +42,8 @@ record AgentSettings(
         MaintenanceConfig maintenanceConfig,
         boolean tableflow,
         Duration tableflowLease,
-        Duration tableflowStallTimeout) {
+        Duration tableflowStallTimeout,
+        long tableflowUpsertIndexBytes) {
 
     public AgentSettings {
         Objects.requireNonNull(listen, "listen");

@@ -42,7 +42,8 @@ final class TableflowSetup {
     static TableflowConfig config(AgentSettings settings) {
         return TableflowConfig.defaults(spool(settings))
                 .withLeaseTtl(settings.tableflowLease())
-                .withStallTimeout(settings.tableflowStallTimeout());
+                .withStallTimeout(settings.tableflowStallTimeout())
+                .withUpsertIndexBytes(settings.tableflowUpsertIndexBytes());
     }
 
     static TableCatalog catalog(AgentSettings settings, ObjectStore objects) {

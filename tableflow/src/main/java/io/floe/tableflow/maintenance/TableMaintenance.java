@@ -3,6 +3,7 @@ package io.floe.tableflow.maintenance;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.delta.DeltaFileReferences;
 import io.floe.tableflow.delta.DeltaLogCleanup;
+import io.floe.tableflow.delta.DeltaRetirement;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.HashMap;
@@ -19,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maintenance of one topic's tables (its rows and its dead letters), called by the topic's job after
- * each round, on the job's thread and under its lease. It keeps a schedule per table, and deciding
- * whether anything is due reads only the loaded metadata:
+ * each round, on the job's thread and under its lease (the tables it is given are fenced by its epoch).
+ * It keeps a schedule per table, and deciding whether anything is due reads only the loaded metadata:
  *
  * <ul>
  *   <li><b>Compaction</b> looks at the current snapshot's summary: the table's <em>excess</em> files are
@@ -38,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *       {@code floe.tableflow.maintenance.interval.ms}, the first time after the job's first round. Both
  *       keep the files a Delta version within the Delta log's {@code delta.deletedFileRetentionDuration}
  *       may read, and a table published as Delta has its log's expired files deleted then too
- *       ({@link DeltaLogCleanup}).</li>
+ *       ({@link DeltaLogCleanup}); a table whose Delta publishing was turned off has its log retired
+ *       ({@link DeltaRetirement}).</li>
  * </ul>
  *
  * A compaction reads at most {@code rewriteBytesMax} of small files per run (always at least one
@@ -107,7 +109,9 @@ public final class TableMaintenance {
         }
         SnapshotExpiry.Outcome expiry = expire(table, settings, now, schedule);
         int orphans = removeOrphans(table, settings, now, schedule);
-        int deltaLogFiles = settings.deltaEnabled() ? cleanDeltaLog(table, now, schedule.metrics) : 0;
+        int deltaLogFiles = settings.deltaEnabled()
+                ? cleanDeltaLog(table, now, schedule.metrics)
+                : retireDeltaLog(table, settings, now, schedule.metrics);
         return new Result(
                 compaction,
                 expiry.snapshotsExpired(),
@@ -211,6 +215,26 @@ public final class TableMaintenance {
             metrics.failed();
             LOGGER.warn(
                     "delta log cleanup failed table={}: {}; the next maintenance interval tries again",
+                    table.name(),
+                    e.toString(),
+                    e);
+            return 0;
+        }
+    }
+
+    /**
+     * Retires the Delta log of a table whose Delta publishing was turned off ({@link DeltaRetirement}); its
+     * failures are counted, never thrown.
+     */
+    private static int retireDeltaLog(Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
+        try {
+            DeltaRetirement.Outcome outcome = DeltaRetirement.retire(table, settings.snapshotRetention(), now);
+            metrics.deltaLogFilesRemoved(outcome.removed());
+            return outcome.removed();
+        } catch (RuntimeException e) {
+            metrics.failed();
+            LOGGER.warn(
+                    "retiring the delta log failed table={}: {}; the next maintenance interval tries again",
                     table.name(),
                     e.toString(),
                     e);
