@@ -3,6 +3,7 @@ package io.floe.agent.group;
 import io.floe.agent.group.consumer.ConsumerGroup;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.CoordinatorLease;
@@ -356,6 +357,14 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Every offset the group committed, by partition. */
     public Map<TopicPartition, CommittedOffset> committedOffsets(String groupId) {
         return store.committedOffsets(groupId);
+    }
+
+    /**
+     * Every offset the group committed and the partitions whose offsets are pending in an open
+     * transaction, read at one point in time (OffsetFetch with require_stable).
+     */
+    public FetchedOffsets fetchOffsets(String groupId) {
+        return store.fetchOffsets(groupId);
     }
 
     /**

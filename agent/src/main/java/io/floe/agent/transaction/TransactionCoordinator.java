@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -186,11 +185,6 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** Every transactional id, sorted by id. */
     public List<TransactionDescription> list() {
         return call(store::transactions);
-    }
-
-    /** The partitions with offsets of {@code groupId} pending in an open transaction. */
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        return call(() -> store.pendingOffsets(groupId));
     }
 
     /**

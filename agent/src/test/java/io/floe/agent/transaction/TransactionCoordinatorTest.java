@@ -102,7 +102,7 @@ class TransactionCoordinatorTest {
         coordinator.addOffsets("tx-1", producer, "group-1");
         coordinator.commitPendingOffsets(
                 "tx-1", producer, "group-1", Map.of(ORDERS_0, new CommittedOffset(7, -1, "", 0)));
-        assertThat(coordinator.pendingOffsets("group-1")).containsExactly(ORDERS_0);
+        assertThat(store.fetchOffsets("group-1").pending()).containsExactly(ORDERS_0);
 
         TransactionOutcome ended = coordinator.endTransaction("tx-1", producer, true, false);
 

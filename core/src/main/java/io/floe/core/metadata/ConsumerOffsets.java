@@ -1,6 +1,7 @@
 package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import java.time.Instant;
 import java.util.Collection;
@@ -30,6 +31,15 @@ public interface ConsumerOffsets {
 
     /** Every offset {@code groupId} committed, by partition; empty when it has none. */
     Map<TopicPartition, CommittedOffset> committedOffsets(String groupId);
+
+    /**
+     * OffsetFetch's read: every offset {@code groupId} committed, and the partitions for which it has
+     * offsets pending in an open transaction ({@link Transactions#commitPendingOffsets}), both as of one
+     * point in time. An end of transaction moves pending offsets to the committed ones in one store
+     * transaction; this read sees it either wholly (the new offset, no longer pending) or not at all
+     * (the old offset, still pending), never the old offset without the pending mark.
+     */
+    FetchedOffsets fetchOffsets(String groupId);
 
     /** Deletes the group's offsets of {@code partitions}; returns how many existed. Idempotent. */
     int deleteOffsets(String groupId, Collection<TopicPartition> partitions);

@@ -1,6 +1,7 @@
 package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
@@ -214,6 +215,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public FetchedOffsets fetchOffsets(String groupId) {
+        return call(MetadataOperation.FETCH_OFFSETS, () -> delegate.fetchOffsets(groupId));
+    }
+
+    @Override
     public int deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
         return call(MetadataOperation.DELETE_OFFSETS, () -> delegate.deleteOffsets(groupId, partitions));
     }
@@ -410,11 +416,6 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public List<TransactionDescription> expiredTransactions(Instant now) {
         return call(MetadataOperation.EXPIRED_TRANSACTIONS, () -> delegate.expiredTransactions(now));
-    }
-
-    @Override
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        return call(MetadataOperation.PENDING_OFFSETS, () -> delegate.pendingOffsets(groupId));
     }
 
     @Override

@@ -51,6 +51,7 @@ public enum MetadataOperation {
     COMMIT_OFFSETS(ConsumerOffsets.class, "commitOffsets", IDEMPOTENT_WRITE),
     COMMIT_OFFSETS_FENCED(ConsumerOffsets.class, "commitOffsets", FENCED_WRITE),
     COMMITTED_OFFSETS(ConsumerOffsets.class, "committedOffsets", READ),
+    FETCH_OFFSETS(ConsumerOffsets.class, "fetchOffsets", READ),
     DELETE_OFFSETS(ConsumerOffsets.class, "deleteOffsets", IDEMPOTENT_WRITE),
     DELETE_GROUP_OFFSETS(ConsumerOffsets.class, "deleteGroupOffsets", IDEMPOTENT_WRITE),
     DELETE_TOPIC_OFFSETS(ConsumerOffsets.class, "deleteTopicOffsets", IDEMPOTENT_WRITE),
@@ -83,7 +84,6 @@ public enum MetadataOperation {
     TRANSACTION(Transactions.class, "transaction", READ),
     TRANSACTIONS(Transactions.class, "transactions", READ),
     EXPIRED_TRANSACTIONS(Transactions.class, "expiredTransactions", READ),
-    PENDING_OFFSETS(Transactions.class, "pendingOffsets", READ),
     EXPIRE_TRANSACTIONAL_IDS(Transactions.class, "expireTransactionalIds", IDEMPOTENT_WRITE),
 
     // ObjectLifecycle

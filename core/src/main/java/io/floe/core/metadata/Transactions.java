@@ -10,7 +10,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The metadata role of Kafka transactions: each transactional id's producer and its open transaction,
@@ -100,9 +99,6 @@ public interface Transactions {
 
     /** The open transactions past their timeout at {@code now}, oldest first. */
     List<TransactionDescription> expiredTransactions(Instant now);
-
-    /** The partitions for which {@code groupId} has offsets pending in an open transaction. */
-    Set<TopicPartition> pendingOffsets(String groupId);
 
     /**
      * Forgets the transactional ids with no open transaction whose last change is older than

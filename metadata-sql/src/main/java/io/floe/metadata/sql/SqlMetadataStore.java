@@ -2,6 +2,7 @@ package io.floe.metadata.sql;
 
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
@@ -34,7 +35,6 @@ import io.floe.core.transaction.TransactionState;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -42,7 +42,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -493,24 +492,6 @@ public final class SqlMetadataStore implements MetadataStore {
         return expired;
     }
 
-    @Override
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        Objects.requireNonNull(groupId, "groupId");
-        return read("read pending offsets of group " + groupId, connection -> {
-            Set<TopicPartition> pending = new HashSet<>();
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT topic_name, partition_index FROM pending_offsets WHERE group_id = ?")) {
-                select.setString(1, groupId);
-                try (ResultSet rows = select.executeQuery()) {
-                    while (rows.next()) {
-                        pending.add(new TopicPartition(rows.getString(1), rows.getInt(2)));
-                    }
-                }
-            }
-            return pending;
-        });
-    }
-
     /**
      * A transaction write: logged like other writes when it fails; its markers (if any) are logged at
      * debug level, refusals at info, since a fenced zombie is routine.
@@ -631,6 +612,20 @@ public final class SqlMetadataStore implements MetadataStore {
     public Map<TopicPartition, CommittedOffset> committedOffsets(String groupId) {
         Objects.requireNonNull(groupId, "groupId");
         return read("read offsets of group " + groupId, connection -> groupOffsets.ofGroup(connection, groupId));
+    }
+
+    /**
+     * One read transaction, a snapshot on both dialects. The pending partitions are read first all the
+     * same: an end of transaction that committed between the two statements then shows as its new
+     * committed offsets, never as the old ones without their pending mark.
+     */
+    @Override
+    public FetchedOffsets fetchOffsets(String groupId) {
+        Objects.requireNonNull(groupId, "groupId");
+        return read("read committed and pending offsets of group " + groupId, connection -> {
+            Set<TopicPartition> pending = groupOffsets.pending(connection, groupId);
+            return new FetchedOffsets(groupOffsets.ofGroup(connection, groupId), pending);
+        });
     }
 
     @Override

@@ -3,13 +3,17 @@ package io.floe.testkit.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.CoordinatorLease;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -153,6 +157,36 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
                 .isFalse();
         assertThat(store.committedOffsets(FENCED_GROUP)).isEmpty();
         assertThat(store.committedOffsets("other-group")).isEmpty();
+    }
+
+    @Test
+    void fetchOffsetsShowsPendingPartitionsUntilTheTransactionEndsAndThenItsOffsets() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition orders1 = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(orders0, offsetAt(3, 1_000), orders1, offsetAt(4, 1_000)));
+        ProducerEpoch producer =
+                done(store.initProducer("copier", 60_000, null, LEASE_NOW)).producer();
+        done(store.commitPendingOffsets("copier", producer, "billing", Map.of(orders0, fencedOffset(5)), LEASE_NOW));
+        done(store.commitPendingOffsets("copier", producer, "audit", Map.of(orders1, fencedOffset(9)), LEASE_NOW));
+
+        FetchedOffsets open = store.fetchOffsets("billing");
+        done(store.endTransaction("copier", producer, true, false, LEASE_NOW));
+        FetchedOffsets ended = store.fetchOffsets("billing");
+
+        assertThat(open.committed())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(orders0, offsetAt(3, 1_000), orders1, offsetAt(4, 1_000)));
+        assertThat(open.pending())
+                .as("another group's pending offsets are its own")
+                .containsExactly(orders0);
+        assertThat(ended.committed())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(orders0, fencedOffset(5), orders1, offsetAt(4, 1_000)));
+        assertThat(ended.pending()).isEmpty();
+        assertThat(store.fetchOffsets("missing")).isEqualTo(new FetchedOffsets(Map.of(), Set.of()));
+    }
+
+    private static TransactionOutcome.Done done(TransactionOutcome outcome) {
+        assertThat(outcome).isInstanceOf(TransactionOutcome.Done.class);
+        return (TransactionOutcome.Done) outcome;
     }
 
     private static CommittedOffset fencedOffset(long offset) {

@@ -186,7 +186,7 @@ public abstract class TransactionsContract extends RoleContract {
         ProducerEpoch producer = init(TXN);
         assertDone(store.addOffsets(TXN, producer, GROUP, NOW));
         assertDone(store.commitPendingOffsets(TXN, producer, GROUP, Map.of(p1, offset(7)), NOW));
-        assertThat(store.pendingOffsets(GROUP)).containsExactly(p1);
+        assertThat(store.fetchOffsets(GROUP).pending()).containsExactly(p1);
         assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
         produce.commit(produce.batch(topic, 0, 1));
         appendAll(transactional(0, producer, 0, 3, TransactionalAppend.IN_TRANSACTION));
@@ -202,7 +202,7 @@ public abstract class TransactionsContract extends RoleContract {
         assertThat(store.abortedTransactions(p0, 0, 1)).isEmpty();
         assertThat(store.abortedTransactions(p0, 4, 5)).hasSize(1);
         assertThat(store.committedOffsets(GROUP)).isEmpty();
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.COMPLETE_ABORT);
     }
 
@@ -232,7 +232,7 @@ public abstract class TransactionsContract extends RoleContract {
         assertDone(store.endTransaction(TXN, producer, true, false, NOW));
 
         assertThat(store.committedOffsets(GROUP)).isEqualTo(Map.of(p0, offset(5), p1, offset(4)));
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
     }
 
     @Test
@@ -264,7 +264,7 @@ public abstract class TransactionsContract extends RoleContract {
                 store.addPartitions("never", current, List.of(p0), NOW), TransactionError.INVALID_PRODUCER_ID_MAPPING);
 
         assertThat(store.offsets(p0)).isEqualTo(new LogOffsets(0, 0, 0));
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.EMPTY);
     }
 
