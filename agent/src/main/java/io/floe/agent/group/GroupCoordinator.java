@@ -8,6 +8,8 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.Leases;
+import io.floe.core.transaction.TransactionError;
+import io.floe.core.transaction.TransactionOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +18,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -63,6 +66,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final OffsetOperations offsets;
     private final GroupLeases leases;
     private final Predicate<String> routedHere;
+    private final String owner;
     /** Where lease acquisitions and renewals wait on the store, when started by {@link #start}. */
     private ExecutorService leaseThread;
     /** The periodic retention sweep, when started by {@link #start}; it runs on its own thread because it blocks on the store. */
@@ -84,6 +88,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.config = config;
         this.store = store;
         this.routedHere = routedHere;
+        this.owner = owner;
         GroupMetrics metrics = new GroupMetrics(meters, this::classicGroupsInMemory, this::consumerGroupsInMemory);
         Rebalance rebalance = new Rebalance(config, clock, metrics);
         this.joins = new JoinHandler(config, rebalance, memberIds);
@@ -322,15 +327,54 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * TxnOffsetCommit's member check (v3+ carries the group metadata), against the group as this agent
-     * holds it in memory; stores nothing. A group not in memory passes a commit without a generation
-     * and is GROUP_ID_NOT_FOUND for one with a generation.
+     * TxnOffsetCommit: checks the member (v3+ requests carry the consumer's group metadata; a producer
+     * outside group management sends none and passes) against the group in memory, which is trusted
+     * only under the group's coordinator lease, then keeps the offsets pending in the producer's
+     * transaction through {@code keepPending}. The store applies that only while the lease is still
+     * held ({@link io.floe.core.metadata.Transactions#commitPendingOffsets}), so a member of an earlier
+     * generation served by an agent that lost the group (paused past its lease) is refused, as Kafka's
+     * coordinator fences a zombie's transactional commit (KIP-447). Store failures throw.
      */
-    public GroupError validateTransactionalOffsetCommit(
-            String groupId, String memberId, String groupInstanceId, int generationIdOrMemberEpoch) {
+    public TransactionalCommitResult commitTransactionalOffsets(
+            String groupId,
+            String memberId,
+            String groupInstanceId,
+            int generationIdOrMemberEpoch,
+            Function<CoordinatorLease, TransactionOutcome> keepPending) {
         if (groupId.isEmpty()) {
-            return GroupError.INVALID_GROUP_ID;
+            return TransactionalCommitResult.refused(GroupError.INVALID_GROUP_ID);
         }
+        // Taking the lease ends a stale term first (its group leaves memory), so the check below sees this term only.
+        Optional<CoordinatorLease> lease = leases.validOrAcquire(groupId);
+        if (lease.isEmpty()) {
+            return TransactionalCommitResult.refused(GroupError.NOT_COORDINATOR);
+        }
+        GroupError member =
+                validateTransactionalOffsetCommit(groupId, memberId, groupInstanceId, generationIdOrMemberEpoch);
+        if (member != GroupError.NONE) {
+            return TransactionalCommitResult.refused(member);
+        }
+        TransactionOutcome outcome = keepPending.apply(lease.get());
+        if (outcome instanceof TransactionOutcome.Refused refused
+                && refused.error() == TransactionError.NOT_COORDINATOR) {
+            LOGGER.info(
+                    "Transactional offset commit fenced: another agent coordinates the group now group={} member={}"
+                            + " epoch={}",
+                    groupId,
+                    memberId,
+                    lease.get().epoch());
+            leases.lost(lease.get());
+            return TransactionalCommitResult.refused(GroupError.NOT_COORDINATOR);
+        }
+        return TransactionalCommitResult.passed(outcome);
+    }
+
+    /**
+     * TxnOffsetCommit's member check against the group in memory: a group not in memory passes a
+     * commit without a generation and is GROUP_ID_NOT_FOUND for one with a generation.
+     */
+    GroupError validateTransactionalOffsetCommit(
+            String groupId, String memberId, String groupInstanceId, int generationIdOrMemberEpoch) {
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
         if (consumer != null) {
             // Strict: the relaxed check of KIP-1251 would need the request's partitions here.
@@ -376,14 +420,24 @@ public final class GroupCoordinator implements AutoCloseable {
         if (groupId.isEmpty()) {
             return OffsetDeleteResult.failed(GroupError.INVALID_GROUP_ID);
         }
+        Optional<CoordinatorLease> lease = leases.validOrAcquire(groupId);
+        if (lease.isEmpty()) {
+            return OffsetDeleteResult.failed(GroupError.NOT_COORDINATOR);
+        }
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        OffsetDeleteResult result;
         if (consumer != null) {
             Optional<Set<String>> subscribed = consumerGroups.subscribedTopics(consumer);
-            return subscribed.isEmpty()
+            result = subscribed.isEmpty()
                     ? OffsetDeleteResult.failed(GroupError.GROUP_ID_NOT_FOUND)
-                    : offsets.deleteUnsubscribed(groupId, partitions, subscribed);
+                    : offsets.deleteUnsubscribed(lease.get(), partitions, subscribed);
+        } else {
+            result = offsets.delete(groups.classic(groupId), lease.get(), partitions, subscriptions);
         }
-        return offsets.delete(groups.classic(groupId), groupId, partitions, subscriptions);
+        if (result.error() == GroupError.NOT_COORDINATOR) {
+            leases.lost(lease.get());
+        }
+        return result;
     }
 
     /**
@@ -404,11 +458,13 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * Removes offsets past retention of groups without members; returns how many. Only groups routed
-     * here: a group coordinated by another agent is not in this one's memory and would look idle.
+     * here: a group coordinated by another agent is not in this one's memory and would look idle. The
+     * store checks that too, in the deletion's transaction: no group whose coordinator lease another
+     * agent holds (or held within its members' sessions) loses its offsets, whatever this agent's view.
      */
     public int expireOffsets() {
-        int expired =
-                offsets.expire((groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
+        int expired = offsets.expire(
+                owner, (groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
         groups.dropForgotten(Set.copyOf(store.offsetGroups()));
         return expired;
     }
@@ -475,18 +531,29 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * DeleteGroups for one group: refused while it has members; otherwise the group and its offsets
-     * are gone (members of a concurrent join are told to look the coordinator up again).
+     * are gone (members of a concurrent join are told to look the coordinator up again). Like a commit,
+     * under the group's coordinator lease: the memory that says "no members" is this term's, and the
+     * store deletes only while the lease is still held.
      */
     public GroupError deleteGroup(String groupId) {
         if (groupId.isEmpty()) {
             return GroupError.INVALID_GROUP_ID;
         }
+        Optional<CoordinatorLease> lease = leases.validOrAcquire(groupId);
+        if (lease.isEmpty()) {
+            return GroupError.NOT_COORDINATOR;
+        }
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
         ClassicGroup group = groups.classic(groupId);
         if (consumer != null) {
-            return deleteOffsetsIfDeleted(groupId, consumerGroups.delete(consumer));
+            return deleteOffsetsIfDeleted(lease.get(), consumerGroups.delete(consumer));
         } else if (group == null) {
-            return store.deleteGroupOffsets(groupId) > 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
+            OptionalInt removed = store.deleteGroupOffsets(lease.get());
+            if (removed.isEmpty()) {
+                leases.lost(lease.get());
+                return GroupError.NOT_COORDINATOR;
+            }
+            return removed.getAsInt() > 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
         }
         GroupError error = group.call(() -> {
             if (group.isIn(GroupState.DEAD)) {
@@ -497,15 +564,21 @@ public final class GroupCoordinator implements AutoCloseable {
             groups.markDead(group);
             return GroupError.NONE;
         });
-        return deleteOffsetsIfDeleted(groupId, error);
+        return deleteOffsetsIfDeleted(lease.get(), error);
     }
 
-    private GroupError deleteOffsetsIfDeleted(String groupId, GroupError error) {
-        if (error == GroupError.NONE) {
-            int removed = store.deleteGroupOffsets(groupId);
-            LOGGER.info("Deleted group group={} offsets={}", groupId, removed);
+    /** The group left memory ({@code error} NONE): its offsets go too, unless another agent took it meanwhile. */
+    private GroupError deleteOffsetsIfDeleted(CoordinatorLease lease, GroupError error) {
+        if (error != GroupError.NONE) {
+            return error;
         }
-        return error;
+        OptionalInt removed = store.deleteGroupOffsets(lease);
+        if (removed.isEmpty()) {
+            leases.lost(lease);
+            return GroupError.NOT_COORDINATOR;
+        }
+        LOGGER.info("Deleted group group={} offsets={}", lease.groupId(), removed.getAsInt());
+        return GroupError.NONE;
     }
 
     // ----- lifecycle

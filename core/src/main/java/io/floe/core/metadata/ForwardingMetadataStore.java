@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -220,13 +221,13 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        return call(MetadataOperation.DELETE_OFFSETS, () -> delegate.deleteOffsets(groupId, partitions));
+    public OptionalInt deleteOffsets(CoordinatorLease coordinator, Collection<TopicPartition> partitions) {
+        return call(MetadataOperation.DELETE_OFFSETS, () -> delegate.deleteOffsets(coordinator, partitions));
     }
 
     @Override
-    public int deleteGroupOffsets(String groupId) {
-        return call(MetadataOperation.DELETE_GROUP_OFFSETS, () -> delegate.deleteGroupOffsets(groupId));
+    public OptionalInt deleteGroupOffsets(CoordinatorLease coordinator) {
+        return call(MetadataOperation.DELETE_GROUP_OFFSETS, () -> delegate.deleteGroupOffsets(coordinator));
     }
 
     @Override
@@ -235,8 +236,10 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int expireOffsets(String groupId, Instant committedBefore) {
-        return call(MetadataOperation.EXPIRE_OFFSETS, () -> delegate.expireOffsets(groupId, committedBefore));
+    public int expireOffsets(String groupId, Instant committedBefore, String coordinator, Instant now) {
+        return call(
+                MetadataOperation.EXPIRE_OFFSETS,
+                () -> delegate.expireOffsets(groupId, committedBefore, coordinator, now));
     }
 
     @Override
@@ -374,12 +377,12 @@ public class ForwardingMetadataStore implements MetadataStore {
     public TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now) {
         return call(
                 MetadataOperation.COMMIT_PENDING_OFFSETS,
-                () -> delegate.commitPendingOffsets(transactionalId, producer, groupId, offsets, now));
+                () -> delegate.commitPendingOffsets(transactionalId, producer, coordinator, offsets, now));
     }
 
     @Override

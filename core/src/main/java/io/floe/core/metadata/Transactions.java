@@ -21,8 +21,8 @@ import java.util.Optional;
  * {@linkplain io.floe.core.metadata package contract}; each method's kind is its
  * {@link MetadataOperation}.
  *
- * <p>Locks are taken in one order by every write: transactional ids' rows (by producer id), then
- * partitions (by id), then producers' partition state.
+ * <p>Locks are taken in one order by every write: transactional ids' rows (by producer id), then a
+ * group's coordinator lease, then partitions (by id), then producers' partition state.
  */
 public interface Transactions {
 
@@ -52,16 +52,20 @@ public interface Transactions {
     TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now);
 
     /**
-     * TxnOffsetCommit: keeps {@code offsets} pending in the producer's transaction, beginning one at
-     * {@code now} when none is open (clients of transaction version 2 send no AddOffsetsToTxn), and
-     * replacing its earlier pending offsets for the same partitions; they become the group's committed
-     * offsets when the transaction commits, and are dropped when it aborts. Topics are not checked.
-     * Fenced.
+     * TxnOffsetCommit: keeps {@code offsets} of group {@code coordinator.groupId()} pending in the
+     * producer's transaction, beginning one at {@code now} when none is open (clients of transaction
+     * version 2 send no AddOffsetsToTxn), and replacing its earlier pending offsets for the same
+     * partitions; they become the group's committed offsets when the transaction commits, and are
+     * dropped when it aborts. Like {@link ConsumerOffsets#commitOffsets(CoordinatorLease, Map)}, only
+     * while the group's coordinator lease is still held by {@code coordinator.owner()} at
+     * {@code coordinator.epoch()}, checked in the same store transaction: else
+     * {@link io.floe.core.transaction.TransactionError#NOT_COORDINATOR} and nothing changes, so the
+     * member check the coordinator made in its memory cannot be stale. Topics are not checked. Fenced.
      */
     TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now);
 

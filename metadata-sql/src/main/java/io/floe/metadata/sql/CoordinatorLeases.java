@@ -12,9 +12,10 @@ import java.util.Optional;
 /**
  * Rows of {@code group_coordinators}: the coordinator lease of each consumer group (DESIGN §8). Like
  * {@link JobLeases}, taking a lease reads its row for update, so agents racing for one group
- * serialize on it; and every offset commit reads the same row for update first ({@link #holds}), so
- * a commit and a change of holder never interleave: a commit either lands before the new holder's
- * epoch or is refused. Each method runs inside the caller's transaction.
+ * serialize on it; and every write for the group (offset commits, transactional offset commits, offset
+ * and group deletions) reads the same row for update first ({@link #holds}), so a write and a change
+ * of holder never interleave: a write either lands before the new holder's epoch or is refused.
+ * Each method runs inside the caller's transaction.
  */
 final class CoordinatorLeases {
 
@@ -82,6 +83,25 @@ final class CoordinatorLeases {
             select.setString(1, lease.groupId());
             try (ResultSet row = select.executeQuery()) {
                 return row.next() && row.getString(1).equals(lease.owner()) && row.getLong(2) == lease.epoch();
+            }
+        }
+    }
+
+    /**
+     * Whether another agent than {@code owner} may have members of the group at {@code now}: its lease
+     * runs, or ended less than its members' longest session (or an earlier holder's wait) ago. Locks the
+     * row, so no agent takes the lease until the transaction ends.
+     */
+    boolean othersMayHaveMembers(Connection connection, String groupId, String owner, Instant now) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT owner, expires_at, session_timeout_ms,"
+                + " prior_members_until FROM group_coordinators WHERE group_id = ?" + dialect.forUpdate())) {
+            select.setString(1, groupId);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next() || row.getString(1).equals(owner)) {
+                    return false;
+                }
+                long membersUntil = Math.max(row.getLong(2) + row.getLong(3), row.getLong(4));
+                return membersUntil > now.toEpochMilli();
             }
         }
     }

@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,7 +97,7 @@ public final class SqlMetadataStore implements MetadataStore {
         this.retentionHolds = new RetentionHolds(dialect);
         this.nodeIds = new NodeIds(leases);
         this.coordinators = new CoordinatorLeases(dialect);
-        this.transactions = new TransactionOperations(dialect, groupOffsets);
+        this.transactions = new TransactionOperations(dialect, groupOffsets, coordinators);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -399,14 +400,16 @@ public final class SqlMetadataStore implements MetadataStore {
     public TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now) {
+        Objects.requireNonNull(coordinator, "coordinator");
         Map<TopicPartition, CommittedOffset> copy = Map.copyOf(offsets);
         return transactionWrite(
-                "commit " + copy.size() + " offsets of group " + groupId + " in transaction " + transactionalId,
+                "commit " + copy.size() + " offsets of group " + coordinator.groupId() + " at coordinator epoch "
+                        + coordinator.epoch() + " in transaction " + transactionalId,
                 connection -> transactions.commitPendingOffsets(
-                        connection, dialect, transactionalId, producer, groupId, copy, now.toEpochMilli()));
+                        connection, dialect, transactionalId, producer, coordinator, copy, now.toEpochMilli()));
     }
 
     @Override
@@ -629,21 +632,25 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        Objects.requireNonNull(groupId, "groupId");
+    public OptionalInt deleteOffsets(CoordinatorLease coordinator, Collection<TopicPartition> partitions) {
+        Objects.requireNonNull(coordinator, "coordinator");
         List<TopicPartition> copy = List.copyOf(partitions);
-        if (copy.isEmpty()) {
-            return 0;
-        }
         return write(
-                "delete " + copy.size() + " offsets of group " + groupId,
-                connection -> groupOffsets.delete(connection, groupId, copy));
+                "delete " + copy.size() + " offsets of group " + coordinator.groupId() + " at coordinator epoch "
+                        + coordinator.epoch(),
+                connection -> coordinators.holds(connection, coordinator)
+                        ? OptionalInt.of(groupOffsets.delete(connection, coordinator.groupId(), copy))
+                        : OptionalInt.empty());
     }
 
     @Override
-    public int deleteGroupOffsets(String groupId) {
-        Objects.requireNonNull(groupId, "groupId");
-        return write("delete offsets of group " + groupId, connection -> groupOffsets.deleteGroup(connection, groupId));
+    public OptionalInt deleteGroupOffsets(CoordinatorLease coordinator) {
+        Objects.requireNonNull(coordinator, "coordinator");
+        return write(
+                "delete offsets of group " + coordinator.groupId() + " at coordinator epoch " + coordinator.epoch(),
+                connection -> coordinators.holds(connection, coordinator)
+                        ? OptionalInt.of(groupOffsets.deleteGroup(connection, coordinator.groupId()))
+                        : OptionalInt.empty());
     }
 
     @Override
@@ -654,12 +661,15 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int expireOffsets(String groupId, Instant committedBefore) {
+    public int expireOffsets(String groupId, Instant committedBefore, String coordinator, Instant now) {
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(committedBefore, "committedBefore");
+        Objects.requireNonNull(coordinator, "coordinator");
         return write(
                 "expire offsets of group " + groupId,
-                connection -> groupOffsets.expire(connection, groupId, committedBefore));
+                connection -> coordinators.othersMayHaveMembers(connection, groupId, coordinator, now)
+                        ? 0
+                        : groupOffsets.expire(connection, groupId, committedBefore));
     }
 
     @Override
