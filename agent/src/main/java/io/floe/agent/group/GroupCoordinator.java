@@ -1,6 +1,7 @@
 package io.floe.agent.group;
 
 import io.floe.agent.group.consumer.ConsumerGroup;
+import io.floe.agent.group.consumer.ConsumerMember;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.group.FetchedOffsets;
@@ -65,6 +66,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final MemberRequests members;
     private final OffsetOperations offsets;
     private final GroupLeases leases;
+    private final GroupLoader loader;
     private final Predicate<String> routedHere;
     private final String owner;
     /** Where lease acquisitions and renewals wait on the store, when started by {@link #start}. */
@@ -96,8 +98,18 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new OffsetOperations(config, store, clock, members, metrics);
         this.consumerGroups = new ConsumerGroups(config, timers, clock, metrics, memberIds);
         this.groups = new GroupRegistry(consumerGroups, timers, clock);
+        this.loader = new GroupLoader(groups, consumerGroups, rebalance, clock);
         this.leases = new GroupLeases(
-                leases, owner, clock, timers, leaseWork, routedHere, this::forget, this::longestSession);
+                leases,
+                owner,
+                clock,
+                timers,
+                leaseWork,
+                routedHere,
+                this::forget,
+                this::longestSession,
+                loader::membership,
+                loader::takeOver);
     }
 
     /**
@@ -164,7 +176,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 || sessionTimeoutMs > config.maxSessionTimeout().toMillis()) {
             future.complete(JoinResponse.failed(GroupError.INVALID_SESSION_TIMEOUT, request.memberId()));
         } else {
-            leases.forJoin(request.groupId(), Duration.ofMillis(sessionTimeoutMs))
+            leases.forJoin(request.groupId(), request.memberId(), Duration.ofMillis(sessionTimeoutMs))
                     .whenComplete((lease, failure) -> {
                         if (failure != null) {
                             LOGGER.warn(
@@ -183,7 +195,47 @@ public final class GroupCoordinator implements AutoCloseable {
                         }
                     });
         }
-        return future;
+        return future.thenCompose(response -> recordedBeforeAnswer(request.groupId(), response));
+    }
+
+    /**
+     * A JoinGroup answer that puts the member in a generation is sent only once the members recorded
+     * with the lease include it (DESIGN §8): the next coordinator then waits for every member that may
+     * own partitions. When the lease is gone meanwhile, or the store fails, the member looks the
+     * coordinator up again and rejoins.
+     */
+    private CompletableFuture<JoinResponse> recordedBeforeAnswer(String groupId, JoinResponse response) {
+        if (response.error() != GroupError.NONE) {
+            return CompletableFuture.completedFuture(response);
+        }
+        return leases.recorded(groupId, recorded -> GroupLoader.covers(recorded, response))
+                .handle((recorded, failure) -> {
+                    if (failure != null) {
+                        LOGGER.warn(
+                                "Cannot record the members of group={} generation={} cause={}",
+                                groupId,
+                                response.generationId(),
+                                failure.toString());
+                        return JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, response.memberId());
+                    }
+                    return recorded ? response : JoinResponse.failed(GroupError.NOT_COORDINATOR, response.memberId());
+                });
+    }
+
+    /**
+     * Runs a request of a member between joins once this agent holds the group's lease (taking it, and
+     * the group with it, when it does not): NOT_COORDINATOR when another agent holds it, and
+     * COORDINATOR_NOT_AVAILABLE when the store cannot be asked; both make the client look the
+     * coordinator up again.
+     */
+    private <T> CompletableFuture<T> asMember(String groupId, Supplier<T> request, Function<GroupError, T> refused) {
+        return leases.forMember(groupId).handle((coordinating, failure) -> {
+            if (failure != null) {
+                LOGGER.warn("Cannot take the coordinator lease group={} cause={}", groupId, failure.toString());
+                return refused.apply(GroupError.COORDINATOR_NOT_AVAILABLE);
+            }
+            return coordinating ? request.get() : refused.apply(GroupError.NOT_COORDINATOR);
+        });
     }
 
     /** A join of a group whose lease this agent holds, past any earlier term's members. */
@@ -204,33 +256,51 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** SyncGroup; the future completes when the leader's assignment arrives (or at once with an error). */
     public CompletableFuture<SyncResponse> sync(SyncRequest request) {
-        CompletableFuture<SyncResponse> future = new CompletableFuture<>();
-        leases.requireValidOrForget(request.groupId());
-        ClassicGroup group = groups.classic(request.groupId());
         if (request.groupId().isEmpty()) {
-            future.complete(SyncResponse.failed(GroupError.INVALID_GROUP_ID));
-        } else if (group == null) {
-            future.complete(SyncResponse.failed(GroupError.UNKNOWN_MEMBER_ID));
-        } else {
-            group.run(() -> members.sync(group, request, future));
+            return CompletableFuture.completedFuture(SyncResponse.failed(GroupError.INVALID_GROUP_ID));
         }
-        return future;
+        return asMember(
+                        request.groupId(),
+                        () -> {
+                            CompletableFuture<SyncResponse> future = new CompletableFuture<>();
+                            ClassicGroup group = groups.classic(request.groupId());
+                            if (group == null) {
+                                future.complete(SyncResponse.failed(GroupError.UNKNOWN_MEMBER_ID));
+                            } else {
+                                group.run(() -> members.sync(group, request, future));
+                            }
+                            return future;
+                        },
+                        error -> CompletableFuture.completedFuture(SyncResponse.failed(error)))
+                .thenCompose(Function.identity());
     }
 
-    public GroupError heartbeat(HeartbeatRequest request) {
+    /** Heartbeat; completes at once unless the lease must be taken first. */
+    public CompletableFuture<GroupError> heartbeat(HeartbeatRequest request) {
         if (request.groupId().isEmpty()) {
-            return GroupError.INVALID_GROUP_ID;
+            return CompletableFuture.completedFuture(GroupError.INVALID_GROUP_ID);
         }
-        leases.requireValidOrForget(request.groupId());
-        ClassicGroup group = groups.classic(request.groupId());
-        return group == null ? GroupError.UNKNOWN_MEMBER_ID : group.call(() -> members.heartbeat(group, request));
+        return asMember(
+                request.groupId(),
+                () -> {
+                    ClassicGroup group = groups.classic(request.groupId());
+                    return group == null
+                            ? GroupError.UNKNOWN_MEMBER_ID
+                            : group.call(() -> members.heartbeat(group, request));
+                },
+                Function.identity());
     }
 
-    public LeaveResponse leave(LeaveRequest request) {
+    /** LeaveGroup; completes at once unless the lease must be taken first. */
+    public CompletableFuture<LeaveResponse> leave(LeaveRequest request) {
         if (request.groupId().isEmpty()) {
-            return new LeaveResponse(GroupError.INVALID_GROUP_ID, List.of());
+            return CompletableFuture.completedFuture(new LeaveResponse(GroupError.INVALID_GROUP_ID, List.of()));
         }
-        leases.requireValidOrForget(request.groupId());
+        return asMember(
+                request.groupId(), () -> leaveCoordinated(request), error -> new LeaveResponse(error, List.of()));
+    }
+
+    private LeaveResponse leaveCoordinated(LeaveRequest request) {
         ClassicGroup group = groups.classic(request.groupId());
         if (group == null) {
             return new LeaveResponse(
@@ -257,7 +327,7 @@ public final class GroupCoordinator implements AutoCloseable {
         String groupId = request.groupId();
         if (request.memberEpoch() == 0) {
             GroupLeases.ForJoin lease = leases.forJoin(
-                            groupId, config.consumerGroups().sessionTimeout())
+                            groupId, request.memberId(), config.consumerGroups().sessionTimeout())
                     .join();
             if (lease instanceof GroupLeases.ForJoin.NotCoordinator) {
                 return ConsumerHeartbeatResult.failed(
@@ -270,13 +340,17 @@ public final class GroupCoordinator implements AutoCloseable {
                                 + " moved to this coordinator; members of its earlier coordinator may own partitions until "
                                 + loading.until() + ".");
             }
-        } else {
-            leases.requireValidOrForget(groupId);
+        } else if (leases.validOrAcquire(groupId).isEmpty()) {
+            return ConsumerHeartbeatResult.failed(
+                    GroupError.NOT_COORDINATOR,
+                    "This agent does not hold the coordinator lease of group " + groupId + ".");
+        } else if (request.memberEpoch() == ConsumerMember.LEAVE_EPOCH) {
+            leases.left(groupId, request.memberId());
         }
         ConsumerGroups.Entry entry =
                 request.memberEpoch() == 0 ? groups.consumerForJoin(groupId) : consumerGroups.find(groupId);
         if (entry != null) {
-            return consumerGroups.heartbeat(entry, request, topics);
+            return recordedBeforeAnswer(groupId, consumerGroups.heartbeat(entry, request, topics));
         } else if (groups.classic(groupId) != null) {
             return ConsumerHeartbeatResult.failed(
                     GroupError.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
@@ -284,6 +358,22 @@ public final class GroupCoordinator implements AutoCloseable {
         return ConsumerHeartbeatResult.failed(
                 GroupError.UNKNOWN_MEMBER_ID,
                 "Member " + request.memberId() + " is not a member of group " + groupId + ".");
+    }
+
+    /**
+     * A heartbeat answer that gives the member an epoch is sent only once the members recorded with the
+     * lease include it, as for JoinGroup answers; NOT_COORDINATOR when the lease is gone meanwhile.
+     */
+    private ConsumerHeartbeatResult recordedBeforeAnswer(String groupId, ConsumerHeartbeatResult result) {
+        if (result.error() != GroupError.NONE
+                || result.memberEpoch() <= 0
+                || leases.record(
+                        groupId, recorded -> recorded.member(result.memberId()).isPresent())) {
+            return result;
+        }
+        return ConsumerHeartbeatResult.failed(
+                GroupError.NOT_COORDINATOR,
+                "This agent no longer holds the coordinator lease of group " + groupId + ".");
     }
 
     /** ConsumerGroupDescribe: empty when no consumer-protocol group has this id. */
@@ -375,6 +465,10 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     GroupError validateTransactionalOffsetCommit(
             String groupId, String memberId, String groupInstanceId, int generationIdOrMemberEpoch) {
+        if (leases.awaits(groupId, memberId)) {
+            // A consumer-protocol member of the earlier coordinator, not rejoined yet: its epoch is unknown here.
+            return GroupError.COORDINATOR_LOAD_IN_PROGRESS;
+        }
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
         if (consumer != null) {
             // Strict: the relaxed check of KIP-1251 would need the request's partitions here.
@@ -382,10 +476,21 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         ClassicGroup group = groups.classic(groupId);
         if (group == null) {
-            return generationIdOrMemberEpoch < 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
+            return generationIdOrMemberEpoch < 0 ? GroupError.NONE : groupNotFound(groupId);
         }
         return group.call(() ->
                 members.validateTransactionalOffsetCommit(group, memberId, groupInstanceId, generationIdOrMemberEpoch));
+    }
+
+    /**
+     * A member's commit for a group not in memory: while members of an earlier coordinator may still
+     * come, the group is loading (the client retries), as Kafka's coordinator answers until it has read
+     * its offsets topic; GROUP_ID_NOT_FOUND after (the producer aborts its transaction).
+     */
+    private GroupError groupNotFound(String groupId) {
+        return leases.earlierMembersUntil(groupId).isPresent()
+                ? GroupError.COORDINATOR_LOAD_IN_PROGRESS
+                : GroupError.GROUP_ID_NOT_FOUND;
     }
 
     /**

@@ -1,13 +1,16 @@
 package io.floe.agent.group;
 
+import io.floe.core.group.GroupMembership;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.Leases;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -20,13 +23,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator leases this agent holds, one per group it coordinates (DESIGN §8, fencing of
- * coordinators). The cluster view only routes a request here; a group's state in memory is trusted
- * only while its lease is valid, and its offset commits are written only at the lease's epoch (the
- * store checks it in the commit's transaction). A lease is taken by the first join or commit, renewed
- * every {@link #RENEW_INTERVAL}, and given up when the view sends the group elsewhere or the group
- * has been idle for {@link #IDLE}. Whenever a term ends (the lease was lost, ran out, or its epoch
- * moved) the coordinator forgets the group, and no new generation starts before the earlier term's
- * members may still think they own partitions ({@link CoordinatorLease#priorMembersUntil()}).
+ * coordinators), and the members recorded with them. The cluster view only routes a request here; a
+ * group's state in memory is trusted only while its lease is valid, and its writes are made only at
+ * the lease's epoch (the store checks it in the write's transaction). A lease is taken by the first
+ * request of the group, renewed every {@link #RENEW_INTERVAL}, and given up when the view sends the
+ * group elsewhere or the group has been idle for {@link #IDLE}. Whenever a term ends (the lease was
+ * lost, ran out, or its epoch moved) the coordinator forgets the group.
+ *
+ * <p>The members are recorded with the lease before any of them learns it is in a generation
+ * ({@link #recorded}), and again within a renewal interval of any other change, so the next term
+ * starts from the earlier term's members ({@code takeOver}): a classic group is loaded and rebalances
+ * as soon as they have all rejoined, left or timed out; consumer-protocol members are waited for until
+ * each has rejoined or left. Only when the earlier term recorded nothing (an agent of an earlier
+ * version) does no generation start before its members' sessions ran out
+ * ({@link CoordinatorLease#priorMembersUntil()}).
  *
  * <p>Blocking store calls run on {@code storeWork}; {@link #valid} never blocks. Thread-safe.
  */
@@ -44,8 +54,54 @@ final class GroupLeases {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(GroupLeases.class);
 
-    /** A lease held, how long it is trusted, when a generation may start, and when it was last used. */
-    private record Held(CoordinatorLease lease, Instant validUntil, Instant generationsFrom, Instant usedAt) {}
+    /**
+     * A lease held, how long it is trusted, when a generation may start, when it was last used, the
+     * membership recorded at its epoch (null while none is), and the consumer-protocol members of an
+     * earlier term that have neither rejoined nor left; once none is left, generations may start from
+     * {@code unknownMembersUntil}.
+     */
+    private record Held(
+            CoordinatorLease lease,
+            Instant validUntil,
+            Instant generationsFrom,
+            Instant usedAt,
+            GroupMembership recorded,
+            Set<String> awaited,
+            Instant unknownMembersUntil) {
+
+        Held {
+            awaited = Set.copyOf(awaited);
+        }
+
+        Held used(Instant now) {
+            return new Held(lease, validUntil, generationsFrom, now, recorded, awaited, unknownMembersUntil);
+        }
+
+        Held renewed(CoordinatorLease renewal, Instant trustedUntil) {
+            return new Held(renewal, trustedUntil, generationsFrom, usedAt, recorded, awaited, unknownMembersUntil);
+        }
+
+        Held recording(GroupMembership members) {
+            return new Held(lease, validUntil, generationsFrom, usedAt, members, awaited, unknownMembersUntil);
+        }
+
+        /** {@code memberId} rejoined or left: when it was the last awaited, generations may start sooner. */
+        Held seen(String memberId) {
+            if (!awaited.contains(memberId)) {
+                return this;
+            }
+            Set<String> rest = new HashSet<>(awaited);
+            rest.remove(memberId);
+            Instant from = rest.isEmpty() ? unknownMembersUntil : generationsFrom;
+            return new Held(lease, validUntil, from, usedAt, recorded, rest, unknownMembersUntil);
+        }
+    }
+
+    /** Takes a group over from the membership its earlier term recorded; returns the members to wait for. */
+    @FunctionalInterface
+    interface TakeOver {
+        Set<String> from(String groupId, GroupMembership recorded);
+    }
 
     private final Leases store;
     private final String owner;
@@ -57,6 +113,10 @@ final class GroupLeases {
     private final Function<String, Duration> forget;
     /** The longest session timeout of the group's members in memory (zero without members). */
     private final Function<String, Duration> sessionTimeout;
+    /** The group's members in memory now, as they are recorded. */
+    private final Function<String, GroupMembership> membership;
+
+    private final TakeOver takeOver;
 
     private final ConcurrentMap<String, Held> held = new ConcurrentHashMap<>();
     /** Set after a term ended here: no generation before then, whatever the next lease says. */
@@ -74,7 +134,9 @@ final class GroupLeases {
             Executor storeWork,
             Predicate<String> routedHere,
             Function<String, Duration> forget,
-            Function<String, Duration> sessionTimeout) {
+            Function<String, Duration> sessionTimeout,
+            Function<String, GroupMembership> membership,
+            TakeOver takeOver) {
         this.store = store;
         this.owner = owner;
         this.clock = clock;
@@ -83,6 +145,8 @@ final class GroupLeases {
         this.routedHere = routedHere;
         this.forget = forget;
         this.sessionTimeout = sessionTimeout;
+        this.membership = membership;
+        this.takeOver = takeOver;
     }
 
     /** What a request that may start a generation (a join) learns of the group's lease. */
@@ -104,31 +168,33 @@ final class GroupLeases {
             return Optional.empty();
         }
         held.computeIfPresent(
-                groupId,
-                (id, h) -> h.lease().epoch() == current.lease().epoch()
-                        ? new Held(h.lease(), h.validUntil(), h.generationsFrom(), now)
-                        : h);
+                groupId, (id, h) -> h.lease().epoch() == current.lease().epoch() ? h.used(now) : h);
         return Optional.of(current.lease());
     }
 
     /**
-     * The group's state in memory may be used only while the lease is valid: when it is not, the
-     * group is forgotten (its members then rejoin, taking the lease afresh).
+     * For a request of a member between joins (SyncGroup, Heartbeat, LeaveGroup): whether this agent
+     * coordinates the group, the lease taken in the store (on {@code storeWork}) when it is not valid
+     * here, which takes the group over from its earlier term. Completes at once when the lease is valid;
+     * fails when the store does.
      */
-    void requireValidOrForget(String groupId) {
-        if (valid(groupId).isEmpty()) {
-            endTerm(groupId, "its lease is not valid");
+    CompletableFuture<Boolean> forMember(String groupId) {
+        if (valid(groupId).isPresent()) {
+            return CompletableFuture.completedFuture(true);
         }
+        return CompletableFuture.supplyAsync(
+                () -> acquire(groupId, sessionTimeout.apply(groupId)).isPresent(), storeWork);
     }
 
     /**
-     * For a join: the lease (taken in the store when it is not valid here, on {@code storeWork}), and
-     * whether a generation may start now. Completes at once when the lease is valid.
+     * For a join by {@code memberId} (empty for a new member): the lease (taken in the store when it is
+     * not valid here, on {@code storeWork}), and whether a generation may start now. Completes at once
+     * when the lease is valid.
      */
-    CompletableFuture<ForJoin> forJoin(String groupId, Duration joinerSessionTimeout) {
+    CompletableFuture<ForJoin> forJoin(String groupId, String memberId, Duration joinerSessionTimeout) {
         Optional<CoordinatorLease> lease = valid(groupId);
         if (lease.isPresent()) {
-            return CompletableFuture.completedFuture(joinable(groupId));
+            return CompletableFuture.completedFuture(joinable(groupId, memberId));
         }
         return CompletableFuture.supplyAsync(
                 () -> {
@@ -136,9 +202,78 @@ final class GroupLeases {
                     Duration members = sessionTimeout.apply(groupId);
                     Optional<CoordinatorLease> taken = acquire(
                             groupId, members.compareTo(joinerSessionTimeout) > 0 ? members : joinerSessionTimeout);
-                    return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId);
+                    return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId, memberId);
                 },
                 storeWork);
+    }
+
+    /** A member of an earlier term left the group (it sent its leave here): it is waited for no more. */
+    void left(String groupId, String memberId) {
+        held.computeIfPresent(groupId, (id, h) -> h.seen(memberId));
+    }
+
+    /**
+     * Until when members of an earlier term may own partitions of the group while this agent has not
+     * taken them over (they were not recorded, or are consumer-protocol members yet to rejoin); empty
+     * when no such member may remain, or this agent does not coordinate the group.
+     */
+    Optional<Instant> earlierMembersUntil(String groupId) {
+        Held current = held.get(groupId);
+        return current == null || !clock.instant().isBefore(current.generationsFrom())
+                ? Optional.empty()
+                : Optional.of(current.generationsFrom());
+    }
+
+    /** Whether {@code memberId} is a consumer-protocol member of an earlier term that has not rejoined here yet. */
+    boolean awaits(String groupId, String memberId) {
+        Held current = held.get(groupId);
+        return current != null && current.awaited().contains(memberId);
+    }
+
+    /**
+     * Completes once the group's recorded membership covers what a JoinGroup answer is about to tell a
+     * member ({@code covers}): at once when it does already, else after recording the members in memory
+     * now (on {@code storeWork}). Completes with false when this agent no longer holds the lease (the
+     * answer must not be sent); fails when the store does.
+     */
+    CompletableFuture<Boolean> recorded(String groupId, Predicate<GroupMembership> covers) {
+        Held current = held.get(groupId);
+        if (current != null && current.recorded() != null && covers.test(current.recorded())) {
+            return CompletableFuture.completedFuture(true);
+        }
+        return CompletableFuture.supplyAsync(() -> record(groupId, covers), storeWork);
+    }
+
+    /**
+     * Blocking: records the members in memory now unless the recorded membership covers {@code covers}
+     * already; false when this agent does not hold the lease (any more).
+     */
+    synchronized boolean record(String groupId, Predicate<GroupMembership> covers) {
+        Held current = held.get(groupId);
+        if (current == null) {
+            return false;
+        }
+        if (current.recorded() != null && covers.test(current.recorded())) {
+            return true;
+        }
+        return recordNow(groupId, current, membership.apply(groupId));
+    }
+
+    /** Under this object's lock: writes {@code members} at the lease's epoch; false (and the term ends) when fenced. */
+    private boolean recordNow(String groupId, Held current, GroupMembership members) {
+        if (!store.recordMembers(current.lease(), members)) {
+            endTerm(groupId, "recording its members at epoch " + current.lease().epoch() + " was refused");
+            return false;
+        }
+        held.computeIfPresent(
+                groupId, (id, h) -> h.lease().epoch() == current.lease().epoch() ? h.recording(members) : h);
+        LOGGER.debug(
+                "Recorded members group={} epoch={} generation={} members={}",
+                groupId,
+                current.lease().epoch(),
+                members.generationId(),
+                members.members().size());
+        return true;
     }
 
     /** Blocking: the lease, valid, or taken now; empty while another agent holds it. */
@@ -155,8 +290,9 @@ final class GroupLeases {
         }
     }
 
-    private ForJoin joinable(String groupId) {
-        Held current = held.get(groupId);
+    /** Whether a generation may start now; a join by an awaited member of an earlier term counts it as back. */
+    private ForJoin joinable(String groupId, String memberId) {
+        Held current = held.computeIfPresent(groupId, (id, h) -> h.seen(memberId));
         if (current == null) {
             return new ForJoin.NotCoordinator();
         }
@@ -176,23 +312,50 @@ final class GroupLeases {
             return granted;
         }
         CoordinatorLease lease = granted.get();
-        if (previous != null && previous.lease().epoch() != lease.epoch()) {
+        Instant validUntil = start.plus(TTL).minus(MARGIN);
+        if (previous != null && previous.lease().epoch() == lease.epoch()) {
+            held.put(groupId, previous.renewed(lease, validUntil));
+            return granted;
+        }
+        if (previous != null) {
             endTerm(groupId, "its lease moved from epoch " + previous.lease().epoch() + " to " + lease.epoch());
-            previous = null;
         }
-        Instant generationsFrom = lease.priorMembersUntil();
-        Instant grace = localGrace.get(groupId);
-        if (grace != null && grace.isAfter(generationsFrom)) {
-            generationsFrom = grace;
-        }
-        Instant usedAt = previous == null ? start : previous.usedAt();
-        held.put(groupId, new Held(lease, start.plus(TTL).minus(MARGIN), generationsFrom, usedAt));
-        if (previous == null) {
-            LOGGER.info(
-                    "Coordinating group group={} epoch={} generationsFrom={}", groupId, lease.epoch(), generationsFrom);
-            scheduleRenewal();
-        }
+        held.put(groupId, startTerm(groupId, lease, start, validUntil));
+        scheduleRenewal();
         return granted;
+    }
+
+    /**
+     * A new term: the group is taken over from the membership its earlier term recorded, if it did;
+     * otherwise its unknown members are waited out (and, after a term of this agent's own, its local
+     * grace).
+     */
+    private Held startTerm(String groupId, CoordinatorLease lease, Instant start, Instant validUntil) {
+        Optional<GroupMembership> recorded = store.recordedMembers(lease);
+        Instant unknownMembersUntil = lease.priorMembersUntil();
+        Instant generationsFrom = unknownMembersUntil;
+        Set<String> awaited = Set.of();
+        if (recorded.isPresent()) {
+            awaited = takeOver.from(groupId, recorded.get());
+            Instant awaitedUntil = start.plusMillis(recorded.get().longestSessionMs());
+            if (!awaited.isEmpty() && awaitedUntil.isAfter(generationsFrom)) {
+                generationsFrom = awaitedUntil;
+            }
+        } else {
+            Instant grace = localGrace.get(groupId);
+            if (grace != null && grace.isAfter(generationsFrom)) {
+                generationsFrom = grace;
+                unknownMembersUntil = grace;
+            }
+        }
+        LOGGER.info(
+                "Coordinating group group={} epoch={} recordedMembers={} awaited={} generationsFrom={}",
+                groupId,
+                lease.epoch(),
+                recorded.map(members -> members.members().size()).orElse(-1),
+                awaited.size(),
+                generationsFrom);
+        return new Held(lease, validUntil, generationsFrom, start, recorded.orElse(null), awaited, unknownMembersUntil);
     }
 
     /** Forgets the group and its lease here; the store's lease runs out or was taken already. */
@@ -236,8 +399,8 @@ final class GroupLeases {
             try {
                 if (!routedHere.test(groupId) || idle) {
                     release(groupId, entry.getValue(), idle ? "idle" : "the cluster view moved it to another agent");
-                } else {
-                    acquire(groupId, members);
+                } else if (acquire(groupId, members).isPresent()) {
+                    recordChanges(groupId);
                 }
             } catch (RuntimeException e) {
                 LOGGER.warn(
@@ -251,6 +414,18 @@ final class GroupLeases {
         localGrace.values().removeIf(until -> until.isBefore(now));
         if (!held.isEmpty()) {
             scheduleRenewal();
+        }
+    }
+
+    /** Records the members in memory when they differ from the recorded ones (members left, expired, changed). */
+    private synchronized void recordChanges(String groupId) {
+        Held current = held.get(groupId);
+        if (current == null) {
+            return;
+        }
+        GroupMembership now = membership.apply(groupId);
+        if (!now.equals(current.recorded())) {
+            recordNow(groupId, current, now);
         }
     }
 

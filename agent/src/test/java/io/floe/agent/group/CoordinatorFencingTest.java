@@ -76,12 +76,15 @@ class CoordinatorFencingTest {
         assertThat(first.coordinator.commitOffsets(commit(member, 1, 10)).error())
                 .isEqualTo(GroupError.NONE);
 
-        // The first agent is paused (its time stands still); the second's time passes the lease's end.
+        // The first agent is paused (its time stands still); the second's time passes the lease's end. It takes
+        // the group over with its recorded member, which never comes: its session runs out there.
         catchUp(second, first, GroupLeases.TTL.toMillis() + 1);
-        assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.MEMBER_ID_REQUIRED);
         second.timers.advance(SESSION_TIMEOUT_MS);
         String newMember = second.stableGroup(1).get(0);
-        assertThat(second.coordinator.commitOffsets(commit(newMember, 1, 20)).error())
+        assertThat(second.coordinator
+                        .commitOffsets(commit(newMember, second.lastGeneration, 20))
+                        .error())
                 .isEqualTo(GroupError.NONE);
 
         // Resumed before its renewal runs, the first agent still trusts its memory; the store does not.
@@ -92,8 +95,8 @@ class CoordinatorFencingTest {
                 .extractingByKey(ORDERS_0)
                 .extracting(CommittedOffset::offset)
                 .isEqualTo(20L);
-        // It forgot the group: its members are unknown there, and its joins are refused while the other holds it.
-        assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        // It forgot the group: its members are sent to look for the coordinator, and joins are refused.
+        assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.NOT_COORDINATOR);
         assertThat(first.join("").join().error()).isEqualTo(GroupError.NOT_COORDINATOR);
     }
 
@@ -101,11 +104,14 @@ class CoordinatorFencingTest {
     void aCoordinatorThatLetItsLeaseRunOutForgetsItsGroupOnResuming() {
         String member = first.stableGroup(1).get(0);
         catchUp(second, first, GroupLeases.TTL.toMillis() + 1);
-        assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.MEMBER_ID_REQUIRED);
 
         first.timers.advance(GroupLeases.TTL.toMillis());
 
-        assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(first.heartbeat(member, 1)).isEqualTo(GroupError.NOT_COORDINATOR);
+        assertThat(second.heartbeat(member, 1))
+                .as("the second agent took the group over with its member, which it tells to rejoin")
+                .isEqualTo(GroupError.REBALANCE_IN_PROGRESS);
         assertThat(first.coordinator.commitOffsets(commit(member, 1, 11)).error())
                 .isEqualTo(GroupError.NOT_COORDINATOR);
         assertThat(store.committedOffsets(GROUP)).isEmpty();
@@ -121,9 +127,10 @@ class CoordinatorFencingTest {
         first.coordinator.close();
         catchUp(second, first, 1);
 
-        assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
-        second.timers.advance(SESSION_TIMEOUT_MS);
-        assertThat(second.join("").join().error()).isEqualTo(GroupError.MEMBER_ID_REQUIRED);
+        assertThat(second.heartbeat(member, 1))
+                .as("the released lease is taken at once, with the member recorded under it")
+                .isEqualTo(GroupError.REBALANCE_IN_PROGRESS);
+        assertThat(second.join(member).join().error()).isEqualTo(GroupError.NONE);
     }
 
     @Test
@@ -135,7 +142,7 @@ class CoordinatorFencingTest {
         // The first agent is paused; the second takes the group over and forms a generation of its own,
         // whose member reads the group's offsets: nothing committed, nothing pending.
         catchUp(second, first, GroupLeases.TTL.toMillis() + 1);
-        assertThat(second.join("").join().error()).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+        assertThat(second.join("").join().error()).isEqualTo(GroupError.MEMBER_ID_REQUIRED);
         second.timers.advance(SESSION_TIMEOUT_MS);
         second.stableGroup(1);
         assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
@@ -149,7 +156,7 @@ class CoordinatorFencingTest {
         assertThat(store.committedOffsets(GROUP))
                 .as("the zombie's offsets, committed after the new generation read the group's")
                 .isEmpty();
-        assertThat(first.heartbeat(zombie, 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        assertThat(first.heartbeat(zombie, 1)).isEqualTo(GroupError.NOT_COORDINATOR);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.group.FetchedOffsets;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
@@ -303,6 +304,16 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public void releaseCoordinator(CoordinatorLease lease, Instant now) {
         run(MetadataOperation.RELEASE_COORDINATOR, () -> delegate.releaseCoordinator(lease, now));
+    }
+
+    @Override
+    public boolean recordMembers(CoordinatorLease lease, GroupMembership members) {
+        return call(MetadataOperation.RECORD_MEMBERS, () -> delegate.recordMembers(lease, members));
+    }
+
+    @Override
+    public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
+        return call(MetadataOperation.RECORDED_MEMBERS, () -> delegate.recordedMembers(lease));
     }
 
     @Override

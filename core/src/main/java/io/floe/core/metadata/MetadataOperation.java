@@ -72,6 +72,8 @@ public enum MetadataOperation {
     RELEASE_LEASE(Leases.class, "releaseLease", IDEMPOTENT_WRITE),
     ACQUIRE_COORDINATOR(Leases.class, "acquireCoordinator", IDEMPOTENT_WRITE),
     RELEASE_COORDINATOR(Leases.class, "releaseCoordinator", IDEMPOTENT_WRITE),
+    RECORD_MEMBERS(Leases.class, "recordMembers", FENCED_WRITE),
+    RECORDED_MEMBERS(Leases.class, "recordedMembers", READ),
 
     // Transactions
     INIT_PRODUCER(Transactions.class, "initProducer", FENCED_WRITE),

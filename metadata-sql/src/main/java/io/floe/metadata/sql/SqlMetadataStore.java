@@ -3,6 +3,7 @@ package io.floe.metadata.sql;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.group.FetchedOffsets;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
@@ -765,6 +766,24 @@ public final class SqlMetadataStore implements MetadataStore {
             coordinators.release(connection, lease, now);
             return null;
         });
+    }
+
+    @Override
+    public boolean recordMembers(CoordinatorLease lease, GroupMembership members) {
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(members, "members");
+        return write(
+                "record " + members.members().size() + " members of group " + lease.groupId() + " at coordinator epoch "
+                        + lease.epoch(),
+                connection -> coordinators.record(connection, lease, members));
+    }
+
+    @Override
+    public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
+        Objects.requireNonNull(lease, "lease");
+        return read(
+                "read the recorded members of group " + lease.groupId(),
+                connection -> coordinators.recorded(connection, lease));
     }
 
     @Override
