@@ -9,7 +9,6 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.Leases;
-import io.floe.core.transaction.TransactionError;
 import io.floe.core.transaction.TransactionOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -40,19 +39,20 @@ import org.slf4j.LoggerFactory;
  * The agent's consumer group coordinator, for Kafka's classic protocol and for the consumer protocol
  * of KIP-848 ({@link #consumerHeartbeat}). Group membership lives in memory, one lock per group; a
  * group id names either a classic or a consumer group, never both. Committed offsets live in the
- * metadata store, so after a restart a group that only has offsets shows as Empty with them, and its
- * members rejoin.
+ * metadata store, and the members are recorded with the coordinator lease, so after a restart or a
+ * move the next coordinator takes the group over ({@link GroupLoader}) and its members rejoin.
  *
- * <p>Threads: {@link #join}, {@link #sync}, {@link #heartbeat} and {@link #leave} only touch memory and
- * may run on an event loop; JoinGroup and SyncGroup answers arrive as futures completed by a later
- * request or a timeout. {@link #consumerHeartbeat} reads topics through its catalog and may block on a
- * cache miss. Every other method reads or writes the metadata store and blocks. All methods are
- * thread-safe.
+ * <p>Threads: {@link #join}, {@link #sync}, {@link #heartbeat} and {@link #leave} touch memory and may
+ * run on an event loop; when the group's lease must be taken, or a JoinGroup answer waits for the
+ * members to be recorded, the store is asked on the lease thread and the answer follows from there.
+ * JoinGroup and SyncGroup answers arrive as futures completed by a later request or a timeout.
+ * {@link #consumerHeartbeat} reads topics through its catalog and may block on a cache miss or the
+ * store. Every other method reads or writes the metadata store and blocks. All methods are thread-safe.
  *
  * <p>Fencing (DESIGN §8): the cluster view only routes a group's requests here; the coordinator
  * trusts its memory of a group only while it holds the group's coordinator lease ({@link GroupLeases}),
- * writes its offsets only at the lease's epoch, and answers NOT_COORDINATOR when another agent holds
- * it. A join takes the lease (off the event loop when it is not held yet).
+ * writes for the group (offsets, pending transactional offsets, deletions, its members) only at the
+ * lease's epoch, and answers NOT_COORDINATOR when another agent holds it.
  */
 public final class GroupCoordinator implements AutoCloseable {
 
@@ -67,6 +67,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final OffsetOperations offsets;
     private final GroupLeases leases;
     private final GroupLoader loader;
+    private final TransactionalCommits transactionalCommits;
     private final Predicate<String> routedHere;
     private final String owner;
     /** Where lease acquisitions and renewals wait on the store, when started by {@link #start}. */
@@ -110,6 +111,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 this::longestSession,
                 loader::membership,
                 loader::takeOver);
+        this.transactionalCommits = new TransactionalCommits(this.leases, groups, consumerGroups, members);
     }
 
     /**
@@ -431,66 +433,13 @@ public final class GroupCoordinator implements AutoCloseable {
             String groupInstanceId,
             int generationIdOrMemberEpoch,
             Function<CoordinatorLease, TransactionOutcome> keepPending) {
-        if (groupId.isEmpty()) {
-            return TransactionalCommitResult.refused(GroupError.INVALID_GROUP_ID);
-        }
-        // Taking the lease ends a stale term first (its group leaves memory), so the check below sees this term only.
-        Optional<CoordinatorLease> lease = leases.validOrAcquire(groupId);
-        if (lease.isEmpty()) {
-            return TransactionalCommitResult.refused(GroupError.NOT_COORDINATOR);
-        }
-        GroupError member =
-                validateTransactionalOffsetCommit(groupId, memberId, groupInstanceId, generationIdOrMemberEpoch);
-        if (member != GroupError.NONE) {
-            return TransactionalCommitResult.refused(member);
-        }
-        TransactionOutcome outcome = keepPending.apply(lease.get());
-        if (outcome instanceof TransactionOutcome.Refused refused
-                && refused.error() == TransactionError.NOT_COORDINATOR) {
-            LOGGER.info(
-                    "Transactional offset commit fenced: another agent coordinates the group now group={} member={}"
-                            + " epoch={}",
-                    groupId,
-                    memberId,
-                    lease.get().epoch());
-            leases.lost(lease.get());
-            return TransactionalCommitResult.refused(GroupError.NOT_COORDINATOR);
-        }
-        return TransactionalCommitResult.passed(outcome);
+        return transactionalCommits.commit(groupId, memberId, groupInstanceId, generationIdOrMemberEpoch, keepPending);
     }
 
-    /**
-     * TxnOffsetCommit's member check against the group in memory: a group not in memory passes a
-     * commit without a generation and is GROUP_ID_NOT_FOUND for one with a generation.
-     */
+    /** TxnOffsetCommit's member check alone (for tests): see {@link TransactionalCommits#validate}. */
     GroupError validateTransactionalOffsetCommit(
             String groupId, String memberId, String groupInstanceId, int generationIdOrMemberEpoch) {
-        if (leases.awaits(groupId, memberId)) {
-            // A consumer-protocol member of the earlier coordinator, not rejoined yet: its epoch is unknown here.
-            return GroupError.COORDINATOR_LOAD_IN_PROGRESS;
-        }
-        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
-        if (consumer != null) {
-            // Strict: the relaxed check of KIP-1251 would need the request's partitions here.
-            return consumerGroups.validateOffsetCommit(consumer, memberId, generationIdOrMemberEpoch, List.of());
-        }
-        ClassicGroup group = groups.classic(groupId);
-        if (group == null) {
-            return generationIdOrMemberEpoch < 0 ? GroupError.NONE : groupNotFound(groupId);
-        }
-        return group.call(() ->
-                members.validateTransactionalOffsetCommit(group, memberId, groupInstanceId, generationIdOrMemberEpoch));
-    }
-
-    /**
-     * A member's commit for a group not in memory: while members of an earlier coordinator may still
-     * come, the group is loading (the client retries), as Kafka's coordinator answers until it has read
-     * its offsets topic; GROUP_ID_NOT_FOUND after (the producer aborts its transaction).
-     */
-    private GroupError groupNotFound(String groupId) {
-        return leases.earlierMembersUntil(groupId).isPresent()
-                ? GroupError.COORDINATOR_LOAD_IN_PROGRESS
-                : GroupError.GROUP_ID_NOT_FOUND;
+        return transactionalCommits.validate(groupId, memberId, groupInstanceId, generationIdOrMemberEpoch);
     }
 
     /**

@@ -6,7 +6,6 @@ import io.floe.core.metadata.Leases;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,49 +53,6 @@ final class GroupLeases {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(GroupLeases.class);
 
-    /**
-     * A lease held, how long it is trusted, when a generation may start, when it was last used, the
-     * membership recorded at its epoch (null while none is), and the consumer-protocol members of an
-     * earlier term that have neither rejoined nor left; once none is left, generations may start from
-     * {@code unknownMembersUntil}.
-     */
-    private record Held(
-            CoordinatorLease lease,
-            Instant validUntil,
-            Instant generationsFrom,
-            Instant usedAt,
-            GroupMembership recorded,
-            Set<String> awaited,
-            Instant unknownMembersUntil) {
-
-        Held {
-            awaited = Set.copyOf(awaited);
-        }
-
-        Held used(Instant now) {
-            return new Held(lease, validUntil, generationsFrom, now, recorded, awaited, unknownMembersUntil);
-        }
-
-        Held renewed(CoordinatorLease renewal, Instant trustedUntil) {
-            return new Held(renewal, trustedUntil, generationsFrom, usedAt, recorded, awaited, unknownMembersUntil);
-        }
-
-        Held recording(GroupMembership members) {
-            return new Held(lease, validUntil, generationsFrom, usedAt, members, awaited, unknownMembersUntil);
-        }
-
-        /** {@code memberId} rejoined or left: when it was the last awaited, generations may start sooner. */
-        Held seen(String memberId) {
-            if (!awaited.contains(memberId)) {
-                return this;
-            }
-            Set<String> rest = new HashSet<>(awaited);
-            rest.remove(memberId);
-            Instant from = rest.isEmpty() ? unknownMembersUntil : generationsFrom;
-            return new Held(lease, validUntil, from, usedAt, recorded, rest, unknownMembersUntil);
-        }
-    }
-
     /** Takes a group over from the membership its earlier term recorded; returns the members to wait for. */
     @FunctionalInterface
     interface TakeOver {
@@ -118,7 +74,7 @@ final class GroupLeases {
 
     private final TakeOver takeOver;
 
-    private final ConcurrentMap<String, Held> held = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, HeldLease> held = new ConcurrentHashMap<>();
     /** Set after a term ended here: no generation before then, whatever the next lease says. */
     private final ConcurrentMap<String, Instant> localGrace = new ConcurrentHashMap<>();
 
@@ -162,7 +118,7 @@ final class GroupLeases {
 
     /** The lease, when this agent holds it and it is still trusted now; never blocks. */
     Optional<CoordinatorLease> valid(String groupId) {
-        Held current = held.get(groupId);
+        HeldLease current = held.get(groupId);
         Instant now = clock.instant();
         if (current == null || !now.isBefore(current.validUntil())) {
             return Optional.empty();
@@ -218,7 +174,7 @@ final class GroupLeases {
      * when no such member may remain, or this agent does not coordinate the group.
      */
     Optional<Instant> earlierMembersUntil(String groupId) {
-        Held current = held.get(groupId);
+        HeldLease current = held.get(groupId);
         return current == null || !clock.instant().isBefore(current.generationsFrom())
                 ? Optional.empty()
                 : Optional.of(current.generationsFrom());
@@ -226,8 +182,8 @@ final class GroupLeases {
 
     /** Whether {@code memberId} is a consumer-protocol member of an earlier term that has not rejoined here yet. */
     boolean awaits(String groupId, String memberId) {
-        Held current = held.get(groupId);
-        return current != null && current.awaited().contains(memberId);
+        HeldLease current = held.get(groupId);
+        return current != null && current.awaitingAt(clock.instant()).awaited().contains(memberId);
     }
 
     /**
@@ -237,7 +193,7 @@ final class GroupLeases {
      * answer must not be sent); fails when the store does.
      */
     CompletableFuture<Boolean> recorded(String groupId, Predicate<GroupMembership> covers) {
-        Held current = held.get(groupId);
+        HeldLease current = held.get(groupId);
         if (current != null && current.recorded() != null && covers.test(current.recorded())) {
             return CompletableFuture.completedFuture(true);
         }
@@ -249,18 +205,18 @@ final class GroupLeases {
      * already; false when this agent does not hold the lease (any more).
      */
     synchronized boolean record(String groupId, Predicate<GroupMembership> covers) {
-        Held current = held.get(groupId);
+        HeldLease current = held.get(groupId);
         if (current == null) {
             return false;
         }
         if (current.recorded() != null && covers.test(current.recorded())) {
             return true;
         }
-        return recordNow(groupId, current, membership.apply(groupId));
+        return recordNow(groupId, current, current.toRecord(membership.apply(groupId)));
     }
 
     /** Under this object's lock: writes {@code members} at the lease's epoch; false (and the term ends) when fenced. */
-    private boolean recordNow(String groupId, Held current, GroupMembership members) {
+    private boolean recordNow(String groupId, HeldLease current, GroupMembership members) {
         if (!store.recordMembers(current.lease(), members)) {
             endTerm(groupId, "recording its members at epoch " + current.lease().epoch() + " was refused");
             return false;
@@ -284,7 +240,7 @@ final class GroupLeases {
 
     /** A fenced write was refused: another agent took the group since this lease was granted. */
     void lost(CoordinatorLease lease) {
-        Held current = held.get(lease.groupId());
+        HeldLease current = held.get(lease.groupId());
         if (current != null && current.lease().epoch() == lease.epoch()) {
             endTerm(lease.groupId(), "a write at epoch " + lease.epoch() + " was refused");
         }
@@ -292,7 +248,7 @@ final class GroupLeases {
 
     /** Whether a generation may start now; a join by an awaited member of an earlier term counts it as back. */
     private ForJoin joinable(String groupId, String memberId) {
-        Held current = held.computeIfPresent(groupId, (id, h) -> h.seen(memberId));
+        HeldLease current = held.computeIfPresent(groupId, (id, h) -> h.seen(memberId));
         if (current == null) {
             return new ForJoin.NotCoordinator();
         }
@@ -304,7 +260,7 @@ final class GroupLeases {
     private synchronized Optional<CoordinatorLease> acquire(String groupId, Duration members) {
         Instant start = clock.instant();
         Optional<CoordinatorLease> granted = store.acquireCoordinator(groupId, owner, start, TTL, members);
-        Held previous = held.get(groupId);
+        HeldLease previous = held.get(groupId);
         if (granted.isEmpty()) {
             if (previous != null) {
                 endTerm(groupId, "another agent holds its lease");
@@ -330,7 +286,7 @@ final class GroupLeases {
      * otherwise its unknown members are waited out (and, after a term of this agent's own, its local
      * grace).
      */
-    private Held startTerm(String groupId, CoordinatorLease lease, Instant start, Instant validUntil) {
+    private HeldLease startTerm(String groupId, CoordinatorLease lease, Instant start, Instant validUntil) {
         Optional<GroupMembership> recorded = store.recordedMembers(lease);
         Instant unknownMembersUntil = lease.priorMembersUntil();
         Instant generationsFrom = unknownMembersUntil;
@@ -355,12 +311,13 @@ final class GroupLeases {
                 recorded.map(members -> members.members().size()).orElse(-1),
                 awaited.size(),
                 generationsFrom);
-        return new Held(lease, validUntil, generationsFrom, start, recorded.orElse(null), awaited, unknownMembersUntil);
+        return new HeldLease(
+                lease, validUntil, generationsFrom, start, recorded.orElse(null), awaited, unknownMembersUntil);
     }
 
     /** Forgets the group and its lease here; the store's lease runs out or was taken already. */
     private void endTerm(String groupId, String why) {
-        Held previous = held.remove(groupId);
+        HeldLease previous = held.remove(groupId);
         Duration members = forget.apply(groupId);
         if (previous != null || !members.isZero()) {
             localGrace.merge(groupId, clock.instant().plus(members), (a, b) -> a.isAfter(b) ? a : b);
@@ -391,7 +348,7 @@ final class GroupLeases {
     private void renewAll() {
         renewing = false;
         Instant now = clock.instant();
-        for (Map.Entry<String, Held> entry : List.copyOf(held.entrySet())) {
+        for (Map.Entry<String, HeldLease> entry : List.copyOf(held.entrySet())) {
             String groupId = entry.getKey();
             Duration members = sessionTimeout.apply(groupId);
             boolean idle =
@@ -417,19 +374,23 @@ final class GroupLeases {
         }
     }
 
-    /** Records the members in memory when they differ from the recorded ones (members left, expired, changed). */
+    /**
+     * Records the members in memory (and the earlier term's members still awaited) when they differ from
+     * the recorded ones: members left, expired or changed, or awaited ones ran out of session.
+     */
     private synchronized void recordChanges(String groupId) {
-        Held current = held.get(groupId);
+        Instant now = clock.instant();
+        HeldLease current = held.computeIfPresent(groupId, (id, h) -> h.awaitingAt(now));
         if (current == null) {
             return;
         }
-        GroupMembership now = membership.apply(groupId);
-        if (!now.equals(current.recorded())) {
-            recordNow(groupId, current, now);
+        GroupMembership members = current.toRecord(membership.apply(groupId));
+        if (!members.equals(current.recorded())) {
+            recordNow(groupId, current, members);
         }
     }
 
-    private synchronized void release(String groupId, Held current, String why) {
+    private synchronized void release(String groupId, HeldLease current, String why) {
         if (held.get(groupId) != current) {
             return;
         }
@@ -444,7 +405,7 @@ final class GroupLeases {
         if (scheduled != null) {
             scheduled.cancel();
         }
-        for (Map.Entry<String, Held> entry : List.copyOf(held.entrySet())) {
+        for (Map.Entry<String, HeldLease> entry : List.copyOf(held.entrySet())) {
             try {
                 release(entry.getKey(), entry.getValue(), "the agent stops");
             } catch (RuntimeException e) {
