@@ -189,6 +189,32 @@ class CoordinatorMoveTest {
         assertThat(firstAgain.error()).isEqualTo(GroupError.NONE);
     }
 
+    @Test
+    void consumerProtocolMembersStillAwaitedWhenTheNextCoordinatorDiesAreAwaitedByTheOneAfter() {
+        ConsumerFixture.Catalog topics = new ConsumerFixture.Catalog();
+        topics.put(new TopicMetadata(ConsumerFixture.ORDERS_ID, "orders", 6));
+        CoordinatorFixture first = agent("agent-a");
+        ConsumerHeartbeatResult joined = first.coordinator.consumerHeartbeat(consumerJoin("member-a"), topics);
+        first.coordinator.consumerHeartbeat(consumerJoin("member-b"), topics);
+        first.coordinator.close();
+        CoordinatorFixture second = agent("agent-b");
+        catchUp(second, first, 1);
+        assertThat(second.coordinator
+                        .consumerHeartbeat(consumerHeartbeat("member-a", joined.memberEpoch()), topics)
+                        .error())
+                .isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
+        // A renewal records what the second agent knows; then it is killed before either member came back.
+        second.timers.advance(GroupLeases.RENEW_INTERVAL.toMillis());
+        CoordinatorFixture third = agent("agent-c");
+        catchUp(third, second, GroupLeases.TTL.toMillis() + 1);
+
+        ConsumerHeartbeatResult back = third.coordinator.consumerHeartbeat(consumerJoin("member-a"), topics);
+
+        assertThat(back.error())
+                .as("member-b may still own partitions")
+                .isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+    }
+
     private static ConsumerHeartbeat consumerJoin(String memberId) {
         return ConsumerFixture.joinRequest(memberId, null, List.of("orders"), null, null);
     }
