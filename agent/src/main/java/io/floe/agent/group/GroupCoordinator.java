@@ -5,6 +5,7 @@ import io.floe.agent.group.consumer.ConsumerMember;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.group.FetchedOffsets;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.CoordinatorLease;
@@ -100,17 +101,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.consumerGroups = new ConsumerGroups(config, timers, clock, metrics, memberIds);
         this.groups = new GroupRegistry(consumerGroups, timers, clock);
         this.loader = new GroupLoader(groups, consumerGroups, rebalance, clock);
-        this.leases = new GroupLeases(
-                leases,
-                owner,
-                clock,
-                timers,
-                leaseWork,
-                routedHere,
-                this::forget,
-                this::longestSession,
-                loader::membership,
-                loader::takeOver);
+        this.leases = new GroupLeases(leases, owner, clock, timers, leaseWork, routedHere, new Memory(), metrics);
         this.transactionalCommits = new TransactionalCommits(this.leases, groups, consumerGroups, members);
     }
 
@@ -413,7 +404,7 @@ public final class GroupCoordinator implements AutoCloseable {
             result = offsets.commit(groups.classic(request.groupId()), request, lease.get());
         }
         if (result.error() == GroupError.NOT_COORDINATOR) {
-            leases.lost(lease.get());
+            leases.lost(lease.get(), "offsets");
         }
         return result;
     }
@@ -489,7 +480,7 @@ public final class GroupCoordinator implements AutoCloseable {
             result = offsets.delete(groups.classic(groupId), lease.get(), partitions, subscriptions);
         }
         if (result.error() == GroupError.NOT_COORDINATOR) {
-            leases.lost(lease.get());
+            leases.lost(lease.get(), "deletion");
         }
         return result;
     }
@@ -604,7 +595,7 @@ public final class GroupCoordinator implements AutoCloseable {
         } else if (group == null) {
             OptionalInt removed = store.deleteGroupOffsets(lease.get());
             if (removed.isEmpty()) {
-                leases.lost(lease.get());
+                leases.lost(lease.get(), "deletion");
                 return GroupError.NOT_COORDINATOR;
             }
             return removed.getAsInt() > 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
@@ -628,7 +619,7 @@ public final class GroupCoordinator implements AutoCloseable {
         }
         OptionalInt removed = store.deleteGroupOffsets(lease);
         if (removed.isEmpty()) {
-            leases.lost(lease);
+            leases.lost(lease, "deletion");
             return GroupError.NOT_COORDINATOR;
         }
         LOGGER.info("Deleted group group={} offsets={}", lease.groupId(), removed.getAsInt());
@@ -714,6 +705,30 @@ public final class GroupCoordinator implements AutoCloseable {
             longestMs = Math.max(longestMs, member.sessionTimeoutMs());
         }
         return Duration.ofMillis(longestMs);
+    }
+
+    /** The groups in memory, as the leases see them. */
+    private final class Memory implements GroupLeases.GroupMemory {
+
+        @Override
+        public Duration forget(String groupId) {
+            return GroupCoordinator.this.forget(groupId);
+        }
+
+        @Override
+        public Duration longestSession(String groupId) {
+            return GroupCoordinator.this.longestSession(groupId);
+        }
+
+        @Override
+        public GroupMembership membership(String groupId) {
+            return loader.membership(groupId);
+        }
+
+        @Override
+        public Set<String> takeOver(String groupId, GroupMembership recorded) {
+            return loader.takeOver(groupId, recorded);
+        }
     }
 
     private Collection<ClassicGroup> classicGroupsInMemory() {

@@ -15,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,26 +52,14 @@ final class GroupLeases {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(GroupLeases.class);
 
-    /** Takes a group over from the membership its earlier term recorded; returns the members to wait for. */
-    @FunctionalInterface
-    interface TakeOver {
-        Set<String> from(String groupId, GroupMembership recorded);
-    }
-
     private final Leases store;
     private final String owner;
     private final Clock clock;
     private final TimerService timers;
     private final Executor storeWork;
     private final Predicate<String> routedHere;
-    /** Forgets a group whose term ended, returning its members' longest session timeout (zero without members). */
-    private final Function<String, Duration> forget;
-    /** The longest session timeout of the group's members in memory (zero without members). */
-    private final Function<String, Duration> sessionTimeout;
-    /** The group's members in memory now, as they are recorded. */
-    private final Function<String, GroupMembership> membership;
-
-    private final TakeOver takeOver;
+    private final GroupMemory groups;
+    private final GroupMetrics metrics;
 
     private final ConcurrentMap<String, HeldLease> held = new ConcurrentHashMap<>();
     /** Set after a term ended here: no generation before then, whatever the next lease says. */
@@ -89,20 +76,32 @@ final class GroupLeases {
             TimerService timers,
             Executor storeWork,
             Predicate<String> routedHere,
-            Function<String, Duration> forget,
-            Function<String, Duration> sessionTimeout,
-            Function<String, GroupMembership> membership,
-            TakeOver takeOver) {
+            GroupMemory groups,
+            GroupMetrics metrics) {
         this.store = store;
         this.owner = owner;
         this.clock = clock;
         this.timers = timers;
         this.storeWork = storeWork;
         this.routedHere = routedHere;
-        this.forget = forget;
-        this.sessionTimeout = sessionTimeout;
-        this.membership = membership;
-        this.takeOver = takeOver;
+        this.groups = groups;
+        this.metrics = metrics;
+    }
+
+    /** What the leases need of the groups in memory. */
+    interface GroupMemory {
+
+        /** Forgets a group whose term ended; returns its members' longest session timeout (zero without members). */
+        Duration forget(String groupId);
+
+        /** The longest session timeout of the group's members in memory (zero without members). */
+        Duration longestSession(String groupId);
+
+        /** The group's members in memory now, as they are recorded. */
+        GroupMembership membership(String groupId);
+
+        /** Takes a group over from what its earlier term recorded; returns the members still to wait for. */
+        Set<String> takeOver(String groupId, GroupMembership recorded);
     }
 
     /** What a request that may start a generation (a join) learns of the group's lease. */
@@ -139,7 +138,7 @@ final class GroupLeases {
             return CompletableFuture.completedFuture(true);
         }
         return CompletableFuture.supplyAsync(
-                () -> acquire(groupId, sessionTimeout.apply(groupId)).isPresent(), storeWork);
+                () -> acquire(groupId, groups.longestSession(groupId)).isPresent(), storeWork);
     }
 
     /**
@@ -155,7 +154,7 @@ final class GroupLeases {
         return CompletableFuture.supplyAsync(
                 () -> {
                     // The lease records the longest session of the group's members, the joiner's included.
-                    Duration members = sessionTimeout.apply(groupId);
+                    Duration members = groups.longestSession(groupId);
                     Optional<CoordinatorLease> taken = acquire(
                             groupId, members.compareTo(joinerSessionTimeout) > 0 ? members : joinerSessionTimeout);
                     return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId, memberId);
@@ -212,12 +211,13 @@ final class GroupLeases {
         if (current.recorded() != null && covers.test(current.recorded())) {
             return true;
         }
-        return recordNow(groupId, current, current.toRecord(membership.apply(groupId)));
+        return recordNow(groupId, current, current.toRecord(groups.membership(groupId)));
     }
 
     /** Under this object's lock: writes {@code members} at the lease's epoch; false (and the term ends) when fenced. */
     private boolean recordNow(String groupId, HeldLease current, GroupMembership members) {
         if (!store.recordMembers(current.lease(), members)) {
+            metrics.fenced("members");
             endTerm(groupId, "recording its members at epoch " + current.lease().epoch() + " was refused");
             return false;
         }
@@ -235,11 +235,12 @@ final class GroupLeases {
     /** Blocking: the lease, valid, or taken now; empty while another agent holds it. */
     Optional<CoordinatorLease> validOrAcquire(String groupId) {
         Optional<CoordinatorLease> lease = valid(groupId);
-        return lease.isPresent() ? lease : acquire(groupId, sessionTimeout.apply(groupId));
+        return lease.isPresent() ? lease : acquire(groupId, groups.longestSession(groupId));
     }
 
     /** A fenced write was refused: another agent took the group since this lease was granted. */
-    void lost(CoordinatorLease lease) {
+    void lost(CoordinatorLease lease, String write) {
+        metrics.fenced(write);
         HeldLease current = held.get(lease.groupId());
         if (current != null && current.lease().epoch() == lease.epoch()) {
             endTerm(lease.groupId(), "a write at epoch " + lease.epoch() + " was refused");
@@ -292,7 +293,7 @@ final class GroupLeases {
         Instant generationsFrom = unknownMembersUntil;
         Set<String> awaited = Set.of();
         if (recorded.isPresent()) {
-            awaited = takeOver.from(groupId, recorded.get());
+            awaited = groups.takeOver(groupId, recorded.get());
             Instant awaitedUntil = start.plusMillis(recorded.get().longestSessionMs());
             if (!awaited.isEmpty() && awaitedUntil.isAfter(generationsFrom)) {
                 generationsFrom = awaitedUntil;
@@ -303,6 +304,15 @@ final class GroupLeases {
                 generationsFrom = grace;
                 unknownMembersUntil = grace;
             }
+        }
+        boolean waits = start.isBefore(unknownMembersUntil);
+        metrics.termStarted(recorded.isPresent() ? "recorded" : waits ? "waited" : "none");
+        if (recorded.isEmpty() && waits) {
+            LOGGER.warn(
+                    "Group {} moved here with no record of its members (an earlier agent version coordinated it):"
+                            + " no generation starts before {}, when their sessions have run out",
+                    groupId,
+                    unknownMembersUntil);
         }
         LOGGER.info(
                 "Coordinating group group={} epoch={} recordedMembers={} awaited={} generationsFrom={}",
@@ -318,7 +328,7 @@ final class GroupLeases {
     /** Forgets the group and its lease here; the store's lease runs out or was taken already. */
     private void endTerm(String groupId, String why) {
         HeldLease previous = held.remove(groupId);
-        Duration members = forget.apply(groupId);
+        Duration members = groups.forget(groupId);
         if (previous != null || !members.isZero()) {
             localGrace.merge(groupId, clock.instant().plus(members), (a, b) -> a.isAfter(b) ? a : b);
             LOGGER.info(
@@ -350,7 +360,7 @@ final class GroupLeases {
         Instant now = clock.instant();
         for (Map.Entry<String, HeldLease> entry : List.copyOf(held.entrySet())) {
             String groupId = entry.getKey();
-            Duration members = sessionTimeout.apply(groupId);
+            Duration members = groups.longestSession(groupId);
             boolean idle =
                     members.isZero() && entry.getValue().usedAt().plus(IDLE).isBefore(now);
             try {
@@ -384,7 +394,7 @@ final class GroupLeases {
         if (current == null) {
             return;
         }
-        GroupMembership members = current.toRecord(membership.apply(groupId));
+        GroupMembership members = current.toRecord(groups.membership(groupId));
         if (!members.equals(current.recorded())) {
             recordNow(groupId, current, members);
         }

@@ -60,7 +60,7 @@ final class TransactionalCommits {
                     groupId,
                     memberId,
                     lease.get().epoch());
-            leases.lost(lease.get());
+            leases.lost(lease.get(), "transactional.offsets");
             return TransactionalCommitResult.refused(GroupError.NOT_COORDINATOR);
         }
         return TransactionalCommitResult.passed(outcome);

@@ -152,6 +152,10 @@ class CoordinatorFencingTest {
         TransactionOutcome ended = transactions.endTransaction("copier-0", producer, true, false);
 
         assertThat(error).isEqualTo(GroupError.NOT_COORDINATOR);
+        assertThat(first.meters
+                        .counter("floe.group.writes.fenced", "write", "transactional.offsets")
+                        .count())
+                .isEqualTo(1);
         assertThat(ended).isInstanceOf(TransactionOutcome.Refused.class);
         assertThat(store.committedOffsets(GROUP))
                 .as("the zombie's offsets, committed after the new generation read the group's")

@@ -105,6 +105,10 @@ class CoordinatorMoveTest {
         assertThat(waitedMs)
                 .as("virtual ms until the members' joins were answered")
                 .isLessThan(SESSION_TIMEOUT_MS / 2);
+        assertThat(after.meters
+                        .counter("floe.group.coordinator.terms", "earlier.members", "recorded")
+                        .count())
+                .isEqualTo(1);
         assertThat(joins.values())
                 .allSatisfy(join -> assertThat(join.join().error()).isEqualTo(GroupError.NONE));
         assertThat(joins.values().stream().map(join -> join.join().generationId()))
@@ -154,6 +158,10 @@ class CoordinatorMoveTest {
         GroupError after = txnOffsetCommit(next, transactions, producer, member, 42);
 
         assertThat(whileWaiting).isEqualTo(GroupError.COORDINATOR_LOAD_IN_PROGRESS);
+        assertThat(next.meters
+                        .counter("floe.group.coordinator.terms", "earlier.members", "waited")
+                        .count())
+                .isEqualTo(1);
         assertThat(after)
                 .as("the member is unknown here: it must rejoin, and its transaction aborts")
                 .isEqualTo(GroupError.GROUP_ID_NOT_FOUND);
