@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,8 +138,8 @@ final class GroupLeases {
         if (valid(groupId).isPresent()) {
             return CompletableFuture.completedFuture(true);
         }
-        return CompletableFuture.supplyAsync(
-                () -> acquire(groupId, groups.longestSession(groupId)).isPresent(), storeWork);
+        return onStoreWork(
+                () -> acquire(groupId, groups.longestSession(groupId)).isPresent());
     }
 
     /**
@@ -151,15 +152,13 @@ final class GroupLeases {
         if (lease.isPresent()) {
             return CompletableFuture.completedFuture(joinable(groupId, memberId));
         }
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    // The lease records the longest session of the group's members, the joiner's included.
-                    Duration members = groups.longestSession(groupId);
-                    Optional<CoordinatorLease> taken = acquire(
-                            groupId, members.compareTo(joinerSessionTimeout) > 0 ? members : joinerSessionTimeout);
-                    return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId, memberId);
-                },
-                storeWork);
+        return onStoreWork(() -> {
+            // The lease records the longest session of the group's members, the joiner's included.
+            Duration members = groups.longestSession(groupId);
+            Optional<CoordinatorLease> taken =
+                    acquire(groupId, members.compareTo(joinerSessionTimeout) > 0 ? members : joinerSessionTimeout);
+            return taken.isEmpty() ? new ForJoin.NotCoordinator() : joinable(groupId, memberId);
+        });
     }
 
     /** A member of an earlier term left the group (it sent its leave here): it is waited for no more. */
@@ -196,7 +195,16 @@ final class GroupLeases {
         if (current != null && current.recorded() != null && covers.test(current.recorded())) {
             return CompletableFuture.completedFuture(true);
         }
-        return CompletableFuture.supplyAsync(() -> record(groupId, covers), storeWork);
+        return onStoreWork(() -> record(groupId, covers));
+    }
+
+    /** {@code work} on the store's thread; failed, not thrown, when that is stopping. */
+    private <T> CompletableFuture<T> onStoreWork(Supplier<T> work) {
+        try {
+            return CompletableFuture.supplyAsync(work, storeWork);
+        } catch (RejectedExecutionException stopping) {
+            return CompletableFuture.failedFuture(stopping);
+        }
     }
 
     /**
