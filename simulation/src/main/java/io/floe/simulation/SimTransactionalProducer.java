@@ -321,6 +321,15 @@ final class SimTransactionalProducer {
                     } else if (outcome == null && ++attempts < ATTEMPTS_MAX) {
                         end(commit);
                     } else {
+                        if (commit
+                                && outcome instanceof TransactionOutcome.Refused refused
+                                && refused.error() == TransactionError.INVALID_TXN_STATE) {
+                            // Every batch was answered (a failed one makes the end an abort), and a timeout's
+                            // abort fences the epoch: the transaction this producer wrote to must be open.
+                            history.violation(
+                                    "CommitOfAnsweredTransaction",
+                                    name + ": EndTxn(commit) at " + producer + " refused: " + refused.message());
+                        }
                         abandon();
                     }
                 });

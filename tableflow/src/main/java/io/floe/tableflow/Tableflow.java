@@ -4,6 +4,7 @@ import io.floe.core.concurrency.Concurrency;
 import io.floe.core.config.InvalidConfigException;
 import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.config.ChangesTopic;
+import io.floe.tableflow.config.CompactedKeyColumns;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.rows.Rows;
@@ -97,7 +98,7 @@ public final class Tableflow implements AutoCloseable {
     /**
      * Checks a topic's Tableflow configs as a whole (names, values, the declared schema against its
      * format, its field names against the metadata columns and the names engines reserve, an upsert
-     * table's key columns against its fields);
+     * table's key columns against its fields and against a compacted topic's record keys);
      * {@link InvalidConfigException} with the user's message when they are bad. Registered with the
      * agent's topic configs, so CreateTopics and AlterConfigs answer INVALID_CONFIG at once.
      */
@@ -118,6 +119,7 @@ public final class Tableflow implements AutoCloseable {
             TableSettings settings = TableSettings.from(topicConfigs);
             Rows.tableSchema(ValueDecoder.of(settings).valueType(), settings.upsertKeyColumns());
             ChangesTopic.from(topicConfigs);
+            CompactedKeyColumns.check(topicConfigs);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(e.getMessage());
         }

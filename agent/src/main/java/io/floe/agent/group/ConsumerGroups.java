@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -248,9 +249,10 @@ final class ConsumerGroups {
     }
 
     /** Empty groups without committed offsets leave memory, as Kafka drops them. */
-    void dropForgotten(Set<String> withOffsets) {
+    void dropForgotten(Predicate<String> hasOffsets) {
         for (Entry entry : groups.values()) {
-            if (!withOffsets.contains(entry.group().groupId())) {
+            boolean empty = entry.group().call(() -> entry.group().state() == ConsumerGroupState.EMPTY);
+            if (empty && !hasOffsets.test(entry.group().groupId())) {
                 entry.group().run(() -> {
                     if (entry.group().state() == ConsumerGroupState.EMPTY) {
                         markDead(entry);

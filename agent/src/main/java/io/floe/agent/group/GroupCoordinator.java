@@ -506,11 +506,14 @@ public final class GroupCoordinator implements AutoCloseable {
      * here: a group coordinated by another agent is not in this one's memory and would look idle. The
      * store checks that too, in the deletion's transaction: no group whose coordinator lease another
      * agent holds (or held within its members' sessions) loses its offsets, whatever this agent's view.
+     * Then the Empty groups in memory that have no offsets left are dropped: asked group by group, since
+     * the groups in memory are few (an idle group gives its lease up and leaves memory) and all groups
+     * with offsets are many.
      */
     public int expireOffsets() {
         int expired = offsets.expire(
                 owner, (groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
-        groups.dropForgotten(Set.copyOf(store.offsetGroups()));
+        groups.dropForgotten(groupId -> !store.committedOffsets(groupId).isEmpty());
         return expired;
     }
 

@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
 final class OffsetOperations {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(OffsetOperations.class);
+
+    /** The most groups one retention round expires (one store write each). */
+    static final int EXPIRED_GROUPS_PER_ROUND = 10_000;
     /** The protocol type of Kafka consumers, whose subscriptions Floe can read. */
     static final String CONSUMER_PROTOCOL_TYPE = "consumer";
 
@@ -187,15 +190,24 @@ final class OffsetOperations {
     /**
      * Removes offsets older than the retention of groups without members: groups only in the store,
      * and in-memory groups that have been Empty for the whole retention ({@code idleSince} tells,
-     * given a group id and the cutoff). The store keeps the offsets of a group that another agent than
-     * {@code coordinator} coordinates.
+     * given a group id and the cutoff). Only groups with such offsets are asked about (one indexed read),
+     * and at most {@link #EXPIRED_GROUPS_PER_ROUND} of them are expired in one round (the rest stay due
+     * for the next), so a round costs what is due, never every group with offsets. The store keeps the
+     * offsets of a group that another agent than {@code coordinator} coordinates.
      */
     int expire(String coordinator, BiPredicate<String, Long> idleSince) {
         long nowMs = clock.millis();
         Instant cutoff = Instant.ofEpochMilli(nowMs - config.offsetsRetention().toMillis());
         int expired = 0;
-        for (String groupId : store.offsetGroups()) {
+        int groups = 0;
+        for (String groupId : store.groupsCommittedBefore(cutoff)) {
+            if (groups == EXPIRED_GROUPS_PER_ROUND) {
+                LOGGER.info(
+                        "Offset retention round stopped at its limit; the rest is due next round groups={}", groups);
+                break;
+            }
             if (idleSince.test(groupId, cutoff.toEpochMilli())) {
+                groups++;
                 int removed = store.expireOffsets(groupId, cutoff, coordinator, Instant.ofEpochMilli(nowMs));
                 if (removed > 0) {
                     LOGGER.info(

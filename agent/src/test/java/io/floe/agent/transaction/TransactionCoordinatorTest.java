@@ -165,6 +165,7 @@ class TransactionCoordinatorTest {
         assertThat(meters.counter("floe.transactions.aborted").count()).isEqualTo(1);
     }
 
+    /** Timed from the round that first saw each transaction open, on this agent's clock. */
     @Test
     void timeoutLoopAbortsOnlyExpiredTransactionsCoordinatedHere() {
         ProducerEpoch first = init("tx-1");
@@ -174,8 +175,13 @@ class TransactionCoordinatorTest {
         write(first, ORDERS_0);
         coordinator.addPartitions("tx-3", other, List.of(ORDERS_1));
         write(other, ORDERS_1);
+        assertThat(coordinator.abortExpired()).isZero();
         clock.step(Duration.ofSeconds(50));
         coordinator.addPartitions("tx-2", young, List.of(ORDERS_1));
+        assertThat(coordinator.abortExpired()).isZero();
+        assertThat(coordinator.nextRoundIn(Duration.ofSeconds(30)))
+                .as("the next round runs when tx-1 reaches its timeout, before the interval is up")
+                .isEqualTo(Duration.ofSeconds(10));
         clock.step(Duration.ofSeconds(11));
 
         assertThat(coordinator.abortExpired()).isEqualTo(1);
@@ -194,6 +200,25 @@ class TransactionCoordinatorTest {
         coordinator.abortExpired();
         assertThat(meters.counter("floe.transactions.started").count()).isEqualTo(2);
         assertThat(meters.get("floe.transactions.open").gauge().value()).isZero();
+    }
+
+    /**
+     * A coordinator that first sees a transaction long after it began (it just took the id over) gives it
+     * its whole timeout, but no more than twice the timeout from its begin stamp: a coordinator that keeps
+     * moving cannot keep a transaction open for ever.
+     */
+    @Test
+    void aTransactionFirstSeenLateGetsItsTimeoutUpToTwiceTheTimeoutFromItsBegin() {
+        ProducerEpoch late = init("tx-1");
+        coordinator.addPartitions("tx-1", late, List.of(ORDERS_0));
+        clock.step(Duration.ofSeconds(70));
+
+        assertThat(coordinator.abortExpired()).isZero();
+        clock.step(Duration.ofSeconds(45));
+        assertThat(coordinator.abortExpired()).as("seen 45 s, begun 115 s ago").isZero();
+        clock.step(Duration.ofSeconds(5));
+
+        assertThat(coordinator.abortExpired()).as("begun twice its timeout ago").isEqualTo(1);
     }
 
     /** One record of {@code producer}'s transaction in {@code partition}: a marker goes only where one was written. */

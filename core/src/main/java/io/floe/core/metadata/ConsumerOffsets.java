@@ -76,4 +76,11 @@ public interface ConsumerOffsets {
 
     /** The ids of all groups with at least one committed offset, sorted. */
     List<String> offsetGroups();
+
+    /**
+     * The ids of the groups with at least one offset committed before {@code committedBefore}, sorted:
+     * the groups whose offsets retention may expire. Read through an index on the commit time, so its
+     * cost follows those groups, not every group with offsets.
+     */
+    List<String> groupsCommittedBefore(Instant committedBefore);
 }

@@ -11,6 +11,7 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -202,6 +203,29 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public MarkerCleaning cleanMarkers(
+            TopicPartition topicPartition,
+            long fromOffset,
+            long toOffset,
+            Instant now,
+            Instant deleteHorizon,
+            int maxMarkers) {
+        return call(
+                MetadataOperation.CLEAN_MARKERS,
+                () -> delegate.cleanMarkers(topicPartition, fromOffset, toOffset, now, deleteHorizon, maxMarkers));
+    }
+
+    @Override
+    public long activeSegment(TopicPartition topicPartition) {
+        return call(MetadataOperation.ACTIVE_SEGMENT, () -> delegate.activeSegment(topicPartition));
+    }
+
+    @Override
+    public long rollSegment(TopicPartition topicPartition, long baseOffset) {
+        return call(MetadataOperation.ROLL_SEGMENT, () -> delegate.rollSegment(topicPartition, baseOffset));
+    }
+
+    @Override
     public void commitOffsets(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
         run(MetadataOperation.COMMIT_OFFSETS, () -> delegate.commitOffsets(groupId, offsets));
     }
@@ -246,6 +270,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public List<String> offsetGroups() {
         return call(MetadataOperation.OFFSET_GROUPS, () -> delegate.offsetGroups());
+    }
+
+    @Override
+    public List<String> groupsCommittedBefore(Instant committedBefore) {
+        return call(MetadataOperation.GROUPS_COMMITTED_BEFORE, () -> delegate.groupsCommittedBefore(committedBefore));
     }
 
     @Override
@@ -405,8 +434,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
-        return call(MetadataOperation.ABORT_EXPIRED, () -> delegate.abortExpired(transactionalId, producer, now));
+    public TransactionOutcome abortExpired(
+            String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now) {
+        return call(
+                MetadataOperation.ABORT_EXPIRED,
+                () -> delegate.abortExpired(transactionalId, producer, startedAtMs, now));
     }
 
     @Override
@@ -428,8 +460,8 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public List<TransactionDescription> expiredTransactions(Instant now) {
-        return call(MetadataOperation.EXPIRED_TRANSACTIONS, () -> delegate.expiredTransactions(now));
+    public List<OpenTransaction> openTransactions() {
+        return call(MetadataOperation.OPEN_TRANSACTIONS, () -> delegate.openTransactions());
     }
 
     @Override

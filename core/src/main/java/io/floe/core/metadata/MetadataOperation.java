@@ -46,6 +46,9 @@ public enum MetadataOperation {
     RELEASE_RETENTION(LogRetention.class, "releaseRetention", IDEMPOTENT_WRITE),
     RETENTION_HOLDS(LogRetention.class, "retentionHolds", READ),
     EXPIRE_PRODUCERS(LogRetention.class, "expireProducers", IDEMPOTENT_WRITE),
+    CLEAN_MARKERS(LogRetention.class, "cleanMarkers", IDEMPOTENT_WRITE),
+    ACTIVE_SEGMENT(LogRetention.class, "activeSegment", READ),
+    ROLL_SEGMENT(LogRetention.class, "rollSegment", IDEMPOTENT_WRITE),
 
     // ConsumerOffsets
     COMMIT_OFFSETS(ConsumerOffsets.class, "commitOffsets", IDEMPOTENT_WRITE),
@@ -57,6 +60,7 @@ public enum MetadataOperation {
     DELETE_TOPIC_OFFSETS(ConsumerOffsets.class, "deleteTopicOffsets", IDEMPOTENT_WRITE),
     EXPIRE_OFFSETS(ConsumerOffsets.class, "expireOffsets", IDEMPOTENT_WRITE),
     OFFSET_GROUPS(ConsumerOffsets.class, "offsetGroups", READ),
+    GROUPS_COMMITTED_BEFORE(ConsumerOffsets.class, "groupsCommittedBefore", READ),
 
     // AgentMembership
     HEARTBEAT_AGENT(AgentMembership.class, "heartbeatAgent", IDEMPOTENT_WRITE),
@@ -85,7 +89,7 @@ public enum MetadataOperation {
     WRITE_MARKER(Transactions.class, "writeMarker", FENCED_WRITE),
     TRANSACTION(Transactions.class, "transaction", READ),
     TRANSACTIONS(Transactions.class, "transactions", READ),
-    EXPIRED_TRANSACTIONS(Transactions.class, "expiredTransactions", READ),
+    OPEN_TRANSACTIONS(Transactions.class, "openTransactions", READ),
     EXPIRE_TRANSACTIONAL_IDS(Transactions.class, "expireTransactionalIds", IDEMPOTENT_WRITE),
 
     // ObjectLifecycle

@@ -2,6 +2,7 @@ package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -81,10 +82,14 @@ public interface Transactions {
             String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now);
 
     /**
-     * Aborts the producer's open transaction if, at {@code now}, it is still open at that epoch and past
-     * its timeout, and bumps the epoch so that the producer is fenced; refused otherwise. Fenced.
+     * Aborts the open transaction of {@code transactionalId} that began at {@code startedAtMs} (as
+     * {@link #openTransactions} listed it) at {@code producer}'s epoch, which the caller timed out on its
+     * own clock, and bumps the epoch so that the producer is fenced. Refused ({@code INVALID_TXN_STATE})
+     * when that transaction is no longer open (it ended, or another began since), and as elsewhere when
+     * the producer is not current. The store does not compare times: the begin time was stamped on
+     * another agent's clock. Fenced.
      */
-    TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now);
+    TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now);
 
     /**
      * WriteTxnMarkers (an operator aborting a hanging transaction): ends {@code producer}'s open
@@ -101,8 +106,11 @@ public interface Transactions {
     /** Every transactional id, sorted by id. */
     List<TransactionDescription> transactions();
 
-    /** The open transactions past their timeout at {@code now}, oldest first. */
-    List<TransactionDescription> expiredTransactions(Instant now);
+    /**
+     * Every open transaction, sorted by transactional id: one read of the open rows alone (through an
+     * index), so its cost follows the transactions open now, never the transactional ids stored.
+     */
+    List<OpenTransaction> openTransactions();
 
     /**
      * Forgets the transactional ids with no open transaction whose last change is older than

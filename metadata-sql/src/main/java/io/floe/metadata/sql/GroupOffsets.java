@@ -128,6 +128,22 @@ final class GroupOffsets {
         return groups;
     }
 
+    /** Through {@code group_offsets_by_time}: reads the offsets older than the cutoff alone. */
+    List<String> groupsCommittedBefore(Connection connection, Instant committedBefore) throws SQLException {
+        List<String> groups = new ArrayList<>();
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT DISTINCT group_id FROM group_offsets WHERE commit_timestamp < ?")) {
+            select.setLong(1, committedBefore.toEpochMilli());
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    groups.add(rows.getString(1));
+                }
+            }
+        }
+        Collections.sort(groups);
+        return groups;
+    }
+
     private static int update(Connection connection, String sql, Object... parameters) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {

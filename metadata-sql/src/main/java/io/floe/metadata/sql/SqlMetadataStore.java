@@ -15,6 +15,7 @@ import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.JobLease;
+import io.floe.core.metadata.MarkerCleaning;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.NodeIdClaim;
@@ -29,6 +30,8 @@ import io.floe.core.metadata.StoredObject;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.topic.UnknownTopicException;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -42,7 +45,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -423,10 +425,12 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
+    public TransactionOutcome abortExpired(
+            String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now) {
         return transactionWrite(
                 "abort expired transaction " + transactionalId,
-                connection -> transactions.abortExpired(connection, transactionalId, producer, now.toEpochMilli()));
+                connection -> transactions.abortExpired(
+                        connection, transactionalId, producer, startedAtMs, now.toEpochMilli()));
     }
 
     @Override
@@ -455,19 +459,8 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public List<TransactionDescription> expiredTransactions(Instant now) {
-        long nowMs = now.toEpochMilli();
-        return read("list expired transactions", connection -> {
-            List<TransactionDescription> expired = new ArrayList<>();
-            for (TransactionDescription transaction : describeAll(
-                    connection, " WHERE state = '" + TransactionState.ONGOING.name() + "' AND started_at < ?", nowMs)) {
-                if (transaction.expiredAt(nowMs)) {
-                    expired.add(transaction);
-                }
-            }
-            expired.sort(Comparator.comparingLong(TransactionDescription::startedAtMs));
-            return expired;
-        });
+    public List<OpenTransaction> openTransactions() {
+        return read("list open transactions", transactions.rows()::open);
     }
 
     private List<TransactionDescription> describeAll(Connection connection, String where, long... parameters)
@@ -676,6 +669,14 @@ public final class SqlMetadataStore implements MetadataStore {
     @Override
     public List<String> offsetGroups() {
         return read("list groups with offsets", groupOffsets::groups);
+    }
+
+    @Override
+    public List<String> groupsCommittedBefore(Instant committedBefore) {
+        Objects.requireNonNull(committedBefore, "committedBefore");
+        return read(
+                "list groups with offsets committed before " + committedBefore,
+                connection -> groupOffsets.groupsCommittedBefore(connection, committedBefore));
     }
 
     // ----- membership
@@ -904,6 +905,41 @@ public final class SqlMetadataStore implements MetadataStore {
         return rewritingLog(
                 "truncate " + topicPartition + " below " + newLogStart,
                 connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
+    }
+
+    @Override
+    public MarkerCleaning cleanMarkers(
+            TopicPartition topicPartition,
+            long fromOffset,
+            long toOffset,
+            Instant now,
+            Instant deleteHorizon,
+            int maxMarkers) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        long nowMs = now.toEpochMilli();
+        long horizonMs = deleteHorizon.toEpochMilli();
+        return rewritingLog(
+                "clean transaction markers of " + topicPartition + " in [" + fromOffset + ", " + toOffset + ")",
+                connection -> MarkerCleanup.clean(
+                        connection, topicPartition, fromOffset, toOffset, nowMs, horizonMs, maxMarkers));
+    }
+
+    @Override
+    public long activeSegment(TopicPartition topicPartition) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return read(
+                        "read the active segment of " + topicPartition,
+                        connection -> ActiveSegments.activeSegment(connection, topicPartition))
+                .orElseThrow(() -> new UnknownTopicException(topicPartition.toString()));
+    }
+
+    @Override
+    public long rollSegment(TopicPartition topicPartition, long baseOffset) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return write(
+                        "roll the active segment of " + topicPartition + " to " + baseOffset,
+                        connection -> ActiveSegments.rollSegment(connection, topicPartition, baseOffset))
+                .orElseThrow(() -> new UnknownTopicException(topicPartition.toString()));
     }
 
     @Override

@@ -186,7 +186,8 @@ final class TransactionOperations {
         return new TransactionOutcome.Done(next.producer(), markers);
     }
 
-    TransactionOutcome abortExpired(Connection connection, String transactionalId, ProducerEpoch producer, long now)
+    TransactionOutcome abortExpired(
+            Connection connection, String transactionalId, ProducerEpoch producer, long startedAt, long now)
             throws SQLException {
         Optional<TransactionRow> stored = rows.lock(connection, transactionalId);
         if (stored.isEmpty()) {
@@ -197,11 +198,11 @@ final class TransactionOperations {
         if (refused != null) {
             return refused;
         }
-        if (row.state() != TransactionState.ONGOING || now - row.startedAt() <= row.timeoutMs()) {
+        if (row.state() != TransactionState.ONGOING || row.startedAt() != startedAt) {
             return new TransactionOutcome.Refused(
                     TransactionError.INVALID_TXN_STATE,
-                    "transactional id " + transactionalId + " has no expired transaction (state "
-                            + row.state().kafkaName() + ", started at " + row.startedAt() + ")");
+                    "transactional id " + transactionalId + " no longer has the transaction begun at " + startedAt
+                            + " open (state " + row.state().kafkaName() + ", begun at " + row.startedAt() + ")");
         }
         List<TransactionMarker> markers = end.end(connection, row, false, now);
         TransactionRow next = bump(connection, row.ended(TransactionState.COMPLETE_ABORT, now), now, false);

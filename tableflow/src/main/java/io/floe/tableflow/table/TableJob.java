@@ -220,9 +220,9 @@ final class TableJob {
         List<? extends ContentFile<?>> newFiles = written == null ? files : written.newFiles();
         commitDeadLetters(writers.deadTable, deadFiles, deadLetterMark.atLeast(target), table, newFiles);
         if (written == null) {
-            throwUnlessCommitted(SnapshotCommit.append(table, files, target, "records", clock));
+            throwUnlessCommitted(SnapshotCommit.append(table, files, target, RecordDecoding.of(settings), clock));
         } else {
-            commitUpserts(table, written, target, settings.upsertIndexMaxKeys());
+            commitUpserts(table, written, target, RecordDecoding.of(settings), settings.upsertIndexMaxKeys());
             files = written.dataFiles();
         }
         hold.afterCommit(target);
@@ -232,8 +232,9 @@ final class TableJob {
     }
 
     /** Commits an upsert round and moves the key index to the new snapshot (or drops it when unsure). */
-    private void commitUpserts(Table table, UpsertRound.Written written, Watermark target, long maxKeys) {
-        SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(table, written, target, clock);
+    private void commitUpserts(
+            Table table, UpsertRound.Written written, Watermark target, RecordDecoding decoding, long maxKeys) {
+        SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(table, written, target, decoding, clock);
         keys.afterCommit(table, written, target, outcome instanceof SnapshotCommit.Outcome.Committed, maxKeys);
         throwUnlessCommitted(outcome);
     }

@@ -167,6 +167,21 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
     }
 
     @Test
+    void groupsCommittedBeforeListsOnlyTheGroupsWithAnOffsetOlderThanTheCutoff() {
+        TopicPartition old = new TopicPartition("orders", 0);
+        TopicPartition recent = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(old, offsetAt(1, 1_000), recent, offsetAt(2, 5_000)));
+        store.commitOffsets("audit", Map.of(old, offsetAt(1, 1_000)));
+        store.commitOffsets("fresh", Map.of(old, offsetAt(1, 5_000)));
+
+        assertThat(store.groupsCommittedBefore(Instant.ofEpochMilli(5_000))).containsExactly("audit", "billing");
+        assertThat(store.groupsCommittedBefore(Instant.ofEpochMilli(1_000))).isEmpty();
+
+        store.expireOffsets("billing", Instant.ofEpochMilli(5_000), "agent-a", LEASE_NOW);
+        assertThat(store.groupsCommittedBefore(Instant.ofEpochMilli(5_000))).containsExactly("audit");
+    }
+
+    @Test
     void anOffsetCommitAtAStaleCoordinatorEpochIsRejectedAndStoresNothing() {
         CoordinatorLease stale = store.acquireCoordinator(FENCED_GROUP, "agent-a", LEASE_NOW, LEASE_TTL, LEASE_SESSION)
                 .orElseThrow();

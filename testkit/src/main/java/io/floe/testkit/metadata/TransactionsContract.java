@@ -19,6 +19,7 @@ import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.metadata.Transactions;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionError;
@@ -371,28 +372,43 @@ public abstract class TransactionsContract extends RoleContract {
     }
 
     @Test
-    void anExpiredTransactionIsAbortedOnceAndItsProducerFenced() {
+    void theOpenTransactionsAreListedWithoutTheIdleIds() {
+        ProducerEpoch open =
+                assertDone(store.initProducer(TXN, 1_000, null, NOW)).producer();
+        ProducerEpoch ended = init("txn-b");
+        init("txn-c");
+        assertDone(store.addPartitions(TXN, open, List.of(p0), NOW));
+        assertDone(store.addOffsets("txn-b", ended, GROUP, NOW));
+        assertDone(store.endTransaction("txn-b", ended, false, false, NOW));
+
+        assertThat(store.openTransactions()).containsExactly(new OpenTransaction(TXN, open, NOW.toEpochMilli(), 1_000));
+    }
+
+    /** The caller decides that a transaction ran too long, on its own clock: the store compares no times. */
+    @Test
+    void aTimedOutTransactionIsAbortedOnceAndItsProducerFenced() {
         ProducerEpoch producer =
                 assertDone(store.initProducer(TXN, 1_000, null, NOW)).producer();
         assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
         appendAll(transactional(0, producer, 0, 1, TransactionalAppend.IN_TRANSACTION));
-        Instant early = NOW.plusMillis(500);
-        Instant late = NOW.plusMillis(2_000);
+        OpenTransaction open = store.openTransactions().get(0);
+        Instant later = NOW.plusMillis(2_000);
 
-        assertThat(store.expiredTransactions(early)).isEmpty();
-        assertRefused(store.abortExpired(TXN, producer, early), TransactionError.INVALID_TXN_STATE);
-        assertThat(store.expiredTransactions(late))
-                .extracting(TransactionDescription::transactionalId)
-                .containsExactly(TXN);
-        TransactionOutcome.Done done = assertDone(store.abortExpired(TXN, producer, late));
+        assertRefused(
+                store.abortExpired(TXN, producer, open.startedAtMs() - 1, later), TransactionError.INVALID_TXN_STATE);
+        TransactionOutcome.Done done =
+                assertDone(store.abortExpired(TXN, producer, open.startedAtMs(), NOW.minusMillis(5_000)));
 
         assertThat(done.producer().epoch()).isEqualTo((short) 1);
         assertThat(done.markers())
                 .singleElement()
                 .satisfies(marker -> assertThat(marker.commit()).isFalse());
-        assertThat(store.expiredTransactions(late)).isEmpty();
-        assertRefused(store.abortExpired(TXN, producer, late), TransactionError.PRODUCER_FENCED);
-        assertRefused(store.endTransaction(TXN, producer, true, false, late), TransactionError.PRODUCER_FENCED);
+        assertThat(store.openTransactions()).isEmpty();
+        assertRefused(store.abortExpired(TXN, producer, open.startedAtMs(), later), TransactionError.PRODUCER_FENCED);
+        assertRefused(
+                store.abortExpired(TXN, done.producer(), open.startedAtMs(), later),
+                TransactionError.INVALID_TXN_STATE);
+        assertRefused(store.endTransaction(TXN, producer, true, false, later), TransactionError.PRODUCER_FENCED);
         assertThat(store.offsets(p0)).isEqualTo(new LogOffsets(0, 2, 2));
     }
 
