@@ -1,5 +1,7 @@
 package io.floe.simulation;
 
+import io.floe.agent.group.GroupError;
+import io.floe.agent.group.TransactionalCommitResult;
 import io.floe.agent.produce.InvalidBatchException;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
@@ -275,18 +277,8 @@ final class SimTransactionalProducer {
         Map<TopicPartition, CommittedOffset> offsets = Map.of(
                 OFFSETS_PARTITION,
                 new CommittedOffset(transactionsMade, CommittedOffset.NO_LEADER_EPOCH, transaction, 0));
-        request(
-                agent -> {
-                    if (!version2) {
-                        TransactionOutcome added =
-                                agent.agent().transactions().addOffsets(transactionalId, producer, group);
-                        if (!(added instanceof TransactionOutcome.Done)) {
-                            return added;
-                        }
-                    }
-                    return agent.agent().transactions().commitPendingOffsets(transactionalId, producer, group, offsets);
-                },
-                outcome -> {
+        requestAsync(
+                group, agent -> CompletableFuture.completedFuture(commitOffsets(agent, group, offsets)), outcome -> {
                     if (mine != incarnation) {
                         return;
                     }
@@ -349,13 +341,55 @@ final class SimTransactionalProducer {
         client.schedule(this::init, world.between(100_000_000L, 1_000_000_000L), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * AddOffsetsToTxn (version 1) and TxnOffsetCommit, the latter at the group's coordinator as a client
+     * sends it (outside group management: no member); a refusal of the group's is NOT_COORDINATOR.
+     */
+    private TransactionOutcome commitOffsets(
+            SimAgent agent, String group, Map<TopicPartition, CommittedOffset> offsets) {
+        if (!version2) {
+            TransactionOutcome added = agent.agent().transactions().addOffsets(transactionalId, producer, group);
+            if (!(added instanceof TransactionOutcome.Done)) {
+                return added;
+            }
+        }
+        TransactionalCommitResult result = agent.agent()
+                .groups()
+                .commitTransactionalOffsets(
+                        group,
+                        "",
+                        null,
+                        -1,
+                        lease -> agent.agent()
+                                .transactions()
+                                .commitPendingOffsets(transactionalId, producer, lease, offsets));
+        return result.error() == GroupError.NONE
+                ? result.outcome()
+                : new TransactionOutcome.Refused(
+                        TransactionError.NOT_COORDINATOR, "group " + group + " refused: " + result.error());
+    }
+
     /** Runs a blocking coordinator call on a live agent's network thread; {@code onAnswer} gets null for no answer. */
     private <T> void request(Function<SimAgent, T> call, Consumer<T> onAnswer) {
         requestAsync(agent -> CompletableFuture.completedFuture(call.apply(agent)), onAnswer);
     }
 
     private <T> void requestAsync(Function<SimAgent, CompletableFuture<T>> call, Consumer<T> onAnswer) {
-        SimAgent agent = cluster.anyLiveAgent();
+        requestAsync(null, call, onAnswer);
+    }
+
+    /**
+     * As {@link #requestAsync(Function, Consumer)}, sent to a live agent that takes itself for the
+     * coordinator of {@code group} when there is one (as a client's FindCoordinator finds it).
+     */
+    private <T> void requestAsync(String group, Function<SimAgent, CompletableFuture<T>> call, Consumer<T> onAnswer) {
+        SimAgent chosen = cluster.anyLiveAgent();
+        SimAgent agent = group == null || chosen == null
+                ? chosen
+                : cluster.liveAgents().stream()
+                        .filter(live -> live.agent().cluster().isCoordinatorOf(group))
+                        .findFirst()
+                        .orElse(chosen);
         if (agent == null) {
             client.schedule(() -> onAnswer.accept(null), 200_000_000L, TimeUnit.NANOSECONDS);
             return;

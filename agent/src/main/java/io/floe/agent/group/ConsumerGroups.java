@@ -7,6 +7,7 @@ import io.floe.agent.group.consumer.PartitionAssignor;
 import io.floe.agent.group.consumer.RangeAssignor;
 import io.floe.agent.group.consumer.TopicMetadata;
 import io.floe.agent.group.consumer.UniformAssignor;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.TopicPartition;
 import java.time.Clock;
 import java.time.Duration;
@@ -271,6 +272,26 @@ final class ConsumerGroups {
             Duration members = entry.group().size() == 0 ? Duration.ZERO : sessionTimeout;
             markDead(entry);
             return members;
+        });
+    }
+
+    /** The group's members as they are recorded with the coordinator lease. */
+    GroupMembership membership(Entry entry) {
+        ConsumerGroup group = entry.group();
+        return group.call(() -> {
+            if (group.isDead() || group.size() == 0) {
+                return GroupMembership.EMPTY;
+            }
+            List<GroupMembership.Member> members = group.members().stream()
+                    .map(member -> new GroupMembership.Member(
+                            member.memberId(),
+                            member.instanceId(),
+                            member.subscription().clientId(),
+                            member.subscription().clientHost(),
+                            (int) sessionTimeout.toMillis(),
+                            member.subscription().rebalanceTimeoutMs()))
+                    .toList();
+            return new GroupMembership(GroupMembership.Protocol.CONSUMER, group.groupEpoch(), "", "", members);
         });
     }
 

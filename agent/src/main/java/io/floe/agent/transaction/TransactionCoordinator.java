@@ -4,6 +4,7 @@ import io.floe.agent.transaction.InvalidTransactionRequestException.Reason;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.Transactions;
 import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
@@ -146,16 +147,19 @@ public final class TransactionCoordinator implements AutoCloseable {
         return applied(call(() -> store.addOffsets(transactionalId, producer, groupId, now())));
     }
 
-    /** TxnOffsetCommit: keeps the offsets pending in the producer's open transaction. */
+    /**
+     * TxnOffsetCommit: keeps the offsets pending in the producer's open transaction, while the group's
+     * coordinator still holds {@code coordinator} (else refused as NOT_COORDINATOR).
+     */
     public TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets) {
         requireId(transactionalId);
-        requireGroup(groupId);
+        requireGroup(coordinator.groupId());
         Objects.requireNonNull(producer, "producer");
-        return applied(call(() -> store.commitPendingOffsets(transactionalId, producer, groupId, offsets, now())));
+        return applied(call(() -> store.commitPendingOffsets(transactionalId, producer, coordinator, offsets, now())));
     }
 
     /** EndTxn: commits or aborts; with {@code bumpEpoch} (transaction version 2) the outcome carries the next epoch. */
@@ -201,11 +205,6 @@ public final class TransactionCoordinator implements AutoCloseable {
     /** Every transactional id, sorted by id. */
     public List<TransactionDescription> list() {
         return call(store::transactions);
-    }
-
-    /** The partitions with offsets of {@code groupId} pending in an open transaction. */
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        return call(() -> store.pendingOffsets(groupId));
     }
 
     /**

@@ -147,7 +147,9 @@ class GroupOffsetsTest {
 
         assertThat(coordinator.deleteGroup(GROUP)).isEqualTo(GroupError.NON_EMPTY_GROUP);
 
-        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))));
+        coordinator
+                .leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))))
+                .join();
         assertThat(coordinator.deleteGroup(GROUP)).isEqualTo(GroupError.NONE);
 
         assertThat(coordinator.committedOffsets(GROUP)).isEmpty();
@@ -256,7 +258,9 @@ class GroupOffsetsTest {
     @Test
     void emptyGroupsWithoutOffsetsLeaveMemoryOnTheSweep() {
         List<String> members = fixture.stableGroup(1);
-        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))));
+        coordinator
+                .leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))))
+                .join();
         assertThat(coordinator.listGroups()).containsExactly(new GroupListing(GROUP, "consumer", GroupState.EMPTY));
 
         coordinator.expireOffsets();

@@ -7,6 +7,7 @@ import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
@@ -100,9 +101,11 @@ class TransactionCoordinatorTest {
         write(producer, ORDERS_0);
         write(producer, ORDERS_1);
         coordinator.addOffsets("tx-1", producer, "group-1");
-        coordinator.commitPendingOffsets(
-                "tx-1", producer, "group-1", Map.of(ORDERS_0, new CommittedOffset(7, -1, "", 0)));
-        assertThat(coordinator.pendingOffsets("group-1")).containsExactly(ORDERS_0);
+        CoordinatorLease group = store.acquireCoordinator(
+                        "group-1", "agent-a", clock.instant(), Duration.ofSeconds(6), Duration.ZERO)
+                .orElseThrow();
+        coordinator.commitPendingOffsets("tx-1", producer, group, Map.of(ORDERS_0, new CommittedOffset(7, -1, "", 0)));
+        assertThat(store.fetchOffsets("group-1").pending()).containsExactly(ORDERS_0);
 
         TransactionOutcome ended = coordinator.endTransaction("tx-1", producer, true, false);
 

@@ -1,6 +1,8 @@
 package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -238,13 +241,18 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        return call(MetadataOperation.DELETE_OFFSETS, () -> delegate.deleteOffsets(groupId, partitions));
+    public FetchedOffsets fetchOffsets(String groupId) {
+        return call(MetadataOperation.FETCH_OFFSETS, () -> delegate.fetchOffsets(groupId));
     }
 
     @Override
-    public int deleteGroupOffsets(String groupId) {
-        return call(MetadataOperation.DELETE_GROUP_OFFSETS, () -> delegate.deleteGroupOffsets(groupId));
+    public OptionalInt deleteOffsets(CoordinatorLease coordinator, Collection<TopicPartition> partitions) {
+        return call(MetadataOperation.DELETE_OFFSETS, () -> delegate.deleteOffsets(coordinator, partitions));
+    }
+
+    @Override
+    public OptionalInt deleteGroupOffsets(CoordinatorLease coordinator) {
+        return call(MetadataOperation.DELETE_GROUP_OFFSETS, () -> delegate.deleteGroupOffsets(coordinator));
     }
 
     @Override
@@ -253,8 +261,10 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int expireOffsets(String groupId, Instant committedBefore) {
-        return call(MetadataOperation.EXPIRE_OFFSETS, () -> delegate.expireOffsets(groupId, committedBefore));
+    public int expireOffsets(String groupId, Instant committedBefore, String coordinator, Instant now) {
+        return call(
+                MetadataOperation.EXPIRE_OFFSETS,
+                () -> delegate.expireOffsets(groupId, committedBefore, coordinator, now));
     }
 
     @Override
@@ -323,6 +333,16 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public void releaseCoordinator(CoordinatorLease lease, Instant now) {
         run(MetadataOperation.RELEASE_COORDINATOR, () -> delegate.releaseCoordinator(lease, now));
+    }
+
+    @Override
+    public boolean recordMembers(CoordinatorLease lease, GroupMembership members) {
+        return call(MetadataOperation.RECORD_MEMBERS, () -> delegate.recordMembers(lease, members));
+    }
+
+    @Override
+    public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
+        return call(MetadataOperation.RECORDED_MEMBERS, () -> delegate.recordedMembers(lease));
     }
 
     @Override
@@ -397,12 +417,12 @@ public class ForwardingMetadataStore implements MetadataStore {
     public TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now) {
         return call(
                 MetadataOperation.COMMIT_PENDING_OFFSETS,
-                () -> delegate.commitPendingOffsets(transactionalId, producer, groupId, offsets, now));
+                () -> delegate.commitPendingOffsets(transactionalId, producer, coordinator, offsets, now));
     }
 
     @Override
@@ -442,11 +462,6 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public List<OpenTransaction> openTransactions() {
         return call(MetadataOperation.OPEN_TRANSACTIONS, () -> delegate.openTransactions());
-    }
-
-    @Override
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        return call(MetadataOperation.PENDING_OFFSETS, () -> delegate.pendingOffsets(groupId));
     }
 
     @Override

@@ -11,7 +11,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The metadata role of Kafka transactions: each transactional id's producer and its open transaction,
@@ -23,8 +22,8 @@ import java.util.Set;
  * {@linkplain io.floe.core.metadata package contract}; each method's kind is its
  * {@link MetadataOperation}.
  *
- * <p>Locks are taken in one order by every write: transactional ids' rows (by producer id), then
- * partitions (by id), then producers' partition state.
+ * <p>Locks are taken in one order by every write: transactional ids' rows (by producer id), then a
+ * group's coordinator lease, then partitions (by id), then producers' partition state.
  */
 public interface Transactions {
 
@@ -54,16 +53,20 @@ public interface Transactions {
     TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now);
 
     /**
-     * TxnOffsetCommit: keeps {@code offsets} pending in the producer's transaction, beginning one at
-     * {@code now} when none is open (clients of transaction version 2 send no AddOffsetsToTxn), and
-     * replacing its earlier pending offsets for the same partitions; they become the group's committed
-     * offsets when the transaction commits, and are dropped when it aborts. Topics are not checked.
-     * Fenced.
+     * TxnOffsetCommit: keeps {@code offsets} of group {@code coordinator.groupId()} pending in the
+     * producer's transaction, beginning one at {@code now} when none is open (clients of transaction
+     * version 2 send no AddOffsetsToTxn), and replacing its earlier pending offsets for the same
+     * partitions; they become the group's committed offsets when the transaction commits, and are
+     * dropped when it aborts. Like {@link ConsumerOffsets#commitOffsets(CoordinatorLease, Map)}, only
+     * while the group's coordinator lease is still held by {@code coordinator.owner()} at
+     * {@code coordinator.epoch()}, checked in the same store transaction: else
+     * {@link io.floe.core.transaction.TransactionError#NOT_COORDINATOR} and nothing changes, so the
+     * member check the coordinator made in its memory cannot be stale. Topics are not checked. Fenced.
      */
     TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now);
 
@@ -108,9 +111,6 @@ public interface Transactions {
      * index), so its cost follows the transactions open now, never the transactional ids stored.
      */
     List<OpenTransaction> openTransactions();
-
-    /** The partitions for which {@code groupId} has offsets pending in an open transaction. */
-    Set<TopicPartition> pendingOffsets(String groupId);
 
     /**
      * Forgets the transactional ids with no open transaction whose last change is older than

@@ -2,6 +2,7 @@ package io.floe.core.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.group.GroupMembership;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.JobLease;
 import io.floe.core.metadata.Leases;
@@ -156,6 +157,16 @@ class LeaseLoopTest {
 
         @Override
         public void releaseCoordinator(CoordinatorLease lease, Instant now) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean recordMembers(CoordinatorLease lease, GroupMembership members) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
             throw new UnsupportedOperationException();
         }
     }

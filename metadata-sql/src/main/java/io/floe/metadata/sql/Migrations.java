@@ -277,6 +277,31 @@ final class Migrations {
                     "CREATE INDEX transactions_by_update ON transactions (updated_at)",
                     "CREATE INDEX agents_by_heartbeat ON agents (heartbeat_at)"));
 
+    /**
+     * The members each group's coordinator records with its lease (issue 27): the epoch they were
+     * recorded at (0: never, as by agents of earlier versions, whose successors then wait out the
+     * members' sessions), the group's protocol and generation, and a row per member.
+     */
+    private static final Migration COORDINATOR_MEMBERS = new Migration(
+            13,
+            "members recorded with group coordinator leases",
+            List.of(
+                    "ALTER TABLE group_coordinators ADD COLUMN members_epoch BIGINT NOT NULL DEFAULT 0",
+                    "ALTER TABLE group_coordinators ADD COLUMN group_protocol VARCHAR(16) NOT NULL DEFAULT 'CLASSIC'",
+                    "ALTER TABLE group_coordinators ADD COLUMN generation_id INTEGER NOT NULL DEFAULT 0",
+                    "ALTER TABLE group_coordinators ADD COLUMN protocol_type TEXT NOT NULL DEFAULT ''",
+                    "ALTER TABLE group_coordinators ADD COLUMN protocol_name TEXT NOT NULL DEFAULT ''",
+                    """
+            CREATE TABLE group_coordinator_members (
+                group_id TEXT NOT NULL,
+                member_id TEXT NOT NULL,
+                group_instance_id TEXT,
+                client_id TEXT NOT NULL,
+                client_host TEXT NOT NULL,
+                session_timeout_ms INTEGER NOT NULL,
+                rebalance_timeout_ms INTEGER NOT NULL,
+                PRIMARY KEY (group_id, member_id))"""));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(
             INITIAL,
@@ -290,7 +315,8 @@ final class Migrations {
             COORDINATOR_LEASES,
             TRANSACTIONS,
             KEY_COMPACTION_STATE,
-            DUE_WORK_INDEXES);
+            DUE_WORK_INDEXES,
+            COORDINATOR_MEMBERS);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

@@ -13,6 +13,7 @@ import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchesQuery;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.metadata.Transactions;
@@ -46,6 +47,7 @@ public abstract class TransactionsContract extends RoleContract {
     private static final int TIMEOUT_MS = 60_000;
     private static final String TXN = "txn-a";
     private static final String GROUP = "group-a";
+    private static final Duration LEASE_TTL = Duration.ofSeconds(6);
 
     private Topic topic;
     private TopicPartition p0;
@@ -186,8 +188,8 @@ public abstract class TransactionsContract extends RoleContract {
     void anAbortLeavesAnAbortedRangeAndDropsThePendingOffsets() {
         ProducerEpoch producer = init(TXN);
         assertDone(store.addOffsets(TXN, producer, GROUP, NOW));
-        assertDone(store.commitPendingOffsets(TXN, producer, GROUP, Map.of(p1, offset(7)), NOW));
-        assertThat(store.pendingOffsets(GROUP)).containsExactly(p1);
+        assertDone(store.commitPendingOffsets(TXN, producer, coordinator(), Map.of(p1, offset(7)), NOW));
+        assertThat(store.fetchOffsets(GROUP).pending()).containsExactly(p1);
         assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
         produce.commit(produce.batch(topic, 0, 1));
         appendAll(transactional(0, producer, 0, 3, TransactionalAppend.IN_TRANSACTION));
@@ -203,7 +205,7 @@ public abstract class TransactionsContract extends RoleContract {
         assertThat(store.abortedTransactions(p0, 0, 1)).isEmpty();
         assertThat(store.abortedTransactions(p0, 4, 5)).hasSize(1);
         assertThat(store.committedOffsets(GROUP)).isEmpty();
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.COMPLETE_ABORT);
     }
 
@@ -225,15 +227,15 @@ public abstract class TransactionsContract extends RoleContract {
     void aCommitMovesThePendingOffsetsToTheGroup() {
         ProducerEpoch producer = init(TXN);
         assertDone(store.addOffsets(TXN, producer, GROUP, NOW));
-        assertDone(store.commitPendingOffsets(TXN, producer, GROUP, Map.of(p0, offset(3), p1, offset(4)), NOW));
-        assertDone(store.commitPendingOffsets(TXN, producer, GROUP, Map.of(p0, offset(5)), NOW));
+        assertDone(store.commitPendingOffsets(TXN, producer, coordinator(), Map.of(p0, offset(3), p1, offset(4)), NOW));
+        assertDone(store.commitPendingOffsets(TXN, producer, coordinator(), Map.of(p0, offset(5)), NOW));
         assertThat(store.committedOffsets(GROUP)).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().offsetGroups()).containsExactly(GROUP);
 
         assertDone(store.endTransaction(TXN, producer, true, false, NOW));
 
         assertThat(store.committedOffsets(GROUP)).isEqualTo(Map.of(p0, offset(5), p1, offset(4)));
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
     }
 
     @Test
@@ -245,7 +247,7 @@ public abstract class TransactionsContract extends RoleContract {
         assertRefused(store.addPartitions(TXN, zombie, List.of(p1), NOW), TransactionError.PRODUCER_FENCED);
         assertRefused(store.addOffsets(TXN, zombie, GROUP, NOW), TransactionError.PRODUCER_FENCED);
         assertRefused(
-                store.commitPendingOffsets(TXN, zombie, GROUP, Map.of(p0, offset(1)), NOW),
+                store.commitPendingOffsets(TXN, zombie, coordinator(), Map.of(p0, offset(1)), NOW),
                 TransactionError.PRODUCER_FENCED);
         assertRefused(store.endTransaction(TXN, zombie, true, false, NOW), TransactionError.PRODUCER_FENCED);
         assertFailed(
@@ -265,7 +267,7 @@ public abstract class TransactionsContract extends RoleContract {
                 store.addPartitions("never", current, List.of(p0), NOW), TransactionError.INVALID_PRODUCER_ID_MAPPING);
 
         assertThat(store.offsets(p0)).isEqualTo(new LogOffsets(0, 0, 0));
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.EMPTY);
     }
 
@@ -501,7 +503,43 @@ public abstract class TransactionsContract extends RoleContract {
         }
     }
 
+    @Test
+    void pendingOffsetsAtAStaleCoordinatorEpochAreRefusedAndBeginNoTransaction() {
+        ProducerEpoch producer = init(TXN);
+        CoordinatorLease stale = coordinator();
+        CoordinatorLease current = store.acquireCoordinator(
+                        GROUP, "agent-b", stale.expiresAt().plusMillis(1), LEASE_TTL, Duration.ZERO)
+                .orElseThrow();
+
+        assertRefused(
+                store.commitPendingOffsets(TXN, producer, stale, Map.of(p0, offset(3)), NOW),
+                TransactionError.NOT_COORDINATOR);
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
+        assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.EMPTY);
+        assertDone(store.commitPendingOffsets(TXN, producer, current, Map.of(p0, offset(4)), NOW));
+        assertThat(store.fetchOffsets(GROUP).pending()).containsExactly(p0);
+    }
+
+    @Test
+    void pendingOffsetsKeptUnderTheLeaseCommitAfterTheLeaseMoved() {
+        ProducerEpoch producer = init(TXN);
+        CoordinatorLease first = coordinator();
+        assertDone(store.commitPendingOffsets(TXN, producer, first, Map.of(p0, offset(3)), NOW));
+        store.acquireCoordinator(GROUP, "agent-b", first.expiresAt().plusMillis(1), LEASE_TTL, Duration.ZERO)
+                .orElseThrow();
+
+        assertDone(store.endTransaction(TXN, producer, true, false, NOW));
+
+        assertThat(store.committedOffsets(GROUP)).isEqualTo(Map.of(p0, offset(3)));
+    }
+
     // ----- helpers
+
+    /** The coordinator lease of {@link #GROUP}, taken (or renewed) by agent-a at {@link #NOW}. */
+    private CoordinatorLease coordinator() {
+        return store.acquireCoordinator(GROUP, "agent-a", NOW, LEASE_TTL, Duration.ZERO)
+                .orElseThrow();
+    }
 
     private ProducerEpoch init(String transactionalId) {
         return assertDone(store.initProducer(transactionalId, TIMEOUT_MS, null, NOW))
