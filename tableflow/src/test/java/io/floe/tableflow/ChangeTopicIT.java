@@ -212,7 +212,7 @@ class ChangeTopicIT {
     }
 
     @Test
-    void aTableWhoseHistoryIsGoneStartsWithASnapshotAndAGapHaltsUntilTheGroupIsDeleted() throws Exception {
+    void aTableWhoseHistoryIsGoneStartsWithASnapshotAndAGapHaltsUntilTheStreamIsMovedBack() throws Exception {
         start(100_000);
         createTopic(TOPIC, "upsert", "");
         try (KafkaProducer<byte[], byte[]> producer = floe.producer()) {
@@ -248,9 +248,26 @@ class ChangeTopicIT {
             awaitGauge("floe.tableflow.changes.stream.halted", 1);
             assertThat(progress()).as("a halted stream keeps its progress").isEqualTo(before);
 
-            // The documented way on: delete the stream's group. It restarts with a snapshot that also
-            // deletes what the gap deleted, so replaying the topic from its start still gives the table.
+            // Deleting the stream's group does not move it: each turn reads the progress back from the change
+            // topic and halts on the same gap (a second read back means the first turn committed nothing).
             admin.deleteConsumerGroups(List.of(GROUP)).all().get();
+            awaitCounter("floe.tableflow.changes.stream.progress.recovered", 2);
+            assertThat(progress()).as("no snapshot after the group was deleted").isEmpty();
+            assertThat(floe.meters
+                            .get("floe.tableflow.changes.stream.halted")
+                            .tag("topic", TOPIC)
+                            .gauge()
+                            .value())
+                    .isEqualTo(1);
+
+            // The documented way on: move the stream to offset 0 by hand. The log no longer replays from there,
+            // so it restarts with a snapshot that also deletes what the gap deleted, and replaying the topic
+            // from its start still gives the table.
+            Map<TopicPartition, OffsetAndMetadata> toStart = new HashMap<>();
+            for (int partition = 0; partition < PARTITIONS; partition++) {
+                toStart.put(new TopicPartition(TOPIC, partition), new OffsetAndMetadata(0));
+            }
+            admin.alterConsumerGroupOffsets(GROUP, toStart).all().get();
             awaitPublished(table);
             awaitGauge("floe.tableflow.changes.stream.halted", 0);
             changes = readChanges(CHANGES);
@@ -459,6 +476,15 @@ class ChangeTopicIT {
         List<String> list = new ArrayList<>();
         names.forEachRemaining(list::add);
         return list;
+    }
+
+    private void awaitCounter(String name, double atLeast) throws InterruptedException {
+        Instant deadline = Instant.now().plus(CATCH_UP);
+        while (floe.meters.find(name).tag("topic", TOPIC).counter() == null
+                || floe.meters.find(name).tag("topic", TOPIC).counter().count() < atLeast) {
+            assertThat(Instant.now()).as("%s reaches %s", name, atLeast).isBefore(deadline);
+            Thread.sleep(50);
+        }
     }
 
     /** Waits until the stream's committed progress reaches the table's watermark. */

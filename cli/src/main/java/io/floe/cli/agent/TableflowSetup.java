@@ -96,6 +96,7 @@ final class TableflowSetup {
                 ChangeStreamConfig.defaults(bootstrap, settings.clusterId(), FloeVersion.version()),
                 queries,
                 tables,
+                metadata,
                 clock,
                 meters);
     }

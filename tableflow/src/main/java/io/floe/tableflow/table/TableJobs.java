@@ -119,6 +119,7 @@ public final class TableJobs {
                 // A table turned off while its agent was down: whichever agent sees it releases the hold.
                 if (sweepHolds && "false".equalsIgnoreCase(topic.configs().get(TableflowConfigs.ENABLED))) {
                     releaseRetention(topic.name());
+                    follower.removed(topic.name());
                 }
             }
             jobs.keySet().removeIf(name -> {
@@ -126,6 +127,7 @@ public final class TableJobs {
                     release(jobs.get(name));
                     follower.released(name);
                     releaseRetention(name);
+                    follower.removed(name);
                     LOGGER.info("tableflow stopped for topic={} (disabled or deleted)", name);
                     return true;
                 }

@@ -1,0 +1,126 @@
+package io.floe.tableflow.changes.stream;
+
+import io.floe.core.metadata.LogRetention;
+import io.floe.tableflow.changes.Offsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An upsert table's change stream's retention hold on the source topic (holder {@value #HOLDER}, beside
+ * the table's own at its watermark): the stream replays each range of the log after the table has
+ * committed it, so retention must keep what the stream has not published yet. Written when the stream
+ * has read its progress, before it replays anything, and moved up only after a transaction committed
+ * (a failed move leaves it lower, which only keeps more); released when the stream goes (its table or
+ * change topic turned off) or does not need the log (an append table's changes come from the table).
+ *
+ * <p>A stream that stays behind without publishing (it fails, or halts on a range it cannot answer)
+ * would hold the log forever: after {@link ChangeStreamConfig#holdTimeout} of that, the hold is given up
+ * (one ERROR line, {@code floe.tableflow.changes.stream.hold.released}), so retention goes on and the
+ * stream halts if it later needs what retention removed; {@code .stalled.seconds} shows how long a
+ * stream has been stuck. The next transaction that commits writes the hold again. Not thread-safe.
+ */
+final class StreamHold {
+
+    static final String HOLDER = "tableflow-changes";
+    private static final Logger LOGGER = LoggerFactory.getLogger(StreamHold.class);
+
+    private final LogRetention retention;
+    private final String topic;
+    private final Duration timeout;
+    private final StreamMetrics metrics;
+    /** What this agent last wrote; null when unknown (another agent may have written or released it). */
+    private Map<Integer, Long> held;
+
+    private Instant stuckSince;
+    private boolean gaveUp;
+
+    StreamHold(LogRetention retention, String topic, Duration timeout, StreamMetrics metrics) {
+        this.retention = retention;
+        this.topic = topic;
+        this.timeout = timeout;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Holds the log at {@code needed}, before the stream reads it; throws when the hold cannot be written
+     * (the stream must not replay what retention may remove meanwhile).
+     */
+    void before(Offsets needed) {
+        write(needed.next());
+    }
+
+    /** Moves the hold up to {@code needed} after a transaction committed; a failure keeps it lower. */
+    void after(Offsets needed) {
+        try {
+            write(needed.next());
+        } catch (RuntimeException e) {
+            LOGGER.warn(
+                    "cannot move the change stream's retention hold of topic={} to {}: {}",
+                    topic,
+                    needed,
+                    e.toString());
+        }
+    }
+
+    /** No hold: the stream does not replay the log, or is gone. */
+    void release() {
+        if (held != null && held.isEmpty()) {
+            return;
+        }
+        retention.releaseRetention(HOLDER, topic);
+        held = Map.of();
+    }
+
+    /** Forgets what was written: another agent may hold the stream meanwhile. */
+    void forget() {
+        held = null;
+        stuckSince = null;
+    }
+
+    /** A turn left the stream caught up, or it committed: it is not stuck. */
+    void moving() {
+        stuckSince = null;
+        gaveUp = false;
+        metrics.stalled(0);
+    }
+
+    /**
+     * A turn left the stream behind without committing: past the timeout, the hold is given up. Never
+     * throws (a failed release is retried on the next turn).
+     */
+    void stuck(Instant now) {
+        if (stuckSince == null) {
+            stuckSince = now;
+        }
+        Duration stuckFor = Duration.between(stuckSince, now);
+        metrics.stalled(stuckFor.toSeconds());
+        if (gaveUp || stuckFor.compareTo(timeout) < 0) {
+            return;
+        }
+        try {
+            release();
+            gaveUp = true;
+            metrics.holdReleased();
+            LOGGER.error(
+                    "change topic of topic={} has published nothing for {} while behind its table: its retention"
+                            + " hold is given up, and retention may now remove records it has still to publish"
+                            + " (it halts if it needs them). Find why it is stuck (its earlier log lines,"
+                            + " floe.tableflow.changes.stream.failures)",
+                    topic,
+                    stuckFor);
+        } catch (RuntimeException e) {
+            LOGGER.warn("cannot release the change stream's retention hold of topic={}: {}", topic, e.toString());
+        }
+    }
+
+    private void write(Map<Integer, Long> offsets) {
+        if (offsets.isEmpty() || offsets.equals(held)) {
+            return;
+        }
+        retention.holdRetention(HOLDER, topic, offsets);
+        held = Map.copyOf(offsets);
+    }
+}
