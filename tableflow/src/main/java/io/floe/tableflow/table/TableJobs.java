@@ -153,7 +153,11 @@ public final class TableJobs {
                             metrics,
                             config.maxBytesPerRound()),
                     metrics,
-                    new TableMaintenance(meters, name, config.maxBytesPerRound()),
+                    new TableMaintenance(
+                            meters,
+                            name,
+                            config.maxBytesPerRound(),
+                            () -> metadata.retention().retentionHolds(name)),
                     new DeltaMirror(new DeltaMetrics(meters, name), clock),
                     new StallWatch(name, config.stallTimeout(), metrics),
                     new LeaseLoop(
