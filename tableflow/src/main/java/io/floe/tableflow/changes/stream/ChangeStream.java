@@ -14,7 +14,6 @@ import io.floe.tableflow.changes.Point;
 import io.floe.tableflow.config.ChangesTopic;
 import io.floe.tableflow.config.TableMode;
 import io.floe.tableflow.table.TableCatalog;
-import io.floe.tableflow.table.Watermark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.kafka.common.KafkaException;
@@ -197,7 +195,7 @@ final class ChangeStream {
         }
         Offsets latest = commits.get(commits.size() - 1).watermark();
         Offsets at = over(progress.next(), latest.next().keySet());
-        lag(commits, at, latest);
+        metrics.lag(commits, at, latest);
         if (!at.atMost(latest)) {
             report("change topic of topic " + topic + " is at offsets " + at + ", beyond its table's " + latest
                     + ": waiting for the table (the stream's group offsets were moved ahead)");
@@ -230,7 +228,7 @@ final class ChangeStream {
                         at,
                         e.getMessage());
                 progress = SnapshotSteps.start(table, progress);
-                hold.before(needed(source, table).orElseThrow());
+                hold.before(StreamHold.needed(progress, source, table).orElseThrow());
                 return null;
             }
             throw new StreamHalted("the changes of topic " + topic + " from offsets " + at + " to " + to
@@ -335,30 +333,9 @@ final class ChangeStream {
         }
     }
 
-    /**
-     * Where the stream's retention hold keeps the source topic: what it replays next; during an initial
-     * snapshot, the snapshot's watermark, from which it goes on. Empty for an append table, whose changes
-     * come from the table's files.
-     */
-    private Optional<Offsets> needed(Topic source, Table table) {
-        if (TableCatalog.modeOf(table) == TableMode.APPEND) {
-            return Optional.empty();
-        }
-        Set<Integer> partitions = new TreeSet<>();
-        for (int partition = 0; partition < source.partitionCount(); partition++) {
-            partitions.add(partition);
-        }
-        Offsets position = progress.reading().isPresent()
-                ? SnapshotSteps.watermark(table, progress.reading().getAsLong())
-                        .or(() -> Watermark.of(table).map(mark -> Offsets.of(mark.nextOffsets())))
-                        .orElse(Offsets.START)
-                : progress.next();
-        return Optional.of(over(position, partitions));
-    }
-
     /** Moves the hold after a transaction committed; a failure only keeps it lower. */
     private void holdAfter(Topic source, Table table) {
-        needed(source, table).ifPresent(hold::after);
+        StreamHold.needed(progress, source, table).ifPresent(hold::after);
     }
 
     /** Makes sure the change topic exists with a partition for each of the source topic's. */
@@ -378,7 +355,7 @@ final class ChangeStream {
             committedAt = null;
         }
         if (progress == null) {
-            progress = progressOf(source, target);
+            progress = StoredProgress.read(link, id, source, target, metrics);
             LOGGER.info(
                     "change topic resumes topic={} changeTopic={} from={} origin={} reading={}",
                     topic,
@@ -388,38 +365,8 @@ final class ChangeStream {
                     progress.reading());
             Table table =
                     tables.load(topic).orElseThrow(() -> new IllegalStateException("table of " + topic + " is gone"));
-            needed(source, table).ifPresentOrElse(hold::before, hold::release);
+            StreamHold.needed(progress, source, table).ifPresentOrElse(hold::before, hold::release);
         }
-    }
-
-    /** The group's progress; when it has none, the change topic's (never a start from zero over published changes). */
-    private Progress progressOf(Topic source, ChangesTopic target) {
-        Progress stored = Progress.of(link.committedOffsets(id), topic, source.id(), target.name());
-        if (!stored.fresh()) {
-            return stored;
-        }
-        TopicTail.Found found = TopicTail.of(link.ends(target.name()), source.id(), target.name());
-        if (found instanceof TopicTail.Found.Resumed resumed) {
-            metrics.progressRecovered();
-            LOGGER.warn(
-                    "change topic progress read back from the topic topic={} changeTopic={} group={} had none;"
-                            + " resuming at {}",
-                    topic,
-                    target.name(),
-                    id,
-                    resumed.progress().next());
-            return resumed.progress();
-        }
-        if (found instanceof TopicTail.Found.Unknown unknown) {
-            throw new StreamHalted("the progress of change topic " + target.name() + " of topic " + topic + " is gone"
-                    + " (group " + id + " has no offsets of it) and the topic's records do not prove where it stood: "
-                    + unknown.why() + ". It does not start over, which would publish the table's changes again. To go"
-                    + " on, set the progress by hand: `floe groups reset-offsets " + id + " --topic " + topic
-                    + " --to-offset N --execute` with the source offsets the topic holds the changes of (offsets the"
-                    + " table's history no longer reaches start a snapshot of its current rows), or delete topic "
-                    + target.name() + " to publish the table into it afresh");
-        }
-        return stored;
     }
 
     /** Forgets what this agent knew: the next turn initializes a producer and reads the progress again. */
@@ -464,19 +411,6 @@ final class ChangeStream {
         }
     }
 
-    private void lag(List<CommitOffsets> commits, Offsets at, Offsets current) {
-        long behind = commits.stream()
-                .map(CommitOffsets::watermark)
-                .distinct()
-                .filter(watermark -> !watermark.atMost(at))
-                .count();
-        long offsets = 0;
-        for (var entry : current.next().entrySet()) {
-            offsets += Math.max(0, entry.getValue() - at.get(entry.getKey()));
-        }
-        metrics.lag(behind, offsets);
-    }
-
     private DebeziumEnvelope.Origin origin() {
         TableIdentifier table = tables.identifier(topic);
         return new DebeziumEnvelope.Origin(
@@ -501,14 +435,5 @@ final class ChangeStream {
             next.put(entry.getKey(), until);
         }
         return new Offsets(next);
-    }
-
-    /** A range or progress the stream needs that cannot be had: the stream stops until an operator moves it. */
-    private static final class StreamHalted extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        StreamHalted(String message) {
-            super(message);
-        }
     }
 }

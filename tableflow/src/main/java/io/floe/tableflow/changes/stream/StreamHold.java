@@ -1,10 +1,18 @@
 package io.floe.tableflow.changes.stream;
 
 import io.floe.core.metadata.LogRetention;
+import io.floe.core.topic.Topic;
 import io.floe.tableflow.changes.Offsets;
+import io.floe.tableflow.config.TableMode;
+import io.floe.tableflow.table.TableCatalog;
+import io.floe.tableflow.table.Watermark;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,6 +122,27 @@ final class StreamHold {
         } catch (RuntimeException e) {
             LOGGER.warn("cannot release the change stream's retention hold of topic={}: {}", topic, e.toString());
         }
+    }
+
+    /**
+     * Where the stream's retention hold keeps the source topic: what it replays next; during an initial
+     * snapshot, the snapshot's watermark, from which it goes on. Empty for an append table, whose changes
+     * come from the table's files.
+     */
+    static Optional<Offsets> needed(Progress progress, Topic source, Table table) {
+        if (TableCatalog.modeOf(table) == TableMode.APPEND) {
+            return Optional.empty();
+        }
+        Set<Integer> partitions = new TreeSet<>();
+        for (int partition = 0; partition < source.partitionCount(); partition++) {
+            partitions.add(partition);
+        }
+        Offsets position = progress.reading().isPresent()
+                ? SnapshotSteps.watermark(table, progress.reading().getAsLong())
+                        .or(() -> Watermark.of(table).map(mark -> Offsets.of(mark.nextOffsets())))
+                        .orElse(Offsets.START)
+                : progress.next();
+        return Optional.of(ChangeStream.over(position, partitions));
     }
 
     private void write(Map<Integer, Long> offsets) {

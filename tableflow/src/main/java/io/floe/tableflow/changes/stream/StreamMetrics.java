@@ -1,7 +1,10 @@
 package io.floe.tableflow.changes.stream;
 
+import io.floe.tableflow.changes.CommitOffsets;
+import io.floe.tableflow.changes.Offsets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -56,8 +59,18 @@ final class StreamMetrics {
         meters.counter(PREFIX + "snapshot.restarts", tags).increment();
     }
 
-    void lag(long commits, long offsets) {
-        lagCommits.set(commits);
+    /** How far {@code at} is behind the table's {@code commits}, whose last holds it up to {@code current}. */
+    void lag(List<CommitOffsets> commits, Offsets at, Offsets current) {
+        long behind = commits.stream()
+                .map(CommitOffsets::watermark)
+                .distinct()
+                .filter(watermark -> !watermark.atMost(at))
+                .count();
+        long offsets = 0;
+        for (var entry : current.next().entrySet()) {
+            offsets += Math.max(0, entry.getValue() - at.get(entry.getKey()));
+        }
+        lagCommits.set(behind);
         lagOffsets.set(offsets);
     }
 
