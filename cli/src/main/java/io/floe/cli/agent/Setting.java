@@ -11,6 +11,7 @@ import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
 import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.changes.stream.ChangeStreamConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
@@ -211,7 +212,14 @@ enum Setting {
             .byDefault(TableflowConfig.DEFAULT_STALL_TIMEOUT.toMillis(), "(1 hour)")
             .doc("How long a table's rounds may keep failing (an incompatible schema, a broken catalog) before it is"
                     + " reported stalled (log, metric, `floe tables describe`) and stops holding back retention.")
-            .shows(s -> s.tableflowStallTimeout().toMillis()));
+            .shows(s -> s.tableflowStallTimeout().toMillis())),
+    TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS(integer(Limits.TABLEFLOW_STALL_TIMEOUT_MS_MIN, Limits.EXPIRATION_MS_MAX)
+            .byDefault(ChangeStreamConfig.DEFAULT_HOLD_TIMEOUT.toMillis(), "(1 day)")
+            .doc("How long an upsert table's change topic may stay behind its table without publishing (failing, or"
+                    + " halted on a range it cannot replay) before it stops holding back the source topic's"
+                    + " retention and snapshot expiry (log, `floe_tableflow_changes_stream_hold_released_total`);"
+                    + " `floe_tableflow_changes_stream_stalled_seconds` shows how long one has been stuck.")
+            .shows(s -> s.changesHoldTimeout().toMillis()));
 
     /** Defaults that the resolver or the start-up line use as well. */
     static final class Defaults {

@@ -87,6 +87,19 @@ public record ChangeStreamConfig(
                 holdTimeout);
     }
 
+    public ChangeStreamConfig withHoldTimeout(Duration timeout) {
+        return new ChangeStreamConfig(
+                bootstrap,
+                clusterName,
+                version,
+                offsetsPerTransaction,
+                transactionsPerTurn,
+                transactionTimeout,
+                requestTimeout,
+                keepAlive,
+                timeout);
+    }
+
     public ChangeStreamConfig withBootstrap(Supplier<Optional<String>> listener) {
         return new ChangeStreamConfig(
                 listener,
