@@ -217,15 +217,47 @@ class ChangeTopicOverTimeIT {
         publish(ACCOUNTS);
         assertPublishedOnce(ACCOUNTS, "upsert", false); // the earliest commits were expired: their ids are gone
         assertThat(floe.meters
-                        .get("floe.tableflow.changes.stream.halted")
+                        .find("floe.tableflow.changes.stream.failures")
                         .tag("topic", ACCOUNTS)
-                        .gauge()
-                        .value())
-                .isZero();
+                        .tag("reason", "halted")
+                        .counter())
+                .as("never halted")
+                .isNull();
         retention().run(clock.instant());
         assertThat(logStarts(ACCOUNTS))
                 .as("once published, retention passes the range")
                 .isEqualTo(watermark(ACCOUNTS));
+    }
+
+    /**
+     * Defect 5, the bound: a stream that cannot publish (here: Kafka never reachable) holds the log for
+     * the hold timeout, then gives the hold up, so retention is not stopped for good.
+     */
+    @Test
+    void aStreamStuckPastTheHoldTimeoutLetsRetentionGo() throws Exception {
+        createTopic(ACCOUNTS, "upsert", changes(ACCOUNTS));
+        produce(ACCOUNTS, 100, 0.0);
+        publish(ACCOUNTS);
+        Map<Integer, Long> published = watermark(ACCOUNTS);
+
+        stopJobs();
+        startJobs(config -> config.withBootstrap(java.util.Optional::empty));
+        produce(ACCOUNTS, 100, 0.3);
+        awaitTables(ACCOUNTS);
+        assertThat(floe.metadata.retentionHolds(ACCOUNTS))
+                .as("held while stuck")
+                .isEqualTo(published);
+
+        clock.step(ChangeStreamConfig.DEFAULT_HOLD_TIMEOUT.plusMinutes(1));
+        pollUntil(
+                () -> floe.metadata.retentionHolds(ACCOUNTS).equals(watermark(ACCOUNTS)),
+                "only the table's own hold is left");
+        assertThat(floe.meters
+                        .get("floe.tableflow.changes.stream.hold.released")
+                        .tag("topic", ACCOUNTS)
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     /**

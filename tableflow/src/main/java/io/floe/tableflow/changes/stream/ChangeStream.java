@@ -113,6 +113,7 @@ final class ChangeStream {
         }
         moved = false;
         boolean caughtUp = false;
+        Offsets at = null;
         try {
             Optional<Table> table = tables.load(topic);
             if (table.isEmpty() || table.get().currentSnapshot() == null) {
@@ -126,6 +127,7 @@ final class ChangeStream {
                 return false; // the agent's listener starts after Tableflow
             }
             open(source, target);
+            at = progress.next();
             for (int i = 0; i < config.transactionsPerTurn(); i++) {
                 Long upTo = step(source, target);
                 if (upTo != null) {
@@ -159,7 +161,7 @@ final class ChangeStream {
             if (caughtUp || moved) {
                 hold.moving();
             } else {
-                hold.stuck(clock.instant());
+                hold.stuck(clock.instant(), at);
             }
         }
         return false;

@@ -43,6 +43,8 @@ public final class ChangeStreams implements CommitFollower, AutoCloseable {
     private final Map<String, ChangeStream> streams = new HashMap<>();
     /** Kept when a stream goes: a gauge registers once per topic. */
     private final Map<String, StreamMetrics> metrics = new HashMap<>();
+    /** Kept while the lease comes and goes, so how long a stream has been stuck survives it; gone with the stream. */
+    private final Map<String, StreamHold> holds = new HashMap<>();
     /** Topics without a change topic whose stream hold this agent has released since it last had a stream. */
     private final Set<String> released = new HashSet<>();
 
@@ -155,6 +157,7 @@ public final class ChangeStreams implements CommitFollower, AutoCloseable {
     @Override
     public synchronized void removed(String topic) {
         ChangeStream stream = streams.remove(topic);
+        holds.remove(topic);
         try {
             if (stream != null) {
                 stream.remove();
@@ -169,7 +172,8 @@ public final class ChangeStreams implements CommitFollower, AutoCloseable {
 
     private ChangeStream stream(String topic) {
         StreamMetrics streamMetrics = metrics.computeIfAbsent(topic, name -> new StreamMetrics(meters, name));
-        StreamHold hold = new StreamHold(retention, topic, config.holdTimeout(), streamMetrics);
+        StreamHold hold = holds.computeIfAbsent(
+                topic, name -> new StreamHold(retention, name, config.holdTimeout(), streamMetrics));
         return new ChangeStream(topic, config, queries, tables, link, hold, streamMetrics, clock);
     }
 

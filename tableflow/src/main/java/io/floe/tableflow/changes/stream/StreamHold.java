@@ -43,6 +43,9 @@ final class StreamHold {
     private Map<Integer, Long> held;
 
     private Instant stuckSince;
+    /** The stream's position when it got stuck; null when unknown. */
+    private Offsets stuckAt;
+
     private boolean gaveUp;
 
     StreamHold(LogRetention retention, String topic, Duration timeout, StreamMetrics metrics) {
@@ -82,26 +85,36 @@ final class StreamHold {
         held = Map.of();
     }
 
-    /** Forgets what was written: another agent may hold the stream meanwhile. */
+    /**
+     * Forgets what was written: another agent may hold the stream meanwhile. How long the stream has been
+     * stuck is kept (a lease that lapses and comes back to this agent does not restart it); a position that
+     * moved meanwhile restarts it ({@link #stuck}).
+     */
     void forget() {
         held = null;
-        stuckSince = null;
     }
 
     /** A turn left the stream caught up, or it committed: it is not stuck. */
     void moving() {
         stuckSince = null;
+        stuckAt = null;
         gaveUp = false;
         metrics.stalled(0);
     }
 
     /**
-     * A turn left the stream behind without committing: past the timeout, the hold is given up. Never
-     * throws (a failed release is retried on the next turn).
+     * A turn left the stream behind without committing, at {@code position} (null when it could not be
+     * read): past the timeout, the hold is given up. A position other than the one the stream got stuck at
+     * (another agent published meanwhile) starts the count again. Never throws (a failed release is
+     * retried on the next turn).
      */
-    void stuck(Instant now) {
-        if (stuckSince == null) {
+    void stuck(Instant now, Offsets position) {
+        if (stuckSince == null || position != null && stuckAt != null && !position.equals(stuckAt)) {
             stuckSince = now;
+            stuckAt = position;
+            gaveUp = false;
+        } else if (stuckAt == null) {
+            stuckAt = position;
         }
         Duration stuckFor = Duration.between(stuckSince, now);
         metrics.stalled(stuckFor.toSeconds());

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StreamHoldTest {
 
     private static final Instant NOW = Instant.parse("2026-12-01T00:00:00Z");
+    private static final Offsets AT = Offsets.of(Map.of(0, 10L, 1, 20L));
 
     @TempDir
     Path dir;
@@ -58,18 +59,18 @@ class StreamHoldTest {
     void aStreamStuckLongerThanTheTimeoutGivesItsHoldUpUntilItPublishesAgain() {
         hold.before(Offsets.of(Map.of(0, 10L, 1, 20L)));
 
-        hold.stuck(NOW);
-        hold.stuck(NOW.plus(Duration.ofHours(23)));
+        hold.stuck(NOW, AT);
+        hold.stuck(NOW.plus(Duration.ofHours(23)), AT);
         assertThat(store.retentionHolds("accounts")).as("within the timeout").isEqualTo(Map.of(0, 10L, 1, 20L));
         assertThat(gauge()).isEqualTo(Duration.ofHours(23).toSeconds());
 
-        hold.stuck(NOW.plus(Duration.ofHours(25)));
+        hold.stuck(NOW.plus(Duration.ofHours(25)), null);
         assertThat(store.retentionHolds("accounts")).as("only the table's hold").isEqualTo(Map.of(0, 50L, 1, 60L));
         assertThat(meters.get("floe.tableflow.changes.stream.hold.released")
                         .counter()
                         .count())
                 .isEqualTo(1);
-        hold.stuck(NOW.plus(Duration.ofHours(26)));
+        hold.stuck(NOW.plus(Duration.ofHours(26)), AT);
         assertThat(meters.get("floe.tableflow.changes.stream.hold.released")
                         .counter()
                         .count())
@@ -82,6 +83,19 @@ class StreamHoldTest {
                 .as("written again once it publishes")
                 .isEqualTo(Map.of(0, 30L, 1, 30L));
         assertThat(gauge()).isZero();
+    }
+
+    /** Another agent published meanwhile (the position moved): the count starts again. */
+    @Test
+    void aPositionThatMovedMeanwhileStartsTheCountAgain() {
+        hold.before(AT);
+        hold.stuck(NOW, AT);
+        hold.forget(); // the lease went and came back
+        hold.stuck(NOW.plus(Duration.ofHours(25)), Offsets.of(Map.of(0, 12L, 1, 20L)));
+        assertThat(store.retentionHolds("accounts")).isEqualTo(AT.next());
+
+        hold.stuck(NOW.plus(Duration.ofHours(50)), Offsets.of(Map.of(0, 12L, 1, 20L)));
+        assertThat(store.retentionHolds("accounts")).as("only the table's hold").isEqualTo(Map.of(0, 50L, 1, 60L));
     }
 
     private double gauge() {
