@@ -117,6 +117,42 @@ class ChangeTopicOverTimeIT {
     }
 
     /**
+     * Defect 1, the stream keeping itself fresh: with the offsets of its group not retained by the agent,
+     * a caught-up stream that publishes nothing for a week still commits its progress once a day, so
+     * neither its offsets nor its transactional id expire.
+     */
+    @Test
+    void aCaughtUpStreamCommitsItsProgressOnceADay() throws Exception {
+        stopJobs();
+        streams = floe.changeStreams(UnaryOperator.identity());
+        // A lease long enough to outlive each day the clock moves: the same stream goes on throughout.
+        jobs = floe.tableJobs(
+                dataDir.resolve("spool-" + spools++), streams, config -> config.withLeaseTtl(Duration.ofDays(30)));
+        createTopic(ACCOUNTS, "upsert", changes(ACCOUNTS));
+        produce(ACCOUNTS, 60, 0.0);
+        publish(ACCOUNTS);
+        floe.agent.groups().retainOffsetsOf(group -> false);
+        double changes = publishedChanges();
+
+        for (int day = 0; day < 8; day++) {
+            double transactions = committedTransactions();
+            clock.step(Duration.ofDays(1).plusMinutes(1));
+            pollUntil(() -> committedTransactions() > transactions, "a keep-alive on day " + day);
+            for (int poll = 0; poll < 20; poll++) { // rounds for half a second more: no other keep-alive that day
+                jobs.poll();
+                Thread.sleep(25);
+            }
+            assertThat(committedTransactions()).as("one a day").isEqualTo(transactions + 1);
+        }
+        floe.agent.groups().expireOffsets();
+        new TransactionalIdExpiry(floe.metadata, Duration.ofDays(7), floe.meters).run(clock.instant());
+
+        assertThat(ChangeTopicReads.progress(admin, ACCOUNTS)).isEqualTo(watermark(ACCOUNTS));
+        assertThat(floe.metadata.transaction(ChangeTopicReads.group(ACCOUNTS))).isPresent();
+        assertThat(publishedChanges()).as("nothing published").isEqualTo(changes);
+    }
+
+    /**
      * Defect 1, the fallback: a stream turned off for longer than offset retention loses its progress
      * (nothing owns the group then); turned on again, it reads its position back from the change topic's
      * last committed events, and publishes what the table committed meanwhile, once.
@@ -414,6 +450,14 @@ class ChangeTopicOverTimeIT {
                     floe.metadata.offsets(new TopicPartition(topic, partition)).logStartOffset());
         }
         return starts;
+    }
+
+    private double publishedChanges() {
+        return floe.meters
+                .get("floe.tableflow.changes.stream.changes")
+                .tag("topic", ACCOUNTS)
+                .counter()
+                .count();
     }
 
     private double committedTransactions() {

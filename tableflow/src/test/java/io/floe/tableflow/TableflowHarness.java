@@ -195,8 +195,13 @@ final class TableflowHarness implements AutoCloseable {
 
     /** Table jobs that a test polls by hand (no Tableflow thread), telling {@code follower} of their rounds. */
     TableJobs tableJobs(Path spool, CommitFollower follower) {
+        return tableJobs(spool, follower, UnaryOperator.identity());
+    }
+
+    /** As {@link #tableJobs(Path, CommitFollower)}, their settings {@code tune}d. */
+    TableJobs tableJobs(Path spool, CommitFollower follower, UnaryOperator<TableflowConfig> tune) {
         return new TableJobs(
-                TableflowConfig.defaults(spool),
+                tune.apply(TableflowConfig.defaults(spool)),
                 "agent-1",
                 TableflowMetadata.of(metadata),
                 new CommittedLog(metadata, objects),
