@@ -27,7 +27,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -503,18 +502,9 @@ class ChangeTopicIT {
         }
     }
 
-    /** The stream's progress: its group's committed offsets on the source topic. */
+    /** The stream's progress: its group's committed offsets on the source topic (none while a snapshot is read). */
     private Map<Integer, Long> progress() throws Exception {
-        Map<Integer, Long> progress = new TreeMap<>();
-        admin.listConsumerGroupOffsets(GROUP, new ListConsumerGroupOffsetsOptions().requireStable(true))
-                .partitionsToOffsetAndMetadata()
-                .get()
-                .forEach((partition, offset) -> {
-                    if (offset != null && partition.topic().equals(TOPIC)) {
-                        progress.put(partition.partition(), offset.offset());
-                    }
-                });
-        return progress;
+        return ChangeTopicReads.progress(admin, TOPIC);
     }
 
     private void createTopic(String name, String mode, String changes) throws Exception {

@@ -143,18 +143,25 @@ final class ChangeTopicReads {
         return rows;
     }
 
-    /** The stream's progress: its group's committed offsets on the source topic (empty: none). */
+    /**
+     * The stream's progress: its group's committed offsets on the source topic; empty when there are none,
+     * or while an initial snapshot is being published (its offsets say how far it has read, its metadata
+     * {@code reading}).
+     */
     static Map<Integer, Long> progress(Admin admin, String topic) throws Exception {
         Map<Integer, Long> progress = new TreeMap<>();
-        admin.listConsumerGroupOffsets(group(topic), new ListConsumerGroupOffsetsOptions().requireStable(true))
+        boolean reading = false;
+        for (var entry : admin.listConsumerGroupOffsets(
+                        group(topic), new ListConsumerGroupOffsetsOptions().requireStable(true))
                 .partitionsToOffsetAndMetadata()
                 .get()
-                .forEach((partition, offset) -> {
-                    if (offset != null && partition.topic().equals(topic)) {
-                        progress.put(partition.partition(), offset.offset());
-                    }
-                });
-        return progress;
+                .entrySet()) {
+            if (entry.getValue() != null && entry.getKey().topic().equals(topic)) {
+                progress.put(entry.getKey().partition(), entry.getValue().offset());
+                reading |= entry.getValue().metadata().contains(" reading");
+            }
+        }
+        return reading ? new TreeMap<>() : progress;
     }
 
     private static String row(JsonNode row) {

@@ -117,6 +117,7 @@ final class ChangeStream {
         try {
             Optional<Table> table = tables.load(topic);
             if (table.isEmpty() || table.get().currentSnapshot() == null) {
+                caughtUp = true; // nothing committed, nothing to publish
                 return false;
             }
             if (Long.valueOf(table.get().currentSnapshot().snapshotId()).equals(seen) && !keepAliveDue()) {
@@ -179,6 +180,13 @@ final class ChangeStream {
         Table table = loaded.get();
         long current = table.currentSnapshot().snapshotId();
         if (progress.snapshotting()) {
+            try {
+                List<CommitOffsets> commits = queries.commitOffsets(topic);
+                Offsets latest = commits.get(commits.size() - 1).watermark();
+                metrics.lag(commits, over(progress.next(), latest.next().keySet()), latest);
+            } catch (ChangeQueryException noCommitYet) {
+                // only the gauges go without
+            }
             sizeTopic(source, target, true);
             progress = snapshots.step(
                     table,
@@ -273,8 +281,6 @@ final class ChangeStream {
                 query.to(),
                 commit.snapshotId(),
                 clock.millis() - startedMs);
-        metrics.halted(false);
-        reported = null;
     }
 
     /**
@@ -319,6 +325,8 @@ final class ChangeStream {
         progress = after;
         committedAt = clock.instant();
         moved = true;
+        metrics.halted(false);
+        reported = null;
         metrics.committed(outbox.events());
         return outbox.events();
     }

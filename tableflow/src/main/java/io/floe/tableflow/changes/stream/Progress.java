@@ -72,6 +72,11 @@ record Progress(Offsets next, Origin origin, OptionalLong reading, long snapshot
         return new Progress(cursor, Origin.STREAM, OptionalLong.of(snapshot), snapshot, transaction + 1);
     }
 
+    /** The same progress, its transaction count at least {@code transactions}. */
+    Progress countingFrom(long transactions) {
+        return new Progress(next, origin, reading, snapshotId, Math.max(transaction, transactions));
+    }
+
     /** The same progress, committed again (a transaction that publishes nothing, keeping it fresh). */
     Progress renewed() {
         return new Progress(next, Origin.STREAM, reading, snapshotId, transaction + 1);

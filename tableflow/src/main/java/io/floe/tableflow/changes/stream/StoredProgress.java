@@ -2,13 +2,15 @@ package io.floe.tableflow.changes.stream;
 
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.config.ChangesTopic;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Where a stream's progress is read from after its producer's initialization: the group's committed
  * offsets; when the group has none of this stream, the change topic's last records ({@link TopicTail});
- * never a start from zero over changes already published, which halts instead.
+ * never a start from zero over changes already published, which halts instead. Offsets an operator set
+ * are taken as they are, counting transactions on from the newest the topic holds.
  */
 final class StoredProgress {
 
@@ -19,10 +21,14 @@ final class StoredProgress {
     static Progress read(StreamLink link, String group, Topic source, ChangesTopic target, StreamMetrics metrics) {
         String topic = source.name();
         Progress stored = Progress.of(link.committedOffsets(group), topic, source.id(), target.name());
-        if (!stored.fresh()) {
+        if (stored.origin() == Progress.Origin.STREAM) {
             return stored;
         }
-        TopicTail.Found found = TopicTail.of(link.ends(target.name()), source.id(), target.name());
+        List<StreamLink.PartitionEnd> ends = link.ends(target.name());
+        if (stored.origin() == Progress.Origin.OPERATOR) {
+            return stored.countingFrom(TopicTail.newestTransaction(ends, source.id(), target.name()));
+        }
+        TopicTail.Found found = TopicTail.of(ends, source.id(), target.name());
         if (found instanceof TopicTail.Found.Resumed resumed) {
             metrics.progressRecovered();
             LOGGER.warn(

@@ -37,6 +37,22 @@ final class TopicTail {
         record Unknown(String why) implements Found {}
     }
 
+    /**
+     * The highest transaction count among the stream's progresses at the partitions' ends (0: none): a
+     * stream moved by an operator counts on from there, so its later transactions outrank those before.
+     */
+    static long newestTransaction(List<StreamLink.PartitionEnd> ends, UUID topicId, String changeTopic) {
+        long newest = 0;
+        for (StreamLink.PartitionEnd end : ends) {
+            if (end.lastProgress().isPresent()
+                    && Progress.ofHeader(end.lastProgress().get(), topicId, changeTopic)
+                            instanceof Progress.Read.Ours ours) {
+                newest = Math.max(newest, ours.progress().transaction());
+            }
+        }
+        return newest;
+    }
+
     static Found of(List<StreamLink.PartitionEnd> ends, UUID topicId, String changeTopic) {
         List<Progress> ours = new ArrayList<>();
         boolean elsewhere = false;

@@ -50,4 +50,15 @@ class TopicTailTest {
         assertThat(found).isInstanceOf(TopicTail.Found.Unknown.class);
         assertThat(((TopicTail.Found.Unknown) found).why()).contains("partition 1 ends at offset 7");
     }
+
+    @Test
+    void anOperatorsMoveCountsOnFromTheNewestTransactionTheTopicHolds() {
+        Progress old =
+                Progress.start().published(Offsets.of(Map.of(0, 10L, 1, 4L)), 1).countingFrom(50);
+
+        assertThat(TopicTail.newestTransaction(List.of(end(0, 30, old), end(1, 0, null)), TOPIC_ID, "changes"))
+                .isEqualTo(50);
+        assertThat(TopicTail.newestTransaction(List.of(end(0, 0, null)), TOPIC_ID, "changes"))
+                .isZero();
+    }
 }
