@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -71,6 +72,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private final TransactionalCommits transactionalCommits;
     private final Predicate<String> routedHere;
     private final String owner;
+    /** Groups whose offsets never expire: another part of the agent owns them (see {@link #retainOffsetsOf}). */
+    private volatile Predicate<String> retained = groupId -> false;
     /** Where lease acquisitions and renewals wait on the store, when started by {@link #start}. */
     private ExecutorService leaseThread;
     /** The periodic retention sweep, when started by {@link #start}; it runs on its own thread because it blocks on the store. */
@@ -502,17 +505,29 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
+     * Keeps the offsets of the groups {@code owned} accepts from expiring, however long they go without
+     * a commit: groups without members whose offsets are state someone else depends on (a Tableflow
+     * change topic's progress). Asked once per such group and sweep; it must not throw.
+     */
+    public void retainOffsetsOf(Predicate<String> owned) {
+        this.retained = Objects.requireNonNull(owned, "owned");
+    }
+
+    /**
      * Removes offsets past retention of groups without members; returns how many. Only groups routed
      * here: a group coordinated by another agent is not in this one's memory and would look idle. The
      * store checks that too, in the deletion's transaction: no group whose coordinator lease another
      * agent holds (or held within its members' sessions) loses its offsets, whatever this agent's view.
-     * Then the Empty groups in memory that have no offsets left are dropped: asked group by group, since
+     * Never those of a group {@link #retainOffsetsOf retained}. Then the Empty groups in memory that have no offsets left are dropped: asked group by group, since
      * the groups in memory are few (an idle group gives its lease up and leaves memory) and all groups
      * with offsets are many.
      */
     public int expireOffsets() {
+        Predicate<String> kept = retained;
         int expired = offsets.expire(
-                owner, (groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
+                owner,
+                (groupId, cutoffMs) ->
+                        routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs) && !kept.test(groupId));
         groups.dropForgotten(groupId -> !store.committedOffsets(groupId).isEmpty());
         return expired;
     }

@@ -255,6 +255,25 @@ class GroupOffsetsTest {
         assertThat(fixture.store.committedOffsets("elsewhere")).containsOnlyKeys(ORDERS_0);
     }
 
+    /** A group whose offsets another part of the agent owns (a change topic's progress) keeps them. */
+    @Test
+    void offsetsOfARetainedGroupNeverExpire() {
+        fixture.close();
+        fixture = new CoordinatorFixture(
+                dir.resolve("retained"),
+                GroupCoordinatorConfig.defaults().withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)));
+        coordinator = fixture.coordinator;
+        coordinator.retainOffsetsOf(group -> group.equals("progress"));
+        coordinator.commitOffsets(new OffsetCommitRequest("progress", "", null, -1, Map.of(ORDERS_0, offset(5, ""))));
+        coordinator.commitOffsets(new OffsetCommitRequest("simple", "", null, -1, Map.of(ORDERS_0, offset(5, ""))));
+
+        fixture.timers.advance(Duration.ofDays(30).toMillis());
+
+        assertThat(coordinator.expireOffsets()).isEqualTo(1);
+        assertThat(coordinator.committedOffsets("simple")).isEmpty();
+        assertThat(coordinator.committedOffsets("progress")).containsOnlyKeys(ORDERS_0);
+    }
+
     @Test
     void emptyGroupsWithoutOffsetsLeaveMemoryOnTheSweep() {
         List<String> members = fixture.stableGroup(1);

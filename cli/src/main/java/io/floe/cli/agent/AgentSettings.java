@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param tableflowStallTimeout how long a table's rounds may keep failing before it counts as stalled
  *     and its retention hold is let go
  * @param tableflowUpsertIndexBytes the heap the key indexes of the agent's upsert tables may take together
+ * @param changesHoldTimeout how long a change topic may stay behind its table without publishing before
+ *     its retention hold on the source topic is let go
  */
 record AgentSettings(
         HostPort listen,
@@ -43,7 +45,8 @@ record AgentSettings(
         boolean tableflow,
         Duration tableflowLease,
         Duration tableflowStallTimeout,
-        long tableflowUpsertIndexBytes) {
+        long tableflowUpsertIndexBytes,
+        Duration changesHoldTimeout) {
 
     public AgentSettings {
         Objects.requireNonNull(listen, "listen");

@@ -11,6 +11,7 @@ import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
 import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.changes.stream.ChangeStreamConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
@@ -217,7 +218,14 @@ enum Setting {
             .doc("Heap the key indexes of the agent's upsert tables may take together, about 160 bytes a key of 16"
                     + " bytes, shared fairly between the tables; a table whose index does not fit looks its keys up"
                     + " in its files instead. Keep it to about a quarter of the heap (`-Xmx`).")
-            .shows(AgentSettings::tableflowUpsertIndexBytes));
+            .shows(AgentSettings::tableflowUpsertIndexBytes)),
+    TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS(integer(Limits.TABLEFLOW_STALL_TIMEOUT_MS_MIN, Limits.EXPIRATION_MS_MAX)
+            .byDefault(ChangeStreamConfig.DEFAULT_HOLD_TIMEOUT.toMillis(), "(1 day)")
+            .doc("How long an upsert table's change topic may stay behind its table without publishing (failing, or"
+                    + " halted on a range it cannot replay) before it stops holding back the source topic's"
+                    + " retention and snapshot expiry (log, `floe_tableflow_changes_stream_hold_released_total`);"
+                    + " `floe_tableflow_changes_stream_stalled_seconds` shows how long one has been stuck.")
+            .shows(s -> s.changesHoldTimeout().toMillis()));
 
     /** Defaults that the resolver or the start-up line use as well. */
     static final class Defaults {

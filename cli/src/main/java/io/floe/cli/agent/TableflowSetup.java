@@ -94,9 +94,11 @@ final class TableflowSetup {
                 tables, metadata, metadata, new CommittedLog(metadata, objects), ChangeLimits.DEFAULTS, clock, meters);
         Supplier<Optional<String>> bootstrap = () -> kafka.get().map(TableflowSetup::reachable);
         return new ChangeStreams(
-                ChangeStreamConfig.defaults(bootstrap, settings.clusterId(), FloeVersion.version()),
+                ChangeStreamConfig.defaults(bootstrap, settings.clusterId(), FloeVersion.version())
+                        .withHoldTimeout(settings.changesHoldTimeout()),
                 queries,
                 tables,
+                metadata,
                 clock,
                 meters);
     }

@@ -193,7 +193,8 @@ class SettingsResolverTest {
                         true,
                         Duration.ofSeconds(15),
                         Duration.ofHours(1),
-                        TableflowConfig.DEFAULT_UPSERT_INDEX_BYTES));
+                        TableflowConfig.DEFAULT_UPSERT_INDEX_BYTES,
+                        Duration.ofDays(1)));
     }
 
     @Test
@@ -381,6 +382,16 @@ class SettingsResolverTest {
         assertThatThrownBy(() -> resolveFlags(Setting.ORPHAN_GRACE_MS, "60000"))
                 .hasMessage("invalid value '60000' for --orphan-grace-ms: expected an integer from 300000 to"
                         + " 604800000");
+    }
+
+    @Test
+    void theChangeTopicsHoldTimeoutIsReadAndBounded() {
+        assertThat(resolveFlags(Setting.TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS, "604800000")
+                        .changesHoldTimeout())
+                .isEqualTo(Duration.ofDays(7));
+        assertThatThrownBy(() -> resolveFlags(Setting.TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS, "1000"))
+                .hasMessageStartingWith("invalid value '1000' for --tableflow-changes-hold-timeout-ms: expected an"
+                        + " integer from 60000 to");
     }
 
     @Test

@@ -150,6 +150,7 @@ public final class TableJobs {
                 // A table turned off while its agent was down: whichever agent sees it releases the hold.
                 if (sweepHolds && "false".equalsIgnoreCase(topic.configs().get(TableflowConfigs.ENABLED))) {
                     releaseRetention(topic.name());
+                    follower.removed(topic.name());
                 }
             }
             stoppedAfter = stoppedAt;
@@ -158,6 +159,7 @@ public final class TableJobs {
                     stop(jobs.get(name));
                     follower.released(name);
                     releaseRetention(name);
+                    follower.removed(name);
                     LOGGER.info("tableflow stopped for topic={} (disabled or deleted)", name);
                     return true;
                 }
@@ -224,7 +226,11 @@ public final class TableJobs {
                             config.maxBytesPerRound(),
                             keyIndexes),
                     metrics,
-                    new TableMaintenance(meters, name, config.maxBytesPerRound()),
+                    new TableMaintenance(
+                            meters,
+                            name,
+                            config.maxBytesPerRound(),
+                            () -> metadata.retention().retentionHolds(name)),
                     new DeltaMirror(new DeltaMetrics(meters, name), clock),
                     new StallWatch(name, config.stallTimeout(), metrics),
                     new LeaseLoop(
