@@ -170,6 +170,17 @@ public final class Agents implements AutoCloseable {
         awaitHealthy(node);
     }
 
+    /** Waits until a running (or starting) agent answers its health check; a no-op for one that is down. */
+    public void awaitHealthy(int nodeId) throws Exception {
+        Node node = node(nodeId);
+        synchronized (this) {
+            if (node.process == null) {
+                return;
+            }
+        }
+        awaitHealthy(node);
+    }
+
     /**
      * Records every agent that exited although nobody killed it, and starts it again. Returns how many
      * it found.

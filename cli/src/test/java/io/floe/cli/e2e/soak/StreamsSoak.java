@@ -67,7 +67,9 @@ public final class StreamsSoak implements AutoCloseable {
     /** As the fault tests run them: a small heap and light compilers, for a machine the run shares with its stores. */
     private static final List<String> AGENT_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    /** An agent's start, generous: on a 2-core machine shared with other builds, one took over 2 minutes. */
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
+
     private static final Duration READ_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration SAMPLE_INTERVAL = Duration.ofMinutes(1);
     private static final int LOG_TAIL_LINES = 40;
@@ -525,6 +527,11 @@ public final class StreamsSoak implements AutoCloseable {
         app.threadDeaths().forEach(death -> report.append("- ").append(death).append('\n'));
         report.append("\n## Faults\n\nSchedule: ")
                 .append(outcome.schedule())
+                .append("\n\nSteps that did not finish as planned: ")
+                .append(
+                        outcome.faults().failedSteps().isEmpty()
+                                ? "none"
+                                : outcome.faults().failedSteps())
                 .append("\n\nInjected: ")
                 .append(outcome.faults().injected())
                 .append(", by agent: ")
