@@ -179,6 +179,21 @@ record ChangePublication(
         return new long[] {lastBusy, busyCpu};
     }
 
+    /**
+     * Whether the events are what the table implies: an append table's rows as {@code c} events; an upsert table's
+     * live rows as {@code r} events (an initial snapshot) or, when its history was replayed, every record as a
+     * {@code c} (a key's first) or {@code u} event.
+     */
+    boolean consistent() {
+        long c = ops.getOrDefault("c", 0L);
+        long u = ops.getOrDefault("u", 0L);
+        long r = ops.getOrDefault("r", 0L);
+        if (variant.mode().equals("append")) {
+            return c == tableRows && changes == c;
+        }
+        return r == tableRows && changes == r || c == tableRows && c + u == records && changes == records;
+    }
+
     double changesPerSecond() {
         return changes / seconds;
     }

@@ -222,15 +222,16 @@ final class InProcessFloe implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            if (kafka != null) {
-                agent.groups().close(); // answers parked JoinGroup requests, as the agent's own shutdown does
-                kafka.close();
-            }
+            // Tableflow and its change producers first, while the listener they publish through still answers.
             if (tableflow != null) {
                 tableflow.close();
             }
             if (changeStreams != null) {
                 changeStreams.close();
+            }
+            if (kafka != null) {
+                agent.groups().close(); // answers parked JoinGroup requests, as the agent's own shutdown does
+                kafka.close();
             }
             tables.close();
             agent.close();

@@ -199,9 +199,9 @@ public final class TableflowBenchmark {
                 Variant variant = variants.get((i + round) % variants.size());
                 ChangePublication run = ChangePublication.run(variant, records, partitions, keySpace, commitIntervalMs);
                 System.out.println("round " + (round + 1) + " " + run.line());
-                if (run.changes() != run.tableRows()) {
-                    System.out.println("WARNING: " + run.changes() + " change events for a table of " + run.tableRows()
-                            + " rows");
+                if (!run.consistent()) {
+                    System.out.println("WARNING: change events " + run.ops() + " for a table of " + run.tableRows()
+                            + " rows from " + run.records() + " records");
                 }
                 runs.computeIfAbsent(variant, v -> new ArrayList<>()).add(run);
                 record(options, Measurement.of(build(options), run));
