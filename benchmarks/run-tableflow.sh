@@ -4,12 +4,13 @@
 #   upsert + Delta, per CPU-second of the Tableflow thread; beside them Apache Iceberg's Kafka Connect sink
 #   (a Connect worker in a child JVM, reading from this Floe) on the same records, per CPU-second of the worker;
 # * changes (only when asked, --phases ...,changes): a materialized table's change topic published from its start,
-#   in change events per second and per CPU-second of the Tableflow thread and of the agent, append and upsert;
+#   in change events per second and per CPU-second of the Tableflow thread and of the agent: append, upsert (its
+#   history) and upsert-snapshot (Debezium's initial snapshot);
 # * delta-cost: the Delta log's extra CPU and object-store requests per commit;
 # * lag (only when asked, --phases ...,lag): the table's lag at a steady produce rate.
 # Usage: benchmarks/run-tableflow.sh [--records N] [--key-space K] [--partitions P] [--rounds R]
 #        [--variants append,append+delta,upsert,upsert+delta] [--phases throughput,changes,delta-cost,lag]
-#        [--change-variants append,upsert] [--change-records N]
+#        [--change-variants append,upsert,upsert-snapshot] [--change-records N]
 #        [--connect false] [--connect-tasks N] [--out FILE] ...   (benchmarks/README.md lists every option)
 #        benchmarks/run-tableflow.sh --build before=DIR --build after=DIR [options]
 #            builds and measures each checkout DIR (each must have this driver) in one run, interleaved round by

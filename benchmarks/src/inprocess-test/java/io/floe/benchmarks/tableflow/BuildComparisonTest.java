@@ -34,15 +34,24 @@ class BuildComparisonTest {
 
     @Test
     void anUpsertPublicationIsASnapshotOrTheWholeHistory() {
-        Variant upsert = Variant.parse("upsert");
+        ChangeVariant upsert = ChangeVariant.parse("upsert");
 
         assertThat(publication(upsert, 900, java.util.Map.of("r", 300L)).consistent()).isTrue();
         assertThat(publication(upsert, 900, java.util.Map.of("c", 300L, "u", 600L)).consistent()).isTrue();
         assertThat(publication(upsert, 900, java.util.Map.of("c", 300L, "u", 599L)).consistent()).isFalse();
-        assertThat(publication(Variant.parse("append"), 900, java.util.Map.of("c", 900L)).consistent()).isFalse();
+        assertThat(publication(ChangeVariant.parse("append"), 900, java.util.Map.of("c", 900L)).consistent()).isFalse();
     }
 
-    private static ChangePublication publication(Variant variant, long records, java.util.Map<String, Long> ops) {
+    @Test
+    void changeVariantsParseAsTheReportNamesThem() {
+        for (String name : List.of("append", "upsert", "upsert-snapshot")) {
+            assertThat(ChangeVariant.parse(name).toString()).isEqualTo(name);
+        }
+        assertThat(ChangeVariant.parse("upsert-snapshot").twoCommits()).isTrue();
+        assertThatThrownBy(() -> ChangeVariant.parse("append+delta")).hasMessageContaining("append+delta");
+    }
+
+    private static ChangePublication publication(ChangeVariant variant, long records, java.util.Map<String, Long> ops) {
         long changes = ops.values().stream().mapToLong(Long::longValue).sum();
         return new ChangePublication(variant, records, 300, 300, changes, ops, 1, 1, 1, 0);
     }

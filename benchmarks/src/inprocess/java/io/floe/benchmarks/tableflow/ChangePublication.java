@@ -26,9 +26,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * listener, {@code records} records produced, the table materialized ({@code variant}'s mode, no change topic) and
  * Tableflow quiet; then the change topic is named and the clock runs until the stream's progress (the committed
  * offsets of the group {@code floe-tableflow-changes-<topic>} on the source topic) reaches the table's watermark and
- * the Tableflow thread is quiet again. An append table publishes each of its rows as a {@code c} event; an upsert
- * table that has more than its first snapshot begins with Debezium's initial snapshot, an {@code r} event per live
- * row. Afterwards (not timed) the change topic is read {@code read_committed} and its events counted by operation:
+ * the Tableflow thread is quiet again. What the topic gets depends on the {@link ChangeVariant}: an append table's
+ * rows as {@code c} events, an upsert table's replayed history, or its initial snapshot. Afterwards (not timed) the change topic is read {@code read_committed} and its events counted by operation:
  * that count is what the figures divide, and it must equal the table's rows.
  *
  * @param changes the change events the topic holds (tombstones not counted)
@@ -39,7 +38,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *     producer's network thread, the agent serving its produce, transaction and offset requests, GC and JIT
  */
 record ChangePublication(
-        Variant variant,
+        ChangeVariant variant,
         long records,
         long keySpace,
         long tableRows,
@@ -57,16 +56,22 @@ record ChangePublication(
     private static final long QUIET_NANOS = 500_000_000L;
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
 
-    static ChangePublication run(Variant variant, long records, int partitions, long keySpace, long commitIntervalMs)
-            throws Exception {
+    static ChangePublication run(ChangeVariant variant, long records, int partitions, long keySpace,
+            long commitIntervalMs) throws Exception {
         try (InProcessFloe floe = InProcessFloe.startWithChangeTopics()) {
             Topic topic = floe.createTopic(TOPIC, partitions, Map.of());
-            floe.produce(topic, 0, records, id -> EventRecords.key(id, keySpace));
-            Map<String, String> configs = variant.configs(commitIntervalMs);
+            long first = variant.twoCommits() ? records / 2 : records;
+            floe.produce(topic, 0, first, id -> EventRecords.key(id, keySpace));
+            Map<String, String> configs = variant.table().configs(commitIntervalMs);
             floe.agent().topics().setConfigs(TOPIC, configs);
-            floe.awaitMaterialized(TOPIC, records);
+            floe.awaitMaterialized(TOPIC, first);
             Thread tableflow = Cpu.tableflowThread();
             awaitQuiet(tableflow);
+            if (first < records) {
+                floe.produce(topic, first, records - first, id -> EventRecords.key(id, keySpace));
+                floe.awaitMaterialized(TOPIC, records);
+                awaitQuiet(tableflow);
+            }
             Map<Integer, Long> watermark = watermark(floe);
             long tableRows = rows(floe);
             try (Admin admin = admin(floe.listen())) {
@@ -188,7 +193,7 @@ record ChangePublication(
         long c = ops.getOrDefault("c", 0L);
         long u = ops.getOrDefault("u", 0L);
         long r = ops.getOrDefault("r", 0L);
-        if (variant.mode().equals("append")) {
+        if (variant.table().mode().equals("append")) {
             return c == tableRows && changes == c;
         }
         return r == tableRows && changes == r || c == tableRows && c + u == records && changes == records;

@@ -183,20 +183,21 @@ public final class TableflowBenchmark {
         int rounds = Integer.parseInt(options.getOrDefault("rounds", "3"));
         long commitIntervalMs = Long.parseLong(options.getOrDefault("commit-interval-ms", "1000"));
         long warmup = Long.parseLong(options.getOrDefault("warmup-records", Long.toString(records / 5)));
-        List<Variant> variants = list(options.getOrDefault("change-variants", "append,upsert")).stream()
-                .map(Variant::parse)
+        List<ChangeVariant> variants = list(options.getOrDefault("change-variants", "append,upsert,upsert-snapshot"))
+                .stream()
+                .map(ChangeVariant::parse)
                 .toList();
         if (warmup > 0) {
-            for (Variant variant : variants) {
+            for (ChangeVariant variant : variants) {
                 ChangePublication run = ChangePublication.run(variant, warmup, partitions, Math.max(1, warmup / 3),
                         commitIntervalMs);
                 System.out.println("warm-up (not counted) " + run.line());
             }
         }
-        Map<Variant, List<ChangePublication>> runs = new HashMap<>();
+        Map<ChangeVariant, List<ChangePublication>> runs = new HashMap<>();
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < variants.size(); i++) {
-                Variant variant = variants.get((i + round) % variants.size());
+                ChangeVariant variant = variants.get((i + round) % variants.size());
                 ChangePublication run = ChangePublication.run(variant, records, partitions, keySpace, commitIntervalMs);
                 System.out.println("round " + (round + 1) + " " + run.line());
                 if (!run.consistent()) {
@@ -215,7 +216,7 @@ public final class TableflowBenchmark {
         report.add("| variant | change events (by op) | changes/s | changes per Tableflow-thread CPU-s"
                 + " | changes per agent CPU-s | thread CPU-s | agent CPU-s | seconds | load |");
         report.add("|---|---|---:|---:|---:|---:|---:|---:|---|");
-        for (Variant variant : variants) {
+        for (ChangeVariant variant : variants) {
             List<ChangePublication> list = runs.get(variant);
             report.add(String.format(Locale.ROOT, "| %s | %d %s | %s | %s | %s | %s | %s | %s | %s |", variant,
                     list.get(0).changes(), list.get(0).ops(), range(list, ChangePublication::changesPerSecond, "%.0f"),

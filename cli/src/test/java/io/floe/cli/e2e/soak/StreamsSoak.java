@@ -538,9 +538,10 @@ public final class StreamsSoak implements AutoCloseable {
                 .append(outcome.faults().struck())
                 .append(", starts per agent: ")
                 .append(agents.starts())
-                .append("\n\n## Agents that died on their own\n\n");
-        Stream.concat(agents.crashes().stream(), agents.failedStarts().stream())
-                .forEach(crash -> report.append("```\n").append(crash).append("\n```\n"));
+                .append("\n\n## Agents that died on their own (a finding)\n\n");
+        agents.crashes().forEach(crash -> report.append("```\n").append(crash).append("\n```\n"));
+        report.append("\n## Starts that failed and were tried again (on a loaded machine, often a timeout)\n\n");
+        agents.failedStarts().forEach(failed -> report.append("```\n").append(failed).append("\n```\n"));
         report.append("\n## Timeline\n\n");
         timeline.forEach(event -> report.append("- ").append(event).append('\n'));
         return report.toString();
