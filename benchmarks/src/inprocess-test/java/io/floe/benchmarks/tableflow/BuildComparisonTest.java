@@ -47,7 +47,7 @@ class BuildComparisonTest {
         for (String name : List.of("append", "upsert", "upsert-snapshot")) {
             assertThat(ChangeVariant.parse(name).toString()).isEqualTo(name);
         }
-        assertThat(ChangeVariant.parse("upsert-snapshot").twoCommits()).isTrue();
+        assertThat(ChangeVariant.parse("upsert-snapshot").historyDeleted()).isTrue();
         assertThatThrownBy(() -> ChangeVariant.parse("append+delta")).hasMessageContaining("append+delta");
     }
 

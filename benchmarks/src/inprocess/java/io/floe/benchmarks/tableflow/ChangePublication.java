@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -60,21 +61,21 @@ record ChangePublication(
             long commitIntervalMs) throws Exception {
         try (InProcessFloe floe = InProcessFloe.startWithChangeTopics()) {
             Topic topic = floe.createTopic(TOPIC, partitions, Map.of());
-            long first = variant.twoCommits() ? records / 2 : records;
-            floe.produce(topic, 0, first, id -> EventRecords.key(id, keySpace));
+            floe.produce(topic, 0, records, id -> EventRecords.key(id, keySpace));
             Map<String, String> configs = variant.table().configs(commitIntervalMs);
             floe.agent().topics().setConfigs(TOPIC, configs);
-            floe.awaitMaterialized(TOPIC, first);
+            floe.awaitMaterialized(TOPIC, records);
             Thread tableflow = Cpu.tableflowThread();
             awaitQuiet(tableflow);
-            if (first < records) {
-                floe.produce(topic, first, records - first, id -> EventRecords.key(id, keySpace));
-                floe.awaitMaterialized(TOPIC, records);
-                awaitQuiet(tableflow);
-            }
             Map<Integer, Long> watermark = watermark(floe);
             long tableRows = rows(floe);
             try (Admin admin = admin(floe.listen())) {
+                if (variant.historyDeleted()) {
+                    Map<TopicPartition, RecordsToDelete> before = new HashMap<>();
+                    watermark.forEach((partition, next) ->
+                            before.put(new TopicPartition(TOPIC, partition), RecordsToDelete.beforeOffset(next)));
+                    admin.deleteRecords(before).all().get();
+                }
                 double loadBefore = Cpu.loadValue();
                 long thread0 = Cpu.threadNanos(tableflow);
                 long process0 = Cpu.processNanos();

@@ -5,10 +5,11 @@ import java.util.Locale;
 /**
  * What a change-topic run ({@link ChangePublication}) publishes: {@code append}, an append table's rows as {@code c}
  * events; {@code upsert}, an upsert table's history replayed ({@code c} and {@code u} events for every record) when
- * the catch-up committed it in one snapshot; {@code upsert-snapshot}, an upsert table materialized in two commits,
- * which a change topic must start with Debezium's initial snapshot (an {@code r} event per live row).
+ * its log still holds it; {@code upsert-snapshot}, an upsert table whose log was deleted up to its watermark
+ * (DeleteRecords) once materialized, so its history is no longer whole and the change topic starts with Debezium's
+ * initial snapshot (an {@code r} event per live row, in one transaction).
  */
-record ChangeVariant(Variant table, boolean twoCommits) {
+record ChangeVariant(Variant table, boolean historyDeleted) {
 
     static ChangeVariant parse(String text) {
         return switch (text.trim().toLowerCase(Locale.ROOT)) {
@@ -22,6 +23,6 @@ record ChangeVariant(Variant table, boolean twoCommits) {
 
     @Override
     public String toString() {
-        return twoCommits ? table + "-snapshot" : table.toString();
+        return historyDeleted ? table + "-snapshot" : table.toString();
     }
 }
