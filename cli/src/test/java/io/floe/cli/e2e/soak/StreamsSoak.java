@@ -124,6 +124,23 @@ public final class StreamsSoak implements AutoCloseable {
         say("STREAMS-SOAK schedule=" + schedule);
         startCluster();
         createTopics();
+        startApplicationAndInput();
+        SoakFaults faults = new SoakFaults(schedule, agents, admin, startedAt, this::mark);
+        faults.run();
+        TimeUnit.NANOSECONDS.sleep(startedAt + options.run().toNanos() - System.nanoTime()); // the run's length
+        Settled settled = stopAndSettle(faults);
+        Outcome outcome = check(schedule, faults, settled);
+        String summary = summary(outcome);
+        Files.writeString(options.logs().resolve("report.md"), report(outcome, summary));
+        say(summary);
+        say("STREAMS-SOAK report: " + options.logs().resolve("report.md"));
+        return outcome.passed();
+    }
+
+    /** The state at the end of the run: whether the input was answered, the application caught up, its rows. */
+    private record Settled(boolean inputDone, boolean caughtUp, String lag, List<PartitionRows> end) {}
+
+    private void startApplicationAndInput() throws Exception {
         app = new CountingApp(
                 options.instances(),
                 agents.bootstrap(),
@@ -143,17 +160,19 @@ public final class StreamsSoak implements AutoCloseable {
         startedAt = System.nanoTime();
         input.start();
         startSampling();
+    }
 
-        SoakFaults faults = new SoakFaults(schedule, agents, admin, startedAt, this::mark);
-        faults.run();
-        TimeUnit.NANOSECONDS.sleep(startedAt + options.run().toNanos() - System.nanoTime()); // the run's length
+    /**
+     * Stops the input, heals every fault, waits until the application has committed offsets up to the
+     * input's end, counts the changelog's rows, and closes the application.
+     */
+    private Settled stopAndSettle(SoakFaults faults) throws Exception {
         boolean inputDone = input.stop(Duration.ofMinutes(2));
         inputSeconds = elapsedSeconds();
         mark("input stopped: " + input.sent() + " sent, " + input.acked() + " acknowledged, "
                 + input.failures().size() + " failed" + (inputDone ? "" : ", some unanswered"));
         faults.heal();
         mark("healed: every agent runs");
-
         boolean caughtUp = Await.within(options.settle(), this::caughtUp);
         String lag = caughtUp ? "" : lag();
         mark(caughtUp ? "application caught up" : "application NOT caught up after " + options.settle() + ": " + lag);
@@ -163,7 +182,11 @@ public final class StreamsSoak implements AutoCloseable {
         List<String> states = app.states().stream().map(Enum::name).toList();
         app.close();
         mark("application closed (states before: " + states + ")");
+        return new Settled(inputDone, caughtUp, lag, end);
+    }
 
+    /** Reads the input and the output whole and checks them, and the rows against the baseline. */
+    private Outcome check(SoakSchedule schedule, SoakFaults faults, Settled settled) {
         TopicReads.Read inputRead =
                 TopicReads.read(agents.bootstrap(), INPUT, options.partitions(), "read_uncommitted", READ_TIMEOUT);
         TopicReads.Read committed =
@@ -171,7 +194,6 @@ public final class StreamsSoak implements AutoCloseable {
         TopicReads.Read uncommitted =
                 TopicReads.read(agents.bootstrap(), OUTPUT, options.partitions(), "read_uncommitted", READ_TIMEOUT);
         mark("topics read");
-
         Map<String, List<Long>> inputs = new TreeMap<>();
         Map<Integer, Set<String>> keysByPartition = new TreeMap<>();
         for (ConsumerRecord<String, String> record : inputRead.records()) {
@@ -185,32 +207,24 @@ public final class StreamsSoak implements AutoCloseable {
                 .records()
                 .forEach(record -> outputs.computeIfAbsent(record.key(), k -> new ArrayList<>())
                         .add(record.value()));
-        ExactlyOnceCheck.Result exactly = ExactlyOnceCheck.check(inputs, outputs);
         Map<Integer, Long> liveKeys = new TreeMap<>();
         keysByPartition.forEach((partition, keys) -> liveKeys.put(partition, (long) keys.size()));
         List<PartitionRows> first = baseline == null ? List.of() : baseline;
-        List<Excess> excess = MetadataRows.excess(first, end, liveKeys);
-
-        Outcome outcome = new Outcome(
+        return new Outcome(
                 schedule,
                 faults,
                 inputRead,
                 committed,
                 uncommitted,
-                exactly,
+                ExactlyOnceCheck.check(inputs, outputs),
                 first,
-                end,
+                settled.end(),
                 liveKeys,
-                excess,
-                caughtUp,
-                lag,
-                inputDone,
+                MetadataRows.excess(first, settled.end(), liveKeys),
+                settled.caughtUp(),
+                settled.lag(),
+                settled.inputDone(),
                 agents.crashes().size());
-        String summary = summary(outcome);
-        Files.writeString(options.logs().resolve("report.md"), report(outcome, summary));
-        say(summary);
-        say("STREAMS-SOAK report: " + options.logs().resolve("report.md"));
-        return outcome.passed();
     }
 
     /** Everything the checks found, for the summary and the report. */
@@ -541,7 +555,8 @@ public final class StreamsSoak implements AutoCloseable {
                 .append("\n\n## Agents that died on their own (a finding)\n\n");
         agents.crashes().forEach(crash -> report.append("```\n").append(crash).append("\n```\n"));
         report.append("\n## Starts that failed and were tried again (on a loaded machine, often a timeout)\n\n");
-        agents.failedStarts().forEach(failed -> report.append("```\n").append(failed).append("\n```\n"));
+        agents.failedStarts()
+                .forEach(failed -> report.append("```\n").append(failed).append("\n```\n"));
         report.append("\n## Timeline\n\n");
         timeline.forEach(event -> report.append("- ").append(event).append('\n'));
         return report.toString();
