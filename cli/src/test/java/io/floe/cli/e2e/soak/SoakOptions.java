@@ -108,6 +108,9 @@ record SoakOptions(
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty()) {
             String name = rest.remove(0);
+            if (name.equals("--help") || name.equals("-h")) {
+                throw new IllegalArgumentException(USAGE);
+            }
             if (rest.isEmpty()) {
                 throw new IllegalArgumentException("option " + name + " needs a value\n" + USAGE);
             }
