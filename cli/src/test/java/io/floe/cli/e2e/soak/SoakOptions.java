@@ -21,6 +21,9 @@ import java.util.Locale;
  * @param killDown how long a killed agent stays down, range
  * @param faultGap quiet time between two faults, range
  * @param settle how long the output may take to catch up after the input stopped
+ * @param rowsSettle how long the changelog's rows may take, once the application is caught up and idle, to come
+ *     within the bound: Kafka's cleaner removes a commit marker only once it lies below the cleaned offset and its
+ *     {@code delete.retention.ms} has passed, so markers of the last minutes are still there at the end of any run
  * @param changelogDeleteRetention the changelog's {@code delete.retention.ms}: how long Kafka's cleaner
  *     keeps commit markers (and tombstones) below the cleaned offset
  * @param logs where the agents' logs, the report and the summary line go
@@ -38,6 +41,7 @@ record SoakOptions(
         Range killDown,
         Range faultGap,
         Duration settle,
+        Duration rowsSettle,
         Duration changelogDeleteRetention,
         Path logs) {
 
@@ -66,10 +70,10 @@ record SoakOptions(
             Usage: StreamsSoak [--seconds N] [--seed S] [--keys K] [--rate R] [--partitions P] [--instances N]
                                [--baseline-seconds N] [--short-pause MIN-MAX] [--long-pause-seconds N]
                                [--kill-down MIN-MAX] [--fault-gap MIN-MAX] [--settle-seconds N]
-                               [--changelog-delete-retention-ms N] [--logs DIR]
+                               [--rows-settle-seconds N] [--changelog-delete-retention-ms N] [--logs DIR]
             Defaults: 600 s, a random seed, 60 keys, 100 records/s, 6 partitions, 2 instances, baseline at 60 s,
             short pauses 10-20 s, one long pause of 135 s, kills 2-8 s down, 20-40 s between faults, 300 s to
-            settle, delete.retention.ms 60000, logs in target/streams-soak.""";
+            settle, 240 s for the rows to settle, delete.retention.ms 60000, logs in target/streams-soak.""";
 
     SoakOptions {
         positive("run", run);
@@ -85,6 +89,9 @@ record SoakOptions(
                     "a short pause must outlast the agents' leases (" + LEASE.toSeconds() + " s), got " + shortPause);
         }
         positive("settle", settle);
+        if (rowsSettle.isNegative()) {
+            throw new IllegalArgumentException("rows settle must be >= 0, got " + rowsSettle);
+        }
     }
 
     /** The agents' node id and group coordinator leases (Membership.HEARTBEAT_TIMEOUT, GroupLeases.TTL). */
@@ -103,6 +110,7 @@ record SoakOptions(
         Range killDown = Range.parse("2-8");
         Range gap = Range.parse("20-40");
         Duration settle = Duration.ofMinutes(5);
+        Duration rowsSettle = Duration.ofMinutes(4);
         Duration deleteRetention = Duration.ofMinutes(1);
         Path logs = Path.of("target", "streams-soak");
         List<String> rest = new ArrayList<>(List.of(args));
@@ -128,6 +136,7 @@ record SoakOptions(
                 case "--kill-down" -> killDown = Range.parse(value);
                 case "--fault-gap" -> gap = Range.parse(value);
                 case "--settle-seconds" -> settle = Duration.ofSeconds(Long.parseLong(value));
+                case "--rows-settle-seconds" -> rowsSettle = Duration.ofSeconds(Long.parseLong(value));
                 case "--changelog-delete-retention-ms" -> deleteRetention = Duration.ofMillis(Long.parseLong(value));
                 case "--logs" -> logs = Path.of(value);
                 default -> throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
@@ -146,6 +155,7 @@ record SoakOptions(
                 killDown,
                 gap,
                 settle,
+                rowsSettle,
                 deleteRetention,
                 logs.toAbsolutePath());
     }
@@ -156,7 +166,7 @@ record SoakOptions(
                 Locale.ROOT,
                 "--seconds %d --seed %d --keys %d --rate %d --partitions %d --instances %d --baseline-seconds %d"
                         + " --short-pause %d-%d --long-pause-seconds %d --kill-down %d-%d --fault-gap %d-%d"
-                        + " --changelog-delete-retention-ms %d",
+                        + " --rows-settle-seconds %d --changelog-delete-retention-ms %d",
                 run.toSeconds(),
                 seed,
                 keys,
@@ -171,6 +181,7 @@ record SoakOptions(
                 killDown.max().toSeconds(),
                 faultGap.min().toSeconds(),
                 faultGap.max().toSeconds(),
+                rowsSettle.toSeconds(),
                 changelogDeleteRetention.toMillis());
     }
 

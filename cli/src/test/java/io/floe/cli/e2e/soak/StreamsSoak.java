@@ -35,7 +35,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
@@ -137,8 +136,20 @@ public final class StreamsSoak implements AutoCloseable {
         return outcome.passed();
     }
 
-    /** The state at the end of the run: whether the input was answered, the application caught up, its rows. */
-    private record Settled(boolean inputDone, boolean caughtUp, String lag, List<PartitionRows> end) {}
+    /**
+     * The state at the end of the run: whether the input was answered and the application caught up, the input
+     * as read whole with each changelog partition's live keys, the changelog's rows when the application caught
+     * up and once they settled (or the settling time ran out), and how long that took.
+     */
+    private record Settled(
+            boolean inputDone,
+            boolean caughtUp,
+            String lag,
+            TopicReads.Read input,
+            Map<Integer, Long> liveKeys,
+            List<PartitionRows> atCatchUp,
+            List<PartitionRows> end,
+            long settledSeconds) {}
 
     private void startApplicationAndInput() throws Exception {
         app = new CountingApp(
@@ -164,7 +175,9 @@ public final class StreamsSoak implements AutoCloseable {
 
     /**
      * Stops the input, heals every fault, waits until the application has committed offsets up to the
-     * input's end, counts the changelog's rows, and closes the application.
+     * input's end, reads the input whole, counts the changelog's rows, waits (the application idle) until
+     * they are within the bound or {@code --rows-settle-seconds} passed, counts them again, and closes the
+     * application.
      */
     private Settled stopAndSettle(SoakFaults faults) throws Exception {
         boolean inputDone = input.stop(Duration.ofMinutes(2));
@@ -176,54 +189,65 @@ public final class StreamsSoak implements AutoCloseable {
         boolean caughtUp = Await.within(options.settle(), this::caughtUp);
         String lag = caughtUp ? "" : lag();
         mark(caughtUp ? "application caught up" : "application NOT caught up after " + options.settle() + ": " + lag);
+        List<PartitionRows> atCatchUp = countRows(CountingApp.CHANGELOG);
+        mark("rows at catch-up: " + totals(atCatchUp));
+        TopicReads.Read inputRead =
+                TopicReads.read(agents.bootstrap(), INPUT, options.partitions(), "read_uncommitted", READ_TIMEOUT);
+        Map<Integer, Long> liveKeys = liveKeys(inputRead);
+        long settling = System.nanoTime();
+        List<PartitionRows> first = baseline == null ? List.of() : baseline;
+        Await.within(
+                options.rowsSettle(),
+                () -> MetadataRows.excess(first, countRows(CountingApp.CHANGELOG), liveKeys)
+                        .isEmpty());
+        long settledSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - settling);
         List<PartitionRows> end = countRows(CountingApp.CHANGELOG);
-        mark("end rows counted");
+        mark("rows " + settledSeconds + " s later: " + totals(end));
         sampler.shutdownNow();
         List<String> states = app.states().stream().map(Enum::name).toList();
         app.close();
         mark("application closed (states before: " + states + ")");
-        return new Settled(inputDone, caughtUp, lag, end);
+        return new Settled(inputDone, caughtUp, lag, inputRead, liveKeys, atCatchUp, end, settledSeconds);
     }
 
-    /** Reads the input and the output whole and checks them, and the rows against the baseline. */
+    /** Per input partition (so per changelog partition), the keys its records have. */
+    private static Map<Integer, Long> liveKeys(TopicReads.Read input) {
+        Map<Integer, Set<String>> keys = new TreeMap<>();
+        input.records()
+                .forEach(record -> keys.computeIfAbsent(record.partition(), p -> new TreeSet<>())
+                        .add(record.key()));
+        Map<Integer, Long> live = new TreeMap<>();
+        keys.forEach((partition, ofPartition) -> live.put(partition, (long) ofPartition.size()));
+        return live;
+    }
+
+    /** Reads the output whole and checks it against the input, and the rows against the baseline. */
     private Outcome check(SoakSchedule schedule, SoakFaults faults, Settled settled) {
-        TopicReads.Read inputRead =
-                TopicReads.read(agents.bootstrap(), INPUT, options.partitions(), "read_uncommitted", READ_TIMEOUT);
         TopicReads.Read committed =
                 TopicReads.read(agents.bootstrap(), OUTPUT, options.partitions(), "read_committed", READ_TIMEOUT);
         TopicReads.Read uncommitted =
                 TopicReads.read(agents.bootstrap(), OUTPUT, options.partitions(), "read_uncommitted", READ_TIMEOUT);
-        mark("topics read");
+        mark("output read");
         Map<String, List<Long>> inputs = new TreeMap<>();
-        Map<Integer, Set<String>> keysByPartition = new TreeMap<>();
-        for (ConsumerRecord<String, String> record : inputRead.records()) {
-            inputs.computeIfAbsent(record.key(), k -> new ArrayList<>()).add(Long.parseLong(record.value()));
-            keysByPartition
-                    .computeIfAbsent(record.partition(), p -> new TreeSet<>())
-                    .add(record.key());
-        }
+        settled.input()
+                .records()
+                .forEach(record -> inputs.computeIfAbsent(record.key(), k -> new ArrayList<>())
+                        .add(Long.parseLong(record.value())));
         Map<String, List<String>> outputs = new TreeMap<>();
         committed
                 .records()
                 .forEach(record -> outputs.computeIfAbsent(record.key(), k -> new ArrayList<>())
                         .add(record.value()));
-        Map<Integer, Long> liveKeys = new TreeMap<>();
-        keysByPartition.forEach((partition, keys) -> liveKeys.put(partition, (long) keys.size()));
         List<PartitionRows> first = baseline == null ? List.of() : baseline;
         return new Outcome(
                 schedule,
                 faults,
-                inputRead,
+                settled,
                 committed,
                 uncommitted,
                 ExactlyOnceCheck.check(inputs, outputs),
                 first,
-                settled.end(),
-                liveKeys,
-                MetadataRows.excess(first, settled.end(), liveKeys),
-                settled.caughtUp(),
-                settled.lag(),
-                settled.inputDone(),
+                MetadataRows.excess(first, settled.end(), settled.liveKeys()),
                 agents.crashes().size());
     }
 
@@ -231,29 +255,32 @@ public final class StreamsSoak implements AutoCloseable {
     private record Outcome(
             SoakSchedule schedule,
             SoakFaults faults,
-            TopicReads.Read input,
+            Settled settled,
             TopicReads.Read committed,
             TopicReads.Read uncommitted,
             ExactlyOnceCheck.Result exactly,
             List<PartitionRows> baseline,
-            List<PartitionRows> end,
-            Map<Integer, Long> liveKeys,
             List<Excess> excess,
-            boolean caughtUp,
-            String lag,
-            boolean inputDone,
             int agentCrashes) {
 
         boolean passed() {
-            return exactly.exactlyOnce() && readsComplete() && rowsBounded() && caughtUp && agentCrashes == 0;
+            return exactly.exactlyOnce() && readsComplete() && rowsBounded() && settled.caughtUp() && agentCrashes == 0;
         }
 
         boolean readsComplete() {
-            return input.complete() && committed.complete() && uncommitted.complete();
+            return settled.input().complete() && committed.complete() && uncommitted.complete();
         }
 
         boolean rowsBounded() {
             return !baseline.isEmpty() && excess.isEmpty();
+        }
+
+        List<PartitionRows> end() {
+            return settled.end();
+        }
+
+        Map<Integer, Long> liveKeys() {
+            return settled.liveKeys();
         }
     }
 
@@ -419,8 +446,9 @@ public final class StreamsSoak implements AutoCloseable {
                 Locale.ROOT,
                 "STREAMS-SOAK %s build=%s seed=%d run=%ds (input for %ds) agents=%d pauses=%d kills=%d input=%d keys=%d rate=%d/s"
                         + " exactlyOnce=%s (%s; outputs=%d aborted=%d) caughtUp=%s"
-                        + " changelogRows[%d partitions, %d live keys, baseline %ds -> end]: batches %d -> %d,"
-                        + " markers %d -> %d, producer_state %d -> %d: %s threadsReplaced=%d agentCrashes=%d",
+                        + " changelogRows[%d partitions, %d live keys; baseline at %ds -> at catch-up -> %ds later]:"
+                        + " batches %d -> %d -> %d, markers %d -> %d -> %d, producer_state %d -> %d -> %d: %s"
+                        + " threadsReplaced=%d agentCrashes=%d",
                 outcome.passed() ? "PASS" : "FAIL",
                 System.getProperty("soak.build", "unknown"),
                 options.seed(),
@@ -436,15 +464,19 @@ public final class StreamsSoak implements AutoCloseable {
                 exactly.counts(),
                 exactly.outputs(),
                 aborted,
-                outcome.caughtUp() ? "yes" : "NO",
+                outcome.settled().caughtUp() ? "yes" : "NO",
                 outcome.end().size(),
                 live,
                 options.baselineAt().toSeconds(),
+                outcome.settled().settledSeconds(),
                 MetadataRows.total(outcome.baseline(), Kind.BATCHES),
+                MetadataRows.total(outcome.settled().atCatchUp(), Kind.BATCHES),
                 MetadataRows.total(outcome.end(), Kind.BATCHES),
                 MetadataRows.total(outcome.baseline(), Kind.MARKERS),
+                MetadataRows.total(outcome.settled().atCatchUp(), Kind.MARKERS),
                 MetadataRows.total(outcome.end(), Kind.MARKERS),
                 MetadataRows.total(outcome.baseline(), Kind.PRODUCER_STATE),
+                MetadataRows.total(outcome.settled().atCatchUp(), Kind.PRODUCER_STATE),
                 MetadataRows.total(outcome.end(), Kind.PRODUCER_STATE),
                 outcome.rowsBounded() ? "bounded" : "NOT bounded (" + excessSummary(outcome.excess()) + ")",
                 app.threadDeaths().size(),
@@ -475,22 +507,22 @@ public final class StreamsSoak implements AutoCloseable {
         report.append("## Changelog metadata rows per partition (")
                 .append(CountingApp.CHANGELOG)
                 .append(")\n\n");
-        report.append("| partition | live keys | batches baseline | batches end | markers baseline | markers end"
-                + " | producer_state baseline | producer_state end | log start end | next offset end |\n");
-        report.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        report.append("| partition | live keys | batches: baseline, at catch-up, end | markers: baseline, at catch-up,"
+                + " end | producer_state: baseline, end | log start | next offset |\n");
+        report.append("|---|---|---|---|---|---|---|\n");
         for (PartitionRows last : outcome.end()) {
-            PartitionRows first = outcome.baseline().stream()
-                    .filter(rows -> rows.partition() == last.partition())
-                    .findFirst()
-                    .orElse(new PartitionRows(last.partition(), 0, 0, 0, 0, 0));
+            PartitionRows first = rowsOf(outcome.baseline(), last.partition());
+            PartitionRows caughtUp = rowsOf(outcome.settled().atCatchUp(), last.partition());
             report.append(String.format(
                     Locale.ROOT,
-                    "| %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |%n",
+                    "| %d | %d | %d, %d, %d | %d, %d, %d | %d, %d | %d | %d |%n",
                     last.partition(),
                     outcome.liveKeys().getOrDefault(last.partition(), 0L),
                     first.batches(),
+                    caughtUp.batches(),
                     last.batches(),
                     first.markers(),
+                    caughtUp.markers(),
                     last.markers(),
                     first.producerStates(),
                     last.producerStates(),
@@ -517,12 +549,12 @@ public final class StreamsSoak implements AutoCloseable {
         report.append("\n## Exactly once\n\n")
                 .append(exactly.counts())
                 .append("; input read complete: ")
-                .append(outcome.input().complete())
+                .append(outcome.settled().input().complete())
                 .append(", output read complete: ")
                 .append(outcome.committed().complete() && outcome.uncommitted().complete())
                 .append("; input sends failed: ")
                 .append(input.failures().size())
-                .append(outcome.inputDone() ? "" : " (some sends never answered)")
+                .append(outcome.settled().inputDone() ? "" : " (some sends never answered)")
                 .append('\n');
         exactly.examples()
                 .forEach((kind, shown) -> report.append("- ")
@@ -534,8 +566,8 @@ public final class StreamsSoak implements AutoCloseable {
                 .limit(10)
                 .forEach(failure ->
                         report.append("- input send failed: ").append(failure).append('\n'));
-        if (!outcome.caughtUp()) {
-            report.append("\nNot caught up: ").append(outcome.lag()).append('\n');
+        if (!outcome.settled().caughtUp()) {
+            report.append("\nNot caught up: ").append(outcome.settled().lag()).append('\n');
         }
         report.append("\n## Stream threads replaced\n\n");
         app.threadDeaths().forEach(death -> report.append("- ").append(death).append('\n'));
@@ -560,6 +592,13 @@ public final class StreamsSoak implements AutoCloseable {
         report.append("\n## Timeline\n\n");
         timeline.forEach(event -> report.append("- ").append(event).append('\n'));
         return report.toString();
+    }
+
+    private static PartitionRows rowsOf(List<PartitionRows> rows, int partition) {
+        return rows.stream()
+                .filter(row -> row.partition() == partition)
+                .findFirst()
+                .orElse(new PartitionRows(partition, 0, 0, 0, 0, 0));
     }
 
     private static String totals(List<PartitionRows> rows) {
