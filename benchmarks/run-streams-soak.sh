@@ -5,13 +5,14 @@
 # while agents are paused past their leases (SIGSTOP, SIGCONT) and killed (SIGKILL, started again). Then:
 # * the output, read committed, must count every input record exactly once (per key 1:s1, 2:s2, ... n:sn);
 # * the changelog's metadata rows in PostgreSQL (batches, txn_markers, producer_state) must be, per partition,
-#   no more at the end than at the baseline (a minute in) plus the partition's live keys;
+#   no more at the end (the application caught up, then idle until the rows settle, at most --rows-settle-seconds)
+#   than at the baseline (a minute in) plus the partition's live keys;
 # * the application must catch up once the input stops, and no agent may die on its own.
 # Prints one line starting "STREAMS-SOAK PASS|FAIL" to paste into docs; exits 0 only if every check passed.
 # Usage: benchmarks/run-streams-soak.sh [--seconds N] [--seed S] [--keys K] [--rate R] [--partitions P]
 #        [--instances N] [--baseline-seconds N] [--short-pause MIN-MAX] [--long-pause-seconds N]
-#        [--kill-down MIN-MAX] [--fault-gap MIN-MAX] [--settle-seconds N] [--changelog-delete-retention-ms N]
-#        [--logs DIR]
+#        [--kill-down MIN-MAX] [--fault-gap MIN-MAX] [--settle-seconds N] [--rows-settle-seconds N]
+#        [--changelog-delete-retention-ms N] [--logs DIR]
 # Defaults: 600 s, a random seed (printed, with the command that replays the run), 60 keys at 100 records/s (10 live
 # keys a partition: a bound that rows kept per transaction pass within minutes).
 # The driver (io.floe.cli.e2e.soak.StreamsSoak) lives in the cli module's test sources beside the fault tests
