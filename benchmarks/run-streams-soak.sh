@@ -19,7 +19,8 @@
 # whose harness it uses; this script compiles them in the reactor (nothing installed in ~/.m2) and runs it with
 # the test classpath. SKIP_BUILD=1 skips the build; MVN_OFFLINE=-o skips Maven's remote checks.
 # Logs (agents' logs, the driver's output, report.md) go to benchmarks/target/streams-soak-<UTC time>/ unless
-# --logs says otherwise. About the run's length plus 2 minutes.
+# --logs says otherwise. About the run's length plus the agents' start-up (a minute or more on a busy machine), the
+# catch-up, and up to --rows-settle-seconds (240) for the rows to come within the bound.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
