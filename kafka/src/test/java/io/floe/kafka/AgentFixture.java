@@ -29,9 +29,14 @@ public final class AgentFixture implements AutoCloseable {
     private KafkaServer server;
 
     private AgentFixture(Path dir, AgentConfig config) {
+        this(dir, config, UnaryOperator.identity());
+    }
+
+    /** The agent sees the store through {@code view} (a decorator that intercepts some operations). */
+    private AgentFixture(Path dir, AgentConfig config, UnaryOperator<MetadataStore> view) {
         this.metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
         this.objects = new LocalObjectStore(dir.resolve("objects"));
-        this.agent = Agent.start(config, AgentMetadata.of(metadata), objects, meters, Clock.systemUTC());
+        this.agent = Agent.start(config, AgentMetadata.of(view.apply(metadata)), objects, meters, Clock.systemUTC());
     }
 
     /** An agent alone, advertising 127.0.0.1:9092 (nothing listens there). */
@@ -58,6 +63,14 @@ public final class AgentFixture implements AutoCloseable {
         int port = freePort();
         AgentFixture fixture = new AgentFixture(dir, adjust.apply(testConfig(port)));
         fixture.server = KafkaServer.start(serverConfig.withListener("127.0.0.1", port), fixture.agent);
+        return fixture;
+    }
+
+    /** An agent with a Kafka server on 127.0.0.1 that sees its store through {@code view}. */
+    public static AgentFixture withServerOnStore(Path dir, UnaryOperator<MetadataStore> view) {
+        int port = freePort();
+        AgentFixture fixture = new AgentFixture(dir, testConfig(port), view);
+        fixture.server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), fixture.agent);
         return fixture;
     }
 

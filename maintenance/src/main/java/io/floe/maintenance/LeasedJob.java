@@ -31,7 +31,7 @@ final class LeasedJob implements Runnable {
     private final MeterRegistry meters;
     private final LeaseLoop.Rounds rounds = new LeaseLoop.Rounds() {
         @Override
-        public void run(Instant now) {
+        public void run(JobLease lease, Instant now) {
             Timer.Sample running = Timer.start(meters);
             String summary = job.run(now);
             running.stop(runs);

@@ -1,8 +1,10 @@
 package io.floe.simulation;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
@@ -33,6 +35,7 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
             MetadataOperation.REWRITE,
             MetadataOperation.TRUNCATE_LOG,
             MetadataOperation.DELETE_RECORDS,
+            MetadataOperation.CLEAN_MARKERS,
             MetadataOperation.SCHEDULE_UNREFERENCED,
             MetadataOperation.FORGET_DELETIONS,
             MetadataOperation.CREATE_TOPIC,
@@ -73,12 +76,12 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
             public TransactionOutcome commitPendingOffsets(
                     String transactionalId,
                     ProducerEpoch producer,
-                    String groupId,
+                    CoordinatorLease coordinator,
                     Map<TopicPartition, CommittedOffset> offsets,
                     Instant now) {
                 TransactionOutcome outcome =
-                        super.commitPendingOffsets(transactionalId, producer, groupId, offsets, now);
-                observer.pendingOffsetsCommitted(groupId, offsets, outcome);
+                        super.commitPendingOffsets(transactionalId, producer, coordinator, offsets, now);
+                observer.pendingOffsetsCommitted(coordinator.groupId(), offsets, outcome);
                 return outcome;
             }
 
@@ -87,6 +90,13 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
                 Map<TopicPartition, CommittedOffset> committed = super.committedOffsets(groupId);
                 observer.committedOffsetsRead(groupId);
                 return committed;
+            }
+
+            @Override
+            public FetchedOffsets fetchOffsets(String groupId) {
+                FetchedOffsets fetched = super.fetchOffsets(groupId);
+                observer.committedOffsetsRead(groupId);
+                return fetched;
             }
 
             @Override

@@ -346,8 +346,7 @@ final class GroupMember {
                     client,
                     to,
                     to.blocking(),
-                    agent -> CompletableFuture.completedFuture(
-                            agent.agent().groups().heartbeat(request)),
+                    agent -> agent.agent().groups().heartbeat(request),
                     sessionTimeoutMs * 1_000_000L,
                     answer -> {
                         heartbeatInFlight = false;

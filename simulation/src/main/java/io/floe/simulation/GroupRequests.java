@@ -2,7 +2,9 @@ package io.floe.simulation;
 
 import io.floe.agent.Agent;
 import io.floe.agent.group.GroupError;
+import io.floe.agent.group.TransactionalCommitResult;
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionOutcome;
@@ -35,9 +37,9 @@ final class GroupRequests {
     private GroupRequests() {}
 
     /**
-     * OffsetFetch v7+ for a classic group's member, with {@code require_stable}: the member check, the
-     * committed offsets, then the partitions with offsets pending in open transactions (answered
-     * UNSTABLE_OFFSET_COMMIT), as {@code OffsetFetchApi#fetchQuietly}. Store failures throw.
+     * OffsetFetch v7+ for a classic group's member, with {@code require_stable}: the member check, then
+     * the committed offsets and the partitions with offsets pending in open transactions (answered
+     * UNSTABLE_OFFSET_COMMIT) in one read, as {@code OffsetFetchApi#fetchQuietly}. Store failures throw.
      */
     static OffsetFetchAnswer offsetFetch(
             Agent agent, String groupId, String memberId, Collection<TopicPartition> partitions) {
@@ -45,8 +47,9 @@ final class GroupRequests {
         if (member != GroupError.NONE) {
             return new OffsetFetchAnswer(member, Map.of());
         }
-        Map<TopicPartition, CommittedOffset> committed = agent.groups().committedOffsets(groupId);
-        Set<TopicPartition> pending = agent.transactions().pendingOffsets(groupId);
+        FetchedOffsets fetched = agent.groups().fetchOffsets(groupId);
+        Map<TopicPartition, CommittedOffset> committed = fetched.committed();
+        Set<TopicPartition> pending = fetched.pending();
         Map<TopicPartition, FetchedOffset> answer = new HashMap<>();
         for (TopicPartition partition : partitions) {
             CommittedOffset offset = committed.get(partition);
@@ -61,8 +64,8 @@ final class GroupRequests {
 
     /**
      * TxnOffsetCommit v3+ (the member's group metadata included), as {@code TxnOffsetCommitApi#commit}:
-     * the member check against the group in the agent's memory, then the offsets kept pending in the
-     * producer's transaction. Store failures throw.
+     * the group's coordinator checks the member and keeps the offsets pending in the producer's
+     * transaction under its coordinator lease. Store failures throw.
      */
     static TxnOffsetCommitAnswer txnOffsetCommit(
             Agent agent,
@@ -72,12 +75,13 @@ final class GroupRequests {
             String memberId,
             int generationId,
             Map<TopicPartition, CommittedOffset> offsets) {
-        GroupError member = agent.groups().validateTransactionalOffsetCommit(groupId, memberId, null, generationId);
-        if (member != GroupError.NONE) {
-            return new TxnOffsetCommitAnswer(member, null);
-        }
-        return new TxnOffsetCommitAnswer(
-                GroupError.NONE,
-                agent.transactions().commitPendingOffsets(transactionalId, producer, groupId, offsets));
+        TransactionalCommitResult result = agent.groups()
+                .commitTransactionalOffsets(
+                        groupId,
+                        memberId,
+                        null,
+                        generationId,
+                        lease -> agent.transactions().commitPendingOffsets(transactionalId, producer, lease, offsets));
+        return new TxnOffsetCommitAnswer(result.error(), result.outcome());
     }
 }

@@ -1,10 +1,10 @@
 package io.floe.simulation;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.MetadataOperation;
-import io.floe.core.metadata.Transactions;
 import io.floe.core.transaction.TransactionOutcome;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -73,7 +73,6 @@ final class OffsetTimeline {
     }
 
     private final ConsumerOffsets offsets;
-    private final Transactions transactions;
     private final String groupId;
     private final History history;
     private final List<State> states = new ArrayList<>();
@@ -88,10 +87,9 @@ final class OffsetTimeline {
     private long fetchesChecked;
     private long commitsChecked;
 
-    /** {@code offsets} and {@code transactions}: the shared store itself, read without faults. */
-    OffsetTimeline(ConsumerOffsets offsets, Transactions transactions, String groupId, History history) {
+    /** {@code offsets}: the shared store itself, read without faults. */
+    OffsetTimeline(ConsumerOffsets offsets, String groupId, History history) {
         this.offsets = offsets;
-        this.transactions = transactions;
         this.groupId = groupId;
         this.history = history;
         states.add(new State(Map.of(), Set.of()));
@@ -115,8 +113,9 @@ final class OffsetTimeline {
             return;
         }
         Map<TopicPartition, Long> committed = new HashMap<>();
-        offsets.committedOffsets(groupId).forEach((tp, offset) -> committed.put(tp, offset.offset()));
-        State now = new State(Map.copyOf(committed), Set.copyOf(transactions.pendingOffsets(groupId)));
+        FetchedOffsets fetched = offsets.fetchOffsets(groupId);
+        fetched.committed().forEach((tp, offset) -> committed.put(tp, offset.offset()));
+        State now = new State(Map.copyOf(committed), fetched.pending());
         State before = states.get(states.size() - 1);
         if (!now.equals(before)) {
             states.add(now);

@@ -1,5 +1,7 @@
 package io.floe.simulation;
 
+import io.floe.agent.group.GroupError;
+import io.floe.agent.group.TransactionalCommitResult;
 import io.floe.agent.produce.InvalidBatchException;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
@@ -8,6 +10,7 @@ import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.record.NewBatch;
 import io.floe.core.topic.Topic;
 import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionError;
 import io.floe.core.transaction.TransactionOutcome;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -274,22 +277,9 @@ final class SimTransactionalProducer {
         Map<TopicPartition, CommittedOffset> offsets = Map.of(
                 OFFSETS_PARTITION,
                 new CommittedOffset(
-                        transactionsMade,
-                        CommittedOffset.NO_LEADER_EPOCH,
-                        transaction,
-                        world.clock().millis()));
-        request(
-                agent -> {
-                    if (!version2) {
-                        TransactionOutcome added =
-                                agent.agent().transactions().addOffsets(transactionalId, producer, group);
-                        if (!(added instanceof TransactionOutcome.Done)) {
-                            return added;
-                        }
-                    }
-                    return agent.agent().transactions().commitPendingOffsets(transactionalId, producer, group, offsets);
-                },
-                outcome -> {
+                        transactionsMade, CommittedOffset.NO_LEADER_EPOCH, transaction, world.clock().millis()));
+        requestAsync(
+                group, agent -> CompletableFuture.completedFuture(commitOffsets(agent, group, offsets)), outcome -> {
                     if (mine != incarnation) {
                         return;
                     }
@@ -332,6 +322,15 @@ final class SimTransactionalProducer {
                     } else if (outcome == null && ++attempts < ATTEMPTS_MAX) {
                         end(commit);
                     } else {
+                        if (commit
+                                && outcome instanceof TransactionOutcome.Refused refused
+                                && refused.error() == TransactionError.INVALID_TXN_STATE) {
+                            // Every batch was answered (a failed one makes the end an abort), and a timeout's
+                            // abort fences the epoch: the transaction this producer wrote to must be open.
+                            history.violation(
+                                    "CommitOfAnsweredTransaction",
+                                    name + ": EndTxn(commit) at " + producer + " refused: " + refused.message());
+                        }
                         abandon();
                     }
                 });
@@ -343,13 +342,55 @@ final class SimTransactionalProducer {
         client.schedule(this::init, world.between(100_000_000L, 1_000_000_000L), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * AddOffsetsToTxn (version 1) and TxnOffsetCommit, the latter at the group's coordinator as a client
+     * sends it (outside group management: no member); a refusal of the group's is NOT_COORDINATOR.
+     */
+    private TransactionOutcome commitOffsets(
+            SimAgent agent, String group, Map<TopicPartition, CommittedOffset> offsets) {
+        if (!version2) {
+            TransactionOutcome added = agent.agent().transactions().addOffsets(transactionalId, producer, group);
+            if (!(added instanceof TransactionOutcome.Done)) {
+                return added;
+            }
+        }
+        TransactionalCommitResult result = agent.agent()
+                .groups()
+                .commitTransactionalOffsets(
+                        group,
+                        "",
+                        null,
+                        -1,
+                        lease -> agent.agent()
+                                .transactions()
+                                .commitPendingOffsets(transactionalId, producer, lease, offsets));
+        return result.error() == GroupError.NONE
+                ? result.outcome()
+                : new TransactionOutcome.Refused(
+                        TransactionError.NOT_COORDINATOR, "group " + group + " refused: " + result.error());
+    }
+
     /** Runs a blocking coordinator call on a live agent's network thread; {@code onAnswer} gets null for no answer. */
     private <T> void request(Function<SimAgent, T> call, Consumer<T> onAnswer) {
         requestAsync(agent -> CompletableFuture.completedFuture(call.apply(agent)), onAnswer);
     }
 
     private <T> void requestAsync(Function<SimAgent, CompletableFuture<T>> call, Consumer<T> onAnswer) {
-        SimAgent agent = cluster.anyLiveAgent();
+        requestAsync(null, call, onAnswer);
+    }
+
+    /**
+     * As {@link #requestAsync(Function, Consumer)}, sent to a live agent that takes itself for the
+     * coordinator of {@code group} when there is one (as a client's FindCoordinator finds it).
+     */
+    private <T> void requestAsync(String group, Function<SimAgent, CompletableFuture<T>> call, Consumer<T> onAnswer) {
+        SimAgent chosen = cluster.anyLiveAgent();
+        SimAgent agent = group == null || chosen == null
+                ? chosen
+                : cluster.liveAgents().stream()
+                        .filter(live -> live.agent().cluster().isCoordinatorOf(group))
+                        .findFirst()
+                        .orElse(chosen);
         if (agent == null) {
             client.schedule(() -> onAnswer.accept(null), 200_000_000L, TimeUnit.NANOSECONDS);
             return;

@@ -93,7 +93,7 @@ public final class Simulation {
         History history = new History(world);
         try (SqlMetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), world.clock())) {
             AtomicLong logChanges = new AtomicLong();
-            OffsetTimeline timeline = new OffsetTimeline(store, store, StreamsApp.APPLICATION_ID, history);
+            OffsetTimeline timeline = new OffsetTimeline(store, StreamsApp.APPLICATION_ID, history);
             Races races = new Races();
             // The checker, made later, sees every commit's true outcome (see Checker#committed).
             AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits = new AtomicReference<>((c, o) -> {});

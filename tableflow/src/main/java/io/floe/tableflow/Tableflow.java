@@ -4,6 +4,7 @@ import io.floe.core.concurrency.Concurrency;
 import io.floe.core.config.InvalidConfigException;
 import io.floe.core.object.ObjectStore;
 import io.floe.tableflow.config.ChangesTopic;
+import io.floe.tableflow.config.CompactedKeyColumns;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.rows.Rows;
@@ -23,18 +24,21 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent's Tableflow service: on one thread, every poll interval, it finds the topics with
  * {@code floe.tableflow.enabled=true} and runs the rounds that are due, each under the table's lease
- * (so one agent at a time materializes a table; the lease is only an optimization, the table's own
- * compare-and-swap commit is what keeps records exactly once).
+ * (so one agent at a time materializes a table; the table's own compare-and-swap commit, fenced by the
+ * lease's epoch, is what keeps records exactly once). On another thread, a third of the lease TTL apart,
+ * it renews the leases it holds, so that no round, however long, makes the agent's other tables lapse.
  */
 public final class Tableflow implements AutoCloseable {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(Tableflow.class);
 
     private final ScheduledExecutorService scheduler;
+    private final ScheduledExecutorService renewals;
     private final TableJobs jobs;
 
-    private Tableflow(ScheduledExecutorService scheduler, TableJobs jobs) {
+    private Tableflow(ScheduledExecutorService scheduler, ScheduledExecutorService renewals, TableJobs jobs) {
         this.scheduler = scheduler;
+        this.renewals = renewals;
         this.jobs = jobs;
     }
 
@@ -86,18 +90,21 @@ public final class Tableflow implements AutoCloseable {
         ScheduledExecutorService scheduler = concurrency.scheduler("floe-tableflow");
         long interval = config.pollInterval().toMillis();
         scheduler.scheduleWithFixedDelay(jobs::poll, interval, interval, TimeUnit.MILLISECONDS);
+        ScheduledExecutorService renewals = concurrency.scheduler("floe-tableflow-leases");
+        long renewEvery = Math.max(1, config.leaseTtl().dividedBy(3).toMillis());
+        renewals.scheduleWithFixedDelay(jobs::renewLeases, renewEvery, renewEvery, TimeUnit.MILLISECONDS);
         LOGGER.info(
                 "tableflow started agentId={} namespace={} catalog={}",
                 agentId,
                 config.namespace(),
                 catalog.catalog().name());
-        return new Tableflow(scheduler, jobs);
+        return new Tableflow(scheduler, renewals, jobs);
     }
 
     /**
      * Checks a topic's Tableflow configs as a whole (names, values, the declared schema against its
      * format, its field names against the metadata columns and the names engines reserve, an upsert
-     * table's key columns against its fields);
+     * table's key columns against its fields and against a compacted topic's record keys);
      * {@link InvalidConfigException} with the user's message when they are bad. Registered with the
      * agent's topic configs, so CreateTopics and AlterConfigs answer INVALID_CONFIG at once.
      */
@@ -118,6 +125,7 @@ public final class Tableflow implements AutoCloseable {
             TableSettings settings = TableSettings.from(topicConfigs);
             Rows.tableSchema(ValueDecoder.of(settings).valueType(), settings.upsertKeyColumns());
             ChangesTopic.from(topicConfigs);
+            CompactedKeyColumns.check(topicConfigs);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(e.getMessage());
         }
@@ -137,6 +145,8 @@ public final class Tableflow implements AutoCloseable {
             scheduler.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        // Renewed until the rounds stopped; given up right after.
+        renewals.shutdownNow();
         jobs.releaseAll();
     }
 }

@@ -27,7 +27,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -212,7 +211,7 @@ class ChangeTopicIT {
     }
 
     @Test
-    void aTableWhoseHistoryIsGoneStartsWithASnapshotAndAGapHaltsUntilTheGroupIsDeleted() throws Exception {
+    void aTableWhoseHistoryIsGoneStartsWithASnapshotAndAGapHaltsUntilTheStreamIsMovedBack() throws Exception {
         start(100_000);
         createTopic(TOPIC, "upsert", "");
         try (KafkaProducer<byte[], byte[]> producer = floe.producer()) {
@@ -248,9 +247,26 @@ class ChangeTopicIT {
             awaitGauge("floe.tableflow.changes.stream.halted", 1);
             assertThat(progress()).as("a halted stream keeps its progress").isEqualTo(before);
 
-            // The documented way on: delete the stream's group. It restarts with a snapshot that also
-            // deletes what the gap deleted, so replaying the topic from its start still gives the table.
+            // Deleting the stream's group does not move it: each turn reads the progress back from the change
+            // topic and halts on the same gap (a second read back means the first turn committed nothing).
             admin.deleteConsumerGroups(List.of(GROUP)).all().get();
+            awaitCounter("floe.tableflow.changes.stream.progress.recovered", 2);
+            assertThat(progress()).as("no snapshot after the group was deleted").isEmpty();
+            assertThat(floe.meters
+                            .get("floe.tableflow.changes.stream.halted")
+                            .tag("topic", TOPIC)
+                            .gauge()
+                            .value())
+                    .isEqualTo(1);
+
+            // The documented way on: move the stream to offset 0 by hand. The log no longer replays from there,
+            // so it restarts with a snapshot that also deletes what the gap deleted, and replaying the topic
+            // from its start still gives the table.
+            Map<TopicPartition, OffsetAndMetadata> toStart = new HashMap<>();
+            for (int partition = 0; partition < PARTITIONS; partition++) {
+                toStart.put(new TopicPartition(TOPIC, partition), new OffsetAndMetadata(0));
+            }
+            admin.alterConsumerGroupOffsets(GROUP, toStart).all().get();
             awaitPublished(table);
             awaitGauge("floe.tableflow.changes.stream.halted", 0);
             changes = readChanges(CHANGES);
@@ -461,6 +477,15 @@ class ChangeTopicIT {
         return list;
     }
 
+    private void awaitCounter(String name, double atLeast) throws InterruptedException {
+        Instant deadline = Instant.now().plus(CATCH_UP);
+        while (floe.meters.find(name).tag("topic", TOPIC).counter() == null
+                || floe.meters.find(name).tag("topic", TOPIC).counter().count() < atLeast) {
+            assertThat(Instant.now()).as("%s reaches %s", name, atLeast).isBefore(deadline);
+            Thread.sleep(50);
+        }
+    }
+
     /** Waits until the stream's committed progress reaches the table's watermark. */
     private void awaitPublished(Table table) throws Exception {
         Map<Integer, Long> watermark = Watermark.of(table).orElseThrow().nextOffsets();
@@ -477,18 +502,9 @@ class ChangeTopicIT {
         }
     }
 
-    /** The stream's progress: its group's committed offsets on the source topic. */
+    /** The stream's progress: its group's committed offsets on the source topic (none while a snapshot is read). */
     private Map<Integer, Long> progress() throws Exception {
-        Map<Integer, Long> progress = new TreeMap<>();
-        admin.listConsumerGroupOffsets(GROUP, new ListConsumerGroupOffsetsOptions().requireStable(true))
-                .partitionsToOffsetAndMetadata()
-                .get()
-                .forEach((partition, offset) -> {
-                    if (offset != null && partition.topic().equals(TOPIC)) {
-                        progress.put(partition.partition(), offset.offset());
-                    }
-                });
-        return progress;
+        return ChangeTopicReads.progress(admin, TOPIC);
     }
 
     private void createTopic(String name, String mode, String changes) throws Exception {

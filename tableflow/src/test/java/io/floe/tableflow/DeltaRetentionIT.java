@@ -6,6 +6,7 @@ import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.delta.DeltaReads;
+import io.floe.tableflow.delta.DeltaRetirement;
 import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.TableJobs;
 import io.floe.testkit.time.ManualClock;
@@ -131,6 +132,85 @@ class DeltaRetentionIT {
                     .contains("00000000000000000010.checkpoint.parquet", "_last_checkpoint");
             assertThat(counter(floe, "floe.tableflow.maintenance.failures")).isZero();
             assertThat(counter(floe, "floe.tableflow.delta.failures")).isZero();
+        }
+    }
+
+    /**
+     * Turning Delta off freezes the log at its last version: it stays readable, and keeps its files, for the
+     * table's snapshot retention from when the job's maintenance first saw it off; then the files only it
+     * kept go with the log itself. (The log once stayed for good and kept its files from orphan removal.)
+     */
+    @Test
+    void aDeltaLogTurnedOffStaysReadableForTheRetentionThenItAndTheFilesOnlyItKeptGo() throws Exception {
+        try (TableflowHarness floe = new TableflowHarness(dataDir)) {
+            TableJobs jobs = new TableJobs(
+                    TableflowConfig.defaults(dataDir.resolve("spool")),
+                    "agent-1",
+                    TableflowMetadata.of(floe.metadata),
+                    new CommittedLog(floe.metadata, floe.objects),
+                    floe.tables,
+                    clock,
+                    floe.meters);
+            Map<String, String> configs = new HashMap<>(Map.of(
+                    TableflowConfigs.ENABLED, "true",
+                    TableflowConfigs.COMMIT_INTERVAL_MS, "1",
+                    TableflowConfigs.DELTA_ENABLED, "true",
+                    TableflowConfigs.COMPACTION_TRIGGER_FILES, "1000"));
+            Topic topic = floe.agent.topics().create(new NewTopic(TOPIC, PARTITIONS, configs), false);
+            for (int round = 1; round <= 3; round++) {
+                produce(floe, topic, round);
+                pollUntilCaughtUp(floe, jobs);
+            }
+            long frozen = latestVersion(floe);
+            List<String> frozenFiles = new ArrayList<>();
+            List<Map<String, Object>> frozenRows = read(floe, frozen, frozenFiles);
+            assertThat(frozenRows).hasSize(3 * PARTITIONS * 10);
+
+            // Delta off; then a compaction replaces the files the frozen log reads, and a round follows.
+            configs.put(TableflowConfigs.DELTA_ENABLED, "false");
+            configs.put(TableflowConfigs.COMPACTION_TRIGGER_FILES, "3");
+            floe.agent.topics().setConfigs(TOPIC, configs);
+            produce(floe, topic, 4);
+            pollUntilCaughtUp(floe, jobs);
+            produce(floe, topic, 5);
+            pollUntilCaughtUp(floe, jobs);
+            assertThat(counter(floe, "floe.tableflow.maintenance.files.rewritten"))
+                    .isGreaterThanOrEqualTo(frozenFiles.size());
+            assertThat(latestVersion(floe)).as("nothing mirrored any more").isEqualTo(frozen);
+
+            // At the next maintenance interval the job sees Delta off: the log goes a day (the retention) later.
+            clock.step(Duration.ofHours(1));
+            poll(jobs);
+            assertThat(floe.tables.load(TOPIC).orElseThrow().properties())
+                    .containsKey(DeltaRetirement.RETIRED_AFTER_PROPERTY);
+
+            // A day after the snapshots that held them, Iceberg expires them; the frozen log keeps their files.
+            // (Snapshots carry the wall clock's time: half an hour of margin for the test's own run time.)
+            clock.step(Duration.ofHours(23).plusMinutes(30));
+            poll(jobs);
+            assertThat(counter(floe, "floe.tableflow.maintenance.files.kept.for.delta"))
+                    .isPositive();
+            assertThat(keys(floe)).as("the frozen log's files").containsAll(keys(floe, frozenFiles));
+            assertThat(read(floe, frozen, new ArrayList<>())).containsExactlyInAnyOrderElementsOf(frozenRows);
+
+            // Past the day: the files only the log kept, and the log, go.
+            clock.step(Duration.ofHours(2));
+            poll(jobs);
+            assertThat(keys(floe)).doesNotContainAnyElementsOf(keys(floe, frozenFiles));
+            assertThat(logNames(floe)).as("the delta log").isEmpty();
+            assertThat(floe.tables.load(TOPIC).orElseThrow().properties())
+                    .doesNotContainKey(DeltaRetirement.RETIRED_AFTER_PROPERTY);
+            assertThat(TableflowHarness.rows(floe.tables.load(TOPIC).orElseThrow()))
+                    .as("the Iceberg table is whole")
+                    .hasSize(5 * PARTITIONS * 10);
+            assertThat(counter(floe, "floe.tableflow.maintenance.failures")).isZero();
+
+            // Turned on again, a new log starts and mirrors the table.
+            configs.put(TableflowConfigs.DELTA_ENABLED, "true");
+            floe.agent.topics().setConfigs(TOPIC, configs);
+            produce(floe, topic, 6);
+            pollUntilCaughtUp(floe, jobs);
+            assertLatestIsTheIcebergTable(floe);
         }
     }
 

@@ -24,6 +24,7 @@ import io.floe.tableflow.source.CommittedLog;
 import io.floe.tableflow.table.CommitFollower;
 import io.floe.tableflow.table.SchemaChange;
 import io.floe.tableflow.table.TableCatalog;
+import io.floe.tableflow.table.TableJobs;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -67,6 +68,8 @@ final class TableflowHarness implements AutoCloseable {
     private Tableflow tableflow;
     /** The thread the running Tableflow polls on. */
     private ScheduledExecutorService tableflowThread;
+    /** The thread the running Tableflow renews its leases on. */
+    private ScheduledExecutorService renewalThread;
     /** What {@link #killTableflow} left behind, as a killed process leaves its connections: closed at the end. */
     private final List<AutoCloseable> killed = new ArrayList<>();
     /** How the change topics are set up; null: none. */
@@ -74,16 +77,31 @@ final class TableflowHarness implements AutoCloseable {
 
     private ChangeStreams changeStreams;
 
+    /** The clock of the agent, Tableflow and the change topics. */
+    final Clock clock;
+
     TableflowHarness(Path dataDir) {
         this(dataDir, UnaryOperator.identity());
     }
 
+    /** On {@code clock} (one a test moves). */
+    TableflowHarness(Path dataDir, Clock clock) {
+        this(dataDir, defaultCatalog(dataDir, UnaryOperator.identity()), clock);
+    }
+
     /** With the Iceberg catalog wrapped by {@code decorate} (a fault-injecting decorator). */
     TableflowHarness(Path dataDir, UnaryOperator<Catalog> decorate) {
-        this(
-                dataDir,
-                (warehouse, io) -> decorate.apply(IcebergCatalogs.jdbc(
-                        "jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(), null, null, warehouse, io)));
+        this(dataDir, defaultCatalog(dataDir, decorate), Clock.systemUTC());
+    }
+
+    /** With the Iceberg catalog wrapped by {@code decorate}, on {@code clock}. */
+    TableflowHarness(Path dataDir, UnaryOperator<Catalog> decorate, Clock clock) {
+        this(dataDir, defaultCatalog(dataDir, decorate), clock);
+    }
+
+    private static Catalogs defaultCatalog(Path dataDir, UnaryOperator<Catalog> decorate) {
+        return (warehouse, io) -> decorate.apply(IcebergCatalogs.jdbc(
+                "jdbc:sqlite:" + dataDir.resolve("metadata.db").toAbsolutePath(), null, null, warehouse, io));
     }
 
     /** Opens the Iceberg catalog of the harness's tables, given their warehouse location and FileIO. */
@@ -94,6 +112,12 @@ final class TableflowHarness implements AutoCloseable {
 
     /** With the Iceberg catalog {@code catalogs} opens (another database than the metadata store's). */
     TableflowHarness(Path dataDir, Catalogs catalogs) {
+        this(dataDir, catalogs, Clock.systemUTC());
+    }
+
+    /** With the Iceberg catalog {@code catalogs} opens, on {@code clock}. */
+    TableflowHarness(Path dataDir, Catalogs catalogs, Clock clock) {
+        this.clock = clock;
         metadata = SqlMetadataStore.openSqlite(dataDir.resolve("metadata.db"));
         objects = new LocalObjectStore(dataDir.resolve("objects"));
         int port = freePort();
@@ -102,8 +126,9 @@ final class TableflowHarness implements AutoCloseable {
                 AgentMetadata.of(metadata),
                 objects,
                 meters,
-                Clock.systemUTC());
+                clock);
         agent.topics().configs().addCheck(Tableflow::validate);
+        agent.groups().retainOffsetsOf(ChangeStreams.progressGroups(metadata));
         server = KafkaServer.start(KafkaServerConfig.defaults().withListener("127.0.0.1", port), agent);
         ObjectLocations locations =
                 new ObjectLocations("file:" + dataDir.resolve("objects").toAbsolutePath());
@@ -116,13 +141,7 @@ final class TableflowHarness implements AutoCloseable {
     TableflowHarness startTableflow(Path spool) {
         CommitFollower follower = CommitFollower.NONE;
         if (changeTopics != null) {
-            changeStreams = new ChangeStreams(
-                    changeTopics.apply(
-                            ChangeStreamConfig.defaults(() -> Optional.of(bootstrap()), "test-cluster", "test")),
-                    changeQueries(),
-                    tables,
-                    Clock.systemUTC(),
-                    meters);
+            changeStreams = changeStreams(changeTopics);
             follower = changeStreams;
         }
         tableflow = Tableflow.start(
@@ -131,7 +150,7 @@ final class TableflowHarness implements AutoCloseable {
                 TableflowMetadata.of(metadata),
                 objects,
                 tables,
-                Clock.systemUTC(),
+                clock,
                 meters,
                 new Threads(),
                 follower);
@@ -147,8 +166,10 @@ final class TableflowHarness implements AutoCloseable {
      */
     TableflowHarness killTableflow(Path spool) throws InterruptedException {
         tableflowThread.shutdownNow();
-        if (!tableflowThread.awaitTermination(10, TimeUnit.SECONDS)) {
-            throw new AssertionError("the killed Tableflow's thread did not stop in 10 s");
+        renewalThread.shutdownNow();
+        if (!tableflowThread.awaitTermination(10, TimeUnit.SECONDS)
+                || !renewalThread.awaitTermination(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("the killed Tableflow's threads did not stop in 10 s");
         }
         killed.add(tableflow);
         if (changeStreams != null) {
@@ -165,16 +186,39 @@ final class TableflowHarness implements AutoCloseable {
         return startTableflow(spool);
     }
 
+    /** Change topics through the harness's listener, their settings {@code tune}d; the caller closes them. */
+    ChangeStreams changeStreams(UnaryOperator<ChangeStreamConfig> tune) {
+        return new ChangeStreams(
+                tune.apply(ChangeStreamConfig.defaults(() -> Optional.of(bootstrap()), "test-cluster", "test")),
+                changeQueries(),
+                tables,
+                metadata,
+                clock,
+                meters);
+    }
+
+    /** Table jobs that a test polls by hand (no Tableflow thread), telling {@code follower} of their rounds. */
+    TableJobs tableJobs(Path spool, CommitFollower follower) {
+        return tableJobs(spool, follower, UnaryOperator.identity());
+    }
+
+    /** As {@link #tableJobs(Path, CommitFollower)}, their settings {@code tune}d. */
+    TableJobs tableJobs(Path spool, CommitFollower follower, UnaryOperator<TableflowConfig> tune) {
+        return new TableJobs(
+                tune.apply(TableflowConfig.defaults(spool)),
+                "agent-1",
+                TableflowMetadata.of(metadata),
+                new CommittedLog(metadata, objects),
+                tables,
+                clock,
+                meters,
+                follower);
+    }
+
     /** Change queries over the harness's tables and log. */
     ChangeQueries changeQueries() {
         return new ChangeQueries(
-                tables,
-                metadata,
-                metadata,
-                new CommittedLog(metadata, objects),
-                ChangeLimits.DEFAULTS,
-                Clock.systemUTC(),
-                meters);
+                tables, metadata, metadata, new CommittedLog(metadata, objects), ChangeLimits.DEFAULTS, clock, meters);
     }
 
     /** Stops Tableflow and starts it again: a new job, with nothing kept in memory from the old one. */
@@ -271,7 +315,7 @@ final class TableflowHarness implements AutoCloseable {
         }
     }
 
-    /** Real threads, remembering the scheduler Tableflow polls on, so {@link #killTableflow} can stop it. */
+    /** Real threads, remembering the schedulers Tableflow runs on, so {@link #killTableflow} can stop them. */
     private final class Threads implements Concurrency {
         private final Concurrency threads = Concurrency.threads();
 
@@ -280,6 +324,8 @@ final class TableflowHarness implements AutoCloseable {
             ScheduledExecutorService scheduler = threads.scheduler(name);
             if (name.equals("floe-tableflow")) {
                 tableflowThread = scheduler;
+            } else if (name.equals("floe-tableflow-leases")) {
+                renewalThread = scheduler;
             }
             return scheduler;
         }

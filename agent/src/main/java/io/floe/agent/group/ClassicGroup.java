@@ -1,5 +1,6 @@
 package io.floe.agent.group;
 
+import io.floe.core.group.GroupMembership;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -156,6 +157,31 @@ final class ClassicGroup {
 
     void newMemberAdded(boolean value) {
         newMemberAdded = value;
+    }
+
+    /**
+     * An Empty group takes the generation, protocol and members an earlier coordinator recorded, and is
+     * Stable: its members think they are in that generation. Their protocol metadata was not recorded,
+     * so each supports the selected protocol only, with no metadata, until it rejoins.
+     */
+    void load(GroupMembership recorded, long nowMs) {
+        generationId = recorded.generationId();
+        protocolName = recorded.protocolName();
+        List<Protocol> selected = List.of(new Protocol(protocolName, SyncResponse.NO_ASSIGNMENT));
+        for (GroupMembership.Member loaded : recorded.members()) {
+            GroupMember member = new GroupMember(
+                    loaded.memberId(),
+                    loaded.groupInstanceId(),
+                    loaded.clientId(),
+                    loaded.clientHost(),
+                    recorded.protocolType(),
+                    loaded.rebalanceTimeoutMs(),
+                    loaded.sessionTimeoutMs(),
+                    selected);
+            member.loaded(true);
+            add(member, null);
+        }
+        transitionTo(GroupState.STABLE, nowMs);
     }
 
     /**

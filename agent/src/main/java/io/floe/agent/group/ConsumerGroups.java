@@ -7,6 +7,7 @@ import io.floe.agent.group.consumer.PartitionAssignor;
 import io.floe.agent.group.consumer.RangeAssignor;
 import io.floe.agent.group.consumer.TopicMetadata;
 import io.floe.agent.group.consumer.UniformAssignor;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.TopicPartition;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -247,9 +249,10 @@ final class ConsumerGroups {
     }
 
     /** Empty groups without committed offsets leave memory, as Kafka drops them. */
-    void dropForgotten(Set<String> withOffsets) {
+    void dropForgotten(Predicate<String> hasOffsets) {
         for (Entry entry : groups.values()) {
-            if (!withOffsets.contains(entry.group().groupId())) {
+            boolean empty = entry.group().call(() -> entry.group().state() == ConsumerGroupState.EMPTY);
+            if (empty && !hasOffsets.test(entry.group().groupId())) {
                 entry.group().run(() -> {
                     if (entry.group().state() == ConsumerGroupState.EMPTY) {
                         markDead(entry);
@@ -269,6 +272,26 @@ final class ConsumerGroups {
             Duration members = entry.group().size() == 0 ? Duration.ZERO : sessionTimeout;
             markDead(entry);
             return members;
+        });
+    }
+
+    /** The group's members as they are recorded with the coordinator lease. */
+    GroupMembership membership(Entry entry) {
+        ConsumerGroup group = entry.group();
+        return group.call(() -> {
+            if (group.isDead() || group.size() == 0) {
+                return GroupMembership.EMPTY;
+            }
+            List<GroupMembership.Member> members = group.members().stream()
+                    .map(member -> new GroupMembership.Member(
+                            member.memberId(),
+                            member.instanceId(),
+                            member.subscription().clientId(),
+                            member.subscription().clientHost(),
+                            (int) sessionTimeout.toMillis(),
+                            member.subscription().rebalanceTimeoutMs()))
+                    .toList();
+            return new GroupMembership(GroupMembership.Protocol.CONSUMER, group.groupEpoch(), "", "", members);
         });
     }
 

@@ -1,12 +1,16 @@
 package io.floe.agent.group;
 
 import io.floe.agent.group.consumer.ConsumerGroup;
+import io.floe.agent.group.consumer.ConsumerMember;
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.Leases;
+import io.floe.core.transaction.TransactionOutcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,7 +18,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -35,19 +41,20 @@ import org.slf4j.LoggerFactory;
  * The agent's consumer group coordinator, for Kafka's classic protocol and for the consumer protocol
  * of KIP-848 ({@link #consumerHeartbeat}). Group membership lives in memory, one lock per group; a
  * group id names either a classic or a consumer group, never both. Committed offsets live in the
- * metadata store, so after a restart a group that only has offsets shows as Empty with them, and its
- * members rejoin.
+ * metadata store, and the members are recorded with the coordinator lease, so after a restart or a
+ * move the next coordinator takes the group over ({@link GroupLoader}) and its members rejoin.
  *
- * <p>Threads: {@link #join}, {@link #sync}, {@link #heartbeat} and {@link #leave} only touch memory and
- * may run on an event loop; JoinGroup and SyncGroup answers arrive as futures completed by a later
- * request or a timeout. {@link #consumerHeartbeat} reads topics through its catalog and may block on a
- * cache miss. Every other method reads or writes the metadata store and blocks. All methods are
- * thread-safe.
+ * <p>Threads: {@link #join}, {@link #sync}, {@link #heartbeat} and {@link #leave} touch memory and may
+ * run on an event loop; when the group's lease must be taken, or a JoinGroup answer waits for the
+ * members to be recorded, the store is asked on the lease thread and the answer follows from there.
+ * JoinGroup and SyncGroup answers arrive as futures completed by a later request or a timeout.
+ * {@link #consumerHeartbeat} reads topics through its catalog and may block on a cache miss or the
+ * store. Every other method reads or writes the metadata store and blocks. All methods are thread-safe.
  *
  * <p>Fencing (DESIGN §8): the cluster view only routes a group's requests here; the coordinator
  * trusts its memory of a group only while it holds the group's coordinator lease ({@link GroupLeases}),
- * writes its offsets only at the lease's epoch, and answers NOT_COORDINATOR when another agent holds
- * it. A join takes the lease (off the event loop when it is not held yet).
+ * writes for the group (offsets, pending transactional offsets, deletions, its members) only at the
+ * lease's epoch, and answers NOT_COORDINATOR when another agent holds it.
  */
 public final class GroupCoordinator implements AutoCloseable {
 
@@ -61,7 +68,12 @@ public final class GroupCoordinator implements AutoCloseable {
     private final MemberRequests members;
     private final OffsetOperations offsets;
     private final GroupLeases leases;
+    private final GroupLoader loader;
+    private final TransactionalCommits transactionalCommits;
     private final Predicate<String> routedHere;
+    private final String owner;
+    /** Groups whose offsets never expire: another part of the agent owns them (see {@link #retainOffsetsOf}). */
+    private volatile Predicate<String> retained = groupId -> false;
     /** Where lease acquisitions and renewals wait on the store, when started by {@link #start}. */
     private ExecutorService leaseThread;
     /** The periodic retention sweep, when started by {@link #start}; it runs on its own thread because it blocks on the store. */
@@ -83,6 +95,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.config = config;
         this.store = store;
         this.routedHere = routedHere;
+        this.owner = owner;
         GroupMetrics metrics = new GroupMetrics(meters, this::classicGroupsInMemory, this::consumerGroupsInMemory);
         Rebalance rebalance = new Rebalance(config, clock, metrics);
         this.joins = new JoinHandler(config, rebalance, memberIds);
@@ -90,8 +103,9 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new OffsetOperations(config, store, clock, members, metrics);
         this.consumerGroups = new ConsumerGroups(config, timers, clock, metrics, memberIds);
         this.groups = new GroupRegistry(consumerGroups, timers, clock);
-        this.leases = new GroupLeases(
-                leases, owner, clock, timers, leaseWork, routedHere, this::forget, this::longestSession);
+        this.loader = new GroupLoader(groups, consumerGroups, rebalance, clock);
+        this.leases = new GroupLeases(leases, owner, clock, timers, leaseWork, routedHere, new Memory(), metrics);
+        this.transactionalCommits = new TransactionalCommits(this.leases, groups, consumerGroups, members);
     }
 
     /**
@@ -158,7 +172,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 || sessionTimeoutMs > config.maxSessionTimeout().toMillis()) {
             future.complete(JoinResponse.failed(GroupError.INVALID_SESSION_TIMEOUT, request.memberId()));
         } else {
-            leases.forJoin(request.groupId(), Duration.ofMillis(sessionTimeoutMs))
+            leases.forJoin(request.groupId(), request.memberId(), Duration.ofMillis(sessionTimeoutMs))
                     .whenComplete((lease, failure) -> {
                         if (failure != null) {
                             LOGGER.warn(
@@ -177,7 +191,47 @@ public final class GroupCoordinator implements AutoCloseable {
                         }
                     });
         }
-        return future;
+        return future.thenCompose(response -> recordedBeforeAnswer(request.groupId(), response));
+    }
+
+    /**
+     * A JoinGroup answer that puts the member in a generation is sent only once the members recorded
+     * with the lease include it (DESIGN §8): the next coordinator then waits for every member that may
+     * own partitions. When the lease is gone meanwhile, or the store fails, the member looks the
+     * coordinator up again and rejoins.
+     */
+    private CompletableFuture<JoinResponse> recordedBeforeAnswer(String groupId, JoinResponse response) {
+        if (response.error() != GroupError.NONE) {
+            return CompletableFuture.completedFuture(response);
+        }
+        return leases.recorded(groupId, recorded -> GroupLoader.covers(recorded, response))
+                .handle((recorded, failure) -> {
+                    if (failure != null) {
+                        LOGGER.warn(
+                                "Cannot record the members of group={} generation={} cause={}",
+                                groupId,
+                                response.generationId(),
+                                failure.toString());
+                        return JoinResponse.failed(GroupError.COORDINATOR_NOT_AVAILABLE, response.memberId());
+                    }
+                    return recorded ? response : JoinResponse.failed(GroupError.NOT_COORDINATOR, response.memberId());
+                });
+    }
+
+    /**
+     * Runs a request of a member between joins once this agent holds the group's lease (taking it, and
+     * the group with it, when it does not): NOT_COORDINATOR when another agent holds it, and
+     * COORDINATOR_NOT_AVAILABLE when the store cannot be asked; both make the client look the
+     * coordinator up again.
+     */
+    private <T> CompletableFuture<T> asMember(String groupId, Supplier<T> request, Function<GroupError, T> refused) {
+        return leases.forMember(groupId).handle((coordinating, failure) -> {
+            if (failure != null) {
+                LOGGER.warn("Cannot take the coordinator lease group={} cause={}", groupId, failure.toString());
+                return refused.apply(GroupError.COORDINATOR_NOT_AVAILABLE);
+            }
+            return coordinating ? request.get() : refused.apply(GroupError.NOT_COORDINATOR);
+        });
     }
 
     /** A join of a group whose lease this agent holds, past any earlier term's members. */
@@ -198,33 +252,51 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** SyncGroup; the future completes when the leader's assignment arrives (or at once with an error). */
     public CompletableFuture<SyncResponse> sync(SyncRequest request) {
-        CompletableFuture<SyncResponse> future = new CompletableFuture<>();
-        leases.requireValidOrForget(request.groupId());
-        ClassicGroup group = groups.classic(request.groupId());
         if (request.groupId().isEmpty()) {
-            future.complete(SyncResponse.failed(GroupError.INVALID_GROUP_ID));
-        } else if (group == null) {
-            future.complete(SyncResponse.failed(GroupError.UNKNOWN_MEMBER_ID));
-        } else {
-            group.run(() -> members.sync(group, request, future));
+            return CompletableFuture.completedFuture(SyncResponse.failed(GroupError.INVALID_GROUP_ID));
         }
-        return future;
+        return asMember(
+                        request.groupId(),
+                        () -> {
+                            CompletableFuture<SyncResponse> future = new CompletableFuture<>();
+                            ClassicGroup group = groups.classic(request.groupId());
+                            if (group == null) {
+                                future.complete(SyncResponse.failed(GroupError.UNKNOWN_MEMBER_ID));
+                            } else {
+                                group.run(() -> members.sync(group, request, future));
+                            }
+                            return future;
+                        },
+                        error -> CompletableFuture.completedFuture(SyncResponse.failed(error)))
+                .thenCompose(Function.identity());
     }
 
-    public GroupError heartbeat(HeartbeatRequest request) {
+    /** Heartbeat; completes at once unless the lease must be taken first. */
+    public CompletableFuture<GroupError> heartbeat(HeartbeatRequest request) {
         if (request.groupId().isEmpty()) {
-            return GroupError.INVALID_GROUP_ID;
+            return CompletableFuture.completedFuture(GroupError.INVALID_GROUP_ID);
         }
-        leases.requireValidOrForget(request.groupId());
-        ClassicGroup group = groups.classic(request.groupId());
-        return group == null ? GroupError.UNKNOWN_MEMBER_ID : group.call(() -> members.heartbeat(group, request));
+        return asMember(
+                request.groupId(),
+                () -> {
+                    ClassicGroup group = groups.classic(request.groupId());
+                    return group == null
+                            ? GroupError.UNKNOWN_MEMBER_ID
+                            : group.call(() -> members.heartbeat(group, request));
+                },
+                Function.identity());
     }
 
-    public LeaveResponse leave(LeaveRequest request) {
+    /** LeaveGroup; completes at once unless the lease must be taken first. */
+    public CompletableFuture<LeaveResponse> leave(LeaveRequest request) {
         if (request.groupId().isEmpty()) {
-            return new LeaveResponse(GroupError.INVALID_GROUP_ID, List.of());
+            return CompletableFuture.completedFuture(new LeaveResponse(GroupError.INVALID_GROUP_ID, List.of()));
         }
-        leases.requireValidOrForget(request.groupId());
+        return asMember(
+                request.groupId(), () -> leaveCoordinated(request), error -> new LeaveResponse(error, List.of()));
+    }
+
+    private LeaveResponse leaveCoordinated(LeaveRequest request) {
         ClassicGroup group = groups.classic(request.groupId());
         if (group == null) {
             return new LeaveResponse(
@@ -251,7 +323,7 @@ public final class GroupCoordinator implements AutoCloseable {
         String groupId = request.groupId();
         if (request.memberEpoch() == 0) {
             GroupLeases.ForJoin lease = leases.forJoin(
-                            groupId, config.consumerGroups().sessionTimeout())
+                            groupId, request.memberId(), config.consumerGroups().sessionTimeout())
                     .join();
             if (lease instanceof GroupLeases.ForJoin.NotCoordinator) {
                 return ConsumerHeartbeatResult.failed(
@@ -264,13 +336,17 @@ public final class GroupCoordinator implements AutoCloseable {
                                 + " moved to this coordinator; members of its earlier coordinator may own partitions until "
                                 + loading.until() + ".");
             }
-        } else {
-            leases.requireValidOrForget(groupId);
+        } else if (leases.validOrAcquire(groupId).isEmpty()) {
+            return ConsumerHeartbeatResult.failed(
+                    GroupError.NOT_COORDINATOR,
+                    "This agent does not hold the coordinator lease of group " + groupId + ".");
+        } else if (request.memberEpoch() == ConsumerMember.LEAVE_EPOCH) {
+            leases.left(groupId, request.memberId());
         }
         ConsumerGroups.Entry entry =
                 request.memberEpoch() == 0 ? groups.consumerForJoin(groupId) : consumerGroups.find(groupId);
         if (entry != null) {
-            return consumerGroups.heartbeat(entry, request, topics);
+            return recordedBeforeAnswer(groupId, consumerGroups.heartbeat(entry, request, topics));
         } else if (groups.classic(groupId) != null) {
             return ConsumerHeartbeatResult.failed(
                     GroupError.GROUP_ID_NOT_FOUND, "Group " + groupId + " is not a consumer group.");
@@ -278,6 +354,22 @@ public final class GroupCoordinator implements AutoCloseable {
         return ConsumerHeartbeatResult.failed(
                 GroupError.UNKNOWN_MEMBER_ID,
                 "Member " + request.memberId() + " is not a member of group " + groupId + ".");
+    }
+
+    /**
+     * A heartbeat answer that gives the member an epoch is sent only once the members recorded with the
+     * lease include it, as for JoinGroup answers; NOT_COORDINATOR when the lease is gone meanwhile.
+     */
+    private ConsumerHeartbeatResult recordedBeforeAnswer(String groupId, ConsumerHeartbeatResult result) {
+        if (result.error() != GroupError.NONE
+                || result.memberEpoch() <= 0
+                || leases.record(
+                        groupId, recorded -> recorded.member(result.memberId()).isPresent())) {
+            return result;
+        }
+        return ConsumerHeartbeatResult.failed(
+                GroupError.NOT_COORDINATOR,
+                "This agent no longer holds the coordinator lease of group " + groupId + ".");
     }
 
     /** ConsumerGroupDescribe: empty when no consumer-protocol group has this id. */
@@ -315,32 +407,33 @@ public final class GroupCoordinator implements AutoCloseable {
             result = offsets.commit(groups.classic(request.groupId()), request, lease.get());
         }
         if (result.error() == GroupError.NOT_COORDINATOR) {
-            leases.lost(lease.get());
+            leases.lost(lease.get(), "offsets");
         }
         return result;
     }
 
     /**
-     * TxnOffsetCommit's member check (v3+ carries the group metadata), against the group as this agent
-     * holds it in memory; stores nothing. A group not in memory passes a commit without a generation
-     * and is GROUP_ID_NOT_FOUND for one with a generation.
+     * TxnOffsetCommit: checks the member (v3+ requests carry the consumer's group metadata; a producer
+     * outside group management sends none and passes) against the group in memory, which is trusted
+     * only under the group's coordinator lease, then keeps the offsets pending in the producer's
+     * transaction through {@code keepPending}. The store applies that only while the lease is still
+     * held ({@link io.floe.core.metadata.Transactions#commitPendingOffsets}), so a member of an earlier
+     * generation served by an agent that lost the group (paused past its lease) is refused, as Kafka's
+     * coordinator fences a zombie's transactional commit (KIP-447). Store failures throw.
      */
-    public GroupError validateTransactionalOffsetCommit(
+    public TransactionalCommitResult commitTransactionalOffsets(
+            String groupId,
+            String memberId,
+            String groupInstanceId,
+            int generationIdOrMemberEpoch,
+            Function<CoordinatorLease, TransactionOutcome> keepPending) {
+        return transactionalCommits.commit(groupId, memberId, groupInstanceId, generationIdOrMemberEpoch, keepPending);
+    }
+
+    /** TxnOffsetCommit's member check alone (for tests): see {@link TransactionalCommits#validate}. */
+    GroupError validateTransactionalOffsetCommit(
             String groupId, String memberId, String groupInstanceId, int generationIdOrMemberEpoch) {
-        if (groupId.isEmpty()) {
-            return GroupError.INVALID_GROUP_ID;
-        }
-        ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
-        if (consumer != null) {
-            // Strict: the relaxed check of KIP-1251 would need the request's partitions here.
-            return consumerGroups.validateOffsetCommit(consumer, memberId, generationIdOrMemberEpoch, List.of());
-        }
-        ClassicGroup group = groups.classic(groupId);
-        if (group == null) {
-            return generationIdOrMemberEpoch < 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
-        }
-        return group.call(() ->
-                members.validateTransactionalOffsetCommit(group, memberId, groupInstanceId, generationIdOrMemberEpoch));
+        return transactionalCommits.validate(groupId, memberId, groupInstanceId, generationIdOrMemberEpoch);
     }
 
     /**
@@ -359,6 +452,14 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
+     * Every offset the group committed and the partitions whose offsets are pending in an open
+     * transaction, read at one point in time (OffsetFetch with require_stable).
+     */
+    public FetchedOffsets fetchOffsets(String groupId) {
+        return store.fetchOffsets(groupId);
+    }
+
+    /**
      * OffsetDelete. {@code subscriptions} reads the topics out of a consumer member's metadata (Kafka's
      * consumer protocol, which only the protocol layer knows); it may throw if the bytes are not that.
      */
@@ -367,14 +468,24 @@ public final class GroupCoordinator implements AutoCloseable {
         if (groupId.isEmpty()) {
             return OffsetDeleteResult.failed(GroupError.INVALID_GROUP_ID);
         }
+        Optional<CoordinatorLease> lease = leases.validOrAcquire(groupId);
+        if (lease.isEmpty()) {
+            return OffsetDeleteResult.failed(GroupError.NOT_COORDINATOR);
+        }
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
+        OffsetDeleteResult result;
         if (consumer != null) {
             Optional<Set<String>> subscribed = consumerGroups.subscribedTopics(consumer);
-            return subscribed.isEmpty()
+            result = subscribed.isEmpty()
                     ? OffsetDeleteResult.failed(GroupError.GROUP_ID_NOT_FOUND)
-                    : offsets.deleteUnsubscribed(groupId, partitions, subscribed);
+                    : offsets.deleteUnsubscribed(lease.get(), partitions, subscribed);
+        } else {
+            result = offsets.delete(groups.classic(groupId), lease.get(), partitions, subscriptions);
         }
-        return offsets.delete(groups.classic(groupId), groupId, partitions, subscriptions);
+        if (result.error() == GroupError.NOT_COORDINATOR) {
+            leases.lost(lease.get(), "deletion");
+        }
+        return result;
     }
 
     /**
@@ -394,13 +505,30 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
+     * Keeps the offsets of the groups {@code owned} accepts from expiring, however long they go without
+     * a commit: groups without members whose offsets are state someone else depends on (a Tableflow
+     * change topic's progress). Asked once per such group and sweep; it must not throw.
+     */
+    public void retainOffsetsOf(Predicate<String> owned) {
+        this.retained = Objects.requireNonNull(owned, "owned");
+    }
+
+    /**
      * Removes offsets past retention of groups without members; returns how many. Only groups routed
-     * here: a group coordinated by another agent is not in this one's memory and would look idle.
+     * here: a group coordinated by another agent is not in this one's memory and would look idle. The
+     * store checks that too, in the deletion's transaction: no group whose coordinator lease another
+     * agent holds (or held within its members' sessions) loses its offsets, whatever this agent's view.
+     * Never those of a group {@link #retainOffsetsOf retained}. Then the Empty groups in memory that have no offsets left are dropped: asked group by group, since
+     * the groups in memory are few (an idle group gives its lease up and leaves memory) and all groups
+     * with offsets are many.
      */
     public int expireOffsets() {
-        int expired =
-                offsets.expire((groupId, cutoffMs) -> routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs));
-        groups.dropForgotten(Set.copyOf(store.offsetGroups()));
+        Predicate<String> kept = retained;
+        int expired = offsets.expire(
+                owner,
+                (groupId, cutoffMs) ->
+                        routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs) && !kept.test(groupId));
+        groups.dropForgotten(groupId -> !store.committedOffsets(groupId).isEmpty());
         return expired;
     }
 
@@ -466,18 +594,29 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /**
      * DeleteGroups for one group: refused while it has members; otherwise the group and its offsets
-     * are gone (members of a concurrent join are told to look the coordinator up again).
+     * are gone (members of a concurrent join are told to look the coordinator up again). Like a commit,
+     * under the group's coordinator lease: the memory that says "no members" is this term's, and the
+     * store deletes only while the lease is still held.
      */
     public GroupError deleteGroup(String groupId) {
         if (groupId.isEmpty()) {
             return GroupError.INVALID_GROUP_ID;
         }
+        Optional<CoordinatorLease> lease = leases.validOrAcquire(groupId);
+        if (lease.isEmpty()) {
+            return GroupError.NOT_COORDINATOR;
+        }
         ConsumerGroups.Entry consumer = consumerGroups.find(groupId);
         ClassicGroup group = groups.classic(groupId);
         if (consumer != null) {
-            return deleteOffsetsIfDeleted(groupId, consumerGroups.delete(consumer));
+            return deleteOffsetsIfDeleted(lease.get(), consumerGroups.delete(consumer));
         } else if (group == null) {
-            return store.deleteGroupOffsets(groupId) > 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
+            OptionalInt removed = store.deleteGroupOffsets(lease.get());
+            if (removed.isEmpty()) {
+                leases.lost(lease.get(), "deletion");
+                return GroupError.NOT_COORDINATOR;
+            }
+            return removed.getAsInt() > 0 ? GroupError.NONE : GroupError.GROUP_ID_NOT_FOUND;
         }
         GroupError error = group.call(() -> {
             if (group.isIn(GroupState.DEAD)) {
@@ -488,15 +627,21 @@ public final class GroupCoordinator implements AutoCloseable {
             groups.markDead(group);
             return GroupError.NONE;
         });
-        return deleteOffsetsIfDeleted(groupId, error);
+        return deleteOffsetsIfDeleted(lease.get(), error);
     }
 
-    private GroupError deleteOffsetsIfDeleted(String groupId, GroupError error) {
-        if (error == GroupError.NONE) {
-            int removed = store.deleteGroupOffsets(groupId);
-            LOGGER.info("Deleted group group={} offsets={}", groupId, removed);
+    /** The group left memory ({@code error} NONE): its offsets go too, unless another agent took it meanwhile. */
+    private GroupError deleteOffsetsIfDeleted(CoordinatorLease lease, GroupError error) {
+        if (error != GroupError.NONE) {
+            return error;
         }
-        return error;
+        OptionalInt removed = store.deleteGroupOffsets(lease);
+        if (removed.isEmpty()) {
+            leases.lost(lease, "deletion");
+            return GroupError.NOT_COORDINATOR;
+        }
+        LOGGER.info("Deleted group group={} offsets={}", lease.groupId(), removed.getAsInt());
+        return GroupError.NONE;
     }
 
     // ----- lifecycle
@@ -578,6 +723,30 @@ public final class GroupCoordinator implements AutoCloseable {
             longestMs = Math.max(longestMs, member.sessionTimeoutMs());
         }
         return Duration.ofMillis(longestMs);
+    }
+
+    /** The groups in memory, as the leases see them. */
+    private final class Memory implements GroupLeases.GroupMemory {
+
+        @Override
+        public Duration forget(String groupId) {
+            return GroupCoordinator.this.forget(groupId);
+        }
+
+        @Override
+        public Duration longestSession(String groupId) {
+            return GroupCoordinator.this.longestSession(groupId);
+        }
+
+        @Override
+        public GroupMembership membership(String groupId) {
+            return loader.membership(groupId);
+        }
+
+        @Override
+        public Set<String> takeOver(String groupId, GroupMembership recorded) {
+            return loader.takeOver(groupId, recorded);
+        }
     }
 
     private Collection<ClassicGroup> classicGroupsInMemory() {

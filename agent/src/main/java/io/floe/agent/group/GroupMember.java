@@ -23,6 +23,8 @@ final class GroupMember {
     private CompletableFuture<SyncResponse> syncFuture;
     /** Joined but not yet through a completed join phase: may be dropped while waiting. */
     private boolean isNew;
+    /** Recorded by an earlier coordinator and not rejoined here: its protocol metadata is unknown. */
+    private boolean loaded;
 
     GroupMember(
             String memberId,
@@ -55,6 +57,7 @@ final class GroupMember {
                 sessionTimeoutMs,
                 protocols);
         copy.assignment = assignment;
+        copy.loaded = loaded;
         return copy;
     }
 
@@ -95,6 +98,7 @@ final class GroupMember {
     }
 
     void update(List<Protocol> newProtocols, int newRebalanceTimeoutMs, int newSessionTimeoutMs) {
+        this.loaded = false;
         this.protocols = List.copyOf(newProtocols);
         this.rebalanceTimeoutMs = newRebalanceTimeoutMs;
         this.sessionTimeoutMs = newSessionTimeoutMs;
@@ -159,6 +163,14 @@ final class GroupMember {
 
     boolean isNew() {
         return isNew;
+    }
+
+    boolean isLoaded() {
+        return loaded;
+    }
+
+    void loaded(boolean value) {
+        this.loaded = value;
     }
 
     void isNew(boolean value) {

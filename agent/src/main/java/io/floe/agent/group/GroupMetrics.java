@@ -10,7 +10,8 @@ import java.util.function.Supplier;
 
 /**
  * The coordinator's meters: classic and consumer-protocol groups in memory by state, completed
- * rebalances (classic join phases; consumer group epoch bumps), committed and expired offsets.
+ * rebalances (classic join phases; consumer group epoch bumps), committed and expired offsets,
+ * coordinator terms begun and writes fenced by another agent's lease.
  * Groups that exist only as stored offsets (after a restart) are not counted until a member or a
  * request brings them into memory.
  */
@@ -20,6 +21,7 @@ final class GroupMetrics {
     private final Counter consumerRebalances;
     private final Counter offsetCommits;
     private final Counter offsetsExpired;
+    private final MeterRegistry meters;
 
     GroupMetrics(
             MeterRegistry meters,
@@ -57,6 +59,33 @@ final class GroupMetrics {
         this.offsetsExpired = Counter.builder("floe.group.offsets.expired")
                 .description("Committed offsets removed by retention")
                 .register(meters);
+        this.meters = meters;
+    }
+
+    /**
+     * A coordinator term began here; {@code earlierMembers} says how it learned of the earlier term's
+     * members: {@code recorded} (taken over from the record), {@code waited} (unknown: no generation
+     * until their sessions ran out), {@code none} (nothing to wait for).
+     */
+    void termStarted(String earlierMembers) {
+        Counter.builder("floe.group.coordinator.terms")
+                .description("Coordinator terms begun on this agent, by what it knew of the earlier term's members")
+                .tag("earlier.members", earlierMembers)
+                .register(meters)
+                .increment();
+    }
+
+    /**
+     * A write for a group ({@code offsets}, {@code transactional.offsets}, {@code deletion},
+     * {@code members}) was refused by the store: another agent took the group (a paused or out-of-date
+     * coordinator, fenced).
+     */
+    void fenced(String write) {
+        Counter.builder("floe.group.writes.fenced")
+                .description("Writes for a group refused because another agent holds its coordinator lease")
+                .tag("write", write)
+                .register(meters)
+                .increment();
     }
 
     void rebalanced() {

@@ -4,9 +4,9 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,10 +102,10 @@ final class GroupRegistry {
     }
 
     /** Empty groups without offsets (or, classic, pending members) leave memory, as Kafka drops them. */
-    void dropForgotten(Set<String> withOffsets) {
-        consumer.dropForgotten(withOffsets);
+    void dropForgotten(Predicate<String> hasOffsets) {
+        consumer.dropForgotten(hasOffsets);
         classic.values().stream()
-                .filter(group -> !withOffsets.contains(group.groupId()))
+                .filter(group -> group.call(() -> group.isIn(GroupState.EMPTY)) && !hasOffsets.test(group.groupId()))
                 .sorted(Comparator.comparing(ClassicGroup::groupId))
                 .forEach(group -> group.run(() -> {
                     if (group.isIn(GroupState.EMPTY) && !group.hasPendingMembers()) {

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +25,9 @@ import org.slf4j.LoggerFactory;
 final class OffsetOperations {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(OffsetOperations.class);
+
+    /** The most groups one retention round expires (one store write each). */
+    static final int EXPIRED_GROUPS_PER_ROUND = 10_000;
     /** The protocol type of Kafka consumers, whose subscriptions Floe can read. */
     static final String CONSUMER_PROTOCOL_TYPE = "consumer";
 
@@ -107,12 +111,12 @@ final class OffsetOperations {
      */
     OffsetDeleteResult delete(
             ClassicGroup group,
-            String groupId,
+            CoordinatorLease lease,
             Collection<TopicPartition> partitions,
             Function<byte[], Set<String>> subscriptions) {
         DeleteCheck check;
         if (group == null) {
-            check = store.committedOffsets(groupId).isEmpty()
+            check = store.committedOffsets(lease.groupId()).isEmpty()
                     ? DeleteCheck.refused(GroupError.GROUP_ID_NOT_FOUND)
                     : DeleteCheck.subscribedTo(Set.of());
         } else {
@@ -121,27 +125,33 @@ final class OffsetOperations {
         if (check.error() != GroupError.NONE) {
             return OffsetDeleteResult.failed(check.error());
         }
-        return deleteUnsubscribed(groupId, partitions, check.subscribed());
+        return deleteUnsubscribed(lease, partitions, check.subscribed());
     }
 
     /**
      * Deletes the offsets of partitions whose topics are not in {@code subscribed}; every offset is
-     * kept when the subscriptions are unknown (empty).
+     * kept when the subscriptions are unknown (empty). NOT_COORDINATOR when the store finds the lease
+     * taken by another agent.
      */
     OffsetDeleteResult deleteUnsubscribed(
-            String groupId, Collection<TopicPartition> partitions, Optional<Set<String>> subscribed) {
+            CoordinatorLease lease, Collection<TopicPartition> partitions, Optional<Set<String>> subscribed) {
         Map<TopicPartition, GroupError> outcomes = new HashMap<>();
         for (TopicPartition partition : partitions) {
             boolean keep =
                     subscribed.map(topics -> topics.contains(partition.topic())).orElse(true);
             outcomes.put(partition, keep ? GroupError.GROUP_SUBSCRIBED_TO_TOPIC : GroupError.NONE);
         }
-        store.deleteOffsets(
-                groupId,
-                outcomes.entrySet().stream()
-                        .filter(outcome -> outcome.getValue() == GroupError.NONE)
-                        .map(Map.Entry::getKey)
-                        .toList());
+        List<TopicPartition> deleted = outcomes.entrySet().stream()
+                .filter(outcome -> outcome.getValue() == GroupError.NONE)
+                .map(Map.Entry::getKey)
+                .toList();
+        if (!deleted.isEmpty() && store.deleteOffsets(lease, deleted).isEmpty()) {
+            LOGGER.info(
+                    "Offset deletion fenced: another agent coordinates the group now group={} epoch={}",
+                    lease.groupId(),
+                    lease.epoch());
+            return OffsetDeleteResult.failed(GroupError.NOT_COORDINATOR);
+        }
         return new OffsetDeleteResult(GroupError.NONE, outcomes);
     }
 
@@ -180,15 +190,25 @@ final class OffsetOperations {
     /**
      * Removes offsets older than the retention of groups without members: groups only in the store,
      * and in-memory groups that have been Empty for the whole retention ({@code idleSince} tells,
-     * given a group id and the cutoff).
+     * given a group id and the cutoff). Only groups with such offsets are asked about (one indexed read),
+     * and at most {@link #EXPIRED_GROUPS_PER_ROUND} of them are expired in one round (the rest stay due
+     * for the next), so a round costs what is due, never every group with offsets. The store keeps the
+     * offsets of a group that another agent than {@code coordinator} coordinates.
      */
-    int expire(BiPredicate<String, Long> idleSince) {
+    int expire(String coordinator, BiPredicate<String, Long> idleSince) {
         long nowMs = clock.millis();
         Instant cutoff = Instant.ofEpochMilli(nowMs - config.offsetsRetention().toMillis());
         int expired = 0;
-        for (String groupId : store.offsetGroups()) {
+        int groups = 0;
+        for (String groupId : store.groupsCommittedBefore(cutoff)) {
+            if (groups == EXPIRED_GROUPS_PER_ROUND) {
+                LOGGER.info(
+                        "Offset retention round stopped at its limit; the rest is due next round groups={}", groups);
+                break;
+            }
             if (idleSince.test(groupId, cutoff.toEpochMilli())) {
-                int removed = store.expireOffsets(groupId, cutoff);
+                groups++;
+                int removed = store.expireOffsets(groupId, cutoff, coordinator, Instant.ofEpochMilli(nowMs));
                 if (removed > 0) {
                     LOGGER.info(
                             "Expired committed offsets group={} offsets={} committedBefore={}",

@@ -99,8 +99,10 @@ final class Rebalance {
 
     /**
      * Ends the join phase: dynamic members that did not rejoin are dropped (static ones keep their
-     * place until their session expires), the generation advances and every waiting member gets
-     * its JoinGroup answer, the leader with everyone's metadata. Then the group waits for syncs.
+     * place until their session expires, unless an earlier coordinator's record is all that is known
+     * of them: their metadata would be missing from the leader's view), the generation advances and
+     * every waiting member gets its JoinGroup answer, the leader with everyone's metadata. Then the
+     * group waits for syncs.
      */
     void completeJoin(ClassicGroup group) {
         group.timeouts().cancel(GroupTimeouts.JOIN);
@@ -108,7 +110,7 @@ final class Rebalance {
             return;
         }
         List<String> dropped = group.members().stream()
-                .filter(member -> !member.isAwaitingJoin() && !member.isStatic())
+                .filter(member -> !member.isAwaitingJoin() && (!member.isStatic() || member.isLoaded()))
                 .map(GroupMember::memberId)
                 .toList();
         dropped.forEach(memberId -> {

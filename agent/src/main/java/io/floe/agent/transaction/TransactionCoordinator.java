@@ -4,7 +4,9 @@ import io.floe.agent.transaction.InvalidTransactionRequestException.Reason;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.Transactions;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -13,11 +15,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -31,12 +35,19 @@ import org.slf4j.LoggerFactory;
  * operation checks its inputs (throwing {@link InvalidTransactionRequestException}, before the store is
  * asked) and is then one store operation, whose outcome it returns; store failures are thrown as the
  * store throws them. The markers of every {@link TransactionOutcome.Done} go to the marker listener
- * before the outcome is returned. The timeout loop ({@link #start}) aborts the expired transactions
- * of the transactional ids this agent coordinates. Blocking (every call waits on the store); thread-safe.
+ * before the outcome is returned. The timeout loop ({@link #start}) aborts the transactions of the
+ * transactional ids this agent coordinates that ran past their timeout, timed on this agent's clock
+ * ({@link TransactionTimeouts}); each round is one read of the open transactions, so its cost follows
+ * the transactions open now, not the transactional ids stored. Blocking (every call waits on the
+ * store); thread-safe.
  */
 public final class TransactionCoordinator implements AutoCloseable {
 
-    /** How often expired transactions are aborted (Kafka's transaction.abort.timed.out.transaction.cleanup.interval.ms). */
+    /**
+     * The longest pause between rounds of the timeout loop (Kafka's
+     * transaction.abort.timed.out.transaction.cleanup.interval.ms); a round runs sooner when a
+     * transaction it watches reaches its timeout before then.
+     */
     public static final Duration TIMEOUT_CHECK_INTERVAL = Duration.ofSeconds(10);
 
     private static final Logger LOGGER = LoggerFactory.getLogger(TransactionCoordinator.class);
@@ -48,7 +59,10 @@ public final class TransactionCoordinator implements AutoCloseable {
     private final MarkerListener onMarkers;
     private final Predicate<String> coordinatedHere;
     private final TransactionMetrics metrics;
-    private volatile ScheduledFuture<?> timeoutLoop;
+    private final TransactionTimeouts timeouts = new TransactionTimeouts();
+    private ScheduledExecutorService loopExecutor; // guarded by this
+    private ScheduledFuture<?> nextRound; // guarded by this
+    private boolean closed; // guarded by this
 
     /**
      * @param maxTimeout the largest {@code transaction.timeout.ms} accepted ({@code transaction.max.timeout.ms})
@@ -77,11 +91,13 @@ public final class TransactionCoordinator implements AutoCloseable {
         this.metrics = new TransactionMetrics(meters);
     }
 
-    /** Runs the timeout loop on {@code executor}, a round every timeout check interval, until {@link #close}. */
-    public void start(ScheduledExecutorService executor) {
-        long intervalMs = timeoutCheckInterval.toMillis();
-        timeoutLoop = executor.scheduleWithFixedDelay(
-                this::checkTimeoutsQuietly, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+    /**
+     * Runs the timeout loop on {@code executor} until {@link #close}: a round after each timeout check
+     * interval, or sooner, when a watched transaction reaches its timeout first.
+     */
+    public synchronized void start(ScheduledExecutorService executor) {
+        loopExecutor = Objects.requireNonNull(executor, "executor");
+        scheduleRound(timeoutCheckInterval);
     }
 
     /** The largest {@code transaction.timeout.ms} accepted. */
@@ -131,16 +147,19 @@ public final class TransactionCoordinator implements AutoCloseable {
         return applied(call(() -> store.addOffsets(transactionalId, producer, groupId, now())));
     }
 
-    /** TxnOffsetCommit: keeps the offsets pending in the producer's open transaction. */
+    /**
+     * TxnOffsetCommit: keeps the offsets pending in the producer's open transaction, while the group's
+     * coordinator still holds {@code coordinator} (else refused as NOT_COORDINATOR).
+     */
     public TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets) {
         requireId(transactionalId);
-        requireGroup(groupId);
+        requireGroup(coordinator.groupId());
         Objects.requireNonNull(producer, "producer");
-        return applied(call(() -> store.commitPendingOffsets(transactionalId, producer, groupId, offsets, now())));
+        return applied(call(() -> store.commitPendingOffsets(transactionalId, producer, coordinator, offsets, now())));
     }
 
     /** EndTxn: commits or aborts; with {@code bumpEpoch} (transaction version 2) the outcome carries the next epoch. */
@@ -188,60 +207,86 @@ public final class TransactionCoordinator implements AutoCloseable {
         return call(store::transactions);
     }
 
-    /** The partitions with offsets of {@code groupId} pending in an open transaction. */
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        return call(() -> store.pendingOffsets(groupId));
-    }
-
     /**
-     * One round of the timeout loop: aborts each expired transaction of an id this agent coordinates
-     * (a transaction ended or fenced meanwhile is refused by the store and left alone), then reads the
-     * open transactions for the metrics. Returns how many it aborted.
+     * One round of the timeout loop: reads the open transactions, times those of the ids this agent
+     * coordinates ({@link TransactionTimeouts}), aborts each past its timeout (one that ended meanwhile,
+     * or whose producer moved on, is refused by the store and left alone) and refreshes the gauges.
+     * Returns how many it aborted.
      */
     public int abortExpired() {
         Instant now = now();
+        List<OpenTransaction> coordinated = call(store::openTransactions).stream()
+                .filter(transaction -> coordinatedHere.test(transaction.transactionalId()))
+                .toList();
         int aborted = 0;
-        for (TransactionDescription expired : call(() -> store.expiredTransactions(now))) {
-            String id = expired.transactionalId();
-            if (!coordinatedHere.test(id)) {
-                continue;
-            }
-            TransactionOutcome outcome = writingMarkers(() -> store.abortExpired(id, expired.producer(), now));
-            if (outcome instanceof TransactionOutcome.Done done) {
+        Set<OpenTransaction> ended = new HashSet<>();
+        for (OpenTransaction expired : timeouts.scan(coordinated, now)) {
+            Duration seenFor = timeouts.seenFor(expired, now);
+            TransactionOutcome outcome = writingMarkers(() ->
+                    store.abortExpired(expired.transactionalId(), expired.producer(), expired.startedAtMs(), now));
+            timeouts.forget(expired);
+            ended.add(expired);
+            if (outcome instanceof TransactionOutcome.Done) {
                 LOGGER.info(
-                        "Aborted an expired transaction transactionalId={} producer={} startedAtMs={} timeoutMs={}",
-                        id,
+                        "Aborted a transaction past its timeout transactionalId={} producer={} openHereForMs={}"
+                                + " startedAtMs={} timeoutMs={}",
+                        expired.transactionalId(),
                         expired.producer(),
+                        seenFor.toMillis(),
                         expired.startedAtMs(),
                         expired.timeoutMs());
-                metrics.timedOut(id);
+                metrics.timedOut(expired.transactionalId());
                 aborted++;
             } else {
-                LOGGER.debug("Expired transaction already ended transactionalId={} outcome={}", id, outcome);
+                LOGGER.debug(
+                        "Timed-out transaction already ended transactionalId={} outcome={}",
+                        expired.transactionalId(),
+                        outcome);
             }
             applied(outcome);
         }
         metrics.scanned(
-                call(store::transactions).stream()
-                        .filter(transaction -> coordinatedHere.test(transaction.transactionalId()))
-                        .toList(),
-                now.toEpochMilli());
+                coordinated.stream().filter(open -> !ended.contains(open)).toList(), timeouts.oldestAge(now));
         return aborted;
     }
 
+    /** How long until the next round should run, at the latest {@code interval} from now. */
+    Duration nextRoundIn(Duration interval) {
+        Instant now = now();
+        return timeouts.nextDeadlineAfter(now)
+                .map(deadline -> Duration.between(now, deadline))
+                .filter(untilDeadline -> untilDeadline.compareTo(interval) < 0)
+                .orElse(interval);
+    }
+
     @Override
-    public void close() {
-        ScheduledFuture<?> loop = timeoutLoop;
-        if (loop != null) {
-            loop.cancel(false);
+    public synchronized void close() {
+        closed = true;
+        if (nextRound != null) {
+            nextRound.cancel(false);
         }
     }
 
-    private void checkTimeoutsQuietly() {
+    private void runRound() {
+        Duration next = timeoutCheckInterval;
         try {
             abortExpired();
+            next = nextRoundIn(timeoutCheckInterval);
         } catch (RuntimeException e) {
-            LOGGER.warn("cannot abort expired transactions: {}", e.toString());
+            LOGGER.warn("cannot abort transactions past their timeout: {}", e.toString());
+        } finally {
+            scheduleRound(next);
+        }
+    }
+
+    private synchronized void scheduleRound(Duration delay) {
+        if (closed) {
+            return;
+        }
+        try {
+            nextRound = loopExecutor.schedule(this::runRound, Math.max(1, delay.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopping) {
+            LOGGER.debug("timeout loop stopped: its executor is shut down");
         }
     }
 

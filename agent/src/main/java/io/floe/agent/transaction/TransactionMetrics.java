@@ -1,10 +1,10 @@
 package io.floe.agent.transaction;
 
-import io.floe.core.transaction.TransactionDescription;
-import io.floe.core.transaction.TransactionState;
+import io.floe.core.transaction.OpenTransaction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +52,8 @@ final class TransactionMetrics {
                 .description("Open transactions of the transactional ids this agent coordinates, at the last scan")
                 .register(meters);
         Gauge.builder("floe.transactions.open.oldest.age", oldestOpenAgeMs, age -> age.get() / 1000.0)
-                .description("Age of the oldest open transaction this agent coordinates, at the last scan")
+                .description("How long the oldest open transaction this agent coordinates has been open, as timed"
+                        + " on this agent's clock from the scan that first saw it")
                 .baseUnit("seconds")
                 .register(meters);
     }
@@ -83,15 +84,14 @@ final class TransactionMetrics {
                 .increment();
     }
 
-    /** The open transactions of the ids this agent coordinates, as the timeout loop read them at {@code nowMs}. */
-    void scanned(List<TransactionDescription> coordinated, long nowMs) {
+    /**
+     * The open transactions of the ids this agent coordinates, as the timeout loop read them, and how long
+     * the oldest has been seen open here.
+     */
+    void scanned(List<OpenTransaction> coordinated, Duration oldestAge) {
         Map<String, Long> openNow = new HashMap<>();
-        long oldest = 0;
-        for (TransactionDescription transaction : coordinated) {
-            if (transaction.state() == TransactionState.ONGOING && transaction.startedAtMs() >= 0) {
-                openNow.put(transaction.transactionalId(), transaction.startedAtMs());
-                oldest = Math.max(oldest, nowMs - transaction.startedAtMs());
-            }
+        for (OpenTransaction transaction : coordinated) {
+            openNow.put(transaction.transactionalId(), transaction.startedAtMs());
         }
         openNow.forEach((id, startedAt) -> {
             Long before = seenOpen.put(id, startedAt);
@@ -101,7 +101,7 @@ final class TransactionMetrics {
         });
         seenOpen.keySet().retainAll(openNow.keySet());
         open.set(openNow.size());
-        oldestOpenAgeMs.set(oldest);
+        oldestOpenAgeMs.set(oldestAge.toMillis());
     }
 
     private void ended(String transactionalId) {

@@ -35,6 +35,8 @@ final class CoordinatorFixture implements AutoCloseable {
     final GroupCoordinator coordinator;
     private final boolean ownsStore;
     final String owner;
+    /** The generation {@link #stableGroup} formed last. */
+    int lastGeneration;
 
     CoordinatorFixture(Path dir) {
         this(dir, GroupCoordinatorConfig.defaults());
@@ -120,7 +122,9 @@ final class CoordinatorFixture implements AutoCloseable {
     }
 
     GroupError heartbeat(String memberId, int generation) {
-        return coordinator.heartbeat(new HeartbeatRequest(GROUP, memberId, null, generation));
+        return coordinator
+                .heartbeat(new HeartbeatRequest(GROUP, memberId, null, generation))
+                .join();
     }
 
     GroupState state() {
@@ -142,6 +146,7 @@ final class CoordinatorFixture implements AutoCloseable {
         timers.advance(INITIAL_DELAY_MS * count);
         joins.forEach(join -> assertThat(join).isCompleted());
         int generation = joins.get(0).join().generationId();
+        lastGeneration = generation;
         Map<String, byte[]> assignments = new HashMap<>();
         members.forEach(member -> assignments.put(member, bytes("assignment-of-" + member)));
         assertThat(sync(members.get(0), generation, assignments).join().error()).isEqualTo(GroupError.NONE);

@@ -221,7 +221,9 @@ class GroupMembershipTest {
         assertThat(fixture.heartbeat(member, 1)).isEqualTo(GroupError.NONE);
         assertThat(fixture.heartbeat(member, 0)).isEqualTo(GroupError.ILLEGAL_GENERATION);
         assertThat(fixture.heartbeat("nobody", 1)).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
-        assertThat(coordinator.heartbeat(new HeartbeatRequest("other-group", member, null, 1)))
+        assertThat(coordinator
+                        .heartbeat(new HeartbeatRequest("other-group", member, null, 1))
+                        .join())
                 .isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
 
         CompletableFuture<JoinResponse> newcomer = fixture.join(fixture.newMemberId());
@@ -294,27 +296,32 @@ class GroupMembershipTest {
     void membersLeaveInBatchesAndTheLastLeavingEmptiesTheGroup() {
         List<String> members = fixture.stableGroup(3);
 
-        LeaveResponse first = coordinator.leave(new LeaveRequest(
-                GROUP,
-                List.of(
-                        new LeaveRequest.Leaving(members.get(2), null, "shutdown"),
-                        new LeaveRequest.Leaving("nobody", null, null))));
+        LeaveResponse first = coordinator
+                .leave(new LeaveRequest(
+                        GROUP,
+                        List.of(
+                                new LeaveRequest.Leaving(members.get(2), null, "shutdown"),
+                                new LeaveRequest.Leaving("nobody", null, null))))
+                .join();
 
         assertThat(first.members())
                 .extracting(LeaveResponse.Left::error)
                 .containsExactly(GroupError.NONE, GroupError.UNKNOWN_MEMBER_ID);
         assertThat(fixture.state()).isEqualTo(GroupState.PREPARING_REBALANCE);
 
-        coordinator.leave(new LeaveRequest(
-                GROUP,
-                List.of(
-                        new LeaveRequest.Leaving(members.get(0), null, null),
-                        new LeaveRequest.Leaving(members.get(1), null, null))));
+        coordinator
+                .leave(new LeaveRequest(
+                        GROUP,
+                        List.of(
+                                new LeaveRequest.Leaving(members.get(0), null, null),
+                                new LeaveRequest.Leaving(members.get(1), null, null))))
+                .join();
 
         assertThat(fixture.state()).isEqualTo(GroupState.EMPTY);
         assertThat(coordinator.describeGroup(GROUP).members()).isEmpty();
         assertThat(coordinator
                         .leave(new LeaveRequest("unknown", List.of(new LeaveRequest.Leaving("m", null, null))))
+                        .join()
                         .members())
                 .extracting(LeaveResponse.Left::error)
                 .containsExactly(GroupError.UNKNOWN_MEMBER_ID);
@@ -328,7 +335,9 @@ class GroupMembershipTest {
     void aMemberJoiningAJoinPhaseThatEveryoneLeftIsAccepted() {
         String first = fixture.newMemberId();
         CompletableFuture<JoinResponse> firstJoin = fixture.join(first);
-        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(first, null, "closing"))));
+        coordinator
+                .leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(first, null, "closing"))))
+                .join();
         assertThat(firstJoin.join().error()).isEqualTo(GroupError.UNKNOWN_MEMBER_ID);
         assertThat(fixture.state()).isEqualTo(GroupState.PREPARING_REBALANCE);
 
@@ -347,7 +356,9 @@ class GroupMembershipTest {
         CompletableFuture<JoinResponse> rejoin = fixture.join(members.get(0));
         assertThat(rejoin).isNotDone();
 
-        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(1), null, null))));
+        coordinator
+                .leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(1), null, null))))
+                .join();
 
         assertThat(rejoin.join().generationId()).isEqualTo(2);
     }
@@ -372,9 +383,13 @@ class GroupMembershipTest {
         assertThat(rejoined.generationId()).isEqualTo(1);
         assertThat(rejoined.skipAssignment()).isTrue();
         assertThat(fixture.state()).isEqualTo(GroupState.STABLE);
-        assertThat(coordinator.heartbeat(new HeartbeatRequest(GROUP, oldId, "instance-a", 1)))
+        assertThat(coordinator
+                        .heartbeat(new HeartbeatRequest(GROUP, oldId, "instance-a", 1))
+                        .join())
                 .isEqualTo(GroupError.FENCED_INSTANCE_ID);
-        assertThat(coordinator.heartbeat(new HeartbeatRequest(GROUP, rejoined.memberId(), "instance-a", 1)))
+        assertThat(coordinator
+                        .heartbeat(new HeartbeatRequest(GROUP, rejoined.memberId(), "instance-a", 1))
+                        .join())
                 .isEqualTo(GroupError.NONE);
         SyncResponse sync = coordinator
                 .sync(new SyncRequest(GROUP, rejoined.memberId(), "instance-a", 1, null, null, Map.of()))

@@ -147,7 +147,9 @@ class GroupOffsetsTest {
 
         assertThat(coordinator.deleteGroup(GROUP)).isEqualTo(GroupError.NON_EMPTY_GROUP);
 
-        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))));
+        coordinator
+                .leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))))
+                .join();
         assertThat(coordinator.deleteGroup(GROUP)).isEqualTo(GroupError.NONE);
 
         assertThat(coordinator.committedOffsets(GROUP)).isEmpty();
@@ -253,10 +255,31 @@ class GroupOffsetsTest {
         assertThat(fixture.store.committedOffsets("elsewhere")).containsOnlyKeys(ORDERS_0);
     }
 
+    /** A group whose offsets another part of the agent owns (a change topic's progress) keeps them. */
+    @Test
+    void offsetsOfARetainedGroupNeverExpire() {
+        fixture.close();
+        fixture = new CoordinatorFixture(
+                dir.resolve("retained"),
+                GroupCoordinatorConfig.defaults().withOffsetsRetention(Duration.ofHours(1), Duration.ofMinutes(1)));
+        coordinator = fixture.coordinator;
+        coordinator.retainOffsetsOf(group -> group.equals("progress"));
+        coordinator.commitOffsets(new OffsetCommitRequest("progress", "", null, -1, Map.of(ORDERS_0, offset(5, ""))));
+        coordinator.commitOffsets(new OffsetCommitRequest("simple", "", null, -1, Map.of(ORDERS_0, offset(5, ""))));
+
+        fixture.timers.advance(Duration.ofDays(30).toMillis());
+
+        assertThat(coordinator.expireOffsets()).isEqualTo(1);
+        assertThat(coordinator.committedOffsets("simple")).isEmpty();
+        assertThat(coordinator.committedOffsets("progress")).containsOnlyKeys(ORDERS_0);
+    }
+
     @Test
     void emptyGroupsWithoutOffsetsLeaveMemoryOnTheSweep() {
         List<String> members = fixture.stableGroup(1);
-        coordinator.leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))));
+        coordinator
+                .leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(0), null, null))))
+                .join();
         assertThat(coordinator.listGroups()).containsExactly(new GroupListing(GROUP, "consumer", GroupState.EMPTY));
 
         coordinator.expireOffsets();

@@ -7,6 +7,7 @@ import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
@@ -100,9 +101,11 @@ class TransactionCoordinatorTest {
         write(producer, ORDERS_0);
         write(producer, ORDERS_1);
         coordinator.addOffsets("tx-1", producer, "group-1");
-        coordinator.commitPendingOffsets(
-                "tx-1", producer, "group-1", Map.of(ORDERS_0, new CommittedOffset(7, -1, "", 0)));
-        assertThat(coordinator.pendingOffsets("group-1")).containsExactly(ORDERS_0);
+        CoordinatorLease group = store.acquireCoordinator(
+                        "group-1", "agent-a", clock.instant(), Duration.ofSeconds(6), Duration.ZERO)
+                .orElseThrow();
+        coordinator.commitPendingOffsets("tx-1", producer, group, Map.of(ORDERS_0, new CommittedOffset(7, -1, "", 0)));
+        assertThat(store.fetchOffsets("group-1").pending()).containsExactly(ORDERS_0);
 
         TransactionOutcome ended = coordinator.endTransaction("tx-1", producer, true, false);
 
@@ -162,6 +165,7 @@ class TransactionCoordinatorTest {
         assertThat(meters.counter("floe.transactions.aborted").count()).isEqualTo(1);
     }
 
+    /** Timed from the round that first saw each transaction open, on this agent's clock. */
     @Test
     void timeoutLoopAbortsOnlyExpiredTransactionsCoordinatedHere() {
         ProducerEpoch first = init("tx-1");
@@ -171,8 +175,13 @@ class TransactionCoordinatorTest {
         write(first, ORDERS_0);
         coordinator.addPartitions("tx-3", other, List.of(ORDERS_1));
         write(other, ORDERS_1);
+        assertThat(coordinator.abortExpired()).isZero();
         clock.step(Duration.ofSeconds(50));
         coordinator.addPartitions("tx-2", young, List.of(ORDERS_1));
+        assertThat(coordinator.abortExpired()).isZero();
+        assertThat(coordinator.nextRoundIn(Duration.ofSeconds(30)))
+                .as("the next round runs when tx-1 reaches its timeout, before the interval is up")
+                .isEqualTo(Duration.ofSeconds(10));
         clock.step(Duration.ofSeconds(11));
 
         assertThat(coordinator.abortExpired()).isEqualTo(1);
@@ -191,6 +200,25 @@ class TransactionCoordinatorTest {
         coordinator.abortExpired();
         assertThat(meters.counter("floe.transactions.started").count()).isEqualTo(2);
         assertThat(meters.get("floe.transactions.open").gauge().value()).isZero();
+    }
+
+    /**
+     * A coordinator that first sees a transaction long after it began (it just took the id over) gives it
+     * its whole timeout, but no more than twice the timeout from its begin stamp: a coordinator that keeps
+     * moving cannot keep a transaction open for ever.
+     */
+    @Test
+    void aTransactionFirstSeenLateGetsItsTimeoutUpToTwiceTheTimeoutFromItsBegin() {
+        ProducerEpoch late = init("tx-1");
+        coordinator.addPartitions("tx-1", late, List.of(ORDERS_0));
+        clock.step(Duration.ofSeconds(70));
+
+        assertThat(coordinator.abortExpired()).isZero();
+        clock.step(Duration.ofSeconds(45));
+        assertThat(coordinator.abortExpired()).as("seen 45 s, begun 115 s ago").isZero();
+        clock.step(Duration.ofSeconds(5));
+
+        assertThat(coordinator.abortExpired()).as("begun twice its timeout ago").isEqualTo(1);
     }
 
     /** One record of {@code producer}'s transaction in {@code partition}: a marker goes only where one was written. */

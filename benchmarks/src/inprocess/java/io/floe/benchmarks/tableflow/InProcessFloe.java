@@ -3,6 +3,7 @@ package io.floe.benchmarks.tableflow;
 import io.floe.agent.Agent;
 import io.floe.agent.AgentConfig;
 import io.floe.agent.AgentMetadata;
+import io.floe.core.concurrency.Concurrency;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.object.LocalObjectStore;
 import io.floe.core.topic.NewTopic;
@@ -14,8 +15,14 @@ import io.floe.tableflow.Tableflow;
 import io.floe.tableflow.TableflowConfig;
 import io.floe.tableflow.TableflowMetadata;
 import io.floe.tableflow.catalog.IcebergCatalogs;
+import io.floe.tableflow.changes.ChangeLimits;
+import io.floe.tableflow.changes.ChangeQueries;
+import io.floe.tableflow.changes.stream.ChangeStreamConfig;
+import io.floe.tableflow.changes.stream.ChangeStreams;
 import io.floe.tableflow.io.ObjectLocations;
 import io.floe.tableflow.io.ObjectStoreFileIO;
+import io.floe.tableflow.source.CommittedLog;
+import io.floe.tableflow.table.CommitFollower;
 import io.floe.tableflow.table.TableCatalog;
 import io.floe.tableflow.table.Watermark;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -30,7 +37,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.apache.kafka.common.compress.Compression;
@@ -54,16 +63,20 @@ final class InProcessFloe implements AutoCloseable {
     private final Agent agent;
     private final TableCatalog tables;
     private final Tableflow tableflow;
+    private final ChangeStreams changeStreams;
+    private final AtomicReference<String> bootstrap;
     private KafkaServer kafka;
 
     private InProcessFloe(Path dir, MetadataStore metadata, CountingObjectStore objects, Agent agent,
-            TableCatalog tables, Tableflow tableflow) {
+            TableCatalog tables, Tableflow tableflow, ChangeStreams changeStreams, AtomicReference<String> bootstrap) {
         this.dir = dir;
         this.metadata = metadata;
         this.objects = objects;
         this.agent = agent;
         this.tables = tables;
         this.tableflow = tableflow;
+        this.changeStreams = changeStreams;
+        this.bootstrap = bootstrap;
     }
 
     static InProcessFloe start() throws IOException {
@@ -75,6 +88,20 @@ final class InProcessFloe implements AutoCloseable {
      * holds only the one {@code floe-tableflow-N} thread the catch-ups measure.
      */
     static InProcessFloe start(boolean withTableflow) throws IOException {
+        return start(withTableflow, false);
+    }
+
+    /**
+     * With change topics ({@code floe.tableflow.changes.topic}): Tableflow publishes each table's changes through
+     * this agent's own Kafka listener, started here, as an agent does ({@code TableflowSetup.changeStreams}).
+     */
+    static InProcessFloe startWithChangeTopics() throws IOException {
+        InProcessFloe floe = start(true, true);
+        floe.listen();
+        return floe;
+    }
+
+    private static InProcessFloe start(boolean withTableflow, boolean withChangeTopics) throws IOException {
         Path dir = Files.createTempDirectory("floe-tableflow-bench");
         MetadataStore metadata = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"));
         CountingObjectStore objects = new CountingObjectStore(new LocalObjectStore(dir.resolve("objects")));
@@ -86,10 +113,18 @@ final class InProcessFloe implements AutoCloseable {
         TableCatalog tables = new TableCatalog(IcebergCatalogs.jdbc(
                 "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), null, null,
                 locations.root() + "/tables", new ObjectStoreFileIO(objects, locations, dir.resolve("spool"))), "floe");
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        AtomicReference<String> bootstrap = new AtomicReference<>();
+        ChangeStreams changeStreams = !withChangeTopics ? null : new ChangeStreams(
+                ChangeStreamConfig.defaults(() -> Optional.ofNullable(bootstrap.get()), "bench", "bench"),
+                new ChangeQueries(tables, metadata, metadata, new CommittedLog(metadata, objects),
+                        ChangeLimits.DEFAULTS, Clock.systemUTC(), meters),
+                tables, Clock.systemUTC(), meters);
         Tableflow tableflow = !withTableflow ? null : Tableflow.start(TableflowConfig.defaults(dir.resolve("spool"))
                         .withPollInterval(POLL_INTERVAL), "bench", TableflowMetadata.of(metadata), objects,
-                tables, Clock.systemUTC(), new SimpleMeterRegistry());
-        return new InProcessFloe(dir, metadata, objects, agent, tables, tableflow);
+                tables, Clock.systemUTC(), meters, Concurrency.threads(),
+                changeStreams == null ? CommitFollower.NONE : changeStreams);
+        return new InProcessFloe(dir, metadata, objects, agent, tables, tableflow, changeStreams, bootstrap);
     }
 
     private static int freePort() throws IOException {
@@ -119,6 +154,7 @@ final class InProcessFloe implements AutoCloseable {
         if (kafka == null) {
             kafka = KafkaServer.start(KafkaServerConfig.defaults()
                     .withListener("127.0.0.1", agent.config().advertisedPort()), agent);
+            bootstrap.set(kafka.host() + ":" + kafka.port());
         }
         return kafka.host() + ":" + kafka.port();
     }
@@ -186,12 +222,16 @@ final class InProcessFloe implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
+            // Tableflow and its change producers first, while the listener they publish through still answers.
+            if (tableflow != null) {
+                tableflow.close();
+            }
+            if (changeStreams != null) {
+                changeStreams.close();
+            }
             if (kafka != null) {
                 agent.groups().close(); // answers parked JoinGroup requests, as the agent's own shutdown does
                 kafka.close();
-            }
-            if (tableflow != null) {
-                tableflow.close();
             }
             tables.close();
             agent.close();

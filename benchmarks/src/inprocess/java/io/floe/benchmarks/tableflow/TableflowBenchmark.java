@@ -12,7 +12,8 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Tableflow's cost, with Floe in this JVM on embedded stores (what each phase does is in its class):
+ * Tableflow's cost, with Floe in this JVM on embedded stores (what each phase does is in its class; {@code --results
+ * FILE} also appends each measured run of the throughput and changes phases to FILE for {@link BuildComparison}):
  * <ol>
  *   <li>{@code throughput} ({@link CatchUp}): per variant (append, append+delta, upsert, upsert+delta), the same
  *       {@code --records} records (1 KiB JSON, keys drawn from {@code --key-space} keys) produced first, then
@@ -20,12 +21,16 @@ import java.util.function.ToDoubleFunction;
  *       the variants' order rotated each round, after an unmeasured warm-up run; medians at the end. Unless
  *       {@code --connect false} (the script passes {@code --connect-classpath}), Apache Iceberg's Kafka Connect sink
  *       ({@link ConnectSink}) materializes the same records in each round, per CPU-second of its worker process;</li>
+ *   <li>{@code changes} ({@link ChangePublication}, only when listed in {@code --phases}): per variant ({@code
+ *       --change-variants}, append and upsert), a materialized table's change topic published from its start, in
+ *       change events per second, per Tableflow-thread CPU-second and per agent CPU-second;</li>
  *   <li>{@code delta-cost} ({@link DeltaCost}): the Delta log's CPU and object-store requests per commit at a
  *       steady rate and a realistic commit interval, for append and upsert tables;</li>
  *   <li>{@code lag} ({@link Lag}): the table's lag at half the append catch-up rate.</li>
  * </ol>
  * Usage: {@code benchmarks/run-tableflow.sh [--records N] [--key-space K] [--partitions P] [--rounds R]
- * [--variants append,append+delta,upsert,upsert+delta] [--phases throughput,delta-cost,lag] [--out FILE] ...};
+ * [--variants append,append+delta,upsert,upsert+delta] [--phases throughput,changes,delta-cost,lag] [--out FILE]
+ * [--results FILE --build-name NAME] ...};
  * {@code benchmarks/README.md} lists every option.
  */
 public final class TableflowBenchmark {
@@ -42,6 +47,9 @@ public final class TableflowBenchmark {
         double appendMbPerSecond = Double.NaN;
         if (phases.contains("throughput")) {
             appendMbPerSecond = throughput(options, report);
+        }
+        if (phases.contains("changes")) {
+            changes(options, report);
         }
         if (phases.contains("delta-cost")) {
             deltaCost(options, report);
@@ -93,6 +101,7 @@ public final class TableflowBenchmark {
                     CatchUp run = CatchUp.run(variant, records, partitions, keySpace, commitIntervalMs);
                     System.out.println("round " + (round + 1) + " " + run.line());
                     runs.computeIfAbsent(variant, v -> new ArrayList<>()).add(run);
+                    record(options, Measurement.of(build(options), run));
                 }
                 if (sink != null) {
                     ConnectSink.Run run = sink.measure(records);
@@ -161,6 +170,80 @@ public final class TableflowBenchmark {
                         range(runs, ConnectSink.Run::loadBefore, "%.1f")),
                 String.format(Locale.ROOT, "(the worker idles at %.3f CPU-s per second with its connector running"
                         + " and nothing to read)", idleCpuPerSecond));
+    }
+
+    /**
+     * Runs the change-topic phase ({@link ChangePublication}): per round and variant, a table materialized first, then
+     * its change topic named and timed until published; medians at the end.
+     */
+    private static void changes(Map<String, String> options, List<String> report) throws Exception {
+        long records = Long.parseLong(options.getOrDefault("change-records", options.getOrDefault("records", "300000")));
+        long keySpace = Long.parseLong(options.getOrDefault("key-space", Long.toString(Math.max(1, records / 3))));
+        int partitions = Integer.parseInt(options.getOrDefault("partitions", "6"));
+        int rounds = Integer.parseInt(options.getOrDefault("rounds", "3"));
+        long commitIntervalMs = Long.parseLong(options.getOrDefault("commit-interval-ms", "1000"));
+        long warmup = Long.parseLong(options.getOrDefault("warmup-records", Long.toString(records / 5)));
+        List<ChangeVariant> variants = list(options.getOrDefault("change-variants", "append,upsert,upsert-snapshot"))
+                .stream()
+                .map(ChangeVariant::parse)
+                .toList();
+        if (warmup > 0) {
+            for (ChangeVariant variant : variants) {
+                ChangePublication run = ChangePublication.run(variant, warmup, partitions, Math.max(1, warmup / 3),
+                        commitIntervalMs);
+                System.out.println("warm-up (not counted) " + run.line());
+            }
+        }
+        Map<ChangeVariant, List<ChangePublication>> runs = new HashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (int i = 0; i < variants.size(); i++) {
+                ChangeVariant variant = variants.get((i + round) % variants.size());
+                ChangePublication run = ChangePublication.run(variant, records, partitions, keySpace, commitIntervalMs);
+                System.out.println("round " + (round + 1) + " " + run.line());
+                if (!run.consistent()) {
+                    System.out.println("WARNING: change events " + run.ops() + " for a table of " + run.tableRows()
+                            + " rows from " + run.records() + " records");
+                }
+                runs.computeIfAbsent(variant, v -> new ArrayList<>()).add(run);
+                record(options, Measurement.of(build(options), run));
+            }
+        }
+        report.add("");
+        report.add(String.format(Locale.ROOT, "## Change topic: a table of %d records (%d partitions, keys from a key"
+                + " space of %d) published from the start once materialized, %d rounds, medians [min-max]", records,
+                partitions, keySpace, rounds));
+        report.add("");
+        report.add("| variant | change events (by op) | changes/s | changes per Tableflow-thread CPU-s"
+                + " | changes per agent CPU-s | thread CPU-s | agent CPU-s | seconds | load |");
+        report.add("|---|---|---:|---:|---:|---:|---:|---:|---|");
+        for (ChangeVariant variant : variants) {
+            List<ChangePublication> list = runs.get(variant);
+            report.add(String.format(Locale.ROOT, "| %s | %d %s | %s | %s | %s | %s | %s | %s | %s |", variant,
+                    list.get(0).changes(), list.get(0).ops(), range(list, ChangePublication::changesPerSecond, "%.0f"),
+                    range(list, ChangePublication::changesPerThreadCpuSecond, "%.0f"),
+                    range(list, ChangePublication::changesPerProcessCpuSecond, "%.0f"),
+                    range(list, ChangePublication::threadCpuSeconds, "%.2f"),
+                    range(list, ChangePublication::processCpuSeconds, "%.2f"),
+                    range(list, ChangePublication::seconds, "%.2f"), range(list, ChangePublication::loadBefore, "%.1f")));
+        }
+    }
+
+    private static String build(Map<String, String> options) {
+        return options.getOrDefault("build-name", "this");
+    }
+
+    /** Appends {@code measurement} to the {@code --results} file, if one was given. */
+    private static void record(Map<String, String> options, Measurement measurement) throws java.io.IOException {
+        if (!options.containsKey("results")) {
+            return;
+        }
+        Path results = Path.of(options.get("results"));
+        List<String> lines = new ArrayList<>();
+        if (!Files.exists(results)) {
+            lines.add(Measurement.HEADER);
+        }
+        lines.add(measurement.line());
+        Files.write(results, lines, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
     }
 
     private static void deltaCost(Map<String, String> options, List<String> report) throws Exception {

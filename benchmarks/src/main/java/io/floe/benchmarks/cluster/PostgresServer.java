@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * {@code full_page_writes} on, PostgreSQL's defaults): every metadata commit the agents make waits for its WAL
  * flush, as it would in production. {@code durable=false} gives the tests' settings.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
 
     static final String USER = "postgres";
     static final String PASSWORD = "floe-bench-password";
@@ -54,7 +54,7 @@ final class PostgresServer implements AutoCloseable {
     }
 
     /** Unpacks, initializes and starts a server under {@code dir}, and creates the database {@link #DATABASE}. */
-    static PostgresServer start(Path dir, boolean durable) throws IOException, InterruptedException {
+    public static PostgresServer start(Path dir, boolean durable) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         // Traversable by the unprivileged user, who owns only the data directory below.
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -137,7 +137,27 @@ final class PostgresServer implements AutoCloseable {
 
     /** The agents' {@code --metadata} URL (with the password). */
     String agentUrl() {
-        return "postgresql://" + USER + ":" + PASSWORD + "@127.0.0.1:" + port + "/" + DATABASE;
+        return agentUrl(DATABASE);
+    }
+
+    /** The {@code --metadata} URL of {@code database} (with the password). */
+    public String agentUrl(String database) {
+        return "postgresql://" + USER + ":" + PASSWORD + "@127.0.0.1:" + port + "/" + database;
+    }
+
+    /** Creates database {@code name}. */
+    public void createDatabase(String name) {
+        execute("postgres", "CREATE DATABASE " + name);
+    }
+
+    /** Runs {@code sql} in {@code database}. */
+    public void execute(String database, String sql) {
+        try (Connection connection = connect(database);
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL failed to run " + sql + ": " + e.getMessage(), e);
+        }
     }
 
     /** The same URL with the password masked, for reports and logs. */
@@ -146,10 +166,10 @@ final class PostgresServer implements AutoCloseable {
     }
 
     /** Transactions of the benchmark database, from {@code pg_stat_database}. */
-    record TransactionCounts(long commits, long rollbacks) {
+    public record TransactionCounts(long commits, long rollbacks) {
         static final TransactionCounts NONE = new TransactionCounts(0, 0);
 
-        TransactionCounts minus(TransactionCounts earlier) {
+        public TransactionCounts minus(TransactionCounts earlier) {
             return new TransactionCounts(commits - earlier.commits, rollbacks - earlier.rollbacks);
         }
     }
@@ -160,10 +180,15 @@ final class PostgresServer implements AutoCloseable {
      * about a second; the query itself counts one transaction, in database {@code postgres}.
      */
     TransactionCounts transactions() {
+        return transactions(DATABASE);
+    }
+
+    /** As {@link #transactions()}, of {@code database}. */
+    public TransactionCounts transactions(String database) {
         try (Connection connection = connect("postgres");
                 PreparedStatement query = connection.prepareStatement(
                         "SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = ?")) {
-            query.setString(1, DATABASE);
+            query.setString(1, database);
             try (ResultSet row = query.executeQuery()) {
                 return row.next() ? new TransactionCounts(row.getLong(1), row.getLong(2)) : TransactionCounts.NONE;
             }
@@ -177,12 +202,17 @@ final class PostgresServer implements AutoCloseable {
      * {@code pg_stat_statements}; transaction control ({@code BEGIN}, {@code COMMIT}, ...) included.
      */
     Map<String, Long> statementCalls() {
+        return statementCalls(DATABASE);
+    }
+
+    /** As {@link #statementCalls()}, of {@code database}. */
+    public Map<String, Long> statementCalls(String database) {
         Map<String, Long> calls = new java.util.HashMap<>();
         try (Connection connection = connect("postgres");
                 PreparedStatement query = connection.prepareStatement("SELECT s.query, sum(s.calls) FROM "
                         + "pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = ? "
                         + "GROUP BY s.query")) {
-            query.setString(1, DATABASE);
+            query.setString(1, database);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     calls.merge(rows.getString(1), rows.getLong(2), Long::sum);
@@ -193,19 +223,6 @@ final class PostgresServer implements AutoCloseable {
                     "cannot read pg_stat_statements on port " + port + ": " + e.getMessage(), e);
         }
         return Map.copyOf(calls);
-    }
-
-    private void execute(String database, String sql) {
-        try (Connection connection = connect(database);
-                Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        } catch (SQLException e) {
-            throw new IllegalStateException("PostgreSQL failed to run " + sql + ": " + e.getMessage(), e);
-        }
-    }
-
-    private Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database, USER, PASSWORD);
     }
 
     private void awaitReady() throws IOException, InterruptedException {
@@ -223,6 +240,28 @@ final class PostgresServer implements AutoCloseable {
     }
 
     /** Fast shutdown (SIGINT: abort sessions, checkpoint, stop); killed if it takes longer than 30 s. */
+    /**
+     * Rows the scans of {@code database} returned so far ({@code pg_stat_database.tup_returned}: live rows of
+     * sequential scans and index entries of index scans): the reading work its queries made the server do.
+     */
+    public long rowsRead(String database) {
+        try (Connection connection = connect("postgres");
+                PreparedStatement query =
+                        connection.prepareStatement("SELECT tup_returned FROM pg_stat_database WHERE datname = ?")) {
+            query.setString(1, database);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read pg_stat_database on port " + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens a connection to {@code database} as the superuser. */
+    public Connection connect(String database) throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database, USER, PASSWORD);
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (!server.isAlive()) {

@@ -135,6 +135,9 @@ final class AgentRuntime implements AutoCloseable {
             LOGGER.info("Maintenance jobs are off: this agent runs no compaction, retention or cleanup");
         }
         agent.topics().configs().addCheck(Tableflow::validate);
+        // Whether or not this agent runs Tableflow, it expires the offsets of the groups routed to it: a
+        // change topic's progress must outlive any quiet spell of its stream.
+        agent.groups().retainOffsetsOf(ChangeStreams.progressGroups(metadata));
         // Known once the listener is bound (it starts last); the change topics publish through it.
         AtomicReference<HostPort> kafkaListener = new AtomicReference<>();
         if (settings.tableflow()) {

@@ -28,6 +28,9 @@ import java.util.Objects;
  * @param tableflowLease how long a table's lease lasts: a table whose agent died moves within it
  * @param tableflowStallTimeout how long a table's rounds may keep failing before it counts as stalled
  *     and its retention hold is let go
+ * @param tableflowUpsertIndexBytes the heap the key indexes of the agent's upsert tables may take together
+ * @param changesHoldTimeout how long a change topic may stay behind its table without publishing before
+ *     its retention hold on the source topic is let go
  */
 record AgentSettings(
         HostPort listen,
@@ -41,7 +44,9 @@ record AgentSettings(
         MaintenanceConfig maintenanceConfig,
         boolean tableflow,
         Duration tableflowLease,
-        Duration tableflowStallTimeout) {
+        Duration tableflowStallTimeout,
+        long tableflowUpsertIndexBytes,
+        Duration changesHoldTimeout) {
 
     public AgentSettings {
         Objects.requireNonNull(listen, "listen");

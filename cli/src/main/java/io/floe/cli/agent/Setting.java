@@ -11,6 +11,7 @@ import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
 import io.floe.tableflow.TableflowConfig;
+import io.floe.tableflow.changes.stream.ChangeStreamConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
@@ -211,7 +212,20 @@ enum Setting {
             .byDefault(TableflowConfig.DEFAULT_STALL_TIMEOUT.toMillis(), "(1 hour)")
             .doc("How long a table's rounds may keep failing (an incompatible schema, a broken catalog) before it is"
                     + " reported stalled (log, metric, `floe tables describe`) and stops holding back retention.")
-            .shows(s -> s.tableflowStallTimeout().toMillis()));
+            .shows(s -> s.tableflowStallTimeout().toMillis())),
+    TABLEFLOW_UPSERT_INDEX_BYTES(integer(0, Limits.TABLEFLOW_UPSERT_INDEX_BYTES_MAX)
+            .byDefault(TableflowConfig.DEFAULT_UPSERT_INDEX_BYTES, "(256 MiB, about 1.6 million keys of 16 bytes)")
+            .doc("Heap the key indexes of the agent's upsert tables may take together, about 160 bytes a key of 16"
+                    + " bytes, shared fairly between the tables; a table whose index does not fit looks its keys up"
+                    + " in its files instead. Keep it to about a quarter of the heap (`-Xmx`).")
+            .shows(AgentSettings::tableflowUpsertIndexBytes)),
+    TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS(integer(Limits.TABLEFLOW_STALL_TIMEOUT_MS_MIN, Limits.EXPIRATION_MS_MAX)
+            .byDefault(ChangeStreamConfig.DEFAULT_HOLD_TIMEOUT.toMillis(), "(1 day)")
+            .doc("How long an upsert table's change topic may stay behind its table without publishing (failing, or"
+                    + " halted on a range it cannot replay) before it stops holding back the source topic's"
+                    + " retention and snapshot expiry (log, `floe_tableflow_changes_stream_hold_released_total`);"
+                    + " `floe_tableflow_changes_stream_stalled_seconds` shows how long one has been stuck.")
+            .shows(s -> s.changesHoldTimeout().toMillis()));
 
     /** Defaults that the resolver or the start-up line use as well. */
     static final class Defaults {
@@ -245,6 +259,8 @@ enum Setting {
         static final long EXPIRATION_MS_MAX = 31_536_000_000L; // 365 days
         /** Below a minute a table would be given up on during an ordinary catalog or store outage. */
         static final long TABLEFLOW_STALL_TIMEOUT_MS_MIN = 60_000;
+        /** A terabyte: far beyond any heap this runs in, below an overflow of the estimates it bounds. */
+        static final long TABLEFLOW_UPSERT_INDEX_BYTES_MAX = 1L << 40;
 
         private Limits() {}
     }

@@ -70,7 +70,9 @@ final class SettingsResolver {
                 maintenanceConfig(),
                 bool(Setting.TABLEFLOW),
                 Duration.ofMillis(integer(Setting.TABLEFLOW_LEASE_MS)),
-                Duration.ofMillis(integer(Setting.TABLEFLOW_STALL_TIMEOUT_MS)));
+                Duration.ofMillis(integer(Setting.TABLEFLOW_STALL_TIMEOUT_MS)),
+                integer(Setting.TABLEFLOW_UPSERT_INDEX_BYTES),
+                Duration.ofMillis(integer(Setting.TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS)));
     }
 
     /** A typo in a config file would otherwise silently leave a setting at its default. */

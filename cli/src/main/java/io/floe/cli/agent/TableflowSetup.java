@@ -42,7 +42,8 @@ final class TableflowSetup {
     static TableflowConfig config(AgentSettings settings) {
         return TableflowConfig.defaults(spool(settings))
                 .withLeaseTtl(settings.tableflowLease())
-                .withStallTimeout(settings.tableflowStallTimeout());
+                .withStallTimeout(settings.tableflowStallTimeout())
+                .withUpsertIndexBytes(settings.tableflowUpsertIndexBytes());
     }
 
     static TableCatalog catalog(AgentSettings settings, ObjectStore objects) {
@@ -93,9 +94,11 @@ final class TableflowSetup {
                 tables, metadata, metadata, new CommittedLog(metadata, objects), ChangeLimits.DEFAULTS, clock, meters);
         Supplier<Optional<String>> bootstrap = () -> kafka.get().map(TableflowSetup::reachable);
         return new ChangeStreams(
-                ChangeStreamConfig.defaults(bootstrap, settings.clusterId(), FloeVersion.version()),
+                ChangeStreamConfig.defaults(bootstrap, settings.clusterId(), FloeVersion.version())
+                        .withHoldTimeout(settings.changesHoldTimeout()),
                 queries,
                 tables,
+                metadata,
                 clock,
                 meters);
     }

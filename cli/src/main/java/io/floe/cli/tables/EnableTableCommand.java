@@ -75,6 +75,14 @@ final class EnableTableCommand implements Callable<Integer> {
     private String keyColumns;
 
     @Option(
+            names = "--key-columns-match-record-key",
+            negatable = true,
+            description = "Declare that record keys map one-to-one to the --key-columns values (each record key"
+                    + " carries one id, as Debezium keys by the primary key): required on a topic with"
+                    + " cleanup.policy=compact, whose compaction keeps the newest record per record key.")
+    private Boolean keyColumnsMatchRecordKey;
+
+    @Option(
             names = "--delta",
             negatable = true,
             description = "Publish the table as a Delta table too (a Delta log over the same data files).")
@@ -112,6 +120,7 @@ final class EnableTableCommand implements Callable<Integer> {
         put(configs, TableflowConfigs.DELTA_ENABLED, delta);
         put(configs, TableflowConfigs.MODE, mode);
         put(configs, TableflowConfigs.UPSERT_KEY_COLUMNS, keyColumns);
+        put(configs, TableflowConfigs.UPSERT_KEY_COLUMNS_MATCH_RECORD_KEY, keyColumnsMatchRecordKey);
         put(configs, TableflowConfigs.CHANGES_TOPIC, changesTopic);
         return options.run("enable", spec.commandLine().getErr(), admin -> {
             TablesOptions.set(admin, topic, configs);

@@ -7,6 +7,7 @@ import io.floe.agent.AgentConfig;
 import io.floe.agent.cluster.NodeIds;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.objectstore.s3.S3ObjectStoreConfig.StaticCredentials;
+import io.floe.tableflow.TableflowConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -191,7 +192,9 @@ class SettingsResolverTest {
                                 .withProducerIdExpiration(Duration.ofHours(1)),
                         true,
                         Duration.ofSeconds(15),
-                        Duration.ofHours(1)));
+                        Duration.ofHours(1),
+                        TableflowConfig.DEFAULT_UPSERT_INDEX_BYTES,
+                        Duration.ofDays(1)));
     }
 
     @Test
@@ -382,12 +385,31 @@ class SettingsResolverTest {
     }
 
     @Test
+    void theChangeTopicsHoldTimeoutIsReadAndBounded() {
+        assertThat(resolveFlags(Setting.TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS, "604800000")
+                        .changesHoldTimeout())
+                .isEqualTo(Duration.ofDays(7));
+        assertThatThrownBy(() -> resolveFlags(Setting.TABLEFLOW_CHANGES_HOLD_TIMEOUT_MS, "1000"))
+                .hasMessageStartingWith("invalid value '1000' for --tableflow-changes-hold-timeout-ms: expected an"
+                        + " integer from 60000 to");
+    }
+
+    @Test
     void theTableflowStallTimeoutIsReadAndBounded() {
         assertThat(resolveFlags(Setting.TABLEFLOW_STALL_TIMEOUT_MS, "600000").tableflowStallTimeout())
                 .isEqualTo(Duration.ofMinutes(10));
         assertThatThrownBy(() -> resolveFlags(Setting.TABLEFLOW_STALL_TIMEOUT_MS, "1000"))
                 .hasMessageStartingWith("invalid value '1000' for --tableflow-stall-timeout-ms: expected an integer"
                         + " from 60000 to");
+    }
+
+    @Test
+    void theUpsertIndexBudgetIsReadAndBounded() {
+        assertThat(resolveFlags(Setting.TABLEFLOW_UPSERT_INDEX_BYTES, "1048576").tableflowUpsertIndexBytes())
+                .isEqualTo(1L << 20);
+        assertThatThrownBy(() -> resolveFlags(Setting.TABLEFLOW_UPSERT_INDEX_BYTES, "-1"))
+                .hasMessageStartingWith(
+                        "invalid value '-1' for --tableflow-upsert-index-bytes: expected an integer" + " from 0 to");
     }
 
     @Test

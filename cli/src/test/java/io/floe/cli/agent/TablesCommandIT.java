@@ -113,6 +113,29 @@ class TablesCommandIT {
                     .isZero();
             assertThat(floe("tables", "disable", "orders", "--bootstrap", bootstrap))
                     .isZero();
+            // Id columns on a compacted topic: refused until the record keys are declared to match the ids.
+            assertThat(floe(
+                            "topics",
+                            "create",
+                            "ledger",
+                            "--partitions",
+                            "1",
+                            "--config",
+                            "cleanup.policy=compact",
+                            "--bootstrap",
+                            bootstrap))
+                    .isZero();
+            assertThat(enableKeyedByColumn("ledger", orders, "id", bootstrap)).isEqualTo(1);
+            assertThat(err.toString())
+                    .contains(
+                            "cleanup.policy=compact keeps only the newest record of each record key",
+                            "set floe.tableflow.upsert.key.columns.match.record.key=true if each record key carries"
+                                    + " one id");
+            assertThat(enableKeyedByColumn("ledger", orders, "id", bootstrap, "--key-columns-match-record-key"))
+                    .as(err.toString())
+                    .isZero();
+            assertThat(floe("tables", "disable", "ledger", "--bootstrap", bootstrap))
+                    .isZero();
             // A value field may not take a name that Iceberg or another engine reserves: refused when set.
             assertThat(floe(
                             "tables",
@@ -177,8 +200,8 @@ class TablesCommandIT {
     }
 
     /** {@code floe tables enable} of an upsert table of JSON values keyed by one column of the value. */
-    private int enableKeyedByColumn(String topic, String schema, String keyColumn, String bootstrap) {
-        return floe(
+    private int enableKeyedByColumn(String topic, String schema, String keyColumn, String bootstrap, String... more) {
+        List<String> args = new ArrayList<>(List.of(
                 "tables",
                 "enable",
                 topic,
@@ -191,7 +214,9 @@ class TablesCommandIT {
                 "--key-columns",
                 keyColumn,
                 "--bootstrap",
-                bootstrap);
+                bootstrap));
+        args.addAll(List.of(more));
+        return floe(args.toArray(String[]::new));
     }
 
     private int floe(String... args) {

@@ -177,7 +177,12 @@ class StreamsWordCountIT {
         try (InProcessFloe floe = InProcessFloe.start(dataDir)) {
             Records.createTopic(floe.bootstrap(), INPUT, PARTITIONS);
             Records.createTopic(floe.bootstrap(), OUTPUT, PARTITIONS);
-            try (KafkaStreams streams = new KafkaStreams(wordCount(), streamsConfig(floe.bootstrap()))) {
+            Properties segmented = streamsConfig(floe.bootstrap());
+            // The changelog's segments roll at a record more than 1 ms younger than their first: the two
+            // rounds below lie in closed segments but for their last records (Kafka never cleans the
+            // active segment; by default it rolls after 7 days).
+            segmented.put(StreamsConfig.topicPrefix(TopicConfig.SEGMENT_MS_CONFIG), "1");
+            try (KafkaStreams streams = new KafkaStreams(wordCount(), segmented)) {
                 streams.start();
                 // Two rounds, so each changelog partition holds batches before its last one (which key
                 // compaction never cleans) with several counts of each word.

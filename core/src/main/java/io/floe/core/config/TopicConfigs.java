@@ -22,6 +22,12 @@ public final class TopicConfigs {
     public static final String RETENTION_MS = "retention.ms";
     public static final String RETENTION_BYTES = "retention.bytes";
     public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
+    public static final String DELETE_RETENTION_MS = "delete.retention.ms";
+    public static final String MIN_COMPACTION_LAG_MS = "min.compaction.lag.ms";
+    public static final String MAX_COMPACTION_LAG_MS = "max.compaction.lag.ms";
+    public static final String MIN_CLEANABLE_DIRTY_RATIO = "min.cleanable.dirty.ratio";
+    public static final String SEGMENT_BYTES = "segment.bytes";
+    public static final String SEGMENT_MS = "segment.ms";
     public static final String FLOE_PREFIX = "floe.";
 
     private static final Map<String, TopicConfigDef> DEFINITIONS = definitions();
@@ -39,6 +45,7 @@ public final class TopicConfigs {
     /** Checks names and values of topic overrides; throws {@link InvalidConfigException} for the first bad one. */
     public void validate(Map<String, String> overrides) {
         overrides.forEach(this::validateOne);
+        checkCompactionLags(overrides);
         for (Consumer<Map<String, String>> check : checks) {
             check.accept(overrides);
         }
@@ -148,6 +155,25 @@ public final class TopicConfigs {
         return DEFINITIONS.containsKey(name) || name.startsWith(FLOE_PREFIX);
     }
 
+    /** Kafka's {@code LogConfig.validateValues}: the effective minimum compaction lag may not exceed the maximum. */
+    private void checkCompactionLags(Map<String, String> overrides) {
+        long min = Long.parseLong(effective(overrides, MIN_COMPACTION_LAG_MS).trim());
+        long max = Long.parseLong(effective(overrides, MAX_COMPACTION_LAG_MS).trim());
+        if (min > max) {
+            throw new InvalidConfigException("conflict topic config setting " + MIN_COMPACTION_LAG_MS + " (" + min
+                    + ") > " + MAX_COMPACTION_LAG_MS + " (" + max + ")");
+        }
+    }
+
+    private String effective(Map<String, String> overrides, String name) {
+        String override = overrides.get(name);
+        if (override != null) {
+            return override;
+        }
+        String agentValue = agentDefaults.get(name);
+        return agentValue != null ? agentValue : DEFINITIONS.get(name).defaultValue();
+    }
+
     private void validateOne(String name, String value) {
         TopicConfigDef def = DEFINITIONS.get(name);
         if (def != null) {
@@ -172,11 +198,13 @@ public final class TopicConfigs {
                                 "producer",
                                 Set.of("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
                                 "batches are stored as the producer compressed them"),
-                        new TopicConfigDef(
-                                "delete.retention.ms",
+                        TopicConfigDef.atLeast(
+                                DELETE_RETENTION_MS,
                                 ConfigType.LONG,
                                 "86400000",
-                                "how long tombstones are kept in compacted topics"),
+                                0,
+                                "how long tombstones and transaction markers stay after key compaction first finds"
+                                        + " them removable"),
                         new TopicConfigDef(
                                 "file.delete.delay.ms", ConfigType.LONG, "60000", "delay before deleting an object"),
                         new TopicConfigDef(
@@ -187,11 +215,12 @@ public final class TopicConfigs {
                         new TopicConfigDef(
                                 "flush.ms", ConfigType.LONG, "9223372036854775807", "ignored: every ack is durable"),
                         new TopicConfigDef("index.interval.bytes", ConfigType.INT, "4096", "ignored by Floe"),
-                        new TopicConfigDef(
-                                "max.compaction.lag.ms",
+                        TopicConfigDef.atLeast(
+                                MAX_COMPACTION_LAG_MS,
                                 ConfigType.LONG,
                                 "9223372036854775807",
-                                "maximum time a record stays uncompacted"),
+                                1,
+                                "maximum time a record stays uncompacted (also rolls the emulated segment)"),
                         new TopicConfigDef(
                                 MAX_MESSAGE_BYTES, ConfigType.INT, "1048588", "largest record batch accepted"),
                         new TopicConfigDef(
@@ -210,12 +239,13 @@ public final class TopicConfigs {
                                 "CreateTime",
                                 Set.of("CreateTime", "LogAppendTime"),
                                 "CreateTime keeps producer timestamps"),
-                        new TopicConfigDef(
-                                "min.cleanable.dirty.ratio", ConfigType.DOUBLE, "0.5", "when key compaction runs"),
-                        new TopicConfigDef(
-                                "min.compaction.lag.ms",
+                        TopicConfigDef.between(
+                                MIN_CLEANABLE_DIRTY_RATIO, ConfigType.DOUBLE, "0.5", 0, 1, "when key compaction runs"),
+                        TopicConfigDef.atLeast(
+                                MIN_COMPACTION_LAG_MS,
                                 ConfigType.LONG,
                                 "0",
+                                0,
                                 "minimum time a record stays uncompacted"),
                         new TopicConfigDef(
                                 "min.insync.replicas",
@@ -226,8 +256,20 @@ public final class TopicConfigs {
                                 RETENTION_BYTES, ConfigType.LONG, "-1", "maximum log size per partition, -1 unlimited"),
                         new TopicConfigDef(
                                 RETENTION_MS, ConfigType.LONG, "604800000", "how long records are kept, -1 forever"),
-                        new TopicConfigDef("segment.bytes", ConfigType.INT, "1073741824", "ignored by Floe"),
-                        new TopicConfigDef("segment.ms", ConfigType.LONG, "604800000", "ignored by Floe"),
+                        TopicConfigDef.atLeast(
+                                SEGMENT_BYTES,
+                                ConfigType.INT,
+                                "1073741824",
+                                1024 * 1024,
+                                "size at which Kafka rolls a segment; key compaction never cleans the emulated"
+                                        + " active segment"),
+                        TopicConfigDef.atLeast(
+                                SEGMENT_MS,
+                                ConfigType.LONG,
+                                "604800000",
+                                1,
+                                "time after which Kafka rolls a segment; key compaction never cleans the emulated"
+                                        + " active segment"),
                         new TopicConfigDef(
                                 "unclean.leader.election.enable", ConfigType.BOOLEAN, "false", "no replicas in Floe"))
                 .forEach(def -> defs.put(def.name(), def));

@@ -11,8 +11,10 @@ import java.util.Objects;
  * date about the membership) can no longer write for it.
  *
  * @param priorMembersUntil until this time members of an earlier holder (or of this owner before
- *     its lease ran out) may still believe they own partitions: their session timeouts have not
- *     passed since that holder last answered them. A new holder forms no generation before it.
+ *     its lease ran out) that the store has no record of may still believe they own partitions: their
+ *     session timeouts have not passed since that holder last answered them. A new holder forms no
+ *     generation before it. Recorded members ({@link Leases#recordedMembers}) are not covered: the new
+ *     holder knows them and waits for each itself.
  */
 public record CoordinatorLease(String groupId, String owner, long epoch, Instant expiresAt, Instant priorMembersUntil) {
 

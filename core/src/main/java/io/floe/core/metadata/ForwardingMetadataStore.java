@@ -1,6 +1,8 @@
 package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
@@ -9,6 +11,7 @@ import io.floe.core.log.TopicPartition;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -199,6 +203,29 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public MarkerCleaning cleanMarkers(
+            TopicPartition topicPartition,
+            long fromOffset,
+            long toOffset,
+            Instant now,
+            Instant deleteHorizon,
+            int maxMarkers) {
+        return call(
+                MetadataOperation.CLEAN_MARKERS,
+                () -> delegate.cleanMarkers(topicPartition, fromOffset, toOffset, now, deleteHorizon, maxMarkers));
+    }
+
+    @Override
+    public long activeSegment(TopicPartition topicPartition) {
+        return call(MetadataOperation.ACTIVE_SEGMENT, () -> delegate.activeSegment(topicPartition));
+    }
+
+    @Override
+    public long rollSegment(TopicPartition topicPartition, long baseOffset) {
+        return call(MetadataOperation.ROLL_SEGMENT, () -> delegate.rollSegment(topicPartition, baseOffset));
+    }
+
+    @Override
     public void commitOffsets(String groupId, Map<TopicPartition, CommittedOffset> offsets) {
         run(MetadataOperation.COMMIT_OFFSETS, () -> delegate.commitOffsets(groupId, offsets));
     }
@@ -214,13 +241,18 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        return call(MetadataOperation.DELETE_OFFSETS, () -> delegate.deleteOffsets(groupId, partitions));
+    public FetchedOffsets fetchOffsets(String groupId) {
+        return call(MetadataOperation.FETCH_OFFSETS, () -> delegate.fetchOffsets(groupId));
     }
 
     @Override
-    public int deleteGroupOffsets(String groupId) {
-        return call(MetadataOperation.DELETE_GROUP_OFFSETS, () -> delegate.deleteGroupOffsets(groupId));
+    public OptionalInt deleteOffsets(CoordinatorLease coordinator, Collection<TopicPartition> partitions) {
+        return call(MetadataOperation.DELETE_OFFSETS, () -> delegate.deleteOffsets(coordinator, partitions));
+    }
+
+    @Override
+    public OptionalInt deleteGroupOffsets(CoordinatorLease coordinator) {
+        return call(MetadataOperation.DELETE_GROUP_OFFSETS, () -> delegate.deleteGroupOffsets(coordinator));
     }
 
     @Override
@@ -229,13 +261,20 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int expireOffsets(String groupId, Instant committedBefore) {
-        return call(MetadataOperation.EXPIRE_OFFSETS, () -> delegate.expireOffsets(groupId, committedBefore));
+    public int expireOffsets(String groupId, Instant committedBefore, String coordinator, Instant now) {
+        return call(
+                MetadataOperation.EXPIRE_OFFSETS,
+                () -> delegate.expireOffsets(groupId, committedBefore, coordinator, now));
     }
 
     @Override
     public List<String> offsetGroups() {
         return call(MetadataOperation.OFFSET_GROUPS, () -> delegate.offsetGroups());
+    }
+
+    @Override
+    public List<String> groupsCommittedBefore(Instant committedBefore) {
+        return call(MetadataOperation.GROUPS_COMMITTED_BEFORE, () -> delegate.groupsCommittedBefore(committedBefore));
     }
 
     @Override
@@ -294,6 +333,16 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public void releaseCoordinator(CoordinatorLease lease, Instant now) {
         run(MetadataOperation.RELEASE_COORDINATOR, () -> delegate.releaseCoordinator(lease, now));
+    }
+
+    @Override
+    public boolean recordMembers(CoordinatorLease lease, GroupMembership members) {
+        return call(MetadataOperation.RECORD_MEMBERS, () -> delegate.recordMembers(lease, members));
+    }
+
+    @Override
+    public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
+        return call(MetadataOperation.RECORDED_MEMBERS, () -> delegate.recordedMembers(lease));
     }
 
     @Override
@@ -368,12 +417,12 @@ public class ForwardingMetadataStore implements MetadataStore {
     public TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now) {
         return call(
                 MetadataOperation.COMMIT_PENDING_OFFSETS,
-                () -> delegate.commitPendingOffsets(transactionalId, producer, groupId, offsets, now));
+                () -> delegate.commitPendingOffsets(transactionalId, producer, coordinator, offsets, now));
     }
 
     @Override
@@ -385,8 +434,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
-        return call(MetadataOperation.ABORT_EXPIRED, () -> delegate.abortExpired(transactionalId, producer, now));
+    public TransactionOutcome abortExpired(
+            String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now) {
+        return call(
+                MetadataOperation.ABORT_EXPIRED,
+                () -> delegate.abortExpired(transactionalId, producer, startedAtMs, now));
     }
 
     @Override
@@ -408,13 +460,8 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
-    public List<TransactionDescription> expiredTransactions(Instant now) {
-        return call(MetadataOperation.EXPIRED_TRANSACTIONS, () -> delegate.expiredTransactions(now));
-    }
-
-    @Override
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        return call(MetadataOperation.PENDING_OFFSETS, () -> delegate.pendingOffsets(groupId));
+    public List<OpenTransaction> openTransactions() {
+        return call(MetadataOperation.OPEN_TRANSACTIONS, () -> delegate.openTransactions());
     }
 
     @Override

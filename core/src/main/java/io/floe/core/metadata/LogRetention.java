@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * The metadata role of log administration: moving log starts (DeleteRecords, retention), the holds
- * that stop retention, and producer-state expiry. Follows the {@linkplain io.floe.core.metadata
+ * that stop retention, producer-state expiry, and key compaction's transaction markers and emulated
+ * segments. Follows the {@linkplain io.floe.core.metadata
  * package contract}; each method's kind is its {@link MetadataOperation}.
  */
 public interface LogRetention {
@@ -59,4 +60,48 @@ public interface LogRetention {
      * while this runs keeps its state).
      */
     int expireProducers(Instant writtenBefore);
+
+    /**
+     * Key compaction's removal of transaction markers, as Kafka's cleaner removes control batches: looks
+     * at the partition's markers in {@code [fromOffset, toOffset)} (a section key compaction has
+     * cleaned), at most {@code maxMarkers} of them, in offset order, and
+     * <ol>
+     *   <li>removes each whose delete horizon, set by an earlier call, is at or before {@code now};</li>
+     *   <li>gives {@code deleteHorizon} to each that has none yet and that no batch of its producer
+     *       lies before any more, from the first offset of its transaction up to the marker (for an
+     *       abort marker: every record it aborts is gone; for a commit marker: its transaction's
+     *       records are all superseded). A marker never loses its horizon, and none is removed in the
+     *       call that gave it one.</li>
+     * </ol>
+     * Moves the {@linkplain LogReads#logRewrites log rewrites counter} when it removed a marker. Safe to
+     * repeat; nothing for a partition that does not exist.
+     *
+     * @return where a next call continues ({@code toOffset} when the section is done), the markers
+     *     removed, and the earliest horizon of a marker kept among those looked at
+     */
+    MarkerCleaning cleanMarkers(
+            TopicPartition topicPartition,
+            long fromOffset,
+            long toOffset,
+            Instant now,
+            Instant deleteHorizon,
+            int maxMarkers);
+
+    /**
+     * The first offset of the partition's emulated active segment, as key compaction last recorded it
+     * ({@link #rollSegment}); 0 when it never did. Kafka never cleans its active segment, and Floe,
+     * which has no segments, works out where Kafka would have rolled one from the batch rows above
+     * this offset, which key compaction leaves as they were appended.
+     *
+     * @throws UnknownTopicException when the topic or partition does not exist
+     */
+    long activeSegment(TopicPartition topicPartition) throws UnknownTopicException;
+
+    /**
+     * Records that the partition's emulated active segment now begins at {@code baseOffset}; never moves
+     * it back. Returns the first offset of the active segment after the call. Idempotent.
+     *
+     * @throws UnknownTopicException when the topic or partition does not exist
+     */
+    long rollSegment(TopicPartition topicPartition, long baseOffset) throws UnknownTopicException;
 }

@@ -46,16 +46,21 @@ public enum MetadataOperation {
     RELEASE_RETENTION(LogRetention.class, "releaseRetention", IDEMPOTENT_WRITE),
     RETENTION_HOLDS(LogRetention.class, "retentionHolds", READ),
     EXPIRE_PRODUCERS(LogRetention.class, "expireProducers", IDEMPOTENT_WRITE),
+    CLEAN_MARKERS(LogRetention.class, "cleanMarkers", IDEMPOTENT_WRITE),
+    ACTIVE_SEGMENT(LogRetention.class, "activeSegment", READ),
+    ROLL_SEGMENT(LogRetention.class, "rollSegment", IDEMPOTENT_WRITE),
 
     // ConsumerOffsets
     COMMIT_OFFSETS(ConsumerOffsets.class, "commitOffsets", IDEMPOTENT_WRITE),
     COMMIT_OFFSETS_FENCED(ConsumerOffsets.class, "commitOffsets", FENCED_WRITE),
     COMMITTED_OFFSETS(ConsumerOffsets.class, "committedOffsets", READ),
-    DELETE_OFFSETS(ConsumerOffsets.class, "deleteOffsets", IDEMPOTENT_WRITE),
-    DELETE_GROUP_OFFSETS(ConsumerOffsets.class, "deleteGroupOffsets", IDEMPOTENT_WRITE),
+    FETCH_OFFSETS(ConsumerOffsets.class, "fetchOffsets", READ),
+    DELETE_OFFSETS(ConsumerOffsets.class, "deleteOffsets", FENCED_WRITE),
+    DELETE_GROUP_OFFSETS(ConsumerOffsets.class, "deleteGroupOffsets", FENCED_WRITE),
     DELETE_TOPIC_OFFSETS(ConsumerOffsets.class, "deleteTopicOffsets", IDEMPOTENT_WRITE),
     EXPIRE_OFFSETS(ConsumerOffsets.class, "expireOffsets", IDEMPOTENT_WRITE),
     OFFSET_GROUPS(ConsumerOffsets.class, "offsetGroups", READ),
+    GROUPS_COMMITTED_BEFORE(ConsumerOffsets.class, "groupsCommittedBefore", READ),
 
     // AgentMembership
     HEARTBEAT_AGENT(AgentMembership.class, "heartbeatAgent", IDEMPOTENT_WRITE),
@@ -71,6 +76,8 @@ public enum MetadataOperation {
     RELEASE_LEASE(Leases.class, "releaseLease", IDEMPOTENT_WRITE),
     ACQUIRE_COORDINATOR(Leases.class, "acquireCoordinator", IDEMPOTENT_WRITE),
     RELEASE_COORDINATOR(Leases.class, "releaseCoordinator", IDEMPOTENT_WRITE),
+    RECORD_MEMBERS(Leases.class, "recordMembers", FENCED_WRITE),
+    RECORDED_MEMBERS(Leases.class, "recordedMembers", READ),
 
     // Transactions
     INIT_PRODUCER(Transactions.class, "initProducer", FENCED_WRITE),
@@ -82,8 +89,7 @@ public enum MetadataOperation {
     WRITE_MARKER(Transactions.class, "writeMarker", FENCED_WRITE),
     TRANSACTION(Transactions.class, "transaction", READ),
     TRANSACTIONS(Transactions.class, "transactions", READ),
-    EXPIRED_TRANSACTIONS(Transactions.class, "expiredTransactions", READ),
-    PENDING_OFFSETS(Transactions.class, "pendingOffsets", READ),
+    OPEN_TRANSACTIONS(Transactions.class, "openTransactions", READ),
     EXPIRE_TRANSACTIONAL_IDS(Transactions.class, "expireTransactionalIds", IDEMPOTENT_WRITE),
 
     // ObjectLifecycle

@@ -2,6 +2,7 @@ package io.floe.core.metadata;
 
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -10,7 +11,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The metadata role of Kafka transactions: each transactional id's producer and its open transaction,
@@ -22,8 +22,8 @@ import java.util.Set;
  * {@linkplain io.floe.core.metadata package contract}; each method's kind is its
  * {@link MetadataOperation}.
  *
- * <p>Locks are taken in one order by every write: transactional ids' rows (by producer id), then
- * partitions (by id), then producers' partition state.
+ * <p>Locks are taken in one order by every write: transactional ids' rows (by producer id), then a
+ * group's coordinator lease, then partitions (by id), then producers' partition state.
  */
 public interface Transactions {
 
@@ -53,16 +53,20 @@ public interface Transactions {
     TransactionOutcome addOffsets(String transactionalId, ProducerEpoch producer, String groupId, Instant now);
 
     /**
-     * TxnOffsetCommit: keeps {@code offsets} pending in the producer's transaction, beginning one at
-     * {@code now} when none is open (clients of transaction version 2 send no AddOffsetsToTxn), and
-     * replacing its earlier pending offsets for the same partitions; they become the group's committed
-     * offsets when the transaction commits, and are dropped when it aborts. Topics are not checked.
-     * Fenced.
+     * TxnOffsetCommit: keeps {@code offsets} of group {@code coordinator.groupId()} pending in the
+     * producer's transaction, beginning one at {@code now} when none is open (clients of transaction
+     * version 2 send no AddOffsetsToTxn), and replacing its earlier pending offsets for the same
+     * partitions; they become the group's committed offsets when the transaction commits, and are
+     * dropped when it aborts. Like {@link ConsumerOffsets#commitOffsets(CoordinatorLease, Map)}, only
+     * while the group's coordinator lease is still held by {@code coordinator.owner()} at
+     * {@code coordinator.epoch()}, checked in the same store transaction: else
+     * {@link io.floe.core.transaction.TransactionError#NOT_COORDINATOR} and nothing changes, so the
+     * member check the coordinator made in its memory cannot be stale. Topics are not checked. Fenced.
      */
     TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now);
 
@@ -78,10 +82,14 @@ public interface Transactions {
             String transactionalId, ProducerEpoch producer, boolean commit, boolean bumpEpoch, Instant now);
 
     /**
-     * Aborts the producer's open transaction if, at {@code now}, it is still open at that epoch and past
-     * its timeout, and bumps the epoch so that the producer is fenced; refused otherwise. Fenced.
+     * Aborts the open transaction of {@code transactionalId} that began at {@code startedAtMs} (as
+     * {@link #openTransactions} listed it) at {@code producer}'s epoch, which the caller timed out on its
+     * own clock, and bumps the epoch so that the producer is fenced. Refused ({@code INVALID_TXN_STATE})
+     * when that transaction is no longer open (it ended, or another began since), and as elsewhere when
+     * the producer is not current. The store does not compare times: the begin time was stamped on
+     * another agent's clock. Fenced.
      */
-    TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now);
+    TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now);
 
     /**
      * WriteTxnMarkers (an operator aborting a hanging transaction): ends {@code producer}'s open
@@ -98,11 +106,11 @@ public interface Transactions {
     /** Every transactional id, sorted by id. */
     List<TransactionDescription> transactions();
 
-    /** The open transactions past their timeout at {@code now}, oldest first. */
-    List<TransactionDescription> expiredTransactions(Instant now);
-
-    /** The partitions for which {@code groupId} has offsets pending in an open transaction. */
-    Set<TopicPartition> pendingOffsets(String groupId);
+    /**
+     * Every open transaction, sorted by transactional id: one read of the open rows alone (through an
+     * index), so its cost follows the transactions open now, never the transactional ids stored.
+     */
+    List<OpenTransaction> openTransactions();
 
     /**
      * Forgets the transactional ids with no open transaction whose last change is older than

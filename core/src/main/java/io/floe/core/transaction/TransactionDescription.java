@@ -34,9 +34,4 @@ public record TransactionDescription(
         partitions = Set.copyOf(partitions);
         offsetGroups = Set.copyOf(offsetGroups);
     }
-
-    /** Whether the open transaction has run past its timeout at {@code nowMs}. */
-    public boolean expiredAt(long nowMs) {
-        return state == TransactionState.ONGOING && startedAtMs >= 0 && nowMs - startedAtMs > timeoutMs;
-    }
 }

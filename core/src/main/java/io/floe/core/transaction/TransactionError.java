@@ -11,5 +11,10 @@ public enum TransactionError {
     /** The operation does not fit the transaction's state (ending one that is not open, for example). */
     INVALID_TXN_STATE,
     /** A partition named by the operation does not exist. */
-    UNKNOWN_TOPIC_OR_PARTITION
+    UNKNOWN_TOPIC_OR_PARTITION,
+    /**
+     * TxnOffsetCommit: the group's coordinator lease is no longer held by the agent that checked the
+     * member (another agent took the group): the client looks the coordinator up again.
+     */
+    NOT_COORDINATOR
 }

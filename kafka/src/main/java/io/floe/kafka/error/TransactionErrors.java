@@ -55,6 +55,7 @@ public final class TransactionErrors {
                         ? Errors.TRANSACTION_ABORTABLE
                         : Errors.INVALID_TXN_STATE;
             case UNKNOWN_TOPIC_OR_PARTITION -> Errors.UNKNOWN_TOPIC_OR_PARTITION;
+            case NOT_COORDINATOR -> Errors.NOT_COORDINATOR;
         };
     }
 

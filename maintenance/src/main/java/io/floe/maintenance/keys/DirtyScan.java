@@ -11,10 +11,10 @@ import java.util.OptionalLong;
  * Finds how much of a partition's dirty section one pass may clean. It is offered the batch rows from
  * the clean offset on, in offset order, and stops at the first that must wait:
  * <ul>
- *   <li>the log's last batch, which is never cleaned (as Kafka never cleans the active segment): a
- *       consumer at an offset in a gap at the very end would find no batch to read before the high
- *       watermark;</li>
- *   <li>a batch with a record newer than {@code min.compaction.lag.ms} (its max timestamp);</li>
+ *   <li>a batch of the emulated active segment ({@link ActiveSegment}), which Kafka never cleans;</li>
+ *   <li>a batch reaching past the last stable offset (a transaction still open may end below it);</li>
+ *   <li>a batch with a record newer than {@code min.compaction.lag.ms} (its max timestamp), when that
+ *       is set;</li>
  *   <li>a batch in an object younger than the compaction minimum age (the tail being written, which
  *       tailing consumers read from agents' caches);</li>
  *   <li>a batch whose records would overfill the key map, or the row limit.</li>
@@ -23,7 +23,8 @@ import java.util.OptionalLong;
  */
 final class DirtyScan {
 
-    private final long highWatermark;
+    private final long activeSegment;
+    private final long lastStableOffset;
     private final long maxTimestampAtMost;
     private final Instant objectsCreatedBefore;
     private final long recordsMax;
@@ -35,15 +36,24 @@ final class DirtyScan {
     private long end = -1;
 
     /**
-     * @param highWatermark the partition's last stable offset when its rows were read: the batch reaching
-     *     it is the active tail, and later ones may belong to a transaction still open
-     * @param maxTimestampAtMost batches with a larger max timestamp wait ({@code now - min.compaction.lag.ms})
+     * @param activeSegment the first offset of the emulated active segment: batches from there wait
+     * @param lastStableOffset the partition's last stable offset when its rows were read: a batch
+     *     reaching past it waits
+     * @param maxTimestampAtMost batches with a larger max timestamp wait ({@code now - min.compaction.lag.ms},
+     *     {@link Long#MAX_VALUE} when the lag is 0)
      * @param objectsCreatedBefore batches in objects created later wait
      * @param recordsMax offsets one pass may map (the key map's capacity)
      * @param rowsMax batches one pass may map
      */
-    DirtyScan(long highWatermark, long maxTimestampAtMost, Instant objectsCreatedBefore, long recordsMax, int rowsMax) {
-        this.highWatermark = highWatermark;
+    DirtyScan(
+            long activeSegment,
+            long lastStableOffset,
+            long maxTimestampAtMost,
+            Instant objectsCreatedBefore,
+            long recordsMax,
+            int rowsMax) {
+        this.activeSegment = activeSegment;
+        this.lastStableOffset = lastStableOffset;
         this.maxTimestampAtMost = maxTimestampAtMost;
         this.objectsCreatedBefore = objectsCreatedBefore;
         this.recordsMax = recordsMax;
@@ -58,7 +68,8 @@ final class DirtyScan {
         if (oldestTimestamp.isEmpty()) {
             oldestTimestamp = OptionalLong.of(row.maxTimestamp());
         }
-        boolean waits = row.nextOffset() >= highWatermark
+        boolean waits = row.baseOffset() >= activeSegment
+                || row.nextOffset() > lastStableOffset
                 || row.maxTimestamp() > maxTimestampAtMost
                 || ObjectKeys.createdAt(row.object())
                         .map(created -> created.isAfter(objectsCreatedBefore))

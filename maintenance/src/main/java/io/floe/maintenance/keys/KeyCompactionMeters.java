@@ -19,7 +19,11 @@ final class KeyCompactionMeters {
     final Counter unknown;
     final Counter released;
     final Counter failures;
-    /** Age, in milliseconds, of the oldest record not cleaned yet, over every compacted partition. */
+    final Counter markersRemoved;
+    /**
+     * Age, in milliseconds, of the oldest record below the active segment not cleaned yet, over every
+     * compacted partition.
+     */
     final AtomicLong lagMs = new AtomicLong();
 
     KeyCompactionMeters(MeterRegistry meters) {
@@ -50,9 +54,14 @@ final class KeyCompactionMeters {
         failures = Counter.builder("floe.key.compaction.failures")
                 .description("Partitions whose scan or pass failed in a round (logged; the round goes on)")
                 .register(meters);
+        markersRemoved = Counter.builder("floe.key.compaction.markers.removed")
+                .description("Transaction markers key compaction removed: no record of their transaction was"
+                        + " left and delete.retention.ms had passed")
+                .register(meters);
         TimeGauge.builder("floe.key.compaction.lag", lagMs, TimeUnit.MILLISECONDS, AtomicLong::doubleValue)
-                .description("Age of the oldest record key compaction has not cleaned yet (its batch's max"
-                        + " timestamp), over every compacted partition; 0 when all is clean")
+                .description("Age of the oldest record below the emulated active segment that key compaction"
+                        + " has not cleaned yet (its batch's max timestamp), over every compacted partition;"
+                        + " 0 when all is clean")
                 .register(meters);
     }
 

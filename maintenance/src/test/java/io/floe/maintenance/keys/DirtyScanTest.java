@@ -18,8 +18,8 @@ class DirtyScanTest {
     private static final ObjectKey YOUNG = new ObjectKey("segments/0b/" + NOW.toEpochMilli() + "-agent-1-00000002.seg");
 
     @Test
-    void theLastBatchOfTheLogIsNeverCleanable() {
-        DirtyScan scan = scan(30, Long.MAX_VALUE);
+    void theActiveSegmentIsNeverCleanable() {
+        DirtyScan scan = scan(20, 30, Long.MAX_VALUE);
 
         assertThat(scan.offer(batch(0, 9, OLD))).isTrue();
         assertThat(scan.offer(batch(10, 19, OLD))).isTrue();
@@ -33,8 +33,18 @@ class DirtyScanTest {
     }
 
     @Test
+    void aBatchReachingPastTheLastStableOffsetWaits() {
+        DirtyScan scan = scan(100, 15, Long.MAX_VALUE);
+
+        assertThat(scan.offer(batch(0, 9, OLD))).isTrue();
+        assertThat(scan.offer(batch(10, 19, OLD))).isFalse();
+
+        assertThat(scan.result(0).end()).isEqualTo(10);
+    }
+
+    @Test
     void aBatchNewerThanTheMinimumLagWaitsWithEverythingAfterIt() {
-        DirtyScan scan = new DirtyScan(100, NOW.toEpochMilli() - 500, NOW, Long.MAX_VALUE, 1000);
+        DirtyScan scan = new DirtyScan(100, 100, NOW.toEpochMilli() - 500, NOW, Long.MAX_VALUE, 1000);
 
         assertThat(scan.offer(batch(0, 9, OLD))).isTrue();
         assertThat(scan.offer(new BatchCoordinate(TP, 10, 19, OLD, new ByteRange(0, 100), NOW.toEpochMilli())))
@@ -45,7 +55,7 @@ class DirtyScanTest {
 
     @Test
     void aBatchInAYoungObjectWaits() {
-        DirtyScan scan = new DirtyScan(100, NOW.toEpochMilli(), NOW.minusSeconds(30), Long.MAX_VALUE, 1000);
+        DirtyScan scan = new DirtyScan(100, 100, Long.MAX_VALUE, NOW.minusSeconds(30), Long.MAX_VALUE, 1000);
 
         assertThat(scan.offer(batch(0, 9, OLD))).isTrue();
         assertThat(scan.offer(batch(10, 19, YOUNG))).isFalse();
@@ -55,7 +65,7 @@ class DirtyScanTest {
 
     @Test
     void theKeyMapsCapacityBoundsThePass() {
-        DirtyScan scan = scan(100, 25);
+        DirtyScan scan = scan(100, 100, 25);
 
         assertThat(scan.offer(batch(0, 9, OLD))).isTrue();
         assertThat(scan.offer(batch(10, 19, OLD))).isTrue();
@@ -66,7 +76,7 @@ class DirtyScanTest {
 
     @Test
     void nothingDirtyEndsWhereTheScanBegan() {
-        DirtySection section = scan(40, Long.MAX_VALUE).result(40);
+        DirtySection section = scan(40, 40, Long.MAX_VALUE).result(40);
 
         assertThat(section.cleanable()).isEmpty();
         assertThat(section.end()).isEqualTo(40);
@@ -75,7 +85,7 @@ class DirtyScanTest {
 
     @Test
     void aFirstBatchThatMustWaitEndsThePassBelowIt() {
-        DirtyScan scan = scan(30, Long.MAX_VALUE);
+        DirtyScan scan = scan(100, 29, Long.MAX_VALUE);
 
         assertThat(scan.offer(batch(20, 29, OLD))).isFalse();
 
@@ -87,8 +97,8 @@ class DirtyScanTest {
         assertThat(section.oldestTimestamp()).hasValue(NOW.toEpochMilli() - 1000);
     }
 
-    private static DirtyScan scan(long highWatermark, long recordsMax) {
-        return new DirtyScan(highWatermark, NOW.toEpochMilli(), NOW.minusSeconds(30), recordsMax, 1000);
+    private static DirtyScan scan(long activeSegment, long lastStableOffset, long recordsMax) {
+        return new DirtyScan(activeSegment, lastStableOffset, Long.MAX_VALUE, NOW.minusSeconds(30), recordsMax, 1000);
     }
 
     private static BatchCoordinate batch(long base, long last, ObjectKey object) {

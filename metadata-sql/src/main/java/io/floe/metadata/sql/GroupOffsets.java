@@ -10,12 +10,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Rows of {@code group_offsets}: one per group and partition. Rows name topics, as Kafka does, so
+ * Rows of {@code group_offsets}: one per group and partition (and reads of the group's
+ * {@code pending_offsets}, which transactions write). Rows name topics, as Kafka does, so
  * they stay readable after the topic is gone; topic deletion clears them explicitly. Each method
  * runs inside the caller's transaction.
  */
@@ -67,6 +70,21 @@ final class GroupOffsets {
         return offsets;
     }
 
+    /** The partitions for which the group has offsets pending in an open transaction ({@code pending_offsets}). */
+    Set<TopicPartition> pending(Connection connection, String groupId) throws SQLException {
+        Set<TopicPartition> pending = new HashSet<>();
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT topic_name, partition_index FROM pending_offsets WHERE group_id = ?")) {
+            select.setString(1, groupId);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    pending.add(new TopicPartition(rows.getString(1), rows.getInt(2)));
+                }
+            }
+        }
+        return pending;
+    }
+
     int delete(Connection connection, String groupId, Collection<TopicPartition> partitions) throws SQLException {
         int deleted = 0;
         try (PreparedStatement delete = connection.prepareStatement(
@@ -104,6 +122,22 @@ final class GroupOffsets {
                 ResultSet rows = select.executeQuery()) {
             while (rows.next()) {
                 groups.add(rows.getString(1));
+            }
+        }
+        Collections.sort(groups);
+        return groups;
+    }
+
+    /** Through {@code group_offsets_by_time}: reads the offsets older than the cutoff alone. */
+    List<String> groupsCommittedBefore(Connection connection, Instant committedBefore) throws SQLException {
+        List<String> groups = new ArrayList<>();
+        try (PreparedStatement select =
+                connection.prepareStatement("SELECT DISTINCT group_id FROM group_offsets WHERE commit_timestamp < ?")) {
+            select.setLong(1, committedBefore.toEpochMilli());
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    groups.add(rows.getString(1));
+                }
             }
         }
         Collections.sort(groups);

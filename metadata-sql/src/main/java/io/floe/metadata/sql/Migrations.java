@@ -252,6 +252,56 @@ final class Migrations {
                     "CREATE INDEX producer_state_open_by_producer ON producer_state (producer_id)"
                             + " WHERE txn_first_offset IS NOT NULL"));
 
+    /**
+     * Key compaction's bookkeeping: the delete horizon of a transaction marker it found removable (Kafka
+     * stamps it into the control batch, KIP-534), and the first offset of each partition's emulated
+     * active segment, which it never cleans. Both are written by key compaction only.
+     */
+    private static final Migration KEY_COMPACTION_STATE = new Migration(
+            11,
+            "transaction markers' delete horizon, emulated active segments",
+            List.of(
+                    "ALTER TABLE txn_markers ADD COLUMN delete_horizon BIGINT",
+                    "ALTER TABLE partitions ADD COLUMN segment_base_offset BIGINT NOT NULL DEFAULT 0"));
+
+    /**
+     * Indexes for the periodic work that looks for what is due, so that its cost follows what is due and
+     * not what was ever stored: offsets past retention (by commit time), transactional ids past their
+     * expiration (by last change), live agents (by heartbeat; a killed agent's row stays behind).
+     */
+    private static final Migration DUE_WORK_INDEXES = new Migration(
+            12,
+            "indexes for periodic work",
+            List.of(
+                    "CREATE INDEX group_offsets_by_time ON group_offsets (commit_timestamp)",
+                    "CREATE INDEX transactions_by_update ON transactions (updated_at)",
+                    "CREATE INDEX agents_by_heartbeat ON agents (heartbeat_at)"));
+
+    /**
+     * The members each group's coordinator records with its lease (issue 27): the epoch they were
+     * recorded at (0: never, as by agents of earlier versions, whose successors then wait out the
+     * members' sessions), the group's protocol and generation, and a row per member.
+     */
+    private static final Migration COORDINATOR_MEMBERS = new Migration(
+            13,
+            "members recorded with group coordinator leases",
+            List.of(
+                    "ALTER TABLE group_coordinators ADD COLUMN members_epoch BIGINT NOT NULL DEFAULT 0",
+                    "ALTER TABLE group_coordinators ADD COLUMN group_protocol VARCHAR(16) NOT NULL DEFAULT 'CLASSIC'",
+                    "ALTER TABLE group_coordinators ADD COLUMN generation_id INTEGER NOT NULL DEFAULT 0",
+                    "ALTER TABLE group_coordinators ADD COLUMN protocol_type TEXT NOT NULL DEFAULT ''",
+                    "ALTER TABLE group_coordinators ADD COLUMN protocol_name TEXT NOT NULL DEFAULT ''",
+                    """
+            CREATE TABLE group_coordinator_members (
+                group_id TEXT NOT NULL,
+                member_id TEXT NOT NULL,
+                group_instance_id TEXT,
+                client_id TEXT NOT NULL,
+                client_host TEXT NOT NULL,
+                session_timeout_ms INTEGER NOT NULL,
+                rebalance_timeout_ms INTEGER NOT NULL,
+                PRIMARY KEY (group_id, member_id))"""));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(
             INITIAL,
@@ -263,7 +313,10 @@ final class Migrations {
             LOG_REWRITES,
             PRODUCER_EXPIRY,
             COORDINATOR_LEASES,
-            TRANSACTIONS);
+            TRANSACTIONS,
+            KEY_COMPACTION_STATE,
+            DUE_WORK_INDEXES,
+            COORDINATOR_MEMBERS);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

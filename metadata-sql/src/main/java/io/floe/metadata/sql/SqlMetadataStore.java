@@ -2,6 +2,8 @@ package io.floe.metadata.sql;
 
 import io.floe.core.concurrency.Concurrency;
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
+import io.floe.core.group.GroupMembership;
 import io.floe.core.log.AbortedTransaction;
 import io.floe.core.log.BatchCoordinate;
 import io.floe.core.log.LogEntry;
@@ -13,6 +15,7 @@ import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.CommitOutcome;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.JobLease;
+import io.floe.core.metadata.MarkerCleaning;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.MetadataStoreException;
 import io.floe.core.metadata.NodeIdClaim;
@@ -27,6 +30,8 @@ import io.floe.core.metadata.StoredObject;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.topic.UnknownTopicException;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionOutcome;
@@ -34,19 +39,17 @@ import io.floe.core.transaction.TransactionState;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,7 +100,7 @@ public final class SqlMetadataStore implements MetadataStore {
         this.retentionHolds = new RetentionHolds(dialect);
         this.nodeIds = new NodeIds(leases);
         this.coordinators = new CoordinatorLeases(dialect);
-        this.transactions = new TransactionOperations(dialect, groupOffsets);
+        this.transactions = new TransactionOperations(dialect, groupOffsets, coordinators);
     }
 
     /** Opens (creating it if needed) the embedded SQLite store at {@code dbFile}, using the system clock. */
@@ -400,14 +403,16 @@ public final class SqlMetadataStore implements MetadataStore {
     public TransactionOutcome commitPendingOffsets(
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             Instant now) {
+        Objects.requireNonNull(coordinator, "coordinator");
         Map<TopicPartition, CommittedOffset> copy = Map.copyOf(offsets);
         return transactionWrite(
-                "commit " + copy.size() + " offsets of group " + groupId + " in transaction " + transactionalId,
+                "commit " + copy.size() + " offsets of group " + coordinator.groupId() + " at coordinator epoch "
+                        + coordinator.epoch() + " in transaction " + transactionalId,
                 connection -> transactions.commitPendingOffsets(
-                        connection, dialect, transactionalId, producer, groupId, copy, now.toEpochMilli()));
+                        connection, dialect, transactionalId, producer, coordinator, copy, now.toEpochMilli()));
     }
 
     @Override
@@ -420,10 +425,12 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public TransactionOutcome abortExpired(String transactionalId, ProducerEpoch producer, Instant now) {
+    public TransactionOutcome abortExpired(
+            String transactionalId, ProducerEpoch producer, long startedAtMs, Instant now) {
         return transactionWrite(
                 "abort expired transaction " + transactionalId,
-                connection -> transactions.abortExpired(connection, transactionalId, producer, now.toEpochMilli()));
+                connection -> transactions.abortExpired(
+                        connection, transactionalId, producer, startedAtMs, now.toEpochMilli()));
     }
 
     @Override
@@ -452,19 +459,8 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public List<TransactionDescription> expiredTransactions(Instant now) {
-        long nowMs = now.toEpochMilli();
-        return read("list expired transactions", connection -> {
-            List<TransactionDescription> expired = new ArrayList<>();
-            for (TransactionDescription transaction : describeAll(
-                    connection, " WHERE state = '" + TransactionState.ONGOING.name() + "' AND started_at < ?", nowMs)) {
-                if (transaction.expiredAt(nowMs)) {
-                    expired.add(transaction);
-                }
-            }
-            expired.sort(Comparator.comparingLong(TransactionDescription::startedAtMs));
-            return expired;
-        });
+    public List<OpenTransaction> openTransactions() {
+        return read("list open transactions", transactions.rows()::open);
     }
 
     private List<TransactionDescription> describeAll(Connection connection, String where, long... parameters)
@@ -491,24 +487,6 @@ public final class SqlMetadataStore implements MetadataStore {
                     "expired transactional ids store={} ids={} idleBefore={}", dialect.describe(), expired, idleBefore);
         }
         return expired;
-    }
-
-    @Override
-    public Set<TopicPartition> pendingOffsets(String groupId) {
-        Objects.requireNonNull(groupId, "groupId");
-        return read("read pending offsets of group " + groupId, connection -> {
-            Set<TopicPartition> pending = new HashSet<>();
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT topic_name, partition_index FROM pending_offsets WHERE group_id = ?")) {
-                select.setString(1, groupId);
-                try (ResultSet rows = select.executeQuery()) {
-                    while (rows.next()) {
-                        pending.add(new TopicPartition(rows.getString(1), rows.getInt(2)));
-                    }
-                }
-            }
-            return pending;
-        });
     }
 
     /**
@@ -633,22 +611,40 @@ public final class SqlMetadataStore implements MetadataStore {
         return read("read offsets of group " + groupId, connection -> groupOffsets.ofGroup(connection, groupId));
     }
 
+    /**
+     * One read transaction, a snapshot on both dialects. The pending partitions are read first all the
+     * same: an end of transaction that committed between the two statements then shows as its new
+     * committed offsets, never as the old ones without their pending mark.
+     */
     @Override
-    public int deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+    public FetchedOffsets fetchOffsets(String groupId) {
         Objects.requireNonNull(groupId, "groupId");
-        List<TopicPartition> copy = List.copyOf(partitions);
-        if (copy.isEmpty()) {
-            return 0;
-        }
-        return write(
-                "delete " + copy.size() + " offsets of group " + groupId,
-                connection -> groupOffsets.delete(connection, groupId, copy));
+        return read("read committed and pending offsets of group " + groupId, connection -> {
+            Set<TopicPartition> pending = groupOffsets.pending(connection, groupId);
+            return new FetchedOffsets(groupOffsets.ofGroup(connection, groupId), pending);
+        });
     }
 
     @Override
-    public int deleteGroupOffsets(String groupId) {
-        Objects.requireNonNull(groupId, "groupId");
-        return write("delete offsets of group " + groupId, connection -> groupOffsets.deleteGroup(connection, groupId));
+    public OptionalInt deleteOffsets(CoordinatorLease coordinator, Collection<TopicPartition> partitions) {
+        Objects.requireNonNull(coordinator, "coordinator");
+        List<TopicPartition> copy = List.copyOf(partitions);
+        return write(
+                "delete " + copy.size() + " offsets of group " + coordinator.groupId() + " at coordinator epoch "
+                        + coordinator.epoch(),
+                connection -> coordinators.holds(connection, coordinator)
+                        ? OptionalInt.of(groupOffsets.delete(connection, coordinator.groupId(), copy))
+                        : OptionalInt.empty());
+    }
+
+    @Override
+    public OptionalInt deleteGroupOffsets(CoordinatorLease coordinator) {
+        Objects.requireNonNull(coordinator, "coordinator");
+        return write(
+                "delete offsets of group " + coordinator.groupId() + " at coordinator epoch " + coordinator.epoch(),
+                connection -> coordinators.holds(connection, coordinator)
+                        ? OptionalInt.of(groupOffsets.deleteGroup(connection, coordinator.groupId()))
+                        : OptionalInt.empty());
     }
 
     @Override
@@ -659,17 +655,28 @@ public final class SqlMetadataStore implements MetadataStore {
     }
 
     @Override
-    public int expireOffsets(String groupId, Instant committedBefore) {
+    public int expireOffsets(String groupId, Instant committedBefore, String coordinator, Instant now) {
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(committedBefore, "committedBefore");
+        Objects.requireNonNull(coordinator, "coordinator");
         return write(
                 "expire offsets of group " + groupId,
-                connection -> groupOffsets.expire(connection, groupId, committedBefore));
+                connection -> coordinators.othersMayHaveMembers(connection, groupId, coordinator, now)
+                        ? 0
+                        : groupOffsets.expire(connection, groupId, committedBefore));
     }
 
     @Override
     public List<String> offsetGroups() {
         return read("list groups with offsets", groupOffsets::groups);
+    }
+
+    @Override
+    public List<String> groupsCommittedBefore(Instant committedBefore) {
+        Objects.requireNonNull(committedBefore, "committedBefore");
+        return read(
+                "list groups with offsets committed before " + committedBefore,
+                connection -> groupOffsets.groupsCommittedBefore(connection, committedBefore));
     }
 
     // ----- membership
@@ -760,6 +767,24 @@ public final class SqlMetadataStore implements MetadataStore {
             coordinators.release(connection, lease, now);
             return null;
         });
+    }
+
+    @Override
+    public boolean recordMembers(CoordinatorLease lease, GroupMembership members) {
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(members, "members");
+        return write(
+                "record " + members.members().size() + " members of group " + lease.groupId() + " at coordinator epoch "
+                        + lease.epoch(),
+                connection -> coordinators.record(connection, lease, members));
+    }
+
+    @Override
+    public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
+        Objects.requireNonNull(lease, "lease");
+        return read(
+                "read the recorded members of group " + lease.groupId(),
+                connection -> coordinators.recorded(connection, lease));
     }
 
     @Override
@@ -880,6 +905,41 @@ public final class SqlMetadataStore implements MetadataStore {
         return rewritingLog(
                 "truncate " + topicPartition + " below " + newLogStart,
                 connection -> cleanup.truncate(connection, topicPartition, newLogStart, deleteAfter));
+    }
+
+    @Override
+    public MarkerCleaning cleanMarkers(
+            TopicPartition topicPartition,
+            long fromOffset,
+            long toOffset,
+            Instant now,
+            Instant deleteHorizon,
+            int maxMarkers) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        long nowMs = now.toEpochMilli();
+        long horizonMs = deleteHorizon.toEpochMilli();
+        return rewritingLog(
+                "clean transaction markers of " + topicPartition + " in [" + fromOffset + ", " + toOffset + ")",
+                connection -> MarkerCleanup.clean(
+                        connection, topicPartition, fromOffset, toOffset, nowMs, horizonMs, maxMarkers));
+    }
+
+    @Override
+    public long activeSegment(TopicPartition topicPartition) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return read(
+                        "read the active segment of " + topicPartition,
+                        connection -> ActiveSegments.activeSegment(connection, topicPartition))
+                .orElseThrow(() -> new UnknownTopicException(topicPartition.toString()));
+    }
+
+    @Override
+    public long rollSegment(TopicPartition topicPartition, long baseOffset) {
+        Objects.requireNonNull(topicPartition, "topicPartition");
+        return write(
+                        "roll the active segment of " + topicPartition + " to " + baseOffset,
+                        connection -> ActiveSegments.rollSegment(connection, topicPartition, baseOffset))
+                .orElseThrow(() -> new UnknownTopicException(topicPartition.toString()));
     }
 
     @Override

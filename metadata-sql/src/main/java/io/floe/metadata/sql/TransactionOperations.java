@@ -3,6 +3,7 @@ package io.floe.metadata.sql;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.log.TransactionMarker;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionError;
 import io.floe.core.transaction.TransactionOutcome;
@@ -22,17 +23,19 @@ import java.util.Set;
 
 /**
  * The bodies of the {@code Transactions} writes, each run inside one write transaction that locks the
- * transactional id's row first. Epoch rules follow Kafka's transaction coordinator: a request names
+ * transactional id's row first (and, for pending offsets, the group's coordinator lease row next). Epoch rules follow Kafka's transaction coordinator: a request names
  * the current producer and epoch, or (for retries whose answer was lost) the one before the last bump.
  */
 final class TransactionOperations {
 
     private final TransactionRows rows;
     private final TransactionEnd end;
+    private final CoordinatorLeases coordinators;
 
-    TransactionOperations(Dialect dialect, GroupOffsets groupOffsets) {
+    TransactionOperations(Dialect dialect, GroupOffsets groupOffsets, CoordinatorLeases coordinators) {
         this.rows = new TransactionRows(dialect);
         this.end = new TransactionEnd(dialect, groupOffsets);
+        this.coordinators = coordinators;
     }
 
     TransactionRows rows() {
@@ -106,7 +109,7 @@ final class TransactionOperations {
             Dialect dialect,
             String transactionalId,
             ProducerEpoch producer,
-            String groupId,
+            CoordinatorLease coordinator,
             Map<TopicPartition, CommittedOffset> offsets,
             long now)
             throws SQLException {
@@ -114,6 +117,14 @@ final class TransactionOperations {
         if (current.refusal() != null) {
             return current.refusal();
         }
+        // The member was checked in the coordinator's memory: only valid while its lease still is.
+        if (!coordinators.holds(connection, coordinator)) {
+            return new TransactionOutcome.Refused(
+                    TransactionError.NOT_COORDINATOR,
+                    "the coordinator lease of group " + coordinator.groupId() + " is no longer held by "
+                            + coordinator.owner() + " at epoch " + coordinator.epoch());
+        }
+        String groupId = coordinator.groupId();
         TransactionRow row = begin(connection, current.row(), now);
         String upsert = dialect.upsert(
                 "pending_offsets",
@@ -175,7 +186,8 @@ final class TransactionOperations {
         return new TransactionOutcome.Done(next.producer(), markers);
     }
 
-    TransactionOutcome abortExpired(Connection connection, String transactionalId, ProducerEpoch producer, long now)
+    TransactionOutcome abortExpired(
+            Connection connection, String transactionalId, ProducerEpoch producer, long startedAt, long now)
             throws SQLException {
         Optional<TransactionRow> stored = rows.lock(connection, transactionalId);
         if (stored.isEmpty()) {
@@ -186,11 +198,11 @@ final class TransactionOperations {
         if (refused != null) {
             return refused;
         }
-        if (row.state() != TransactionState.ONGOING || now - row.startedAt() <= row.timeoutMs()) {
+        if (row.state() != TransactionState.ONGOING || row.startedAt() != startedAt) {
             return new TransactionOutcome.Refused(
                     TransactionError.INVALID_TXN_STATE,
-                    "transactional id " + transactionalId + " has no expired transaction (state "
-                            + row.state().kafkaName() + ", started at " + row.startedAt() + ")");
+                    "transactional id " + transactionalId + " no longer has the transaction begun at " + startedAt
+                            + " open (state " + row.state().kafkaName() + ", begun at " + row.startedAt() + ")");
         }
         List<TransactionMarker> markers = end.end(connection, row, false, now);
         TransactionRow next = bump(connection, row.ended(TransactionState.COMPLETE_ABORT, now), now, false);

@@ -1,6 +1,8 @@
 package io.floe.metadata.sql;
 
 import io.floe.core.log.TopicPartition;
+import io.floe.core.transaction.OpenTransaction;
+import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionState;
 import java.sql.Connection;
@@ -9,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -83,6 +86,29 @@ final class TransactionRows {
             }
         }
         return all;
+    }
+
+    /**
+     * The open transactions, sorted by transactional id (here rather than in SQL: databases order text
+     * by their own collation). Reads the open rows alone, through {@code transactions_by_state}.
+     */
+    List<OpenTransaction> open(Connection connection) throws SQLException {
+        List<OpenTransaction> open = new ArrayList<>();
+        try (PreparedStatement select = connection.prepareStatement("SELECT transactional_id, producer_id,"
+                + " producer_epoch, started_at, timeout_ms FROM transactions WHERE state = ?")) {
+            select.setString(1, TransactionState.ONGOING.name());
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    open.add(new OpenTransaction(
+                            rows.getString(1),
+                            new ProducerEpoch(rows.getLong(2), rows.getShort(3)),
+                            rows.getLong(4),
+                            rows.getInt(5)));
+                }
+            }
+        }
+        open.sort(Comparator.comparing(OpenTransaction::transactionalId));
+        return open;
     }
 
     void insert(Connection connection, TransactionRow row) throws SQLException {

@@ -15,6 +15,7 @@ import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionOutcome;
 import io.floe.testkit.metadata.ProduceFixture;
@@ -26,6 +27,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
@@ -230,10 +232,12 @@ class TransactionHistoryTest {
             }
             Txn txn = client.open;
             nowMs += TIMEOUT_MS + 1;
-            boolean listed = store.expiredTransactions(now()).stream()
-                    .anyMatch(expired -> expired.transactionalId().equals(id));
-            TransactionOutcome outcome = store.abortExpired(id, txn.producer, now());
-            if (!listed) {
+            Optional<OpenTransaction> listed = store.openTransactions().stream()
+                    .filter(open -> open.transactionalId().equals(id))
+                    .findFirst();
+            TransactionOutcome outcome = store.abortExpired(
+                    id, txn.producer, listed.map(OpenTransaction::startedAtMs).orElse(-1L), now());
+            if (listed.isEmpty()) {
                 // Opened by a version 1 AddPartitions that found no batch yet, or not begun in the store.
                 assertThat(outcome)
                         .as(context("abort of an unlisted transaction"))

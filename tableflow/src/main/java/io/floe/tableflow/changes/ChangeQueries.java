@@ -128,15 +128,21 @@ public final class ChangeQueries {
             ranges.checkHeld(
                     partition, start.get(partition), to.get(partition), () -> oldestAnswerable(history, ranges));
         }
-        ValueDecoder decoder;
-        try {
-            decoder = ValueDecoder.of(TableSettings.from(topic.configs()));
-        } catch (IllegalArgumentException e) {
-            throw new ChangeQueryException(
-                    Reason.INVALID, "the Tableflow settings of topic " + topicName + " are invalid: " + e.getMessage());
-        }
+        CommitDecoders decoders = new CommitDecoders(
+                table,
+                name(topicName),
+                table.schema(),
+                () -> currentDecoder(topic),
+                new DeadLetterOffsets(() -> tables.loadDeadLetters(topicName), name(topicName), limits.keysMax()));
         UpsertChanges changes = new UpsertChanges(
-                table, name(topicName), base, from, Segments.of(history, start, to), ranges, decoder, limits.keysMax());
+                table,
+                name(topicName),
+                base,
+                from,
+                Segments.of(history, start, to),
+                ranges,
+                decoders,
+                limits.keysMax());
         return switch (kind) {
             case FULL -> changes::run;
             case APPEND ->
@@ -157,6 +163,17 @@ public final class ChangeQueries {
                     return net.finish(sink);
                 };
         };
+    }
+
+    /** The decoder of the topic's settings now: for the records of commits that recorded none. */
+    private static ValueDecoder currentDecoder(Topic topic) {
+        try {
+            return ValueDecoder.of(TableSettings.from(topic.configs()));
+        } catch (IllegalArgumentException e) {
+            throw new ChangeQueryException(
+                    Reason.INVALID,
+                    "the Tableflow settings of topic " + topic.name() + " are invalid: " + e.getMessage());
+        }
     }
 
     /** Advice for a query whose log range is gone: the oldest commit whose replay the log still holds. */

@@ -2,11 +2,9 @@ package io.floe.tableflow.changes;
 
 import io.floe.core.record.StoredRecord;
 import io.floe.tableflow.changes.ChangeQueryException.Reason;
-import io.floe.tableflow.rows.RowException;
 import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.rows.UpsertKey;
 import io.floe.tableflow.rows.UpsertRecords;
-import io.floe.tableflow.rows.ValueDecoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -30,8 +28,9 @@ import org.apache.iceberg.io.CloseableIterable;
  * changes in the range, taken from the table at the base snapshot (the newest at or before the start),
  * then the committed log from the base's watermark to the end in order, each record turning its key's
  * row into the next one exactly as a round does ({@link UpsertRecords}: a tombstone deletes, a dead
- * letter changes nothing; keys are the table's {@link UpsertKey}). Records below the start only move the rows
- * forward; from the start on, each change is handed on with the row before and after.
+ * letter changes nothing; keys are the table's {@link UpsertKey}), decoded with the settings of the commit
+ * that applied it ({@link CommitDecoders}). Records below the start only move the rows forward; from the
+ * start on, each change is handed on with the row before and after.
  *
  * <p>Three passes: the keys the range changes (from the log), their rows at the base (from the table),
  * the replay (from the log again). Memory holds one row per changed key, at most {@link
@@ -49,7 +48,7 @@ final class UpsertChanges {
     private final Offsets from;
     private final List<Segments.Segment> segments;
     private final LogRanges log;
-    private final UpsertRecords records;
+    private final CommitDecoders decoders;
     private final UpsertKey key;
     private final int keysMax;
 
@@ -60,7 +59,7 @@ final class UpsertChanges {
             Offsets from,
             List<Segments.Segment> segments,
             LogRanges log,
-            ValueDecoder decoder,
+            CommitDecoders decoders,
             int keysMax) {
         this.table = table;
         this.tableName = tableName;
@@ -69,8 +68,8 @@ final class UpsertChanges {
         this.from = from;
         this.segments = segments;
         this.log = log;
-        this.records = new UpsertRecords(schema, decoder);
-        this.key = records.key();
+        this.decoders = decoders;
+        this.key = UpsertKey.of(schema);
         this.keysMax = keysMax;
     }
 
@@ -79,8 +78,9 @@ final class UpsertChanges {
         long[] count = {0};
         try {
             for (Segments.Segment segment : segments) {
+                CommitDecoders.Records records = decoders.of(segment);
                 log.read(segment, record -> {
-                    Change change = apply(rows, segment, record);
+                    Change change = apply(rows, segment, records.change(segment.partition(), record), record);
                     if (change != null) {
                         try {
                             sink.accept(change);
@@ -97,12 +97,13 @@ final class UpsertChanges {
         return count[0];
     }
 
-    /** The change {@code record} makes, applied to {@code rows}; null when it changes nothing or is before the start. */
-    private Change apply(Map<ByteBuffer, Record> rows, Segments.Segment segment, StoredRecord record) {
-        UpsertRecords.Change change;
-        try {
-            change = records.change(segment.partition(), record);
-        } catch (RowException deadLetter) {
+    /**
+     * The change {@code record} makes ({@code change}: null for a dead letter), applied to {@code rows};
+     * null when it changes nothing or is before the start.
+     */
+    private Change apply(
+            Map<ByteBuffer, Record> rows, Segments.Segment segment, UpsertRecords.Change change, StoredRecord record) {
+        if (change == null) {
             return null;
         }
         Record after = change.row();
@@ -126,6 +127,7 @@ final class UpsertChanges {
     private Set<ByteBuffer> changedKeys() {
         Set<ByteBuffer> keys = new HashSet<>();
         for (Segments.Segment segment : segments) {
+            CommitDecoders.Records records = decoders.of(segment);
             log.read(segment, record -> {
                 ByteBuffer changed = records.keyOf(segment.partition(), record);
                 if (changed != null && keys.add(changed) && keys.size() > keysMax) {

@@ -24,6 +24,7 @@ public final class TableflowConfigs {
     public static final String MODE = PREFIX + "mode";
     public static final String UPSERT_INDEX_MAX_KEYS = PREFIX + "upsert.index.max.keys";
     public static final String UPSERT_KEY_COLUMNS = PREFIX + "upsert.key.columns";
+    public static final String UPSERT_KEY_COLUMNS_MATCH_RECORD_KEY = UPSERT_KEY_COLUMNS + ".match.record.key";
 
     /** Every Tableflow topic config, with its default and what it does (for docs and DescribeConfigs). */
     public static final List<Definition> DEFINITIONS = List.of(
@@ -85,6 +86,13 @@ public final class TableflowConfigs {
                             + " and of a primitive type other than float or double, set as the table's identifier"
                             + " fields; a tombstone's record key names the row to delete with the same fields. Empty:"
                             + " the Kafka record key (fixed when the table is created)"),
+            new Definition(
+                    UPSERT_KEY_COLUMNS_MATCH_RECORD_KEY,
+                    "false",
+                    "true declares that record keys map one-to-one to the upsert.key.columns values (each record"
+                            + " key carries one id, and each id one record key, as Debezium keys by the primary key):"
+                            + " required to key a table by columns on a topic with cleanup.policy=compact, whose"
+                            + " compaction keeps the newest record per record key"),
             new Definition(
                     UPSERT_INDEX_MAX_KEYS,
                     "500000",

@@ -84,8 +84,9 @@ public final class DeltaFileReferences {
 
     /**
      * What the Delta log of {@code table} references, for a caller that deletes files at {@code now};
-     * empty when the table has no Delta log. Throws when it has one that cannot be read (then nothing it
-     * may reference can be told apart: delete nothing).
+     * empty when the table has no Delta log, or one that was turned off and whose time passed
+     * ({@link DeltaRetirement}). Throws when it has one that cannot be read (then nothing it may reference
+     * can be told apart: delete nothing).
      */
     public static Optional<DeltaFileReferences> read(Table table, Instant now) {
         return read(table, now, new TombstoneCache());
@@ -93,6 +94,9 @@ public final class DeltaFileReferences {
 
     /** As {@link #read(Table, Instant)}, reading each earlier checkpoint's tombstones once into {@code cache}. */
     public static Optional<DeltaFileReferences> read(Table table, Instant now, TombstoneCache cache) {
+        if (DeltaRetirement.retired(table, now)) {
+            return Optional.empty(); // turned off and past its time: it keeps nothing, however much is left
+        }
         return DeltaLogLocation.of(table).map(log -> read(log, now, cache));
     }
 

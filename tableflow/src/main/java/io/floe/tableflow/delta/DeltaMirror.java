@@ -148,6 +148,13 @@ public final class DeltaMirror {
         }
     }
 
+    /** Forgets what it found the log at (publishing was turned off: the log may be gone when it is back on). */
+    public void forget() {
+        mirroredSnapshot = -1;
+        mirroredSchema = -1;
+        mirroredRetention = null;
+    }
+
     private Outcome mirror(Table table, Duration fileRetention) {
         org.apache.iceberg.Snapshot current = table.currentSnapshot();
         if (current == null) {

@@ -6,6 +6,7 @@ import io.floe.tableflow.table.Watermark;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,11 +59,21 @@ final class SnapshotExpiry {
      * it was loaded.
      */
     static Outcome expire(Table table, Duration retention, Instant now) {
-        return expire(table, retention, now, new DeltaFileReferences.TombstoneCache());
+        return expire(table, retention, now, new DeltaFileReferences.TombstoneCache(), Map.of());
     }
 
-    /** As {@link #expire(Table, Duration, Instant)}, with the table's cache of Delta checkpoint tombstones. */
-    static Outcome expire(Table table, Duration retention, Instant now, DeltaFileReferences.TombstoneCache cache) {
+    /**
+     * As {@link #expire(Table, Duration, Instant)}, with the table's cache of Delta checkpoint tombstones,
+     * keeping the snapshots back to the newest one at or before {@code holds} (the topic's lowest retention
+     * hold per partition): a reader of the log that stands there (a change topic behind its table) replays
+     * its next range from that snapshot's rows.
+     */
+    static Outcome expire(
+            Table table,
+            Duration retention,
+            Instant now,
+            DeltaFileReferences.TombstoneCache cache,
+            Map<Integer, Long> holds) {
         Table pinned = PinnedTable.pin(table);
         Snapshot current = pinned.currentSnapshot();
         if (current == null) {
@@ -74,7 +85,9 @@ final class SnapshotExpiry {
         AtomicInteger kept = new AtomicInteger();
         ExpireSnapshots expire = pinned.expireSnapshots()
                 .expireOlderThan(now.minus(retention).toEpochMilli())
-                .retainLast(Math.max(RETAIN_LAST, snapshotsBackToWatermark(pinned, current)))
+                .retainLast(Math.max(
+                        Math.max(RETAIN_LAST, snapshotsBackToWatermark(pinned, current)),
+                        snapshotsBackToHolds(pinned, current, holds)))
                 .deleteWith(location -> {
                     if (keep.contains(OrphanFiles.normal(location))) {
                         kept.incrementAndGet();
@@ -110,6 +123,27 @@ final class SnapshotExpiry {
                     e.toString());
             return Optional.empty();
         }
+    }
+
+    /**
+     * How many snapshots, from the current one back, it takes to include the newest whose watermark is at
+     * or before {@code holds} in every partition (0: no holds, or none is: what the hold needs is gone).
+     */
+    static int snapshotsBackToHolds(Table table, Snapshot current, Map<Integer, Long> holds) {
+        if (holds.isEmpty()) {
+            return 0;
+        }
+        int count = 0;
+        for (Snapshot snapshot : SnapshotUtil.ancestorsOf(current.snapshotId(), table::snapshot)) {
+            count++;
+            String text = snapshot.summary().get(Watermark.SUMMARY_PROPERTY);
+            if (text != null
+                    && Watermark.parse(text).nextOffsets().entrySet().stream()
+                            .allMatch(next -> next.getValue() <= holds.getOrDefault(next.getKey(), Long.MAX_VALUE))) {
+                return count;
+            }
+        }
+        return 0;
     }
 
     /** How many snapshots, from the current one back, it takes to include one carrying a watermark (0: none does). */

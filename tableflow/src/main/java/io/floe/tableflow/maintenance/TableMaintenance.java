@@ -3,12 +3,14 @@ package io.floe.tableflow.maintenance;
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.delta.DeltaFileReferences;
 import io.floe.tableflow.delta.DeltaLogCleanup;
+import io.floe.tableflow.delta.DeltaRetirement;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
@@ -19,8 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maintenance of one topic's tables (its rows and its dead letters), called by the topic's job after
- * each round, on the job's thread and under its lease. It keeps a schedule per table, and deciding
- * whether anything is due reads only the loaded metadata:
+ * each round, on the job's thread and under its lease (the tables it is given are fenced by its epoch).
+ * It keeps a schedule per table, and deciding whether anything is due reads only the loaded metadata:
  *
  * <ul>
  *   <li><b>Compaction</b> looks at the current snapshot's summary: the table's <em>excess</em> files are
@@ -35,10 +37,12 @@ import org.slf4j.LoggerFactory;
  *       tenth of the table's rows, and at each maintenance interval while there are any, unless they are
  *       the ones the last compaction left (in files where too few rows are deleted to rewrite them).</li>
  *   <li><b>Snapshot expiry</b> and <b>orphan file removal</b> run every
- *       {@code floe.tableflow.maintenance.interval.ms}, the first time after the job's first round. Both
+ *       {@code floe.tableflow.maintenance.interval.ms}, the first time after the job's first round. Expiry
+ *       keeps the snapshots back to the one a retention hold of the topic still replays from. Both
  *       keep the files a Delta version within the Delta log's {@code delta.deletedFileRetentionDuration}
  *       may read, and a table published as Delta has its log's expired files deleted then too
- *       ({@link DeltaLogCleanup}).</li>
+ *       ({@link DeltaLogCleanup}); a table whose Delta publishing was turned off has its log retired
+ *       ({@link DeltaRetirement}).</li>
  * </ul>
  *
  * A compaction reads at most {@code rewriteBytesMax} of small files per run (always at least one
@@ -51,6 +55,8 @@ public final class TableMaintenance {
     private final MeterRegistry meters;
     private final String topic;
     private final long rewriteBytesMax;
+    /** The topic's lowest retention hold per partition: where a reader of the log (a change topic) stands. */
+    private final Supplier<Map<Integer, Long>> holds;
     /** Per table name; a topic has two tables. */
     private final Map<String, Schedule> schedules = new HashMap<>();
 
@@ -71,6 +77,17 @@ public final class TableMaintenance {
     }
 
     public TableMaintenance(MeterRegistry meters, String topic, long rewriteBytesMax) {
+        this(meters, topic, rewriteBytesMax, Map::of);
+    }
+
+    /**
+     * With snapshot expiry keeping the snapshots from which the readers that hold the topic's log back
+     * ({@code holds}, read when an expiry is due) replay it: a change topic behind its table replays its
+     * next range from the snapshot at its position.
+     */
+    public TableMaintenance(
+            MeterRegistry meters, String topic, long rewriteBytesMax, Supplier<Map<Integer, Long>> holds) {
+        this.holds = Objects.requireNonNull(holds, "holds");
         this.meters = Objects.requireNonNull(meters, "meters");
         this.topic = Objects.requireNonNull(topic, "topic");
         if (rewriteBytesMax < 1) {
@@ -107,7 +124,9 @@ public final class TableMaintenance {
         }
         SnapshotExpiry.Outcome expiry = expire(table, settings, now, schedule);
         int orphans = removeOrphans(table, settings, now, schedule);
-        int deltaLogFiles = settings.deltaEnabled() ? cleanDeltaLog(table, now, schedule.metrics) : 0;
+        int deltaLogFiles = settings.deltaEnabled()
+                ? cleanDeltaLog(table, now, schedule.metrics)
+                : retireDeltaLog(table, settings, now, schedule.metrics);
         return new Result(
                 compaction,
                 expiry.snapshotsExpired(),
@@ -144,11 +163,11 @@ public final class TableMaintenance {
         return outcome;
     }
 
-    private static SnapshotExpiry.Outcome expire(Table table, TableSettings settings, Instant now, Schedule schedule) {
+    private SnapshotExpiry.Outcome expire(Table table, TableSettings settings, Instant now, Schedule schedule) {
         MaintenanceMetrics metrics = schedule.metrics;
         try {
-            SnapshotExpiry.Outcome outcome =
-                    SnapshotExpiry.expire(table, settings.snapshotRetention(), now, schedule.deltaTombstones);
+            SnapshotExpiry.Outcome outcome = SnapshotExpiry.expire(
+                    table, settings.snapshotRetention(), now, schedule.deltaTombstones, holds.get());
             if (outcome.snapshotsExpired() > 0) {
                 table.refresh();
                 metrics.expired(outcome.snapshotsExpired(), outcome.filesRemoved(), outcome.filesKeptForDelta());
@@ -211,6 +230,26 @@ public final class TableMaintenance {
             metrics.failed();
             LOGGER.warn(
                     "delta log cleanup failed table={}: {}; the next maintenance interval tries again",
+                    table.name(),
+                    e.toString(),
+                    e);
+            return 0;
+        }
+    }
+
+    /**
+     * Retires the Delta log of a table whose Delta publishing was turned off ({@link DeltaRetirement}); its
+     * failures are counted, never thrown.
+     */
+    private static int retireDeltaLog(Table table, TableSettings settings, Instant now, MaintenanceMetrics metrics) {
+        try {
+            DeltaRetirement.Outcome outcome = DeltaRetirement.retire(table, settings.snapshotRetention(), now);
+            metrics.deltaLogFilesRemoved(outcome.removed());
+            return outcome.removed();
+        } catch (RuntimeException e) {
+            metrics.failed();
+            LOGGER.warn(
+                    "retiring the delta log failed table={}: {}; the next maintenance interval tries again",
                     table.name(),
                     e.toString(),
                     e);

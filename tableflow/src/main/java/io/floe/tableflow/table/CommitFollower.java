@@ -25,7 +25,9 @@ public interface CommitFollower {
 
     /**
      * After a round of {@code topic}'s table under its lease; {@code committed} when the round committed a
-     * snapshot. Returns whether work is left that should not wait for the next commit interval.
+     * snapshot, a hint only: a round whose commit applied but whose answer was lost failed, and the next
+     * round commits nothing, so what follows the table compares the table's state with its own. Returns
+     * whether work is left that should not wait for the next commit interval.
      */
     boolean follow(Topic topic, boolean committed);
 
@@ -34,4 +36,10 @@ public interface CommitFollower {
 
     /** This agent no longer holds the table's lease (lost, released, table turned off or agent stopping). */
     void released(String topic);
+
+    /**
+     * The topic's table is off (or the topic gone): what the follower keeps for it beyond any one agent
+     * (a retention hold) may go. Told by whichever agent notices, also of a table it never held.
+     */
+    default void removed(String topic) {}
 }

@@ -33,6 +33,8 @@ abstract sealed class KeyRows permits KeyIndex, KeyLookup.Found {
     final Map<ByteBuffer, Location> rows = new HashMap<>();
     final Map<String, DeleteFile> vectors = new HashMap<>();
     final List<Location> duplicates = new ArrayList<>();
+    /** The bytes of the keys in {@link #rows}. */
+    long keyBytes;
 
     /** The key's current row, if it has one (of the keys this was made for). */
     final Optional<Location> find(ByteBuffer key) {
@@ -71,6 +73,7 @@ abstract sealed class KeyRows permits KeyIndex, KeyLookup.Found {
         Location held = rows.get(key);
         if (held == null) {
             rows.put(key, row);
+            keyBytes += key.remaining();
         } else if (row.newerThan(held)) {
             duplicates.add(rows.put(key, row));
         } else {

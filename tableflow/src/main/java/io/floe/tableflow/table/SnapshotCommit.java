@@ -54,12 +54,24 @@ final class SnapshotCommit {
         return commit(table, append, files, watermark, what, clock);
     }
 
+    /** Appends a round's rows, decoded with {@code decoding}, which the commit names. */
+    static Outcome append(
+            Table table, List<DataFile> files, Watermark watermark, RecordDecoding decoding, Clock clock) {
+        AppendFiles append = table.newAppend();
+        files.forEach(append::appendFile);
+        append.set(RecordDecoding.SUMMARY_PROPERTY, decoding.fingerprint());
+        return commit(table, append, files, watermark, "records", clock);
+    }
+
     /**
      * Commits an upsert round: its rows and deletion vectors, the vectors they replace removed, in one
-     * snapshot validated against the snapshot the round was planned on.
+     * snapshot validated against the snapshot the round was planned on, naming the settings its records
+     * were decoded with.
      */
-    static Outcome rowDelta(Table table, UpsertRound.Written round, Watermark watermark, Clock clock) {
+    static Outcome rowDelta(
+            Table table, UpsertRound.Written round, Watermark watermark, RecordDecoding decoding, Clock clock) {
         RowDelta delta = table.newRowDelta();
+        delta.set(RecordDecoding.SUMMARY_PROPERTY, decoding.fingerprint());
         round.dataFiles().forEach(delta::addRows);
         round.deleteFiles().forEach(delta::addDeletes);
         round.rewrittenDeleteFiles().forEach(delta::removeDeletes);

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.UpdateProperties;
@@ -173,7 +174,34 @@ public final class TableCatalog implements AutoCloseable {
             table.refresh();
             LOGGER.info("table schema evolved table={} schema={}", table.name(), table.schema());
         }
+        keepDecoding(table, RecordDecoding.of(settings));
         return table;
+    }
+
+    /**
+     * Keeps the settings a round decodes with as a table property, before any commit names them, and
+     * drops the settings no snapshot of the table names any more: a table keeps one property per edit of
+     * its settings still within its snapshots.
+     */
+    private static void keepDecoding(Table table, RecordDecoding decoding) {
+        String property = RecordDecoding.PROPERTY_PREFIX + decoding.fingerprint();
+        if (table.properties().containsKey(property)) {
+            return;
+        }
+        Set<String> named = new HashSet<>();
+        for (Snapshot snapshot : table.snapshots()) {
+            String fingerprint = snapshot.summary().get(RecordDecoding.SUMMARY_PROPERTY);
+            if (fingerprint != null) {
+                named.add(RecordDecoding.PROPERTY_PREFIX + fingerprint);
+            }
+        }
+        UpdateProperties update = table.updateProperties().set(property, decoding.toJson());
+        table.properties().keySet().stream()
+                .filter(name -> name.startsWith(RecordDecoding.PROPERTY_PREFIX) && !named.contains(name))
+                .forEach(update::remove);
+        update.commit();
+        table.refresh();
+        LOGGER.info("table decoding settings recorded table={} fingerprint={}", table.name(), decoding.fingerprint());
     }
 
     /**

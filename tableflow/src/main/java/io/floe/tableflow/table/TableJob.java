@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * {@link Watermark}, writes them as Parquet data files, and commits one snapshot that adds the files
  * and carries the advanced watermark. The commit is a compare-and-swap on the table's metadata pointer
  * with Iceberg's retries turned off, so a stale writer (a zombie whose lease ran out) fails instead of
- * appending the same records again; every round starts from what the table itself says it holds.
+ * appending the same records again; every round starts from what the table itself says it holds. A
+ * round claims its tables for its lease's epoch before it reads them, and every commit is fenced by that
+ * epoch ({@link LeaseFence}): once another agent claimed the table, this round commits nothing.
  *
  * <p>Records whose value does not fit the schema go to the dead-letter table, committed before the
  * main table with a watermark at least the main table's new one, so a dead letter below the main
@@ -78,7 +80,8 @@ final class TableJob {
             CommittedLog log,
             Clock clock,
             TableMetrics metrics,
-            long maxBytesPerRound) {
+            long maxBytesPerRound,
+            KeyIndexBudget keyIndexes) {
         this.topicName = topicName;
         this.catalog = catalog;
         this.metadata = metadata;
@@ -87,7 +90,7 @@ final class TableJob {
         this.metrics = metrics;
         this.maxBytesPerRound = maxBytesPerRound;
         this.hold = new RetentionHold(retention, topicName);
-        this.keys = new KeyLocator(clock, metrics);
+        this.keys = new KeyLocator(clock, metrics, keyIndexes, topicName);
     }
 
     /** What a round did. */
@@ -107,16 +110,18 @@ final class TableJob {
      * throws what it threw and keeps its files (they may be in the table now); the next round finds out
      * from the tables' watermarks.
      */
-    Outcome run(Topic topic, TableSettings settings) {
+    Outcome run(Topic topic, TableSettings settings, LeaseFence fence) {
         ValueDecoder values = decoder(settings);
-        Table table = PinnedTable.pin(catalog.loadOrCreate(
-                topicName, Rows.tableSchema(values.valueType(), settings.upsertKeyColumns()), settings));
+        // Claimed before anything is read: from here on no holder of an older lease commits to the table.
+        Table table = PinnedTable.pin(fence.claim(catalog.loadOrCreate(
+                topicName, Rows.tableSchema(values.valueType(), settings.upsertKeyColumns()), settings)));
         Schema schema = table.schema();
         Watermark watermark = Watermark.of(table)
                 .filter(mark -> mark.topicId().equals(topic.id()))
                 .orElse(Watermark.empty(topic.id()));
         hold.beforeRound(watermark, topic.partitionCount());
-        Optional<Table> deadLetters = catalog.loadDeadLetters(topicName).map(PinnedTable::pin);
+        Optional<Table> deadLetters =
+                catalog.loadDeadLetters(topicName).map(fence::claim).map(PinnedTable::pin);
         Watermark deadLetterMark = deadLetters
                 .flatMap(Watermark::of)
                 .filter(mark -> mark.topicId().equals(topic.id()))
@@ -127,7 +132,7 @@ final class TableJob {
         if (upserts != null) {
             keys.prepare(table, keyed.key(), settings.upsertIndexMaxKeys());
         }
-        Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings);
+        Writers writers = new Writers(table, deadLetters.orElse(null), deadLetterMark, settings, fence);
         Map<Integer, Long> advanced = new HashMap<>();
         long[] counts = new long[2];
         long budget = maxBytesPerRound;
@@ -220,9 +225,9 @@ final class TableJob {
         List<? extends ContentFile<?>> newFiles = written == null ? files : written.newFiles();
         commitDeadLetters(writers.deadTable, deadFiles, deadLetterMark.atLeast(target), table, newFiles);
         if (written == null) {
-            throwUnlessCommitted(SnapshotCommit.append(table, files, target, "records", clock));
+            throwUnlessCommitted(SnapshotCommit.append(table, files, target, RecordDecoding.of(settings), clock));
         } else {
-            commitUpserts(table, written, target, settings.upsertIndexMaxKeys());
+            commitUpserts(table, written, target, RecordDecoding.of(settings), settings.upsertIndexMaxKeys());
             files = written.dataFiles();
         }
         hold.afterCommit(target);
@@ -232,8 +237,9 @@ final class TableJob {
     }
 
     /** Commits an upsert round and moves the key index to the new snapshot (or drops it when unsure). */
-    private void commitUpserts(Table table, UpsertRound.Written written, Watermark target, long maxKeys) {
-        SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(table, written, target, clock);
+    private void commitUpserts(
+            Table table, UpsertRound.Written written, Watermark target, RecordDecoding decoding, long maxKeys) {
+        SnapshotCommit.Outcome outcome = SnapshotCommit.rowDelta(table, written, target, decoding, clock);
         keys.afterCommit(table, written, target, outcome instanceof SnapshotCommit.Outcome.Committed, maxKeys);
         throwUnlessCommitted(outcome);
     }
@@ -274,6 +280,11 @@ final class TableJob {
         }
     }
 
+    /** The table left this agent (its lease moved, it was turned off): what it held in memory goes. */
+    void close() {
+        keys.close();
+    }
+
     /** Stops holding retention back for this table (it is stalled; see {@link RetentionHold#release}). */
     void releaseRetention() {
         hold.release();
@@ -296,14 +307,16 @@ final class TableJob {
         private final PartitionKey key;
         private final InternalRecordWrapper wrapper;
         private final Watermark deadLetterMark;
+        private final LeaseFence fence;
         private FanoutDataWriter<Record> dead;
         private Table deadTable;
 
-        Writers(Table table, Table deadTable, Watermark deadLetterMark, TableSettings settings) {
+        Writers(Table table, Table deadTable, Watermark deadLetterMark, TableSettings settings, LeaseFence fence) {
             this.table = table;
             this.deadTable = deadTable;
             this.deadLetterMark = deadLetterMark;
             this.settings = settings;
+            this.fence = fence;
             this.data = writer(table, settings.targetFileBytes());
             this.key = new PartitionKey(table.spec(), table.schema());
             this.wrapper = new InternalRecordWrapper(table.schema().asStruct());
@@ -320,7 +333,7 @@ final class TableJob {
 
         Schema deadLetterSchema() {
             if (deadTable == null) {
-                deadTable = PinnedTable.pin(catalog.loadOrCreateDeadLetters(topicName));
+                deadTable = PinnedTable.pin(fence.claim(catalog.loadOrCreateDeadLetters(topicName)));
                 // The round decided which dead letters to write from the table as it was at the start
                 // (none then); another writer that committed dead letters since would see them twice.
                 Watermark now = Watermark.of(deadTable)

@@ -9,22 +9,34 @@ import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
 import io.floe.tableflow.delta.DeltaMetrics;
 import io.floe.tableflow.delta.DeltaMirror;
+import io.floe.tableflow.delta.DeltaRetirement;
 import io.floe.tableflow.maintenance.CompactionOutcome;
 import io.floe.tableflow.maintenance.TableMaintenance;
 import io.floe.tableflow.source.CommittedLog;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The tables this agent may materialize, each with its schedule and lease; driven by one thread. */
+/**
+ * The tables this agent may materialize, each with its schedule and lease. One thread {@link #poll polls}:
+ * it runs the rounds that are due, at most for the poll budget, then leaves the other tables for the next
+ * poll, which starts with them. Another thread {@link #renewLeases renews} the leases held, on a schedule
+ * of its own that no round holds up. Every round's commits are fenced by the epoch of the lease it began
+ * under ({@link LeaseFence}), so a round that outlives its lease commits nothing.
+ */
 public final class TableJobs {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(TableJobs.class);
@@ -37,14 +49,20 @@ public final class TableJobs {
     private final Clock clock;
     private final MeterRegistry meters;
     private final CommitFollower follower;
-    private final Map<String, Scheduled> jobs = new HashMap<>();
+    private final KeyIndexBudget keyIndexes;
+    /** Written by the polling thread, read by the renewing one. */
+    private final Map<String, Scheduled> jobs = new ConcurrentHashMap<>();
+
     private final Map<String, String> reportedProblems = new HashMap<>();
 
-    /** The holder name of Tableflow's retention holds (one per table, whichever agent writes it). */
     /** Every this many polls, topics whose table was turned off give up any retention hold left behind. */
     private static final int HOLD_SWEEP_POLLS = 60;
 
     private long polls;
+    /** The last topic a poll that ran out of its budget ran: the next poll starts after it; null: at the first. */
+    private String stoppedAfter;
+    /** A failed renewal was logged; logged again only once renewals succeeded in between. */
+    private volatile boolean renewalFailureLogged;
 
     public TableJobs(
             TableflowConfig config,
@@ -75,6 +93,7 @@ public final class TableJobs {
         this.clock = clock;
         this.meters = meters;
         this.follower = follower;
+        this.keyIndexes = new KeyIndexBudget(config.upsertIndexBytes(), meters);
     }
 
     /** One table job with when it runs next and the loop of its lease. */
@@ -106,26 +125,41 @@ public final class TableJobs {
         }
     }
 
-    /** Runs the rounds that are due; never throws, so the schedule goes on. */
+    /**
+     * Runs the rounds that are due, in the order of the topics' names from where the last poll stopped,
+     * until the poll budget is spent: the tables it did not get to are first in the next poll. Never
+     * throws, so the schedule goes on.
+     */
     public synchronized void poll() {
         try {
             Set<String> enabled = new HashSet<>();
             boolean sweepHolds = polls++ % HOLD_SWEEP_POLLS == 0;
-            for (Topic topic : metadata.topics().topics()) {
-                settings(topic).filter(TableSettings::enabled).ifPresent(settings -> {
+            Instant started = clock.instant();
+            String stoppedAt = null;
+            for (Topic topic : inTurn(metadata.topics().topics())) {
+                Optional<TableSettings> settings = settings(topic).filter(TableSettings::enabled);
+                if (settings.isPresent()) {
                     enabled.add(topic.name());
-                    runIfDue(topic, settings);
-                });
+                    if (stoppedAt == null) {
+                        runIfDue(topic, settings.get());
+                        if (!clock.instant().isBefore(started.plus(config.pollBudget()))) {
+                            stoppedAt = topic.name();
+                        }
+                    }
+                }
                 // A table turned off while its agent was down: whichever agent sees it releases the hold.
                 if (sweepHolds && "false".equalsIgnoreCase(topic.configs().get(TableflowConfigs.ENABLED))) {
                     releaseRetention(topic.name());
+                    follower.removed(topic.name());
                 }
             }
+            stoppedAfter = stoppedAt;
             jobs.keySet().removeIf(name -> {
                 if (!enabled.contains(name)) {
-                    release(jobs.get(name));
+                    stop(jobs.get(name));
                     follower.released(name);
                     releaseRetention(name);
+                    follower.removed(name);
                     LOGGER.info("tableflow stopped for topic={} (disabled or deleted)", name);
                     return true;
                 }
@@ -133,6 +167,46 @@ public final class TableJobs {
             });
         } catch (RuntimeException e) {
             LOGGER.warn("tableflow poll failed: {}", e.toString(), e);
+        }
+    }
+
+    /** The topics by name, from the one after the last a poll that ran out of its budget ran, round to it. */
+    private List<Topic> inTurn(Collection<Topic> topics) {
+        List<Topic> sorted = new ArrayList<>(topics);
+        sorted.sort(Comparator.comparing(Topic::name));
+        int first = 0;
+        while (stoppedAfter != null
+                && first < sorted.size()
+                && sorted.get(first).name().compareTo(stoppedAfter) <= 0) {
+            first++;
+        }
+        List<Topic> turn = new ArrayList<>(sorted.subList(first, sorted.size()));
+        turn.addAll(sorted.subList(0, first));
+        return turn;
+    }
+
+    /**
+     * Renews every table lease this agent holds, from a thread of its own: a round that runs long (a
+     * large upsert lookup, a compaction, a change topic's snapshot) holds up no other table's lease, and
+     * its own is kept until the round has run for the round timeout. Talks only to the store; never
+     * throws.
+     */
+    public void renewLeases() {
+        Instant now = clock.instant();
+        for (Map.Entry<String, Scheduled> entry : jobs.entrySet()) {
+            try {
+                entry.getValue().lease.renew(now, config.roundTimeout());
+                renewalFailureLogged = false;
+            } catch (RuntimeException e) {
+                if (!renewalFailureLogged) {
+                    renewalFailureLogged = true;
+                    LOGGER.warn(
+                            "cannot renew the table lease topic={}: {}; retried every {} ms while the lease runs",
+                            entry.getKey(),
+                            e.toString(),
+                            config.leaseTtl().dividedBy(3).toMillis());
+                }
+            }
         }
     }
 
@@ -149,9 +223,14 @@ public final class TableJobs {
                             log,
                             clock,
                             metrics,
-                            config.maxBytesPerRound()),
+                            config.maxBytesPerRound(),
+                            keyIndexes),
                     metrics,
-                    new TableMaintenance(meters, name, config.maxBytesPerRound()),
+                    new TableMaintenance(
+                            meters,
+                            name,
+                            config.maxBytesPerRound(),
+                            () -> metadata.retention().retentionHolds(name)),
                     new DeltaMirror(new DeltaMetrics(meters, name), clock),
                     new StallWatch(name, config.stallTimeout(), metrics),
                     new LeaseLoop(
@@ -168,8 +247,8 @@ public final class TableJobs {
         // lease that is not held is asked for only when a round is due.
         scheduled.lease.turn(now, due, new LeaseLoop.Rounds() {
             @Override
-            public void run(Instant at) {
-                round(topic, settings, scheduled, at);
+            public void run(JobLease lease, Instant at) {
+                round(topic, settings, scheduled, new LeaseFence(lease.job(), lease.epoch()), at);
             }
 
             @Override
@@ -188,6 +267,7 @@ public final class TableJobs {
                 if (wasHeld) {
                     LOGGER.info("lost table lease topic={} owner={}", topic.name(), agentId);
                     follower.released(topic.name());
+                    scheduled.job.close();
                 }
                 scheduled.stall.reset();
                 scheduled.nextRun = now.plus(config.leaseTtl().dividedBy(3));
@@ -196,11 +276,11 @@ public final class TableJobs {
     }
 
     /** One round of the table's job, under its lease, and what follows from its outcome. */
-    private void round(Topic topic, TableSettings settings, Scheduled scheduled, Instant now) {
+    private void round(Topic topic, TableSettings settings, Scheduled scheduled, LeaseFence fence, Instant now) {
         try {
             // A Delta commit that a crash or failure skipped is completed before the round adds more.
-            mirrorToDelta(topic, settings, scheduled);
-            TableJob.Outcome outcome = scheduled.job.run(topic, settings);
+            mirrorToDelta(topic, settings, scheduled, fence);
+            TableJob.Outcome outcome = scheduled.job.run(topic, settings, fence);
             if (scheduled.stall.succeeded()) {
                 catalog.clearStalled(topic.name());
             }
@@ -219,10 +299,10 @@ public final class TableJobs {
                         outcome.lagRecords());
             }
             if (outcome.committed()) {
-                mirrorToDelta(topic, settings, scheduled);
+                mirrorToDelta(topic, settings, scheduled, fence);
             }
-            if (maintain(topic, settings, scheduled.maintenance, outcome.committed())) {
-                mirrorToDelta(topic, settings, scheduled);
+            if (maintain(topic, settings, scheduled.maintenance, fence, outcome.committed())) {
+                mirrorToDelta(topic, settings, scheduled, fence);
             }
             if (follower.follow(topic, outcome.committed())) {
                 scheduled.nextRun = now;
@@ -275,18 +355,25 @@ public final class TableJobs {
      * the round committed nothing and no interval came, the tables are not even loaded. Returns whether
      * it compacted the topic's table (a commit the Delta log follows).
      */
-    private boolean maintain(Topic topic, TableSettings settings, TableMaintenance maintenance, boolean changed) {
+    private boolean maintain(
+            Topic topic, TableSettings settings, TableMaintenance maintenance, LeaseFence fence, boolean changed) {
         if (!settings.maintenanceEnabled() || !changed && !maintenance.dueWithoutChanges(settings, clock.instant())) {
             return false;
         }
         boolean compacted = false;
         try {
+            // Claimed (by the round, or now): a newer holder's claim refuses every commit of this maintenance.
             compacted = catalog.load(topic.name())
+                    .map(fence::claim)
                     .map(table ->
                             maintenance.run(table, settings, clock.instant()).compaction()
                                     instanceof CompactionOutcome.Compacted)
                     .orElse(false);
-            catalog.loadDeadLetters(topic.name()).ifPresent(table -> maintenance.run(table, settings, clock.instant()));
+            catalog.loadDeadLetters(topic.name())
+                    .map(fence::claim)
+                    .ifPresent(table -> maintenance.run(table, settings, clock.instant()));
+        } catch (CommitFailedException e) {
+            LOGGER.info("table maintenance skipped topic={}: {}", topic.name(), e.getMessage());
         } catch (RuntimeException e) {
             LOGGER.warn("table maintenance failed topic={}: {}", topic.name(), e.toString(), e);
         }
@@ -298,14 +385,17 @@ public final class TableJobs {
      * table is not). Never throws: the mirror counts and logs its failures, and a failed load of the
      * table is retried with the next round.
      */
-    private void mirrorToDelta(Topic topic, TableSettings settings, Scheduled scheduled) {
+    private void mirrorToDelta(Topic topic, TableSettings settings, Scheduled scheduled, LeaseFence fence) {
         if (!settings.deltaEnabled()) {
+            scheduled.delta.forget();
             return;
         }
         try {
-            catalog.load(topic.name()).ifPresent(table -> scheduled.delta.sync(table, settings.snapshotRetention()));
+            catalog.load(topic.name())
+                    .filter(table -> DeltaRetirement.resume(fence.claim(table), clock.instant()))
+                    .ifPresent(table -> scheduled.delta.sync(table, settings.snapshotRetention()));
         } catch (RuntimeException e) {
-            LOGGER.warn("cannot load the table of topic={} for its delta log: {}", topic.name(), e.toString());
+            LOGGER.warn("delta log not synced topic={}: {}; the next round tries again", topic.name(), e.toString());
         }
     }
 
@@ -335,12 +425,18 @@ public final class TableJobs {
     /** Gives every lease up (on shutdown) so another agent takes the tables at once. */
     public synchronized void releaseAll() {
         jobs.forEach((name, scheduled) -> {
-            release(scheduled);
+            stop(scheduled);
             follower.released(name);
         });
     }
 
-    private void release(Scheduled scheduled) {
+    /** The agent's key index budget, shared by its upsert tables. */
+    public KeyIndexBudget keyIndexes() {
+        return keyIndexes;
+    }
+
+    private void stop(Scheduled scheduled) {
         scheduled.lease.release();
+        scheduled.job.close();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.tableflow.config.TableSettings;
 import io.floe.tableflow.config.TableflowConfigs;
+import io.floe.tableflow.delta.DeltaFileReferences;
 import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.table.PinnedTable;
 import io.floe.tableflow.table.Watermark;
@@ -174,6 +175,38 @@ class TableMaintenanceTest {
             throw new UncheckedIOException(e);
         }
         assertThat(offsets).hasSize(12 * 30).isSorted();
+    }
+
+    /**
+     * A change topic behind its table holds the log at its position, and replays its next range from the
+     * snapshot there: expiry keeps that snapshot and those after it, however old, and lets the older go.
+     */
+    @Test
+    void expiryKeepsTheSnapshotsFromWhichARetentionHoldReplays() {
+        fixture = new TableFixture(dir, false);
+        for (int round = 0; round < 5; round++) {
+            fixture.round(2, 20, 100); // watermarks 20, 40, ... on both partitions
+        }
+        Map<Integer, Long> holds = Map.of(0, 60L, 1, 70L); // at the third round's watermark
+        Instant later = Instant.now().plus(Duration.ofDays(2));
+
+        SnapshotExpiry.Outcome outcome = SnapshotExpiry.expire(
+                fixture.table(), Duration.ofHours(1), later, new DeltaFileReferences.TombstoneCache(), holds);
+
+        assertThat(outcome.snapshotsExpired()).isEqualTo(2);
+        Table table = fixture.table();
+        table.refresh();
+        assertThat(table.snapshots())
+                .extracting(snapshot -> Watermark.parse(snapshot.summary().get(Watermark.SUMMARY_PROPERTY))
+                        .next(0))
+                .containsExactlyInAnyOrder(60L, 80L, 100L);
+
+        // The change topic caught up, or went: only the current snapshot is needed.
+        outcome = SnapshotExpiry.expire(
+                table, Duration.ofHours(1), later, new DeltaFileReferences.TombstoneCache(), Map.of());
+        assertThat(outcome.snapshotsExpired()).isEqualTo(2);
+        table.refresh();
+        assertThat(table.snapshots()).hasSize(1);
     }
 
     @Test

@@ -56,6 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
 class DeadLetterRaceTest {
 
     private static final String TOPIC = "orders";
+    /** Both writers under one lease epoch: the race is the dead-letter table's, not the lease's. */
+    private static final LeaseFence FENCE = new LeaseFence("tableflow/" + TOPIC, 1);
+
     private static final String SCHEMA =
             "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}," + "\"required\":[\"id\"]}";
 
@@ -106,13 +109,13 @@ class DeadLetterRaceTest {
                     // second is A's first dead letter: B's whole round happens just before it.
                     if (identifier.namespace().toString().endsWith("_dead_letters")
                             && deadLetterLoads.incrementAndGet() == 2) {
-                        writerB.run(topic, settings);
+                        writerB.run(topic, settings, FENCE);
                     }
                 }),
                 "floe");
         TableJob writerA = job(tablesA);
 
-        Throwable failure = catchThrowable(() -> writerA.run(topic, settings));
+        Throwable failure = catchThrowable(() -> writerA.run(topic, settings, FENCE));
         assertThat(deadLetterLoads).hasValue(2);
         assertThat(rows(tablesB.loadDeadLetters(TOPIC).orElseThrow()))
                 .extracting(row -> StandardCharsets.UTF_8
@@ -137,7 +140,8 @@ class DeadLetterRaceTest {
                 new CommittedLog(metadata, objects),
                 Clock.systemUTC(),
                 new TableMetrics(meters, TOPIC),
-                256L << 20);
+                256L << 20,
+                new KeyIndexBudget(256L << 20, meters));
     }
 
     /** Hook: runs before each loadTable of the catalog. */

@@ -3,13 +3,17 @@ package io.floe.testkit.metadata;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.ConsumerOffsets;
 import io.floe.core.metadata.CoordinatorLease;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,13 +70,28 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
         TopicPartition orders1 = new TopicPartition("orders", 1);
         store.commitOffsets("billing", Map.of(orders0, offsetAt(1, 0), orders1, offsetAt(2, 0)));
         store.commitOffsets("audit", Map.of(orders0, offsetAt(3, 0)));
+        CoordinatorLease billing = lease("billing", "agent-a", LEASE_NOW);
 
-        assertThat(store.deleteOffsets("billing", List.of(orders0, new TopicPartition("orders", 7))))
-                .isEqualTo(1);
+        assertThat(store.deleteOffsets(billing, List.of(orders0, new TopicPartition("orders", 7))))
+                .hasValue(1);
 
         assertThat(store.committedOffsets("billing")).containsOnlyKeys(orders1);
         assertThat(store.committedOffsets("audit")).containsOnlyKeys(orders0);
-        assertThat(store.deleteOffsets("billing", List.of())).isZero();
+        assertThat(store.deleteOffsets(billing, List.of())).hasValue(0);
+    }
+
+    @Test
+    void offsetAndGroupDeletionsAtAStaleCoordinatorEpochAreRejectedAndDeleteNothing() {
+        store.commitOffsets(FENCED_GROUP, Map.of(FENCED_PARTITION, fencedOffset(100)));
+        CoordinatorLease stale = lease(FENCED_GROUP, "agent-a", LEASE_NOW);
+        CoordinatorLease current =
+                lease(FENCED_GROUP, "agent-b", stale.expiresAt().plusMillis(1));
+
+        assertThat(store.deleteOffsets(stale, List.of(FENCED_PARTITION))).isEmpty();
+        assertThat(store.deleteGroupOffsets(stale)).isEmpty();
+        assertThat(store.committedOffsets(FENCED_GROUP)).containsOnlyKeys(FENCED_PARTITION);
+        assertThat(store.deleteGroupOffsets(current)).hasValue(1);
+        assertThat(store.offsetGroups()).isEmpty();
     }
 
     @Test
@@ -85,12 +104,13 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
                         new TopicPartition("orders", 1),
                         offsetAt(1, 0)));
         store.commitOffsets("audit", Map.of(new TopicPartition("orders", 0), offsetAt(1, 0)));
+        CoordinatorLease billing = lease("billing", "agent-a", LEASE_NOW);
 
-        assertThat(store.deleteGroupOffsets("billing")).isEqualTo(2);
+        assertThat(store.deleteGroupOffsets(billing)).hasValue(2);
 
         assertThat(store.committedOffsets("billing")).isEmpty();
         assertThat(store.offsetGroups()).containsExactly("audit");
-        assertThat(store.deleteGroupOffsets("billing")).isZero();
+        assertThat(store.deleteGroupOffsets(billing)).hasValue(0);
     }
 
     @Test
@@ -113,10 +133,52 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
         store.commitOffsets("billing", Map.of(old, offsetAt(1, 1_000), recent, offsetAt(2, 5_000)));
         store.commitOffsets("audit", Map.of(old, offsetAt(1, 1_000)));
 
-        assertThat(store.expireOffsets("billing", Instant.ofEpochMilli(5_000))).isEqualTo(1);
+        assertThat(store.expireOffsets("billing", Instant.ofEpochMilli(5_000), "agent-a", LEASE_NOW))
+                .isEqualTo(1);
 
         assertThat(store.committedOffsets("billing")).containsOnlyKeys(recent);
         assertThat(store.committedOffsets("audit")).containsOnlyKeys(old);
+    }
+
+    @Test
+    void offsetsOfAGroupAnotherAgentCoordinatesOrCoordinatedWithinItsMembersSessionsDoNotExpire() {
+        store.commitOffsets(FENCED_GROUP, Map.of(FENCED_PARTITION, offsetAt(1, 1_000)));
+        Instant cutoff = Instant.ofEpochMilli(5_000);
+        CoordinatorLease held = lease(FENCED_GROUP, "agent-a", LEASE_NOW);
+
+        assertThat(store.expireOffsets(FENCED_GROUP, cutoff, "agent-b", LEASE_NOW))
+                .as("agent-a holds the lease")
+                .isZero();
+        assertThat(store.expireOffsets(
+                        FENCED_GROUP,
+                        cutoff,
+                        "agent-b",
+                        held.expiresAt().plus(LEASE_SESSION).minusMillis(1)))
+                .as("agent-a's members may still be on their way")
+                .isZero();
+        assertThat(store.committedOffsets(FENCED_GROUP)).containsOnlyKeys(FENCED_PARTITION);
+        assertThat(store.expireOffsets(FENCED_GROUP, cutoff, "agent-a", LEASE_NOW))
+                .as("the holder itself")
+                .isEqualTo(1);
+        store.commitOffsets(FENCED_GROUP, Map.of(FENCED_PARTITION, offsetAt(1, 1_000)));
+        assertThat(store.expireOffsets(
+                        FENCED_GROUP, cutoff, "agent-b", held.expiresAt().plus(LEASE_SESSION)))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void groupsCommittedBeforeListsOnlyTheGroupsWithAnOffsetOlderThanTheCutoff() {
+        TopicPartition old = new TopicPartition("orders", 0);
+        TopicPartition recent = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(old, offsetAt(1, 1_000), recent, offsetAt(2, 5_000)));
+        store.commitOffsets("audit", Map.of(old, offsetAt(1, 1_000)));
+        store.commitOffsets("fresh", Map.of(old, offsetAt(1, 5_000)));
+
+        assertThat(store.groupsCommittedBefore(Instant.ofEpochMilli(5_000))).containsExactly("audit", "billing");
+        assertThat(store.groupsCommittedBefore(Instant.ofEpochMilli(1_000))).isEmpty();
+
+        store.expireOffsets("billing", Instant.ofEpochMilli(5_000), "agent-a", LEASE_NOW);
+        assertThat(store.groupsCommittedBefore(Instant.ofEpochMilli(5_000))).containsExactly("audit");
     }
 
     @Test
@@ -153,6 +215,48 @@ public abstract class ConsumerOffsetsContract extends RoleContract {
                 .isFalse();
         assertThat(store.committedOffsets(FENCED_GROUP)).isEmpty();
         assertThat(store.committedOffsets("other-group")).isEmpty();
+    }
+
+    @Test
+    void fetchOffsetsShowsPendingPartitionsUntilTheTransactionEndsAndThenItsOffsets() {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        TopicPartition orders1 = new TopicPartition("orders", 1);
+        store.commitOffsets("billing", Map.of(orders0, offsetAt(3, 1_000), orders1, offsetAt(4, 1_000)));
+        ProducerEpoch producer =
+                done(store.initProducer("copier", 60_000, null, LEASE_NOW)).producer();
+        done(store.commitPendingOffsets(
+                "copier",
+                producer,
+                lease("billing", "agent-a", LEASE_NOW),
+                Map.of(orders0, fencedOffset(5)),
+                LEASE_NOW));
+        done(store.commitPendingOffsets(
+                "copier", producer, lease("audit", "agent-a", LEASE_NOW), Map.of(orders1, fencedOffset(9)), LEASE_NOW));
+
+        FetchedOffsets open = store.fetchOffsets("billing");
+        done(store.endTransaction("copier", producer, true, false, LEASE_NOW));
+        FetchedOffsets ended = store.fetchOffsets("billing");
+
+        assertThat(open.committed())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(orders0, offsetAt(3, 1_000), orders1, offsetAt(4, 1_000)));
+        assertThat(open.pending())
+                .as("another group's pending offsets are its own")
+                .containsExactly(orders0);
+        assertThat(ended.committed())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(orders0, fencedOffset(5), orders1, offsetAt(4, 1_000)));
+        assertThat(ended.pending()).isEmpty();
+        assertThat(store.fetchOffsets("missing")).isEqualTo(new FetchedOffsets(Map.of(), Set.of()));
+    }
+
+    /** The coordinator lease of {@code groupId}, taken by {@code owner} at {@code now}. */
+    private CoordinatorLease lease(String groupId, String owner, Instant now) {
+        return store.acquireCoordinator(groupId, owner, now, LEASE_TTL, LEASE_SESSION)
+                .orElseThrow();
+    }
+
+    private static TransactionOutcome.Done done(TransactionOutcome outcome) {
+        assertThat(outcome).isInstanceOf(TransactionOutcome.Done.class);
+        return (TransactionOutcome.Done) outcome;
     }
 
     private static CommittedOffset fencedOffset(long offset) {

@@ -2,11 +2,14 @@ package io.floe.testkit.metadata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.floe.core.group.GroupMembership;
 import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.JobLease;
 import io.floe.core.metadata.Leases;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +99,86 @@ public abstract class LeasesContract extends RoleContract {
 
         assertThat(taken.epoch()).isEqualTo(2);
         assertThat(taken.priorMembersUntil()).isEqualTo(NOW.plusSeconds(1).plus(SESSION));
+    }
+
+    @Test
+    void theMembersAHolderRecordedPassToTheNextHoldersAndAreNotWaitedOutByTime() {
+        CoordinatorLease first =
+                store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        GroupMembership members = classic(5, "consumer-2", "consumer-1");
+        assertThat(store.recordMembers(first, members)).isTrue();
+        assertThat(store.recordedMembers(first)).contains(members);
+
+        CoordinatorLease second = store.acquireCoordinator(
+                        GROUP, "agent-b", first.expiresAt().plusMillis(1), TTL, SESSION)
+                .orElseThrow();
+        assertThat(store.recordedMembers(second)).contains(members);
+        // The second holder records nothing of its own before its lease runs out.
+        CoordinatorLease third = store.acquireCoordinator(
+                        GROUP, "agent-c", second.expiresAt().plusMillis(1), TTL, SESSION)
+                .orElseThrow();
+
+        assertThat(second.priorMembersUntil()).isEqualTo(Instant.EPOCH);
+        assertThat(store.recordedMembers(second)).as("the lease moved on").isEmpty();
+        assertThat(third.epoch()).isEqualTo(3);
+        assertThat(third.priorMembersUntil()).isEqualTo(Instant.EPOCH);
+        assertThat(store.recordedMembers(third)).contains(members);
+        assertThat(members.members())
+                .extracting(GroupMembership.Member::memberId)
+                .containsExactly("consumer-1", "consumer-2");
+    }
+
+    @Test
+    void withoutARecordTheWaitForUnknownMembersCarriesOnPastALaterRecord() {
+        CoordinatorLease first =
+                store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        Instant unknownMembersUntil = first.expiresAt().plus(SESSION);
+        CoordinatorLease second = store.acquireCoordinator(
+                        GROUP, "agent-b", first.expiresAt().plusMillis(1), TTL, Duration.ZERO)
+                .orElseThrow();
+        assertThat(store.recordedMembers(second)).isEmpty();
+        GroupMembership consumers = new GroupMembership(
+                GroupMembership.Protocol.CONSUMER,
+                3,
+                "",
+                "",
+                List.of(new GroupMembership.Member("m-1", "instance-1", "client", "/10.0.0.1", 45_000, 300_000)));
+        assertThat(store.recordMembers(second, consumers)).isTrue();
+
+        CoordinatorLease third = store.acquireCoordinator(
+                        GROUP, "agent-c", second.expiresAt().plusMillis(1), TTL, Duration.ZERO)
+                .orElseThrow();
+
+        assertThat(second.priorMembersUntil()).isEqualTo(unknownMembersUntil);
+        assertThat(third.priorMembersUntil()).isEqualTo(unknownMembersUntil);
+        assertThat(store.recordedMembers(third)).contains(consumers);
+    }
+
+    @Test
+    void onlyTheHolderAtItsEpochRecordsMembers() {
+        CoordinatorLease first =
+                store.acquireCoordinator(GROUP, "agent-a", NOW, TTL, SESSION).orElseThrow();
+        assertThat(store.recordMembers(first, classic(1, "consumer-1"))).isTrue();
+        CoordinatorLease second = store.acquireCoordinator(
+                        GROUP, "agent-b", first.expiresAt().plusMillis(1), TTL, SESSION)
+                .orElseThrow();
+
+        assertThat(store.recordMembers(first, classic(2, "consumer-9"))).isFalse();
+        assertThat(store.recordedMembers(second)).contains(classic(1, "consumer-1"));
+        assertThat(store.recordedMembers(first)).as("no longer its epoch").isEmpty();
+        assertThat(store.recordMembers(second, GroupMembership.EMPTY)).isTrue();
+        assertThat(store.recordedMembers(second)).contains(GroupMembership.EMPTY);
+    }
+
+    private static GroupMembership classic(int generation, String... memberIds) {
+        return new GroupMembership(
+                GroupMembership.Protocol.CLASSIC,
+                generation,
+                "consumer",
+                "range",
+                Arrays.stream(memberIds)
+                        .map(id -> new GroupMembership.Member(id, null, "client", "/127.0.0.1", 10_000, 30_000))
+                        .toList());
     }
 
     @Test

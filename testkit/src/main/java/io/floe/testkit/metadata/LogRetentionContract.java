@@ -4,17 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.floe.core.log.BatchCoordinate;
+import io.floe.core.log.LogEntry;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.BatchesQuery;
 import io.floe.core.metadata.LogRetention;
+import io.floe.core.metadata.MarkerCleaning;
 import io.floe.core.metadata.ObjectDeletion;
+import io.floe.core.metadata.ObjectRewrite;
 import io.floe.core.metadata.OffsetOutOfRangeException;
+import io.floe.core.metadata.RewriteOutcome;
+import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.object.ObjectKey;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
 import io.floe.core.topic.UnknownTopicException;
+import io.floe.core.transaction.ProducerEpoch;
+import io.floe.core.transaction.TransactionOutcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,7 +32,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract of {@link LogRetention}: the log start moves forward only (deleted records, truncation
- * capped by retention holds) and idle producers are forgotten. Extend it next to each implementation;
+ * capped by retention holds), idle producers are forgotten, transaction markers go by Kafka's cleaner
+ * rules and the emulated active segment moves forward only. Extend it next to each implementation;
  * every method of the role must be called by some test here (see {@link RoleContract}).
  */
 public abstract class LogRetentionContract extends RoleContract {
@@ -193,6 +202,104 @@ public abstract class LogRetentionContract extends RoleContract {
         assertThat(store.batches(tp(0), 0, 100))
                 .extracting(BatchCoordinate::baseOffset)
                 .containsExactly(8L);
+    }
+
+    /**
+     * Kafka's cleaner rules for markers: one goes only once no batch of its producer is left in its
+     * transaction, and only after the delete horizon the first call that found it so gave it; abort
+     * markers are the index of aborted transactions, so an abort marker removed while its records remain
+     * would let a read-committed reader take them.
+     */
+    @Test
+    void markersGoOnlyOnceTheirTransactionsRecordsAreGoneAndTheirHorizonHasPassed() {
+        ProducerEpoch producer = ((TransactionOutcome.Done) store.initProducer("txn", 60_000, null, NOW)).producer();
+        transaction(producer, 0, true); // batch 0..1, commit marker at 2
+        transaction(producer, 2, false); // batch 3..4, abort marker at 5
+        committed(produce.batch(topic, 0, 2)); // 6..7
+        Instant horizon = NOW.plus(Duration.ofHours(1));
+
+        assertThat(store.cleanMarkers(tp(0), 0, 8, NOW, horizon, 100))
+                .as("every transaction still has its records")
+                .isEqualTo(new MarkerCleaning(8, 0, Long.MAX_VALUE));
+
+        BatchCoordinate aborted = store.batches(tp(0), 3, 1).get(0);
+        assertThat(store.rewrite(ObjectRewrite.removing(List.of(aborted)), NOW))
+                .isInstanceOf(RewriteOutcome.Rewritten.class);
+        assertThat(store.cleanMarkers(tp(0), 0, 8, NOW, horizon, 100))
+                .as("the abort marker's records are gone: it gets its horizon")
+                .isEqualTo(new MarkerCleaning(8, 0, horizon.toEpochMilli()));
+        assertThat(store.cleanMarkers(tp(0), 0, 8, horizon.minusMillis(1), horizon.plusSeconds(60), 100))
+                .as("before its horizon it stays, and keeps the horizon it had")
+                .isEqualTo(new MarkerCleaning(8, 0, horizon.toEpochMilli()));
+        assertThat(store.abortedTransactions(tp(0), 0, 8)).hasSize(1);
+
+        long rewrites = store.logRewrites();
+        assertThat(store.cleanMarkers(tp(0), 0, 8, horizon, horizon.plusSeconds(60), 100))
+                .isEqualTo(new MarkerCleaning(8, 1, Long.MAX_VALUE));
+        assertThat(store.logRewrites()).isGreaterThan(rewrites);
+        assertThat(store.abortedTransactions(tp(0), 0, 8)).isEmpty();
+        assertThat(store.entries(List.of(new BatchesQuery(tp(0), 0, 10))).get(0))
+                .extracting(LogEntry::baseOffset)
+                .containsExactly(0L, 2L, 6L);
+
+        BatchCoordinate committedBatch = store.batches(tp(0), 0, 1).get(0);
+        store.rewrite(ObjectRewrite.removing(List.of(committedBatch)), NOW);
+        assertThat(store.cleanMarkers(tp(0), 0, 2, NOW, NOW, 100))
+                .as("a marker past the section is left alone")
+                .isEqualTo(new MarkerCleaning(2, 0, Long.MAX_VALUE));
+        assertThat(store.cleanMarkers(tp(0), 0, 8, NOW, NOW, 100))
+                .as("stamped, never removed in the same call")
+                .isEqualTo(new MarkerCleaning(8, 0, NOW.toEpochMilli()));
+        assertThat(store.cleanMarkers(tp(0), 0, 8, NOW, NOW, 100)).isEqualTo(new MarkerCleaning(8, 1, Long.MAX_VALUE));
+        assertThat(store.entries(List.of(new BatchesQuery(tp(0), 0, 10))).get(0))
+                .extracting(LogEntry::baseOffset)
+                .containsExactly(6L);
+        assertThat(store.cleanMarkers(new TopicPartition("missing", 0), 0, 8, NOW, NOW, 100)
+                        .removed())
+                .isZero();
+    }
+
+    @Test
+    void markersAreCleanedAPageAtATime() {
+        ProducerEpoch producer = ((TransactionOutcome.Done) store.initProducer("txn", 60_000, null, NOW)).producer();
+        transaction(producer, 0, true); // 0..1, marker 2
+        transaction(producer, 2, true); // 3..4, marker 5
+        transaction(producer, 4, true); // 6..7, marker 8
+
+        assertThat(store.cleanMarkers(tp(0), 0, 9, NOW, NOW, 2).nextOffset()).isEqualTo(6);
+        assertThat(store.cleanMarkers(tp(0), 6, 9, NOW, NOW, 2).nextOffset()).isEqualTo(9);
+        assertThat(store.cleanMarkers(tp(0), 3, 9, NOW, NOW, 1).nextOffset()).isEqualTo(6);
+    }
+
+    @Test
+    void theActiveSegmentMovesForwardOnly() {
+        assertThat(store.activeSegment(tp(0))).isZero();
+        assertThat(store.rollSegment(tp(0), 5)).isEqualTo(5);
+        assertThat(store.rollSegment(tp(0), 3)).as("never back").isEqualTo(5);
+        assertThat(store.activeSegment(tp(0))).isEqualTo(5);
+        assertThat(store.activeSegment(tp(1))).isZero();
+        assertThatThrownBy(() -> store.activeSegment(new TopicPartition("missing", 0)))
+                .isInstanceOf(UnknownTopicException.class);
+        assertThatThrownBy(() -> store.rollSegment(new TopicPartition("events", 7), 1))
+                .isInstanceOf(UnknownTopicException.class);
+
+        store.deleteTopic("events");
+        store.createTopic(new NewTopic("events", 1, Map.of()));
+        assertThat(store.activeSegment(tp(0)))
+                .as("a new topic of the same name starts afresh")
+                .isZero();
+    }
+
+    /** One transaction of {@code producer} on partition 0: a batch of two records, then its end. */
+    private void transaction(ProducerEpoch producer, int sequence, boolean commit) {
+        assertThat(store.addPartitions("txn", producer, List.of(tp(0)), NOW))
+                .isInstanceOf(TransactionOutcome.Done.class);
+        assertThat(produce.commit(
+                        produce.transactional(topic, 0, producer, sequence, 2, TransactionalAppend.IN_TRANSACTION)))
+                .singleElement()
+                .isInstanceOf(AppendResult.Appended.class);
+        assertThat(store.endTransaction("txn", producer, commit, false, NOW))
+                .isInstanceOf(TransactionOutcome.Done.class);
     }
 
     private TopicPartition tp(int partition) {

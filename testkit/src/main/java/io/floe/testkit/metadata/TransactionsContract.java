@@ -13,11 +13,13 @@ import io.floe.core.metadata.ActiveProducer;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
 import io.floe.core.metadata.BatchesQuery;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.OffsetOutOfRangeException;
 import io.floe.core.metadata.TransactionalAppend;
 import io.floe.core.metadata.Transactions;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.OpenTransaction;
 import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionDescription;
 import io.floe.core.transaction.TransactionError;
@@ -45,6 +47,7 @@ public abstract class TransactionsContract extends RoleContract {
     private static final int TIMEOUT_MS = 60_000;
     private static final String TXN = "txn-a";
     private static final String GROUP = "group-a";
+    private static final Duration LEASE_TTL = Duration.ofSeconds(6);
 
     private Topic topic;
     private TopicPartition p0;
@@ -185,8 +188,8 @@ public abstract class TransactionsContract extends RoleContract {
     void anAbortLeavesAnAbortedRangeAndDropsThePendingOffsets() {
         ProducerEpoch producer = init(TXN);
         assertDone(store.addOffsets(TXN, producer, GROUP, NOW));
-        assertDone(store.commitPendingOffsets(TXN, producer, GROUP, Map.of(p1, offset(7)), NOW));
-        assertThat(store.pendingOffsets(GROUP)).containsExactly(p1);
+        assertDone(store.commitPendingOffsets(TXN, producer, coordinator(), Map.of(p1, offset(7)), NOW));
+        assertThat(store.fetchOffsets(GROUP).pending()).containsExactly(p1);
         assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
         produce.commit(produce.batch(topic, 0, 1));
         appendAll(transactional(0, producer, 0, 3, TransactionalAppend.IN_TRANSACTION));
@@ -202,7 +205,7 @@ public abstract class TransactionsContract extends RoleContract {
         assertThat(store.abortedTransactions(p0, 0, 1)).isEmpty();
         assertThat(store.abortedTransactions(p0, 4, 5)).hasSize(1);
         assertThat(store.committedOffsets(GROUP)).isEmpty();
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.COMPLETE_ABORT);
     }
 
@@ -224,15 +227,15 @@ public abstract class TransactionsContract extends RoleContract {
     void aCommitMovesThePendingOffsetsToTheGroup() {
         ProducerEpoch producer = init(TXN);
         assertDone(store.addOffsets(TXN, producer, GROUP, NOW));
-        assertDone(store.commitPendingOffsets(TXN, producer, GROUP, Map.of(p0, offset(3), p1, offset(4)), NOW));
-        assertDone(store.commitPendingOffsets(TXN, producer, GROUP, Map.of(p0, offset(5)), NOW));
+        assertDone(store.commitPendingOffsets(TXN, producer, coordinator(), Map.of(p0, offset(3), p1, offset(4)), NOW));
+        assertDone(store.commitPendingOffsets(TXN, producer, coordinator(), Map.of(p0, offset(5)), NOW));
         assertThat(store.committedOffsets(GROUP)).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().offsetGroups()).containsExactly(GROUP);
 
         assertDone(store.endTransaction(TXN, producer, true, false, NOW));
 
         assertThat(store.committedOffsets(GROUP)).isEqualTo(Map.of(p0, offset(5), p1, offset(4)));
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
     }
 
     @Test
@@ -244,7 +247,7 @@ public abstract class TransactionsContract extends RoleContract {
         assertRefused(store.addPartitions(TXN, zombie, List.of(p1), NOW), TransactionError.PRODUCER_FENCED);
         assertRefused(store.addOffsets(TXN, zombie, GROUP, NOW), TransactionError.PRODUCER_FENCED);
         assertRefused(
-                store.commitPendingOffsets(TXN, zombie, GROUP, Map.of(p0, offset(1)), NOW),
+                store.commitPendingOffsets(TXN, zombie, coordinator(), Map.of(p0, offset(1)), NOW),
                 TransactionError.PRODUCER_FENCED);
         assertRefused(store.endTransaction(TXN, zombie, true, false, NOW), TransactionError.PRODUCER_FENCED);
         assertFailed(
@@ -264,7 +267,7 @@ public abstract class TransactionsContract extends RoleContract {
                 store.addPartitions("never", current, List.of(p0), NOW), TransactionError.INVALID_PRODUCER_ID_MAPPING);
 
         assertThat(store.offsets(p0)).isEqualTo(new LogOffsets(0, 0, 0));
-        assertThat(store.pendingOffsets(GROUP)).isEmpty();
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
         assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.EMPTY);
     }
 
@@ -369,28 +372,43 @@ public abstract class TransactionsContract extends RoleContract {
     }
 
     @Test
-    void anExpiredTransactionIsAbortedOnceAndItsProducerFenced() {
+    void theOpenTransactionsAreListedWithoutTheIdleIds() {
+        ProducerEpoch open =
+                assertDone(store.initProducer(TXN, 1_000, null, NOW)).producer();
+        ProducerEpoch ended = init("txn-b");
+        init("txn-c");
+        assertDone(store.addPartitions(TXN, open, List.of(p0), NOW));
+        assertDone(store.addOffsets("txn-b", ended, GROUP, NOW));
+        assertDone(store.endTransaction("txn-b", ended, false, false, NOW));
+
+        assertThat(store.openTransactions()).containsExactly(new OpenTransaction(TXN, open, NOW.toEpochMilli(), 1_000));
+    }
+
+    /** The caller decides that a transaction ran too long, on its own clock: the store compares no times. */
+    @Test
+    void aTimedOutTransactionIsAbortedOnceAndItsProducerFenced() {
         ProducerEpoch producer =
                 assertDone(store.initProducer(TXN, 1_000, null, NOW)).producer();
         assertDone(store.addPartitions(TXN, producer, List.of(p0), NOW));
         appendAll(transactional(0, producer, 0, 1, TransactionalAppend.IN_TRANSACTION));
-        Instant early = NOW.plusMillis(500);
-        Instant late = NOW.plusMillis(2_000);
+        OpenTransaction open = store.openTransactions().get(0);
+        Instant later = NOW.plusMillis(2_000);
 
-        assertThat(store.expiredTransactions(early)).isEmpty();
-        assertRefused(store.abortExpired(TXN, producer, early), TransactionError.INVALID_TXN_STATE);
-        assertThat(store.expiredTransactions(late))
-                .extracting(TransactionDescription::transactionalId)
-                .containsExactly(TXN);
-        TransactionOutcome.Done done = assertDone(store.abortExpired(TXN, producer, late));
+        assertRefused(
+                store.abortExpired(TXN, producer, open.startedAtMs() - 1, later), TransactionError.INVALID_TXN_STATE);
+        TransactionOutcome.Done done =
+                assertDone(store.abortExpired(TXN, producer, open.startedAtMs(), NOW.minusMillis(5_000)));
 
         assertThat(done.producer().epoch()).isEqualTo((short) 1);
         assertThat(done.markers())
                 .singleElement()
                 .satisfies(marker -> assertThat(marker.commit()).isFalse());
-        assertThat(store.expiredTransactions(late)).isEmpty();
-        assertRefused(store.abortExpired(TXN, producer, late), TransactionError.PRODUCER_FENCED);
-        assertRefused(store.endTransaction(TXN, producer, true, false, late), TransactionError.PRODUCER_FENCED);
+        assertThat(store.openTransactions()).isEmpty();
+        assertRefused(store.abortExpired(TXN, producer, open.startedAtMs(), later), TransactionError.PRODUCER_FENCED);
+        assertRefused(
+                store.abortExpired(TXN, done.producer(), open.startedAtMs(), later),
+                TransactionError.INVALID_TXN_STATE);
+        assertRefused(store.endTransaction(TXN, producer, true, false, later), TransactionError.PRODUCER_FENCED);
         assertThat(store.offsets(p0)).isEqualTo(new LogOffsets(0, 2, 2));
     }
 
@@ -485,7 +503,43 @@ public abstract class TransactionsContract extends RoleContract {
         }
     }
 
+    @Test
+    void pendingOffsetsAtAStaleCoordinatorEpochAreRefusedAndBeginNoTransaction() {
+        ProducerEpoch producer = init(TXN);
+        CoordinatorLease stale = coordinator();
+        CoordinatorLease current = store.acquireCoordinator(
+                        GROUP, "agent-b", stale.expiresAt().plusMillis(1), LEASE_TTL, Duration.ZERO)
+                .orElseThrow();
+
+        assertRefused(
+                store.commitPendingOffsets(TXN, producer, stale, Map.of(p0, offset(3)), NOW),
+                TransactionError.NOT_COORDINATOR);
+        assertThat(store.fetchOffsets(GROUP).pending()).isEmpty();
+        assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.EMPTY);
+        assertDone(store.commitPendingOffsets(TXN, producer, current, Map.of(p0, offset(4)), NOW));
+        assertThat(store.fetchOffsets(GROUP).pending()).containsExactly(p0);
+    }
+
+    @Test
+    void pendingOffsetsKeptUnderTheLeaseCommitAfterTheLeaseMoved() {
+        ProducerEpoch producer = init(TXN);
+        CoordinatorLease first = coordinator();
+        assertDone(store.commitPendingOffsets(TXN, producer, first, Map.of(p0, offset(3)), NOW));
+        store.acquireCoordinator(GROUP, "agent-b", first.expiresAt().plusMillis(1), LEASE_TTL, Duration.ZERO)
+                .orElseThrow();
+
+        assertDone(store.endTransaction(TXN, producer, true, false, NOW));
+
+        assertThat(store.committedOffsets(GROUP)).isEqualTo(Map.of(p0, offset(3)));
+    }
+
     // ----- helpers
+
+    /** The coordinator lease of {@link #GROUP}, taken (or renewed) by agent-a at {@link #NOW}. */
+    private CoordinatorLease coordinator() {
+        return store.acquireCoordinator(GROUP, "agent-a", NOW, LEASE_TTL, Duration.ZERO)
+                .orElseThrow();
+    }
 
     private ProducerEpoch init(String transactionalId) {
         return assertDone(store.initProducer(transactionalId, TIMEOUT_MS, null, NOW))

@@ -131,6 +131,31 @@ public final class Agents implements AutoCloseable {
     }
 
     /**
+     * SIGSTOP: the agent freezes with its sockets open and its leases unrenewed, as in a long GC pause;
+     * {@link #resume} lets it go on unaware that time passed. A no-op for an agent that is down.
+     */
+    public synchronized void pause(int nodeId) throws IOException, InterruptedException {
+        Node node = node(nodeId);
+        if (node.process != null) {
+            node.process.pause();
+        }
+    }
+
+    /** SIGCONT of a {@link #pause}d agent (harmless for one that runs). */
+    public synchronized void resume(int nodeId) throws IOException, InterruptedException {
+        Node node = node(nodeId);
+        if (node.process != null) {
+            node.process.resume();
+        }
+    }
+
+    /** Whether the agent's process runs (paused counts as running). */
+    public synchronized boolean isUp(int nodeId) {
+        Node node = node(nodeId);
+        return node.process != null && node.process.isAlive();
+    }
+
+    /**
      * Starts a stopped agent on its node id and ports and waits until it is healthy. A start that
      * fails (the process exits first) is recorded and tried again, up to {@value #START_ATTEMPTS} times.
      */
@@ -145,11 +170,22 @@ public final class Agents implements AutoCloseable {
         awaitHealthy(node);
     }
 
+    /** Waits until a running (or starting) agent answers its health check; a no-op for one that is down. */
+    public void awaitHealthy(int nodeId) throws Exception {
+        Node node = node(nodeId);
+        synchronized (this) {
+            if (node.process == null) {
+                return;
+            }
+        }
+        awaitHealthy(node);
+    }
+
     /**
      * Records every agent that exited although nobody killed it, and starts it again. Returns how many
      * it found.
      */
-    int reviveCrashed() throws Exception {
+    public int reviveCrashed() throws Exception {
         List<Node> crashed = new ArrayList<>();
         synchronized (this) {
             for (Node node : nodes) {
@@ -173,12 +209,12 @@ public final class Agents implements AutoCloseable {
     }
 
     /** Starts that failed (the agent exited before it was healthy) and were tried again. */
-    synchronized List<String> failedStarts() {
+    public synchronized List<String> failedStarts() {
         return List.copyOf(failedStarts);
     }
 
     /** How often each agent was started (first start included). */
-    synchronized Map<Integer, Integer> starts() {
+    public synchronized Map<Integer, Integer> starts() {
         return nodes.stream().collect(Collectors.toMap(node -> node.nodeId, node -> node.starts));
     }
 

@@ -66,7 +66,7 @@ public final class GroupApis {
                                 new TxnOffsetCommitApi(agent.transactions(), groups, topics, agent.clock()),
                                 TxnOffsetCommitRequestData::groupId,
                                 cluster))
-                .blocking(ApiKeys.OFFSET_FETCH, 1, 10, new OffsetFetchApi(groups, topics, agent.transactions()))
+                .blocking(ApiKeys.OFFSET_FETCH, 1, 10, new OffsetFetchApi(groups, topics))
                 .blocking(
                         ApiKeys.OFFSET_DELETE,
                         0,

@@ -2,13 +2,11 @@ package io.floe.kafka.api.group;
 
 import io.floe.agent.group.GroupCoordinator;
 import io.floe.agent.group.LeaveRequest;
-import io.floe.agent.group.LeaveResponse;
 import io.floe.kafka.api.KafkaApi;
 import io.floe.kafka.api.RequestContext;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupResponseData;
@@ -38,15 +36,15 @@ final class LeaveGroupApi implements KafkaApi<LeaveGroupRequestData, LeaveGroupR
                 : request.members().stream()
                         .map(m -> new LeaveRequest.Leaving(m.memberId(), m.groupInstanceId(), m.reason()))
                         .toList();
-        LeaveResponse response = groups.leave(new LeaveRequest(request.groupId(), leaving));
-        List<MemberResponse> members = response.members().stream()
-                .map(m -> new MemberResponse()
-                        .setMemberId(m.memberId())
-                        .setGroupInstanceId(m.groupInstanceId())
-                        .setErrorCode(GroupErrorCodes.code(m.error())))
-                .toList();
-        return CompletableFuture.completedFuture(
-                new LeaveGroupResponse(members, GroupErrorCodes.of(response.error()), 0, version).data());
+        return groups.leave(new LeaveRequest(request.groupId(), leaving)).thenApply(response -> {
+            List<MemberResponse> members = response.members().stream()
+                    .map(m -> new MemberResponse()
+                            .setMemberId(m.memberId())
+                            .setGroupInstanceId(m.groupInstanceId())
+                            .setErrorCode(GroupErrorCodes.code(m.error())))
+                    .toList();
+            return new LeaveGroupResponse(members, GroupErrorCodes.of(response.error()), 0, version).data();
+        });
     }
 
     @Override

@@ -2,8 +2,8 @@ package io.floe.kafka.api.group;
 
 import io.floe.agent.group.GroupCoordinator;
 import io.floe.agent.group.GroupError;
-import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.topic.Topic;
 import io.floe.kafka.api.KafkaApi;
@@ -36,8 +36,9 @@ import org.apache.kafka.common.requests.OffsetFetchResponse;
  * empty metadata, as Kafka does. From v9 a member of a consumer-protocol group sends its id and
  * epoch, checked as Kafka does (UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH). With require_stable (v7+, sent
  * by read_committed consumers) a partition with offsets pending in an open transaction answers
- * UNSTABLE_OFFSET_COMMIT, which consumers retry until the transaction ends. Runs on the blocking
- * executor.
+ * UNSTABLE_OFFSET_COMMIT, which consumers retry until the transaction ends; committed and pending
+ * offsets are then read at one point in time ({@link GroupCoordinator#fetchOffsets}). Runs on the
+ * blocking executor.
  */
 final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFetchResponseData> {
 
@@ -47,12 +48,10 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
 
     private final GroupCoordinator groups;
     private final GroupTopics topics;
-    private final TransactionCoordinator transactions;
 
-    OffsetFetchApi(GroupCoordinator groups, GroupTopics topics, TransactionCoordinator transactions) {
+    OffsetFetchApi(GroupCoordinator groups, GroupTopics topics) {
         this.groups = groups;
         this.topics = topics;
-        this.transactions = transactions;
     }
 
     @Override
@@ -96,13 +95,16 @@ final class OffsetFetchApi implements KafkaApi<OffsetFetchRequestData, OffsetFet
             if (member != GroupError.NONE) {
                 return OffsetFetchResponse.groupError(group, GroupErrorCodes.of(member), version);
             }
-            Map<TopicPartition, CommittedOffset> committed = groups.committedOffsets(group.groupId());
+            // With require_stable, committed and pending offsets come from one read: an EndTxn between two
+            // reads would show the offset it replaced as stable.
+            FetchedOffsets fetched = requireStable
+                    ? groups.fetchOffsets(group.groupId())
+                    : new FetchedOffsets(groups.committedOffsets(group.groupId()), Set.of());
+            Map<TopicPartition, CommittedOffset> committed = fetched.committed();
             List<OffsetFetchResponseTopics> answered = group.topics() == null
                     ? allTopics(committed, byId)
                     : requestedTopics(group.topics(), committed, byId);
-            if (requireStable) {
-                markUnstable(answered, transactions.pendingOffsets(group.groupId()), byId);
-            }
+            markUnstable(answered, fetched.pending(), byId);
             return new OffsetFetchResponseGroup().setGroupId(group.groupId()).setTopics(answered);
         } catch (RuntimeException e) {
             return OffsetFetchResponse.groupError(group, KafkaErrors.errorOf(e), version);

@@ -2,6 +2,7 @@ package io.floe.kafka.api.group;
 
 import io.floe.agent.group.GroupCoordinator;
 import io.floe.agent.group.GroupError;
+import io.floe.agent.group.TransactionalCommitResult;
 import io.floe.agent.transaction.TransactionCoordinator;
 import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.TopicPartition;
@@ -31,8 +32,10 @@ import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
 /**
  * TxnOffsetCommit (v0-6; topic ids from v6): a producer's offsets for a group, kept pending in its open
  * transaction until it ends. Routed to the group's coordinator, like OffsetCommit, because from v3 the
- * request carries the consumer's group metadata, checked against the group in this agent's memory (a
- * producer outside group management always passes). Clients of transaction version 2 send v5+ without
+ * request carries the consumer's group metadata, checked against the group in the coordinator's memory
+ * (a producer outside group management always passes), and the pending offsets are written only while
+ * the coordinator's lease on the group still holds (NOT_COORDINATOR otherwise: the client looks the
+ * coordinator up again). Clients of transaction version 2 send v5+ without
  * AddOffsetsToTxn (KIP-890): the store's pending commit begins the transaction itself. Errors the version's
  * clients know: GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH from v6, else ILLEGAL_GENERATION;
  * TRANSACTION_ABORTABLE from v4 for a transaction that is not open, else INVALID_TXN_STATE. Blocking.
@@ -40,6 +43,8 @@ import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
 final class TxnOffsetCommitApi implements KafkaApi<TxnOffsetCommitRequestData, TxnOffsetCommitResponseData> {
 
     private static final short FIRST_VERSION_WITH_MEMBER = 3;
+    /** The generation of a producer outside group management. */
+    private static final int NO_GENERATION = -1;
 
     private final TransactionCoordinator transactions;
     private final GroupCoordinator groups;
@@ -110,27 +115,27 @@ final class TxnOffsetCommitApi implements KafkaApi<TxnOffsetCommitRequestData, T
         return response.build().data().setThrottleTimeMs(0);
     }
 
-    /** Checks the member, then keeps the offsets pending; the error of every partition. */
+    /**
+     * The group's coordinator checks the member and keeps the offsets pending under its lease; the
+     * error of every partition.
+     */
     private Errors commit(
             TxnOffsetCommitRequestData request, short version, Map<TopicPartition, CommittedOffset> offsets) {
-        if (version >= FIRST_VERSION_WITH_MEMBER) {
-            GroupError member = groups.validateTransactionalOffsetCommit(
-                    request.groupId(),
-                    request.memberId(),
-                    request.groupInstanceId(),
-                    request.generationIdOrMemberEpoch());
-            if (member != GroupError.NONE) {
-                return memberError(member, version);
-            }
-        }
         if (request.producerId() < 0 || request.producerEpoch() < 0) {
             throw new InvalidRequestException("a producer id and epoch >= 0 are required, got " + request.producerId()
                     + "/" + request.producerEpoch());
         }
         ProducerEpoch producer = new ProducerEpoch(request.producerId(), request.producerEpoch());
-        return transactionError(
-                transactions.commitPendingOffsets(request.transactionalId(), producer, request.groupId(), offsets),
-                version);
+        boolean withMember = version >= FIRST_VERSION_WITH_MEMBER;
+        TransactionalCommitResult result = groups.commitTransactionalOffsets(
+                request.groupId(),
+                withMember ? request.memberId() : "",
+                withMember ? request.groupInstanceId() : null,
+                withMember ? request.generationIdOrMemberEpoch() : NO_GENERATION,
+                lease -> transactions.commitPendingOffsets(request.transactionalId(), producer, lease, offsets));
+        return result.error() == GroupError.NONE
+                ? transactionError(result.outcome(), version)
+                : memberError(result.error(), version);
     }
 
     private static Errors transactionError(TransactionOutcome outcome, short version) {
@@ -138,8 +143,10 @@ final class TxnOffsetCommitApi implements KafkaApi<TxnOffsetCommitRequestData, T
     }
 
     /**
-     * A member check's wire error. The producer aborts its transaction on each of them
-     * (CommitFailedException); GROUP_ID_NOT_FOUND and STALE_MEMBER_EPOCH are known from v6 only.
+     * A group's refusal on the wire. kafka-clients' TransactionManager looks the coordinator up again and
+     * retries on NOT_COORDINATOR, retries on COORDINATOR_LOAD_IN_PROGRESS (any retriable error), and
+     * aborts the transaction on the member checks' errors (CommitFailedException); GROUP_ID_NOT_FOUND and
+     * STALE_MEMBER_EPOCH are known from v6 only.
      */
     private static Errors memberError(GroupError error, short version) {
         if ((error == GroupError.GROUP_ID_NOT_FOUND && !TxnOffsetCommitRequest.supportsGroupIdNotFoundError(version))

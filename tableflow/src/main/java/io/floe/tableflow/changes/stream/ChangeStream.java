@@ -13,72 +13,63 @@ import io.floe.tableflow.changes.Op;
 import io.floe.tableflow.changes.Point;
 import io.floe.tableflow.config.ChangesTopic;
 import io.floe.tableflow.config.TableMode;
-import io.floe.tableflow.rows.Rows;
 import io.floe.tableflow.table.TableCatalog;
-import io.floe.tableflow.table.Watermark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.util.ByteBuffers;
-import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.InvalidProducerEpochException;
-import org.apache.kafka.common.errors.ProducerFencedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One table's change topic on the agent that holds the table's lease. Each {@link #publish} walks the
- * table's commits from the stream's progress: one Kafka transaction per range (an upsert table's next
- * commit; at most {@link ChangeStreamConfig#offsetsPerTransaction} offsets of an append table's), holding
- * the range's FULL changes (a delete followed by a tombstone of its key) and the group offsets that move
- * the progress to the range's end. The progress is read from the group after the producer's
- * {@code initTransactions}, which fences every earlier producer of the table and aborts what it left
- * open, and is trusted in memory only while this producer's transactions commit: any failure closes the
- * producer, and the next turn starts over from what Kafka says was committed. Not thread-safe: the
- * Tableflow thread drives it.
+ * One table's change topic on the agent that holds the table's lease. Each {@link #publish} compares
+ * the table's current snapshot with the one the stream last found itself caught up with, and when they
+ * differ walks the table's commits from the stream's progress: one Kafka transaction per range (an
+ * upsert table's next commit; at most {@link ChangeStreamConfig#offsetsPerTransaction} offsets of an
+ * append table's, or of a step of an initial snapshot, {@link SnapshotSteps}), holding the range's FULL
+ * changes (a delete followed by a tombstone of its key) and the group offsets that move the progress to
+ * the range's end. The progress is read after the producer's initialization, which fences every earlier
+ * producer of the table and ends what it left open: from the group, or, when the group has none, from
+ * the change topic's last records ({@link TopicTail}); it is trusted in memory only while this
+ * producer's transactions commit: any failure closes the producer, and the next turn starts over from
+ * what Kafka says was committed. Not thread-safe: the Tableflow thread drives it.
  */
 final class ChangeStream {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(ChangeStream.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final String topic;
     private final String id;
     private final ChangeStreamConfig config;
     private final ChangeQueries queries;
     private final TableCatalog tables;
-    private final KafkaLink kafka;
+    private final StreamLink link;
     private final StreamMetrics metrics;
+    private final StreamHold hold;
+    private final SnapshotSteps snapshots;
     private final Clock clock;
 
-    private Producer<byte[], byte[]> producer;
-    private ConsumerGroupMetadata group;
-    /** Null until read from the group after the producer's initialization. */
+    private StreamLink.Transactions producer;
+    /** Null until read after the producer's initialization. */
     private Progress progress;
     /** The change topic known to have a partition for each of the source topic's, and how many. */
     private String sized;
 
     private int sizedPartitions;
-    private boolean caughtUp;
+    /** The table snapshot the stream last found itself caught up with; null when not known. */
+    private Long seen;
+    /** When this producer last committed; null when it has not yet. */
+    private Instant committedAt;
+    /** Whether the current turn committed a transaction. */
+    private boolean moved;
     /** The last problem logged, so one that lasts is logged once. */
     private String reported;
 
@@ -87,7 +78,8 @@ final class ChangeStream {
             ChangeStreamConfig config,
             ChangeQueries queries,
             TableCatalog tables,
-            KafkaLink kafka,
+            StreamLink link,
+            StreamHold hold,
             StreamMetrics metrics,
             Clock clock) {
         this.topic = topic;
@@ -95,39 +87,56 @@ final class ChangeStream {
         this.config = config;
         this.queries = queries;
         this.tables = tables;
-        this.kafka = kafka;
+        this.link = link;
+        this.hold = hold;
         this.metrics = metrics;
         this.clock = clock;
+        this.snapshots = new SnapshotSteps(topic, config.offsetsPerTransaction(), link, metrics, clock);
     }
 
     /** The transactional id of the stream's producers and the name of its consumer group. */
     static String idOf(String topic) {
-        return "floe-tableflow-changes-" + topic;
+        return ChangeStreams.GROUP_PREFIX + topic;
     }
 
     /**
      * Publishes what the table committed beyond the progress to {@code target}, at most {@link
-     * ChangeStreamConfig#transactionsPerTurn} transactions; returns whether more is waiting. A stream
-     * known to be caught up does nothing until a round commits. Never throws.
+     * ChangeStreamConfig#transactionsPerTurn} transactions; returns whether more is waiting. Does nothing
+     * while the table's current snapshot is the one the stream last found itself caught up with (and no
+     * keep-alive is due). Never throws.
      */
-    boolean publish(Topic source, ChangesTopic target, boolean committed) {
-        if (caughtUp && !committed) {
-            return false;
-        }
+    boolean publish(Topic source, ChangesTopic target) {
         if (target.name().equals(source.name())) {
             halt("topic " + topic + " names itself as its change topic; set " + "floe.tableflow.changes.topic to"
                     + " another topic");
             return false;
         }
-        if (!kafka.ready()) {
-            return false; // the agent's listener starts after Tableflow
-        }
-        caughtUp = false;
+        moved = false;
+        boolean caughtUp = false;
+        Offsets at = null;
         try {
-            open();
+            Optional<Table> table = tables.load(topic);
+            if (table.isEmpty() || table.get().currentSnapshot() == null) {
+                caughtUp = true; // nothing committed, nothing to publish
+                return false;
+            }
+            if (Long.valueOf(table.get().currentSnapshot().snapshotId()).equals(seen) && !keepAliveDue()) {
+                caughtUp = true;
+                return false;
+            }
+            if (!link.ready()) {
+                return false; // the agent's listener starts after Tableflow
+            }
+            open(source, target);
+            at = progress.next();
             for (int i = 0; i < config.transactionsPerTurn(); i++) {
-                if (!step(source, target)) {
+                Long upTo = step(source, target);
+                if (upTo != null) {
                     caughtUp = true;
+                    seen = upTo;
+                    if (keepAliveDue()) {
+                        keepAlive(source, target);
+                    }
                     return false;
                 }
             }
@@ -136,7 +145,7 @@ final class ChangeStream {
             halt(e.getMessage());
             close();
         } catch (RuntimeException e) {
-            if (fenced(e)) {
+            if (link.fenced(e)) {
                 metrics.transaction("fenced");
                 LOGGER.warn(
                         "change topic producer fenced topic={} transactionalId={}: another agent publishes the"
@@ -149,42 +158,58 @@ final class ChangeStream {
                         "publishing changes failed topic={} changeTopic={}: {}", topic, target.name(), e.toString());
             }
             close();
+        } finally {
+            if (caughtUp || moved) {
+                hold.moving();
+            } else {
+                hold.stuck(clock.instant(), at);
+            }
         }
         return false;
     }
 
     /**
-     * One transaction of the walk; false when the change topic has every commit of the table (or is ahead
-     * of it, after an operator moved it).
+     * One transaction of the walk; returns the table's snapshot when there was none to make because the
+     * change topic has every commit of the table (or is ahead of it, after an operator moved it).
      */
-    private boolean step(Topic source, ChangesTopic target) {
+    private Long step(Topic source, ChangesTopic target) {
         Optional<Table> loaded = tables.load(topic);
         if (loaded.isEmpty() || loaded.get().currentSnapshot() == null) {
-            return false;
+            return -1L;
         }
         Table table = loaded.get();
+        long current = table.currentSnapshot().snapshotId();
+        if (progress.snapshotting()) {
+            try {
+                List<CommitOffsets> commits = queries.commitOffsets(topic);
+                Offsets latest = commits.get(commits.size() - 1).watermark();
+                metrics.lag(commits, over(progress.next(), latest.next().keySet()), latest);
+            } catch (ChangeQueryException noCommitYet) {
+                // only the gauges go without
+            }
+            sizeTopic(source, target, true);
+            progress = snapshots.step(
+                    table,
+                    progress,
+                    target.name(),
+                    origin(),
+                    (after, body) -> inTransaction(source, target, after, body));
+            holdAfter(source, table);
+            return null;
+        }
         List<CommitOffsets> commits;
         try {
             commits = queries.commitOffsets(topic);
         } catch (ChangeQueryException noCommitYet) {
-            return false;
+            return current;
         }
-        if (progress == null) {
-            progress = Progress.of(kafka.committedOffsets(id), topic, source.id(), target.name());
-            LOGGER.info(
-                    "change topic resumes topic={} changeTopic={} from={} fresh={}",
-                    topic,
-                    target.name(),
-                    progress.next(),
-                    progress.fresh());
-        }
-        Offsets current = commits.get(commits.size() - 1).watermark();
-        Offsets at = over(progress.next(), current.next().keySet());
-        lag(commits, at, current);
-        if (!at.atMost(current)) {
-            report("change topic of topic " + topic + " is at offsets " + at + ", beyond its table's " + current
+        Offsets latest = commits.get(commits.size() - 1).watermark();
+        Offsets at = over(progress.next(), latest.next().keySet());
+        metrics.lag(commits, at, latest);
+        if (!at.atMost(latest)) {
+            report("change topic of topic " + topic + " is at offsets " + at + ", beyond its table's " + latest
                     + ": waiting for the table (the stream's group offsets were moved ahead)");
-            return false;
+            return current;
         }
         CommitOffsets next = commits.stream()
                 .filter(commit -> !commit.watermark().atMost(at))
@@ -193,150 +218,103 @@ final class ChangeStream {
         if (next == null) {
             metrics.halted(false);
             reported = null;
-            return false;
+            return current;
         }
         boolean append = TableCatalog.modeOf(table) == TableMode.APPEND;
-        Offsets end = over(next.watermark(), current.next().keySet());
+        Offsets end = over(next.watermark(), latest.next().keySet());
         Offsets to = append ? limited(at, end, config.offsetsPerTransaction()) : end;
         sizeTopic(source, target, !append);
         try {
             ChangeQuery query = queries.plan(topic, new Point.AtOffsets(at), new Point.AtOffsets(to), ChangeKind.FULL);
-            publishRange(source, target, table, query, next.commit());
+            publishRange(source, target, query, next.commit());
         } catch (ChangeQueryException e) {
-            if (e.reason() == ChangeQueryException.Reason.GONE && progress.fresh() && !append) {
+            if (e.reason() == ChangeQueryException.Reason.GONE
+                    && progress.origin() != Progress.Origin.STREAM
+                    && !append) {
                 LOGGER.info(
-                        "the history of upsert table topic={} is not whole ({}); its change topic starts with a"
-                                + " snapshot of the current rows",
+                        "the history of upsert table topic={} is not whole from {} ({}); its change topic goes on with"
+                                + " a snapshot of the current rows",
                         topic,
+                        at,
                         e.getMessage());
-                publishSnapshot(source, target, table);
-                return true;
+                progress = SnapshotSteps.start(table, progress);
+                hold.before(StreamHold.needed(progress, source, table).orElseThrow());
+                return null;
             }
             throw new StreamHalted("the changes of topic " + topic + " from offsets " + at + " to " + to
                     + " cannot be published: " + e.getMessage() + ". The change topic " + target.name()
-                    + " stops here. To go on, move the stream: `floe groups delete " + id + "` restarts it with"
-                    + " a snapshot of the table's current rows; `floe groups reset-offsets " + id + " --topic "
-                    + topic + " ...` skips to the offsets given (the changes in between are never published)");
+                    + " stops here. To go on, move the stream: `floe groups reset-offsets " + id + " --topic " + topic
+                    + " --to-offset 0 --execute` restarts it with a snapshot of the table's current rows (offsets"
+                    + " set by hand that the table's history no longer reaches start a snapshot); `--to-offset N`"
+                    + " (or --to-datetime, --to-latest) skips to the offsets given, and the changes in between are"
+                    + " never published");
         }
-        return true;
+        holdAfter(source, table);
+        return null;
     }
 
     /** One transaction: the query's changes and the progress at its end. */
-    private void publishRange(Topic source, ChangesTopic target, Table table, ChangeQuery query, Commit commit) {
+    private void publishRange(Topic source, ChangesTopic target, ChangeQuery query, Commit commit) {
         long startedMs = clock.millis();
         DebeziumEnvelope envelope =
                 new DebeziumEnvelope(origin(), query.rowSchema().asStruct());
         ChangeKey keys = new ChangeKey(query.rowSchema());
-        long[] changes = {0};
-        inTransaction(target, source, query.to(), commit.snapshotId(), () -> {
-            query.run(change -> {
-                byte[] key = keys.kafkaKey(change);
-                send(target, change.partition(), key, envelope.change(change, clock.millis()));
-                if (change.op() == Op.DELETE) {
-                    send(target, change.partition(), key, null); // Debezium's tombstone: the key can be compacted away
-                }
-                changes[0]++;
-            });
-        });
-        metrics.committed(changes[0]);
+        Progress after = progress.published(query.to(), commit.snapshotId());
+        long changes = inTransaction(
+                source,
+                target,
+                after,
+                outbox -> query.run(change -> {
+                    byte[] key = keys.kafkaKey(change);
+                    outbox.send(change.partition(), key, envelope.change(change, clock.millis()));
+                    if (change.op() == Op.DELETE) {
+                        outbox.send(
+                                change.partition(), key, null); // Debezium's tombstone: the key can be compacted away
+                    }
+                }));
         LOGGER.info(
                 "published changes topic={} changeTopic={} changes={} from={} to={} snapshot={} ms={}",
                 topic,
                 target.name(),
-                changes[0],
+                changes,
                 query.from(),
                 query.to(),
                 commit.snapshotId(),
                 clock.millis() - startedMs);
-        progress = new Progress(query.to(), false);
-        metrics.halted(false);
-        reported = null;
     }
 
     /**
-     * One transaction: an {@code r} event for every row of the table's current snapshot, a {@code d} event
-     * and a tombstone for every row the change topic already holds (from before a gap, or of an earlier
-     * topic of this name) whose key the table no longer has, and the progress at the snapshot's
-     * watermark. Taken when the stream starts on an upsert table whose history is no longer whole, so a
-     * consumer that replays the change topic from its start still ends with the table's rows.
+     * Commits the progress again in a transaction that publishes nothing: the group's offsets and the
+     * transactional id are written now, so neither ages towards its expiry while the stream lives.
      */
-    private void publishSnapshot(Topic source, ChangesTopic target, Table table) {
-        long startedMs = clock.millis();
-        Snapshot snapshot = table.currentSnapshot();
-        Watermark mark = Watermark.of(table)
-                .orElseThrow(() -> new IllegalStateException("table of topic " + topic + " has no watermark"));
-        Offsets to = Offsets.of(mark.nextOffsets());
-        Commit commit = new Commit(snapshot.snapshotId(), Instant.ofEpochMilli(snapshot.timestampMillis()));
-        Schema schema = table.schema();
-        DebeziumEnvelope envelope = new DebeziumEnvelope(origin(), schema.asStruct());
-        ChangeKey keys = new ChangeKey(schema);
-        Map<ByteBuffer, KafkaLink.Published> stale = kafka.publishedRows(target.name());
-        long[] rows = {0};
-        inTransaction(target, source, to, snapshot.snapshotId(), () -> {
-            try (CloseableIterable<Record> records = IcebergGenerics.read(table)
-                    .useSnapshot(snapshot.snapshotId())
-                    .project(schema)
-                    .build()) {
-                for (Record row : records) {
-                    int partition = (Integer) row.getField(Rows.PARTITION);
-                    long offset = (Long) row.getField(Rows.OFFSET);
-                    long timestampMs = ((OffsetDateTime) row.getField(Rows.TIMESTAMP))
-                            .toInstant()
-                            .toEpochMilli();
-                    byte[] key = keys.kafkaKey(row);
-                    send(
-                            target,
-                            partition,
-                            key,
-                            envelope.read(row, commit, partition, offset, timestampMs, clock.millis()));
-                    if (key != null) {
-                        stale.remove(ByteBuffer.wrap(key));
-                    }
-                    rows[0]++;
-                }
-            }
-            for (Map.Entry<ByteBuffer, KafkaLink.Published> gone : stale.entrySet()) {
-                int partition = gone.getValue().partition();
-                byte[] key = ByteBuffers.toByteArray(gone.getKey());
-                send(
-                        target,
-                        partition,
-                        key,
-                        envelope.deleteOf(gone.getValue().afterJson(), commit, partition, clock.millis()));
-                send(target, partition, key, null);
-            }
-        });
-        metrics.snapshot();
-        metrics.committed(rows[0] + stale.size());
-        LOGGER.info(
-                "published snapshot topic={} changeTopic={} rows={} deletedSinceLastPublished={} snapshot={} to={} ms={}",
-                topic,
-                target.name(),
-                rows[0],
-                stale.size(),
-                snapshot.snapshotId(),
-                to,
-                clock.millis() - startedMs);
-        progress = new Progress(to, false);
+    private void keepAlive(Topic source, ChangesTopic target) {
+        inTransaction(source, target, progress.renewed(), outbox -> {});
+        LOGGER.debug("change topic kept alive topic={} progress={}", topic, progress.next());
     }
 
-    /** What a transaction sends before its offsets. */
-    @FunctionalInterface
-    private interface Body {
-        void run() throws IOException;
+    /** Whether a caught-up stream should commit its progress again; never one that has none yet. */
+    private boolean keepAliveDue() {
+        if (progress != null && progress.fresh()) {
+            return false;
+        }
+        return committedAt == null
+                || !Duration.between(committedAt, clock.instant())
+                        .minus(config.keepAlive())
+                        .isNegative();
     }
 
     /**
-     * Sends {@code body}'s records and the group offsets at {@code to} in one transaction and commits it;
-     * aborts it when anything fails (a fenced producer cannot abort: its transaction is another's to end).
+     * Sends {@code body}'s records and the group offsets of {@code after} in one transaction, the last
+     * record of each partition carrying {@code after} in its header, and commits it; aborts it when anything
+     * fails (a fenced producer cannot abort: its transaction is another's to end). Returns the records sent.
      */
-    private void inTransaction(ChangesTopic target, Topic source, Offsets to, long snapshotId, Body body) {
-        producer.beginTransaction();
+    private long inTransaction(Topic source, ChangesTopic target, Progress after, SnapshotSteps.Body body) {
+        Outbox outbox = new Outbox(producer, target.name());
+        producer.begin();
         try {
-            body.run();
-            producer.sendOffsetsToTransaction(
-                    Progress.offsets(topic, source.id(), target.name(), to, snapshotId), group);
-            producer.commitTransaction();
+            body.send(outbox);
+            outbox.flush(after.header(source.id(), target.name()));
+            producer.commit(id, after.offsets(topic, source.id(), target.name()));
         } catch (IOException e) {
             abort(e);
             throw new UncheckedIOException(e);
@@ -344,22 +322,30 @@ final class ChangeStream {
             abort(e);
             throw e;
         }
+        progress = after;
+        committedAt = clock.instant();
+        moved = true;
+        metrics.halted(false);
+        reported = null;
+        metrics.committed(outbox.events());
+        return outbox.events();
     }
 
     private void abort(Exception cause) {
-        if (fenced(cause)) {
+        if (link.fenced(cause)) {
             return;
         }
         try {
-            producer.abortTransaction();
+            producer.abort();
             metrics.transaction("aborted");
         } catch (KafkaException e) {
             cause.addSuppressed(e);
         }
     }
 
-    private void send(ChangesTopic target, int partition, byte[] key, byte[] value) {
-        producer.send(new ProducerRecord<>(target.name(), partition, null, key, value));
+    /** Moves the hold after a transaction committed; a failure only keeps it lower. */
+    private void holdAfter(Topic source, Table table) {
+        StreamHold.needed(progress, source, table).ifPresent(hold::after);
     }
 
     /** Makes sure the change topic exists with a partition for each of the source topic's. */
@@ -367,38 +353,42 @@ final class ChangeStream {
         if (target.name().equals(sized) && sizedPartitions >= source.partitionCount()) {
             return;
         }
-        sizedPartitions = kafka.ensureTopic(target.name(), source.partitionCount(), compacted);
+        sizedPartitions = link.ensureTopic(target.name(), source.partitionCount(), compacted);
         sized = target.name();
     }
 
-    private void open() {
-        if (producer != null) {
-            return;
+    /** A producer, and the progress read after its initialization, with the log held from there. */
+    private void open(Topic source, ChangesTopic target) {
+        if (producer == null) {
+            producer = link.transactions(id);
+            progress = null;
+            committedAt = null;
         }
-        Producer<byte[], byte[]> opened = kafka.producer(id);
-        try {
-            opened.initTransactions();
-        } catch (RuntimeException e) {
-            opened.close(Duration.ZERO);
-            throw e;
-        }
-        producer = opened;
-        progress = null;
-        if (group == null) {
-            group = kafka.groupMetadata(id);
+        if (progress == null) {
+            progress = StoredProgress.read(link, id, source, target, metrics);
+            LOGGER.info(
+                    "change topic resumes topic={} changeTopic={} from={} origin={} reading={}",
+                    topic,
+                    target.name(),
+                    progress.next(),
+                    progress.origin(),
+                    progress.reading());
+            Table table =
+                    tables.load(topic).orElseThrow(() -> new IllegalStateException("table of " + topic + " is gone"));
+            StreamHold.needed(progress, source, table).ifPresentOrElse(hold::before, hold::release);
         }
     }
 
     /** Forgets what this agent knew: the next turn initializes a producer and reads the progress again. */
     void reset() {
         close();
-        caughtUp = false;
+        hold.forget();
     }
 
     void close() {
         if (producer != null) {
             try {
-                producer.close(CLOSE_TIMEOUT);
+                producer.close();
             } catch (RuntimeException e) {
                 LOGGER.debug("closing the change producer of topic={} failed: {}", topic, e.toString());
             }
@@ -406,6 +396,13 @@ final class ChangeStream {
         }
         progress = null;
         sized = null;
+        seen = null;
+    }
+
+    /** The stream is gone (its table or change topic turned off): closed, and its hold released. */
+    void remove() {
+        close();
+        hold.release();
     }
 
     private void halt(String message) {
@@ -422,19 +419,6 @@ final class ChangeStream {
             LOGGER.info("{}", message);
             reported = message;
         }
-    }
-
-    private void lag(List<CommitOffsets> commits, Offsets at, Offsets current) {
-        long behind = commits.stream()
-                .map(CommitOffsets::watermark)
-                .distinct()
-                .filter(watermark -> !watermark.atMost(at))
-                .count();
-        long offsets = 0;
-        for (var entry : current.next().entrySet()) {
-            offsets += Math.max(0, entry.getValue() - at.get(entry.getKey()));
-        }
-        metrics.lag(behind, offsets);
     }
 
     private DebeziumEnvelope.Origin origin() {
@@ -461,29 +445,5 @@ final class ChangeStream {
             next.put(entry.getKey(), until);
         }
         return new Offsets(next);
-    }
-
-    /** Whether {@code failure} says another producer of the transactional id took over. */
-    private static boolean fenced(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ProducerFencedException || cause instanceof InvalidProducerEpochException) {
-                return true;
-            }
-            for (Throwable suppressed : cause.getSuppressed()) {
-                if (fenced(suppressed)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** A range the stream needs that cannot be answered: the stream stops until an operator moves it. */
-    private static final class StreamHalted extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        StreamHalted(String message) {
-            super(message);
-        }
     }
 }

@@ -1,9 +1,8 @@
 package io.floe.tableflow.changes.stream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
@@ -25,11 +25,16 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -40,11 +45,10 @@ import org.slf4j.LoggerFactory;
  * (transactions, group offsets and topic creation then go through the same checks as everyone's). One
  * admin client for all tables, made when first needed; a transactional producer per table.
  */
-final class KafkaLink implements AutoCloseable {
+final class KafkaLink implements StreamLink {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(KafkaLink.class);
-
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final ChangeStreamConfig config;
     private Admin admin;
@@ -53,13 +57,13 @@ final class KafkaLink implements AutoCloseable {
         this.config = config;
     }
 
-    /** Whether the agent's listener is up, so the streams can start. */
-    boolean ready() {
+    @Override
+    public boolean ready() {
         return config.bootstrap().get().isPresent();
     }
 
-    /** A transactional producer with {@code transactionalId}, its transactions not begun. */
-    Producer<byte[], byte[]> producer(String transactionalId) {
+    @Override
+    public Transactions transactions(String transactionalId) {
         Map<String, Object> properties = new HashMap<>();
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         properties.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId);
@@ -77,14 +81,22 @@ final class KafkaLink implements AutoCloseable {
                 (int) config.requestTimeout().toMillis() * 2);
         properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+        KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            producer.initTransactions();
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+        return new ProducerTransactions(producer);
     }
 
     /**
      * The group metadata a transaction's offsets go with: that of a consumer of {@code group} that never
      * joins (no generation, no member), as kafka-clients hands it out.
      */
-    ConsumerGroupMetadata groupMetadata(String group) {
+    private ConsumerGroupMetadata groupMetadata(String group) {
         Map<String, Object> properties = new HashMap<>();
         properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         properties.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -94,73 +106,139 @@ final class KafkaLink implements AutoCloseable {
         }
     }
 
-    /** A key's row as the change topic last published it: its partition and the event's {@code after}. */
-    record Published(int partition, String afterJson) {}
+    /** A producer's transactions; its offsets go with a consumer of the group that never joins, as the stream's. */
+    private final class ProducerTransactions implements Transactions {
+        private final Producer<byte[], byte[]> producer;
+        private final Map<String, ConsumerGroupMetadata> groups = new HashMap<>();
 
-    /**
-     * The rows change topic {@code name} holds: per key, the {@code after} of its last committed event,
-     * for the keys whose last event is no delete or tombstone. Read from the start with read_committed.
-     */
-    Map<ByteBuffer, Published> publishedRows(String name) {
-        Map<String, Object> properties = new HashMap<>();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        properties.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int)
-                config.requestTimeout().toMillis());
-        Map<ByteBuffer, Published> rows = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        ProducerTransactions(Producer<byte[], byte[]> producer) {
+            this.producer = producer;
+        }
+
+        @Override
+        public void begin() {
+            producer.beginTransaction();
+        }
+
+        @Override
+        public void send(String topic, int partition, byte[] key, byte[] value, String progress) {
+            List<Header> headers = progress == null
+                    ? List.of()
+                    : List.of(new RecordHeader(Progress.HEADER, progress.getBytes(StandardCharsets.UTF_8)));
+            producer.send(new ProducerRecord<>(topic, partition, null, key, value, headers));
+        }
+
+        @Override
+        public void commit(String group, Map<TopicPartition, OffsetAndMetadata> offsets) {
+            producer.sendOffsetsToTransaction(offsets, groups.computeIfAbsent(group, KafkaLink.this::groupMetadata));
+            producer.commitTransaction();
+        }
+
+        @Override
+        public void abort() {
+            producer.abortTransaction();
+        }
+
+        @Override
+        public void close() {
+            producer.close(CLOSE_TIMEOUT);
+        }
+    }
+
+    @Override
+    public List<PartitionEnd> ends(String name) {
+        Optional<Integer> count = partitionCount(name);
+        if (count.isEmpty()) {
+            return List.of();
+        }
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (int partition = 0; partition < count.get(); partition++) {
+            partitions.add(new TopicPartition(name, partition));
+        }
+        List<PartitionEnd> ends = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = committedReader("latest")) {
+            consumer.assign(partitions);
+            Map<TopicPartition, Long> endOffsets = consumer.endOffsets(partitions);
+            Map<TopicPartition, String> last = new HashMap<>();
+            for (TopicPartition partition : partitions) {
+                consumer.seek(partition, Math.max(0, endOffsets.get(partition) - 2));
+            }
+            readTo(consumer, partitions, endOffsets, record -> {
+                Header header = record.headers().lastHeader(Progress.HEADER);
+                TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+                if (record.offset() == endOffsets.get(partition) - 2 && header != null) {
+                    last.put(partition, new String(header.value(), StandardCharsets.UTF_8));
+                }
+            });
+            for (TopicPartition partition : partitions) {
+                ends.add(new PartitionEnd(
+                        partition.partition(), endOffsets.get(partition), Optional.ofNullable(last.get(partition))));
+            }
+        }
+        return ends;
+    }
+
+    @Override
+    public void scan(String name, RecordVisitor visitor) {
+        try (KafkaConsumer<byte[], byte[]> consumer = committedReader("earliest")) {
             List<TopicPartition> partitions = consumer.partitionsFor(name).stream()
                     .map(info -> new TopicPartition(name, info.partition()))
                     .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.requestTimeout())) {
-                    if (record.key() != null) {
-                        published(rows, record);
-                    }
-                }
+            readTo(
+                    consumer,
+                    partitions,
+                    consumer.endOffsets(partitions),
+                    record -> visitor.record(record.partition(), record.offset(), record.key(), record.value()));
+        }
+    }
+
+    /** A read_committed consumer that joins no group. */
+    private KafkaConsumer<byte[], byte[]> committedReader(String offsetReset) {
+        Map<String, Object> properties = new HashMap<>();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);
+        properties.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int)
+                config.requestTimeout().toMillis());
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /**
+     * Polls until every partition's position reaches its end in {@code ends}; a {@link KafkaException}
+     * when a poll brings nothing for a whole request timeout while some partition is short of its end.
+     */
+    private void readTo(
+            KafkaConsumer<byte[], byte[]> consumer,
+            List<TopicPartition> partitions,
+            Map<TopicPartition, Long> ends,
+            Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
+            Map<TopicPartition, Long> before = new HashMap<>();
+            partitions.forEach(partition -> before.put(partition, consumer.position(partition)));
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(config.requestTimeout())) {
+                each.accept(record);
+            }
+            if (partitions.stream().allMatch(partition -> consumer.position(partition) == before.get(partition))) {
+                throw new KafkaException(
+                        "cannot read topic " + partitions.get(0).topic() + " up to its end " + ends
+                                + ": no progress in " + config.requestTimeout() + " at " + before);
             }
         }
-        return rows;
     }
 
-    private static void published(Map<ByteBuffer, Published> rows, ConsumerRecord<byte[], byte[]> record) {
-        ByteBuffer key = ByteBuffer.wrap(record.key());
-        JsonNode after;
-        try {
-            after = record.value() == null
-                    ? null
-                    : JSON.readTree(record.value()).path("after");
-        } catch (IOException e) {
-            throw new KafkaException(
-                    "change topic " + record.topic() + " holds a record that is no change event at "
-                            + record.partition() + ":" + record.offset() + ": " + e.getMessage(),
-                    e);
-        }
-        if (after == null || after.isNull() || after.isMissingNode()) {
-            rows.remove(key);
-        } else {
-            rows.put(key, new Published(record.partition(), after.toString()));
-        }
-    }
-
-    /** The offsets {@code group} committed, waiting out pending transactional ones (require_stable). */
-    Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group) {
+    @Override
+    public Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group) {
         return await(
                 "read the offsets of group " + group,
                 admin().listConsumerGroupOffsets(group, new ListConsumerGroupOffsetsOptions().requireStable(true))
                         .partitionsToOffsetAndMetadata());
     }
 
-    /**
-     * The partition count of change topic {@code name} once it has at least {@code partitions}: created
-     * with that many (compacted when {@code compacted}) when missing, grown when it has fewer.
-     */
-    int ensureTopic(String name, int partitions, boolean compacted) {
+    @Override
+    public int ensureTopic(String name, int partitions, boolean compacted) {
         Optional<Integer> existing = partitionCount(name);
         if (existing.isEmpty()) {
             NewTopic topic = new NewTopic(name, Optional.of(partitions), Optional.empty());
@@ -240,6 +318,21 @@ final class KafkaLink implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new KafkaException("interrupted while trying to " + what, e);
         }
+    }
+
+    @Override
+    public boolean fenced(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ProducerFencedException || cause instanceof InvalidProducerEpochException) {
+                return true;
+            }
+            for (Throwable suppressed : cause.getSuppressed()) {
+                if (fenced(suppressed)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Override
