@@ -276,7 +276,11 @@ final class SimTransactionalProducer {
         String group = GROUP_PREFIX + transactionalId;
         Map<TopicPartition, CommittedOffset> offsets = Map.of(
                 OFFSETS_PARTITION,
-                new CommittedOffset(transactionsMade, CommittedOffset.NO_LEADER_EPOCH, transaction, 0));
+                new CommittedOffset(
+                        transactionsMade,
+                        CommittedOffset.NO_LEADER_EPOCH,
+                        transaction,
+                        world.clock().millis()));
         requestAsync(
                 group, agent -> CompletableFuture.completedFuture(commitOffsets(agent, group, offsets)), outcome -> {
                     if (mine != incarnation) {
