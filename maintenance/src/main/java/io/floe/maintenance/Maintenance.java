@@ -9,6 +9,7 @@ import io.floe.core.object.ObjectStore;
 import io.floe.maintenance.cleanup.ObjectCleanup;
 import io.floe.maintenance.compaction.SegmentCompaction;
 import io.floe.maintenance.keys.KeyCompaction;
+import io.floe.maintenance.leases.LeaseExpiry;
 import io.floe.maintenance.producers.ProducerStateExpiry;
 import io.floe.maintenance.producers.TransactionalIdExpiry;
 import io.floe.maintenance.retention.Retention;
@@ -24,8 +25,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's background jobs: compaction, key compaction, retention, producer state expiry and cleanup, each on its own
- * schedule under its lease. Compaction, retention and cleanup share one thread (they are I/O-bound and
+ * The agent's background jobs: compaction, key compaction, retention, producer state, transactional id and
+ * lease expiry, and cleanup, each on its own schedule under its lease. Compaction, retention and cleanup
+ * share one thread (they are I/O-bound and
  * bounded per round; one thread keeps them from competing with the data path for the machine). Key
  * compaction has a thread of its own: a pass over a partition reads the partition's whole log, which
  * can take long, and must not hold up the deletions and retention behind it. Also publishes the
@@ -105,6 +107,13 @@ public final class Maintenance implements AutoCloseable {
                 clock,
                 config.leaseTtl(),
                 meters);
+        LeasedJob leaseExpiry = new LeasedJob(
+                new LeaseExpiry(leases, metadata.membership(), meters),
+                agentId,
+                leases,
+                clock,
+                config.leaseTtl(),
+                meters);
         LeasedJob keyCompaction = new LeasedJob(
                 new KeyCompaction(config, metadata, objects, topicConfigs, agentId, clock, meters),
                 agentId,
@@ -115,7 +124,14 @@ public final class Maintenance implements AutoCloseable {
         Maintenance maintenance = new Maintenance(
                 concurrency.scheduler("floe-maintenance"),
                 concurrency.scheduler("floe-key-compaction"),
-                List.of(compaction, retention, cleanup, producerExpiry, transactionalIdExpiry, keyCompaction));
+                List.of(
+                        compaction,
+                        retention,
+                        cleanup,
+                        producerExpiry,
+                        transactionalIdExpiry,
+                        leaseExpiry,
+                        keyCompaction));
         maintenance.keyScheduler.scheduleWithFixedDelay(
                 keyCompaction,
                 config.keyCompactionInterval().toMillis(),
@@ -125,6 +141,7 @@ public final class Maintenance implements AutoCloseable {
         maintenance.every(config.retentionInterval(), retention);
         maintenance.every(config.retentionInterval(), producerExpiry);
         maintenance.every(config.retentionInterval(), transactionalIdExpiry);
+        maintenance.every(config.retentionInterval(), leaseExpiry);
         maintenance.every(config.cleanupInterval(), cleanup);
         maintenance.every(config.cleanupInterval(), () -> maintenance.refreshStats(metadata.objects()));
         maintenance.registerGauges(meters);

@@ -1,5 +1,6 @@
 package io.floe.maintenance;
 
+import io.floe.core.metadata.AgentMembership;
 import io.floe.core.metadata.Leases;
 import io.floe.core.metadata.LogAppends;
 import io.floe.core.metadata.LogReads;
@@ -13,7 +14,7 @@ import java.util.Objects;
 /**
  * The metadata roles the background jobs use, handed out by the composition root: topics and the log
  * to read, registrations for their outputs, log starts to move, the objects' lifecycle, the jobs'
- * leases, and transactional ids to expire.
+ * leases, transactional ids to expire, and the membership rows of agents that went away.
  */
 public record MaintenanceMetadata(
         TopicMetadata topics,
@@ -22,7 +23,8 @@ public record MaintenanceMetadata(
         LogRetention retention,
         ObjectLifecycle objects,
         Leases leases,
-        Transactions transactions) {
+        Transactions transactions,
+        AgentMembership membership) {
 
     public MaintenanceMetadata {
         Objects.requireNonNull(topics, "topics");
@@ -32,10 +34,11 @@ public record MaintenanceMetadata(
         Objects.requireNonNull(objects, "objects");
         Objects.requireNonNull(leases, "leases");
         Objects.requireNonNull(transactions, "transactions");
+        Objects.requireNonNull(membership, "membership");
     }
 
     /** Every role played by one store. */
     public static MaintenanceMetadata of(MetadataStore store) {
-        return new MaintenanceMetadata(store, store, store, store, store, store, store);
+        return new MaintenanceMetadata(store, store, store, store, store, store, store, store);
     }
 }

@@ -277,7 +277,10 @@ final class SimTransactionalProducer {
         Map<TopicPartition, CommittedOffset> offsets = Map.of(
                 OFFSETS_PARTITION,
                 new CommittedOffset(
-                        transactionsMade, CommittedOffset.NO_LEADER_EPOCH, transaction, world.clock().millis()));
+                        transactionsMade,
+                        CommittedOffset.NO_LEADER_EPOCH,
+                        transaction,
+                        world.clock().millis()));
         requestAsync(
                 group, agent -> CompletableFuture.completedFuture(commitOffsets(agent, group, offsets)), outcome -> {
                     if (mine != incarnation) {

@@ -68,6 +68,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final MemberRequests members;
     private final OffsetOperations offsets;
     private final GroupLeases leases;
+    private final UnusedLeases unusedLeases;
     private final GroupLoader loader;
     private final TransactionalCommits transactionalCommits;
     private final Predicate<String> routedHere;
@@ -105,6 +106,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.groups = new GroupRegistry(consumerGroups, timers, clock);
         this.loader = new GroupLoader(groups, consumerGroups, rebalance, clock);
         this.leases = new GroupLeases(leases, owner, clock, timers, leaseWork, routedHere, new Memory(), metrics);
+        this.unusedLeases = new UnusedLeases(leases, clock, metrics);
         this.transactionalCommits = new TransactionalCommits(this.leases, groups, consumerGroups, members);
     }
 
@@ -520,7 +522,8 @@ public final class GroupCoordinator implements AutoCloseable {
      * agent holds (or held within its members' sessions) loses its offsets, whatever this agent's view.
      * Never those of a group {@link #retainOffsetsOf retained}. Then the Empty groups in memory that have no offsets left are dropped: asked group by group, since
      * the groups in memory are few (an idle group gives its lease up and leaves memory) and all groups
-     * with offsets are many.
+     * with offsets are many. Last, the coordinator leases of groups nobody coordinated for a day are
+     * forgotten ({@link UnusedLeases}).
      */
     public int expireOffsets() {
         Predicate<String> kept = retained;
@@ -529,6 +532,7 @@ public final class GroupCoordinator implements AutoCloseable {
                 (groupId, cutoffMs) ->
                         routedHere.test(groupId) && groups.idleSince(groupId, cutoffMs) && !kept.test(groupId));
         groups.dropForgotten(groupId -> !store.committedOffsets(groupId).isEmpty());
+        unusedLeases.expire();
         return expired;
     }
 

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 /**
  * The coordinator's meters: classic and consumer-protocol groups in memory by state, completed
  * rebalances (classic join phases; consumer group epoch bumps), committed and expired offsets,
- * coordinator terms begun and writes fenced by another agent's lease.
+ * coordinator terms begun, writes fenced by another agent's lease, and lease rows forgotten.
  * Groups that exist only as stored offsets (after a restart) are not counted until a member or a
  * request brings them into memory.
  */
@@ -21,6 +21,7 @@ final class GroupMetrics {
     private final Counter consumerRebalances;
     private final Counter offsetCommits;
     private final Counter offsetsExpired;
+    private final Counter leasesExpired;
     private final MeterRegistry meters;
 
     GroupMetrics(
@@ -58,6 +59,10 @@ final class GroupMetrics {
                 .register(meters);
         this.offsetsExpired = Counter.builder("floe.group.offsets.expired")
                 .description("Committed offsets removed by retention")
+                .register(meters);
+        this.leasesExpired = Counter.builder("floe.group.coordinator.leases.expired")
+                .description("Coordinator lease rows (with their recorded members) of groups nobody coordinated for a"
+                        + " day, forgotten by this agent's retention sweep")
                 .register(meters);
         this.meters = meters;
     }
@@ -102,5 +107,9 @@ final class GroupMetrics {
 
     void expired(int offsets) {
         offsetsExpired.increment(offsets);
+    }
+
+    void leasesExpired(int leases) {
+        leasesExpired.increment(leases);
     }
 }

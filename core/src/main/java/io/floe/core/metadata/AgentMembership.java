@@ -35,6 +35,13 @@ public interface AgentMembership {
     boolean removeAgent(String agentId);
 
     /**
+     * Removes up to {@code max} agents whose last heartbeat is before {@code heartbeatBefore}, oldest
+     * first: agents killed without a clean shutdown. Returns how many. An agent that heartbeats again
+     * is registered afresh.
+     */
+    int expireAgents(Instant heartbeatBefore, int max);
+
+    /**
      * Takes the lowest node id that no running lease holds, for {@code agentId} until {@code now + ttl}.
      * When {@code agentId} already holds a live lease on an id, that lease is renewed and returned. Two
      * agents allocating at once get different ids; an id whose holder's lease ran out is taken again.

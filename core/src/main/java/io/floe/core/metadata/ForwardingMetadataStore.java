@@ -298,6 +298,11 @@ public class ForwardingMetadataStore implements MetadataStore {
     }
 
     @Override
+    public int expireAgents(Instant heartbeatBefore, int max) {
+        return call(MetadataOperation.EXPIRE_AGENTS, () -> delegate.expireAgents(heartbeatBefore, max));
+    }
+
+    @Override
     public NodeIdLease allocateNodeId(String agentId, Instant now, Duration ttl) {
         return call(MetadataOperation.ALLOCATE_NODE_ID, () -> delegate.allocateNodeId(agentId, now, ttl));
     }
@@ -343,6 +348,16 @@ public class ForwardingMetadataStore implements MetadataStore {
     @Override
     public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
         return call(MetadataOperation.RECORDED_MEMBERS, () -> delegate.recordedMembers(lease));
+    }
+
+    @Override
+    public int expireCoordinators(Instant endedBefore, Instant now, int max) {
+        return call(MetadataOperation.EXPIRE_COORDINATORS, () -> delegate.expireCoordinators(endedBefore, now, max));
+    }
+
+    @Override
+    public int expireLeases(Instant endedBefore, int max) {
+        return call(MetadataOperation.EXPIRE_LEASES, () -> delegate.expireLeases(endedBefore, max));
     }
 
     @Override

@@ -60,4 +60,23 @@ public interface Leases {
      * are unknown ({@link CoordinatorLease#priorMembersUntil()} bounds them).
      */
     Optional<GroupMembership> recordedMembers(CoordinatorLease lease);
+
+    /**
+     * Forgets up to {@code max} coordinator leases on which nothing depends any more, oldest first, with
+     * the members recorded under them: leases no agent has held since {@code endedBefore} (they ran out or
+     * were released before it) and whose groups have no member that may still be alive at {@code now}
+     * (the sessions of the members recorded with the lease, and of the holder's longest session, counted
+     * from the lease's end, and {@link CoordinatorLease#priorMembersUntil()}, have all run out). A lease
+     * taken later for such a group starts at an epoch above every epoch the group's coordinators ever had,
+     * so a holder paused with an earlier epoch stays fenced. Returns how many were forgotten.
+     */
+    int expireCoordinators(Instant endedBefore, Instant now, int max);
+
+    /**
+     * Forgets up to {@code max} job leases that ran out before {@code endedBefore}, and released ones that
+     * nobody took since (a release records no time), oldest first: the leases of jobs that no longer run
+     * (tables of deleted topics, node ids above the cluster's size). A lease taken later under such a name
+     * starts at an epoch above every epoch that name ever had. Returns how many were forgotten.
+     */
+    int expireLeases(Instant endedBefore, int max);
 }

@@ -67,6 +67,7 @@ public enum MetadataOperation {
     HEARTBEAT_AGENT_RENEWING(AgentMembership.class, "heartbeatAgent", IDEMPOTENT_WRITE),
     LIVE_AGENTS(AgentMembership.class, "liveAgents", READ),
     REMOVE_AGENT(AgentMembership.class, "removeAgent", IDEMPOTENT_WRITE),
+    EXPIRE_AGENTS(AgentMembership.class, "expireAgents", IDEMPOTENT_WRITE),
     ALLOCATE_NODE_ID(AgentMembership.class, "allocateNodeId", IDEMPOTENT_WRITE),
     CLAIM_NODE_ID(AgentMembership.class, "claimNodeId", IDEMPOTENT_WRITE),
     RELEASE_NODE_ID(AgentMembership.class, "releaseNodeId", IDEMPOTENT_WRITE),
@@ -78,6 +79,8 @@ public enum MetadataOperation {
     RELEASE_COORDINATOR(Leases.class, "releaseCoordinator", IDEMPOTENT_WRITE),
     RECORD_MEMBERS(Leases.class, "recordMembers", FENCED_WRITE),
     RECORDED_MEMBERS(Leases.class, "recordedMembers", READ),
+    EXPIRE_COORDINATORS(Leases.class, "expireCoordinators", IDEMPOTENT_WRITE),
+    EXPIRE_LEASES(Leases.class, "expireLeases", IDEMPOTENT_WRITE),
 
     // Transactions
     INIT_PRODUCER(Transactions.class, "initProducer", FENCED_WRITE),

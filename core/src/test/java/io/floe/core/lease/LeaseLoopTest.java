@@ -169,5 +169,15 @@ class LeaseLoopTest {
         public Optional<GroupMembership> recordedMembers(CoordinatorLease lease) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public int expireCoordinators(Instant endedBefore, Instant now, int max) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int expireLeases(Instant endedBefore, int max) {
+            throw new UnsupportedOperationException();
+        }
     }
 }

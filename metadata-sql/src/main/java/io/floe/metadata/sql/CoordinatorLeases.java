@@ -20,7 +20,9 @@ import java.util.Optional;
  * of holder never interleave: a write either lands before the new holder's epoch or is refused.
  * The members a holder records ({@link #record}) are the group's at the epoch it records them
  * ({@code members_epoch}); a takeover passes them to the new epoch when the earlier holder recorded at
- * its own, and only then. Each method runs inside the caller's transaction.
+ * its own, and only then. A row on which nothing depends any more is deleted ({@link #expire}); the
+ * group's next row starts above the highest epoch ever deleted ({@code coordinator_epoch_floor}), so
+ * epochs of a group only grow, across deletions too. Each method runs inside the caller's transaction.
  */
 final class CoordinatorLeases {
 
@@ -40,8 +42,9 @@ final class CoordinatorLeases {
             select.setString(1, groupId);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
-                    insert(connection, groupId, owner, expiresAt, sessionTimeout);
-                    return Optional.of(lease(groupId, owner, 1, expiresAt, 0));
+                    long epoch = Counters.value(connection, Counters.COORDINATOR_EPOCH_FLOOR) + 1;
+                    insert(connection, groupId, owner, epoch, expiresAt, sessionTimeout);
+                    return Optional.of(lease(groupId, owner, epoch, expiresAt, 0));
                 }
                 String holder = row.getString(1);
                 long epoch = row.getLong(2);
@@ -105,13 +108,15 @@ final class CoordinatorLeases {
             return false;
         }
         try (PreparedStatement update = connection.prepareStatement("UPDATE group_coordinators SET members_epoch = ?,"
-                + " group_protocol = ?, generation_id = ?, protocol_type = ?, protocol_name = ? WHERE group_id = ?")) {
+                + " group_protocol = ?, generation_id = ?, protocol_type = ?, protocol_name = ?, members_session_ms = ?"
+                + " WHERE group_id = ?")) {
             update.setLong(1, lease.epoch());
             update.setString(2, members.protocol().name());
             update.setInt(3, members.generationId());
             update.setString(4, members.protocolType());
             update.setString(5, members.protocolName());
-            update.setString(6, lease.groupId());
+            update.setLong(6, members.longestSessionMs());
+            update.setString(7, lease.groupId());
             update.executeUpdate();
         }
         try (PreparedStatement delete =
@@ -226,15 +231,62 @@ final class CoordinatorLeases {
         }
     }
 
+    /**
+     * Deletes up to {@code max} leases that ended before {@code endedBefore} and whose members' sessions
+     * (the holder's longest, the recorded members' longest, counted from the lease's end, and an earlier
+     * holder's wait) all ran out before {@code now}, with their recorded members; first raises the epoch
+     * floor to the highest epoch deleted, in the same transaction, so that a lease re-created for one of
+     * these groups starts above it. Every condition is on the lease row, which every write for the group
+     * locks first ({@link #holds}, {@link #acquire}): locked here, a row that a concurrent write renewed or
+     * recorded members on is seen as that write left it, and kept.
+     */
+    int expire(Connection connection, Instant endedBefore, Instant now, int max) throws SQLException {
+        List<String> groups = new ArrayList<>();
+        long highestEpoch = 0;
+        try (PreparedStatement select = connection.prepareStatement("SELECT group_id, epoch FROM group_coordinators"
+                + " WHERE expires_at < ? AND expires_at + session_timeout_ms < ? AND expires_at + members_session_ms < ?"
+                + " AND prior_members_until < ? ORDER BY expires_at, group_id LIMIT ?" + dialect.forUpdate())) {
+            select.setLong(1, endedBefore.toEpochMilli());
+            select.setLong(2, now.toEpochMilli());
+            select.setLong(3, now.toEpochMilli());
+            select.setLong(4, now.toEpochMilli());
+            select.setInt(5, max);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    groups.add(rows.getString(1));
+                    highestEpoch = Math.max(highestEpoch, rows.getLong(2));
+                }
+            }
+        }
+        if (groups.isEmpty()) {
+            return 0;
+        }
+        Counters.raise(connection, Counters.COORDINATOR_EPOCH_FLOOR, highestEpoch);
+        deleteEach(connection, "DELETE FROM group_coordinator_members WHERE group_id = ?", groups);
+        deleteEach(connection, "DELETE FROM group_coordinators WHERE group_id = ?", groups);
+        return groups.size();
+    }
+
+    private static void deleteEach(Connection connection, String sql, List<String> groups) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(sql)) {
+            for (String groupId : groups) {
+                delete.setString(1, groupId);
+                delete.addBatch();
+            }
+            delete.executeBatch();
+        }
+    }
+
     private static void insert(
-            Connection connection, String groupId, String owner, long expiresAt, Duration sessionTimeout)
+            Connection connection, String groupId, String owner, long epoch, long expiresAt, Duration sessionTimeout)
             throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO group_coordinators (group_id, owner,"
-                + " epoch, expires_at, session_timeout_ms, prior_members_until) VALUES (?, ?, 1, ?, ?, 0)")) {
+                + " epoch, expires_at, session_timeout_ms, prior_members_until) VALUES (?, ?, ?, ?, ?, 0)")) {
             insert.setString(1, groupId);
             insert.setString(2, owner);
-            insert.setLong(3, expiresAt);
-            insert.setLong(4, sessionTimeout.toMillis());
+            insert.setLong(3, epoch);
+            insert.setLong(4, expiresAt);
+            insert.setLong(5, sessionTimeout.toMillis());
             insert.executeUpdate();
         }
     }

@@ -12,6 +12,10 @@ final class Counters {
     static final String PARTITION_ID = "partition_id";
     /** See {@code MetadataStore#logRewrites}. */
     static final String LOG_REWRITES = "log_rewrites";
+    /** The highest epoch of a group coordinator lease that was forgotten: a new lease starts above it. */
+    static final String COORDINATOR_EPOCH_FLOOR = "coordinator_epoch_floor";
+    /** The highest epoch of a job lease that was forgotten: a new lease starts above it. */
+    static final String JOB_LEASE_EPOCH_FLOOR = "job_lease_epoch_floor";
 
     private Counters() {}
 
@@ -30,6 +34,17 @@ final class Counters {
                 }
                 return rows.getLong(1);
             }
+        }
+    }
+
+    /** Raises the counter to {@code value} unless it is higher already. */
+    static void raise(Connection connection, String name, long value) throws SQLException {
+        try (PreparedStatement update =
+                connection.prepareStatement("UPDATE counters SET value = ? WHERE name = ? AND value < ?")) {
+            update.setLong(1, value);
+            update.setString(2, name);
+            update.setLong(3, value);
+            update.executeUpdate();
         }
     }
 

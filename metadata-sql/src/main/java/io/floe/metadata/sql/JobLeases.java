@@ -7,12 +7,18 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Leases of background jobs, one row per job. Taking a lease reads its row for update, so two agents
  * racing for one job serialize on it (and on PostgreSQL a second insert of a new job's row fails on
  * the primary key: {@link SqlMetadataStore#acquireLease} asks once more and finds the winner's lease).
+ * A lease no agent held for long is deleted ({@link #expire}); a lease taken again under its name
+ * starts above the highest epoch ever deleted ({@code job_lease_epoch_floor}), so epochs under a name
+ * only grow, across deletions too (Tableflow records a table's lease epoch on the table and refuses
+ * lower ones).
  */
 final class JobLeases {
 
@@ -30,8 +36,9 @@ final class JobLeases {
             select.setString(1, job);
             try (ResultSet row = select.executeQuery()) {
                 if (!row.next()) {
-                    insert(connection, job, owner, expiresAt);
-                    return Optional.of(new JobLease(job, owner, 1, expiresAt));
+                    long epoch = Counters.value(connection, Counters.JOB_LEASE_EPOCH_FLOOR) + 1;
+                    insert(connection, job, owner, epoch, expiresAt);
+                    return Optional.of(new JobLease(job, owner, epoch, expiresAt));
                 }
                 String holder = row.getString(1);
                 long epoch = row.getLong(2);
@@ -59,12 +66,48 @@ final class JobLeases {
         }
     }
 
-    private static void insert(Connection connection, String job, String owner, Instant expiresAt) throws SQLException {
+    /**
+     * Deletes up to {@code max} leases that ran out or were released before {@code endedBefore}; first
+     * raises the epoch floor to the highest epoch deleted, in the same transaction, so that a lease
+     * re-created under one of these names starts above it. Locked here, a lease that a concurrent
+     * acquisition renewed is seen renewed, and kept.
+     */
+    int expire(Connection connection, Instant endedBefore, int max) throws SQLException {
+        List<String> jobs = new ArrayList<>();
+        long highestEpoch = 0;
+        try (PreparedStatement select = connection.prepareStatement("SELECT job, epoch FROM job_leases"
+                + " WHERE expires_at < ? ORDER BY expires_at, job LIMIT ?" + dialect.forUpdate())) {
+            select.setLong(1, endedBefore.toEpochMilli());
+            select.setInt(2, max);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    jobs.add(rows.getString(1));
+                    highestEpoch = Math.max(highestEpoch, rows.getLong(2));
+                }
+            }
+        }
+        if (jobs.isEmpty()) {
+            return 0;
+        }
+        Counters.raise(connection, Counters.JOB_LEASE_EPOCH_FLOOR, highestEpoch);
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM job_leases WHERE job = ?")) {
+            for (String job : jobs) {
+                delete.setString(1, job);
+                delete.addBatch();
+            }
+            delete.executeBatch();
+        }
+        return jobs.size();
+    }
+
+    private static void insert(Connection connection, String job, String owner, long epoch, Instant expiresAt)
+            throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO job_leases (job, owner, epoch, expires_at) VALUES (?, ?, 1, ?)")) {
+                "INSERT INTO job_leases (job, owner, epoch, expires_at) VALUES (?, ?, ?, ?)")) {
             insert.setString(1, job);
             insert.setString(2, owner);
-            insert.setLong(3, expiresAt.toEpochMilli());
+            insert.setLong(3, epoch);
+            insert.setLong(4, expiresAt.toEpochMilli());
             insert.executeUpdate();
         }
     }

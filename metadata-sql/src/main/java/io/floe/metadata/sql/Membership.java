@@ -59,6 +59,21 @@ final class Membership {
         return agents;
     }
 
+    /**
+     * Deletes up to {@code max} agents whose last heartbeat is before {@code heartbeatBefore}, oldest
+     * first (through the heartbeat index). The deletion checks the heartbeat again, so an agent whose
+     * heartbeat lands meanwhile stays.
+     */
+    int expire(Connection connection, Instant heartbeatBefore, int max) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM agents WHERE heartbeat_at < ? AND"
+                + " agent_id IN (SELECT agent_id FROM agents WHERE heartbeat_at < ? ORDER BY heartbeat_at LIMIT ?)")) {
+            delete.setLong(1, heartbeatBefore.toEpochMilli());
+            delete.setLong(2, heartbeatBefore.toEpochMilli());
+            delete.setInt(3, max);
+            return delete.executeUpdate();
+        }
+    }
+
     boolean remove(Connection connection, String agentId) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement("DELETE FROM agents WHERE agent_id = ?")) {
             delete.setString(1, agentId);

@@ -302,6 +302,25 @@ final class Migrations {
                 rebalance_timeout_ms INTEGER NOT NULL,
                 PRIMARY KEY (group_id, member_id))"""));
 
+    /**
+     * Forgetting lease rows nothing depends on any more (issue 27): coordinator leases of groups nobody
+     * coordinated for a day and job leases of jobs that stopped, found through indexes on their expiry;
+     * the longest session of the members recorded with a coordinator lease, kept on its row so that one
+     * row tells whether they may still be alive (filled in from the members recorded before); and a floor
+     * per table, the highest epoch forgotten, above which a re-created lease starts.
+     */
+    private static final Migration LEASE_EXPIRY = new Migration(
+            14,
+            "expiry of unused lease rows, epoch floors",
+            List.of(
+                    "ALTER TABLE group_coordinators ADD COLUMN members_session_ms BIGINT NOT NULL DEFAULT 0",
+                    "UPDATE group_coordinators SET members_session_ms = COALESCE((SELECT MAX(m.session_timeout_ms)"
+                            + " FROM group_coordinator_members m WHERE m.group_id = group_coordinators.group_id), 0)",
+                    "CREATE INDEX group_coordinators_by_expiry ON group_coordinators (expires_at)",
+                    "CREATE INDEX job_leases_by_expiry ON job_leases (expires_at)",
+                    "INSERT INTO counters (name, value) VALUES ('" + Counters.COORDINATOR_EPOCH_FLOOR + "', 0)",
+                    "INSERT INTO counters (name, value) VALUES ('" + Counters.JOB_LEASE_EPOCH_FLOOR + "', 0)"));
+
     /** Every migration, in version order; append, never edit. */
     static final List<Migration> ALL = List.of(
             INITIAL,
@@ -316,7 +335,8 @@ final class Migrations {
             TRANSACTIONS,
             KEY_COMPACTION_STATE,
             DUE_WORK_INDEXES,
-            COORDINATOR_MEMBERS);
+            COORDINATOR_MEMBERS,
+            LEASE_EXPIRY);
 
     static final int LATEST = ALL.get(ALL.size() - 1).version();
 

@@ -702,6 +702,23 @@ public final class SqlMetadataStore implements MetadataStore {
         return write("remove agent " + agentId, connection -> membership.remove(connection, agentId));
     }
 
+    @Override
+    public int expireAgents(Instant heartbeatBefore, int max) {
+        Objects.requireNonNull(heartbeatBefore, "heartbeatBefore");
+        positiveLimit(max);
+        int expired = write(
+                "remove agents silent since " + heartbeatBefore,
+                connection -> membership.expire(connection, heartbeatBefore, max));
+        if (expired > 0) {
+            LOGGER.info(
+                    "removed agents silent since store={} agents={} heartbeatBefore={}",
+                    dialect.describe(),
+                    expired,
+                    heartbeatBefore);
+        }
+        return expired;
+    }
+
     // ----- node ids and coordinator leases
 
     @Override
@@ -785,6 +802,44 @@ public final class SqlMetadataStore implements MetadataStore {
         return read(
                 "read the recorded members of group " + lease.groupId(),
                 connection -> coordinators.recorded(connection, lease));
+    }
+
+    @Override
+    public int expireCoordinators(Instant endedBefore, Instant now, int max) {
+        Objects.requireNonNull(endedBefore, "endedBefore");
+        Objects.requireNonNull(now, "now");
+        positiveLimit(max);
+        int expired = write(
+                "forget coordinator leases ended before " + endedBefore,
+                connection -> coordinators.expire(connection, endedBefore, now, max));
+        if (expired > 0) {
+            LOGGER.info(
+                    "forgot group coordinator leases store={} leases={} endedBefore={}",
+                    dialect.describe(),
+                    expired,
+                    endedBefore);
+        }
+        return expired;
+    }
+
+    @Override
+    public int expireLeases(Instant endedBefore, int max) {
+        Objects.requireNonNull(endedBefore, "endedBefore");
+        positiveLimit(max);
+        int expired = write(
+                "forget job leases ended before " + endedBefore,
+                connection -> leases.expire(connection, endedBefore, max));
+        if (expired > 0) {
+            LOGGER.info(
+                    "forgot job leases store={} leases={} endedBefore={}", dialect.describe(), expired, endedBefore);
+        }
+        return expired;
+    }
+
+    private static void positiveLimit(int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be >= 1, got " + max);
+        }
     }
 
     @Override

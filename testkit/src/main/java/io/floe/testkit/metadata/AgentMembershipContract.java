@@ -65,6 +65,28 @@ public abstract class AgentMembershipContract extends RoleContract {
         assertThat(store.liveAgents(start.plusSeconds(10))).isEmpty();
     }
 
+    /** Killed agents leave their rows; the silent ones go, oldest first, and come back with a heartbeat. */
+    @Test
+    void agentsSilentSinceTheCutoffAreRemovedOldestFirst() {
+        Instant start = Instant.ofEpochMilli(1_700_000_000_000L);
+        AgentRegistration killedFirst = new AgentRegistration("agent-z", 1, "10.0.0.1", 9092, null, start);
+        AgentRegistration killedLater =
+                new AgentRegistration("agent-a", 2, "10.0.0.2", 9092, null, start.plusSeconds(1));
+        AgentRegistration live = new AgentRegistration("agent-m", 3, "10.0.0.3", 9092, null, start.plusSeconds(9));
+        store.heartbeatAgent(killedLater);
+        store.heartbeatAgent(killedFirst);
+        store.heartbeatAgent(live);
+
+        assertThat(store.expireAgents(start.plusSeconds(5), 1)).isEqualTo(1);
+        assertThat(store.liveAgents(Instant.EPOCH)).containsExactly(killedLater, live);
+        assertThat(store.expireAgents(start.plusSeconds(5), 10)).isEqualTo(1);
+        assertThat(store.expireAgents(start.plusSeconds(5), 10)).isZero();
+        assertThat(store.liveAgents(Instant.EPOCH)).containsExactly(live);
+
+        store.heartbeatAgent(killedFirst);
+        assertThat(store.liveAgents(Instant.EPOCH)).containsExactly(live, killedFirst);
+    }
+
     @Test
     void removedAgentsAreNoLongerLiveUntilTheirNextHeartbeat() {
         AgentRegistration agent =
