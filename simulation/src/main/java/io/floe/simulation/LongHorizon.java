@@ -39,8 +39,16 @@ final class LongHorizon {
     private static final long DRAIN_MAX = 120 * SECOND;
     /** The stop after the last burst: long enough for offsets (7 days) and producer ids (1 day) to expire. */
     private static final long FINAL_QUIET_MIN = 8 * DAY;
-    /** Then more than {@code delete.retention.ms} (1 day), so a second cleaning may drop tombstones and markers. */
-    private static final long AFTER_CLEANING = 2 * DAY;
+    /**
+     * Then two more waits past {@code delete.retention.ms} (1 day), a cleaning after each: as Kafka's
+     * cleaner, the first pass over a cleanable section keeps its tombstones for that long, the second
+     * removes them (and the markers of transactions left empty get their horizon), the third those markers.
+     */
+    private static final long AFTER_CLEANING = DAY + 3_600 * SECOND;
+
+    private static final int CLEANINGS_AFTER = 2;
+    /** Two key compaction rounds and more after a wait (one may find batches that segment compaction just moved). */
+    private static final long CLEANING_RUN = 12 * SECOND;
     /** Ten cleanup rounds and more (every tenth lists the store for objects no row knows). */
     private static final long FINAL_RUN = 22 * SECOND;
 
@@ -88,6 +96,7 @@ final class LongHorizon {
     void run() {
         World world = run.world();
         long started = world.nanoTime();
+        long stepsBefore = world.steps();
         if (!tablesAllMonth) {
             run.cluster().stopTableflow();
         }
@@ -104,18 +113,25 @@ final class LongHorizon {
         runWhile(() -> !app.stopped(), 30 * SECOND);
         app.retire();
         app.timeline().offsetsKept(false);
-        long finalQuiet = Math.max(FINAL_QUIET_MIN, TOTAL_MIN - AFTER_CLEANING - (world.nanoTime() - started));
+        long finalQuiet =
+                Math.max(FINAL_QUIET_MIN, TOTAL_MIN - CLEANINGS_AFTER * AFTER_CLEANING - (world.nanoTime() - started));
         world.jump(finalQuiet);
         quietNanos += finalQuiet;
-        runFor(3 * SECOND);
-        // Past delete.retention.ms, the orphan grace and the delete delay: the second cleaning, and what
-        // was left before goes (a listing of the store included, every tenth cleanup round).
-        lastQuietBegan = world.clock().instant();
-        world.jump(AFTER_CLEANING);
-        quietNanos += AFTER_CLEANING;
-        runFor(FINAL_RUN);
+        runFor(CLEANING_RUN);
+        for (int cleaning = 1; cleaning <= CLEANINGS_AFTER; cleaning++) {
+            boolean last = cleaning == CLEANINGS_AFTER;
+            if (last) {
+                // Past the orphan grace and the delete delay too: what was left before goes (a listing of
+                // the store included, every tenth cleanup round).
+                lastQuietBegan = world.clock().instant();
+            }
+            world.jump(AFTER_CLEANING);
+            quietNanos += AFTER_CLEANING;
+            runFor(last ? FINAL_RUN : CLEANING_RUN);
+        }
         MetadataRows.check(run.metadata(), run.metadata(), run.metadata(), app, run.history(), figures);
         figures.put("days", (world.nanoTime() - started) / DAY);
+        figures.put("steps", world.steps() - stepsBefore);
         figures.put("quiet days", quietNanos / DAY);
         figures.put("txn committed", (long) app.committedTransactions());
         figures.put("txn aborted", (long) app.abortedTransactions());

@@ -64,7 +64,7 @@ public final class Simulation {
             16 * 1024,
             Duration.ofSeconds(1),
             256 * 1024,
-            Duration.ofSeconds(30),
+            Duration.ofSeconds(5),
             MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
             Duration.ofSeconds(3),
             Duration.ofSeconds(2),

@@ -29,6 +29,11 @@ final class StreamsApp {
     static final String RETENTION_MS = "604800000";
     /** The changelog's {@code max.compaction.lag.ms}: a day, so a dirty changelog is cleaned within one. */
     static final String MAX_COMPACTION_LAG_MS = "86400000";
+    /**
+     * The changelog's {@code segment.ms}: an hour (a Streams application may set it), so a quiet period
+     * always rolls the segment its last burst wrote and only the newest burst stays uncleaned.
+     */
+    static final long SEGMENT_MS = 3_600_000L;
 
     private final World world;
     private final Cluster cluster;
@@ -89,8 +94,10 @@ final class StreamsApp {
                         Map.of(
                                 TopicConfigs.CLEANUP_POLICY,
                                 "compact",
-                                "max.compaction.lag.ms",
-                                MAX_COMPACTION_LAG_MS))));
+                                TopicConfigs.MAX_COMPACTION_LAG_MS,
+                                MAX_COMPACTION_LAG_MS,
+                                TopicConfigs.SEGMENT_MS,
+                                Long.toString(SEGMENT_MS)))));
         for (int p = 0; p < partitions; p++) {
             inputPartitions.add(new TopicPartition(INPUT, p));
         }
