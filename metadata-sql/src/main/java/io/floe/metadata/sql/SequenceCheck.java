@@ -77,6 +77,33 @@ final class SequenceCheck {
                         + batch.baseSequence());
     }
 
+    /**
+     * A transactional batch's duplicate is answered as stored only within the producer's open
+     * transaction on the partition: its original lies at or after that transaction's first offset
+     * there. A retry of a batch whose transaction has ended at the same epoch (a version 1 end, an
+     * operator's marker) would otherwise tell the producer that its next transaction holds a batch it
+     * never got; with transaction version 2 that answer also begins nothing, and the producer's
+     * EndTxn(commit) then finds no open transaction. Refused instead: the producer aborts. An original
+     * whose offset is no longer known passes while a transaction is open on the partition.
+     */
+    static Verdict inOpenTransaction(
+            ProducerHistory history, Duplicate duplicate, ProducerState batch, TopicPartition partition) {
+        long first = history.txnFirstOffset();
+        boolean open = first != ProducerHistory.NO_TRANSACTION
+                && (duplicate.baseOffset() == AppendResult.Duplicate.UNKNOWN_OFFSET || duplicate.baseOffset() >= first);
+        if (open) {
+            return duplicate;
+        }
+        return new Refuse(
+                AppendError.INVALID_TXN_STATE,
+                producer(batch, partition) + ": sequences " + batch.baseSequence() + ".." + batch.lastSequence()
+                        + " were stored by a transaction that has ended"
+                        + (first == ProducerHistory.NO_TRANSACTION
+                                ? " (none is open on the partition)"
+                                : " (the open one starts at offset " + first + ")")
+                        + ": a retry of them cannot join the open transaction; abort it");
+    }
+
     /** Built only for a refusal: accepted batches, most of them, cost no string. */
     private static String producer(ProducerState batch, TopicPartition partition) {
         return "producer " + batch.producerId() + " epoch " + batch.producerEpoch() + " on " + partition;

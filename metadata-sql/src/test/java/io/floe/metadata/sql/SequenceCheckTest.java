@@ -77,6 +77,31 @@ class SequenceCheckTest {
         assertThat(SequenceCheck.check(history, batch(4, 0, 9), PARTITION)).isInstanceOf(SequenceCheck.Accept.class);
     }
 
+    @Test
+    void aTransactionalDuplicateIsStoredOnlyWithinTheOpenTransaction() {
+        List<RecentBatch> recent = List.of(new RecentBatch(0, 9, 0), new RecentBatch(10, 19, 11));
+        ProducerHistory ended = new ProducerHistory((short) 3, 0, 19, recent, ProducerHistory.NO_TRANSACTION);
+        ProducerHistory laterOpen = new ProducerHistory((short) 3, 0, 19, recent, 11);
+        SequenceCheck.Duplicate first = new SequenceCheck.Duplicate(0);
+        SequenceCheck.Duplicate unknown = new SequenceCheck.Duplicate(AppendResult.Duplicate.UNKNOWN_OFFSET);
+
+        assertEndedTransaction(SequenceCheck.inOpenTransaction(ended, first, batch(3, 0, 9), PARTITION));
+        assertEndedTransaction(SequenceCheck.inOpenTransaction(ended, unknown, batch(3, 0, 9), PARTITION));
+        assertEndedTransaction(SequenceCheck.inOpenTransaction(laterOpen, first, batch(3, 0, 9), PARTITION));
+        SequenceCheck.Duplicate second = new SequenceCheck.Duplicate(11);
+        assertThat(SequenceCheck.inOpenTransaction(laterOpen, second, batch(3, 10, 19), PARTITION))
+                .isEqualTo(second);
+        assertThat(SequenceCheck.inOpenTransaction(laterOpen, unknown, batch(3, 0, 9), PARTITION))
+                .isEqualTo(unknown);
+    }
+
+    private static void assertEndedTransaction(SequenceCheck.Verdict verdict) {
+        assertThat(verdict).isInstanceOfSatisfying(SequenceCheck.Refuse.class, refuse -> {
+            assertThat(refuse.error()).isEqualTo(AppendError.INVALID_TXN_STATE);
+            assertThat(refuse.message()).contains("stored by a transaction that has ended");
+        });
+    }
+
     private static ProducerState batch(int epoch, int baseSequence, int lastSequence) {
         return new ProducerState(7, (short) epoch, baseSequence, lastSequence);
     }

@@ -355,6 +355,33 @@ public abstract class TransactionsContract extends RoleContract {
                 .isEmpty();
     }
 
+    /**
+     * A retry of a batch whose transaction has ended, at the epoch it was sent with (a version 1 end
+     * keeps the epoch), is not answered as stored: the answer would tell the producer that a batch of
+     * its next transaction is in it, which begins nothing, and its EndTxn(commit) then finds no open
+     * transaction (issue 27: "has no open transaction to commit (state CompleteCommit)"). It is
+     * refused, so the producer aborts; a retry within the open transaction is still a duplicate.
+     */
+    @Test
+    void aRetryOfABatchOfAnEndedTransactionIsNotAnsweredAsStoredInTheNextOne() {
+        ProducerEpoch producer = init(TXN);
+        appendAll(transactional(0, producer, 0, 2, TransactionalAppend.JOINS_TRANSACTION));
+        assertDone(store.endTransaction(TXN, producer, true, false, NOW));
+
+        AppendResult retried = produce.commit(transactional(0, producer, 0, 2, TransactionalAppend.JOINS_TRANSACTION))
+                .get(0);
+
+        assertFailed(retried, AppendError.INVALID_TXN_STATE);
+        assertThat(store.transaction(TXN).orElseThrow().state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        ProducerEpoch next = assertDone(store.endTransaction(TXN, producer, false, true, NOW))
+                .producer();
+        appendAll(transactional(0, next, 0, 1, TransactionalAppend.JOINS_TRANSACTION));
+        assertThat(produce.commit(transactional(0, next, 0, 1, TransactionalAppend.JOINS_TRANSACTION)))
+                .containsExactly(new AppendResult.Duplicate(3, 0));
+        assertDone(store.endTransaction(TXN, next, true, true, NOW));
+        assertThat(store.offsets(p0)).isEqualTo(new LogOffsets(0, 5, 5));
+    }
+
     @Test
     void aRepeatedEndOfVersion1IsAnsweredAndTheOtherDecisionRefused() {
         ProducerEpoch producer = init(TXN);
