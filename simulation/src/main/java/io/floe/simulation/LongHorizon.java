@@ -103,8 +103,13 @@ final class LongHorizon {
         app.timeline().offsetsKept(true);
         app.start();
         for (int burst = 0; burst <= QUIET_PERIODS; burst++) {
-            burst();
+            SimProducer input = burst();
             drain();
+            if (!input.done()) {
+                // Its retries would outlive its producer state (a day) and then never succeed.
+                figures.merge("input producers closed unanswered", 1L, Long::sum);
+                input.close();
+            }
             if (burst < QUIET_PERIODS) {
                 quiet(world.between(QUIET_MIN, QUIET_MAX), world.random().nextBoolean());
             }
@@ -144,7 +149,7 @@ final class LongHorizon {
     }
 
     /** Faults back at a third of their rates, input written, and maybe a thread stalled or a coordinator frozen. */
-    private void burst() {
+    private SimProducer burst() {
         World world = run.world();
         long began = world.nanoTime();
         run.faults().resume(BURST_FAULTS_SHARE);
@@ -189,6 +194,7 @@ final class LongHorizon {
         runFor(world.between(5 * SECOND, 9 * SECOND));
         runWhile(() -> !input.done(), 60 * SECOND);
         figures.merge("burst s", (world.nanoTime() - began) / SECOND, Long::sum);
+        return input;
     }
 
     /** Faults off until the application processed every input record; then every input is checked. */

@@ -72,6 +72,7 @@ final class SimProducer {
     private final long batchIntervalMaxNanos;
     private int onlyPartition = -1;
     private int batchesMade;
+    private boolean closed;
 
     SimProducer(
             int id,
@@ -123,6 +124,14 @@ final class SimProducer {
         client.schedule(this::produceOne, world.between(0, 10_000_000L), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * The client process stops: nothing more is sent or retried (answers still in flight are taken), so
+     * its unanswered values stay unacknowledged, as those of a producer closed before its retries ended.
+     */
+    void close() {
+        closed = true;
+    }
+
     /** Whether every batch made was answered with its offset. */
     boolean done() {
         return batchesMade == batchesMax && partitions.values().stream().allMatch(state -> state.unanswered.isEmpty());
@@ -135,7 +144,7 @@ final class SimProducer {
     }
 
     private void produceOne() {
-        if (batchesMade >= batchesMax) {
+        if (closed || batchesMade >= batchesMax) {
             return;
         }
         Topic topic = topics.get(world.random().nextInt(topics.size()));
@@ -166,6 +175,9 @@ final class SimProducer {
     }
 
     private void pump(PartitionState state) {
+        if (closed) {
+            return;
+        }
         if (state.resend) {
             if (state.inFlight > 0) {
                 return;
