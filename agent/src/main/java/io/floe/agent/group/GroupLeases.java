@@ -408,9 +408,24 @@ final class GroupLeases {
         }
     }
 
+    /**
+     * Records the members as they are now (those that left since the last renewal go from the record, so
+     * the next coordinator does not wait out their sessions), then gives the lease up.
+     */
     private synchronized void release(String groupId, HeldLease current, String why) {
         if (held.get(groupId) != current) {
             return;
+        }
+        try {
+            recordChanges(groupId);
+        } catch (RuntimeException e) {
+            LOGGER.warn(
+                    "Could not record the members before releasing the coordinator lease group={} cause={}",
+                    groupId,
+                    e.toString());
+        }
+        if (held.get(groupId) == null) {
+            return; // fenced while recording: another agent holds the group
         }
         endTerm(groupId, why);
         store.releaseCoordinator(current.lease(), clock.instant());

@@ -117,6 +117,28 @@ class CoordinatorMoveTest {
     }
 
     @Test
+    void aMemberThatLeftJustBeforeItsCoordinatorStoppedIsNotWaitedFor() {
+        CoordinatorFixture before = agent("agent-a");
+        List<String> members = before.stableGroup(3);
+        LeaveResponse left = before.coordinator
+                .leave(new LeaveRequest(GROUP, List.of(new LeaveRequest.Leaving(members.get(2), null, "closing"))))
+                .join();
+        assertThat(left.error()).isEqualTo(GroupError.NONE);
+        before.coordinator.close(); // before any renewal recorded the leave
+        CoordinatorFixture after = agent("agent-a2");
+        catchUp(after, before, 1);
+
+        Map<String, CompletableFuture<JoinResponse>> joins = rejoinAll(after, members.subList(0, 2));
+        long waitedMs = advanceUntilJoined(after, joins, 3 * SESSION_TIMEOUT_MS);
+
+        assertThat(waitedMs)
+                .as("virtual ms until the members that stayed were answered")
+                .isLessThan(SESSION_TIMEOUT_MS / 2);
+        assertThat(joins.values())
+                .allSatisfy(join -> assertThat(join.join().error()).isEqualTo(GroupError.NONE));
+    }
+
+    @Test
     void aMemberThatDoesNotComeBackHoldsTheGenerationUntilItsSessionRanOut() {
         CoordinatorFixture before = agent("agent-a");
         List<String> members = before.stableGroup(3);
