@@ -13,9 +13,12 @@ import io.floe.core.metadata.LogReads;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.metadata.ObjectLifecycle;
 import io.floe.core.metadata.ReferenceMismatch;
+import io.floe.core.object.ObjectInfo;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
 import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -39,12 +42,19 @@ final class Checker {
     private final History history;
     private final List<TopicPartition> partitions;
     private final Set<String> retentionTopics;
+    /** Partitions whose index is checked every step but whose log is read by a checker of its own. */
+    private final Set<TopicPartition> indexOnly = new HashSet<>();
+    /** Partitions of compacted topics: key compaction leaves gaps between batches and below the first. */
+    private final Set<TopicPartition> compacted = new HashSet<>();
+
     private final Map<TopicPartition, LogOffsets> lastOffsets = new HashMap<>();
     private long logReads;
     private long indexChecks;
     private long checkedAtLogChanges = -1;
-    private long checkedAtObjectChanges = -1;
+    private long checkedAtRewrites = -1;
+    private long checkedAtDeletions = -1;
     private long excusedBelowLogStart;
+    private long youngUnreferenced;
     private final TransactionChecker transactions;
 
     /** {@code logChanges}: a count of the metadata store's calls that may have changed the log. */
@@ -63,8 +73,25 @@ final class Checker {
         this.logChanges = logChanges;
         this.objects = objects;
         this.history = history;
-        this.partitions = partitions;
-        this.retentionTopics = retentionTopics;
+        this.partitions = new ArrayList<>(partitions);
+        this.retentionTopics = new HashSet<>(retentionTopics);
+    }
+
+    /**
+     * Checks {@code partitions} from now on too: their index every step, and, unless {@code indexOnly},
+     * their log in every read. {@code retention}: their topic may move its log start.
+     */
+    void watch(List<TopicPartition> added, boolean indexOnlyPartitions, boolean retention, boolean compaction) {
+        partitions.addAll(added);
+        if (compaction) {
+            compacted.addAll(added);
+        }
+        if (indexOnlyPartitions) {
+            indexOnly.addAll(added);
+        }
+        if (retention) {
+            added.forEach(tp -> retentionTopics.add(tp.topic()));
+        }
     }
 
     long logReads() {
@@ -82,18 +109,28 @@ final class Checker {
 
     /**
      * The checks of every step: markers never go back; the index is dense and points at stored objects.
-     * Skipped when neither store changed since the last check (it still holds); returns whether it ran.
+     * Skipped when the log did not change and no object was deleted since the last check (it still
+     * holds: a new object alone changes no index); returns whether it ran.
      */
     boolean afterStep() {
-        if (logChanges.getAsLong() == checkedAtLogChanges && objects.mutations() == checkedAtObjectChanges) {
+        long deletions = objects.deletions();
+        if (logChanges.getAsLong() == checkedAtLogChanges && deletions == checkedAtDeletions) {
             return false;
         }
         checkedAtLogChanges = logChanges.getAsLong();
-        checkedAtObjectChanges = objects.mutations();
         indexChecks++;
+        // A partition's rows change only with its markers, or with a rewrite (compaction, retention,
+        // counted by logRewrites); a row can dangle only after a delete. Else its index still holds.
+        long rewrites = metadata.logRewrites();
+        boolean everyIndex = rewrites != checkedAtRewrites || deletions != checkedAtDeletions;
+        checkedAtRewrites = rewrites;
+        checkedAtDeletions = deletions;
         for (TopicPartition tp : partitions) {
             LogOffsets now = metadata.offsets(tp);
             LogOffsets before = lastOffsets.put(tp, now);
+            if (!everyIndex && now.equals(before)) {
+                continue;
+            }
             if (before != null
                     && (now.logStartOffset() < before.logStartOffset()
                             || now.highWatermark() < before.highWatermark())) {
@@ -105,11 +142,12 @@ final class Checker {
                         tp + " log start moved to " + now.logStartOffset() + " on a topic without retention");
             }
             List<LogEntry> rows = entries(tp);
+            boolean gaps = compacted.contains(tp);
             long expected = -1;
             Map<Long, Long> openSince = new HashMap<>();
             for (LogEntry entry : rows) {
                 if (entry instanceof TransactionMarker marker) {
-                    if (expected >= 0 && marker.offset() != expected) {
+                    if (expected >= 0 && (gaps ? marker.offset() < expected : marker.offset() != expected)) {
                         history.violation(
                                 "UniqueDenseOffsets",
                                 tp + " marker at " + marker.offset() + " follows an entry ending at " + (expected - 1));
@@ -123,7 +161,7 @@ final class Checker {
                 if (producer >= 0) {
                     openSince.putIfAbsent(producer, row.baseOffset());
                 }
-                if (expected >= 0 && row.baseOffset() != expected) {
+                if (expected >= 0 && (gaps ? row.baseOffset() < expected : row.baseOffset() != expected)) {
                     history.violation(
                             "UniqueDenseOffsets",
                             tp + " batch at " + row.baseOffset() + " follows one ending at " + (expected - 1));
@@ -137,7 +175,8 @@ final class Checker {
                 }
             }
             if (!rows.isEmpty()
-                    && (expected != now.highWatermark() || rows.get(0).baseOffset() > now.logStartOffset())) {
+                    && (expected != now.highWatermark()
+                            || (!gaps && rows.get(0).baseOffset() > now.logStartOffset()))) {
                 history.violation(
                         "UniqueDenseOffsets",
                         tp + " index covers " + rows.get(0).baseOffset() + ".." + (expected - 1)
@@ -195,6 +234,9 @@ final class Checker {
         Map<TopicPartition, LogOffsets> markers = new HashMap<>();
         for (TopicPartition tp : partitions) {
             markers.put(tp, metadata.offsets(tp));
+            if (indexOnly.contains(tp)) {
+                continue;
+            }
             Map<String, Long> lastNumberOfProducer = new HashMap<>();
             for (BatchCoordinate row : metadata.batches(tp, 0, Integer.MAX_VALUE)) {
                 if (!objects.contains(row.object())) {
@@ -305,18 +347,33 @@ final class Checker {
         return Long.parseLong(value.substring(value.indexOf('-') + 1));
     }
 
-    /** After the heal phase: every object in the store is referenced by a batch (GarbageDeleted). */
-    void checkGarbage() {
+    /**
+     * At the end: every segment object stored before {@code storedBefore} is referenced by a batch
+     * (GarbageDeleted). Younger ones may still be on their way in (a compaction's output before its
+     * swap, a late PUT that landed after the last quiet period) and are only counted; the run ends with
+     * a quiet period longer than every grace and delay, so what leaked before it has had its chance to go.
+     */
+    void checkGarbage(Instant storedBefore) {
         Set<String> referenced = new HashSet<>();
         for (TopicPartition tp : partitions) {
             for (BatchCoordinate row : metadata.batches(tp, 0, Integer.MAX_VALUE)) {
                 referenced.add(row.object().value());
             }
         }
-        for (String key : objects.keys()) {
-            if (key.startsWith("segments/") && !referenced.contains(key)) {
-                history.violation("GarbageDeleted", key + " is unreferenced after the heal phase");
+        for (ObjectInfo info : objects.list("segments/")) {
+            if (referenced.contains(info.key().value())) {
+                continue;
+            }
+            if (info.lastModified().isBefore(storedBefore)) {
+                history.violation("GarbageDeleted", info.key() + " is unreferenced after the heal phase");
+            } else {
+                youngUnreferenced++;
             }
         }
+    }
+
+    /** Unreferenced objects the garbage check found made after its cutoff (on their way in, not counted as leaks). */
+    long youngUnreferenced() {
+        return youngUnreferenced;
     }
 }

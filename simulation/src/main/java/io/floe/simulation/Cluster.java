@@ -24,7 +24,7 @@ final class Cluster {
     private final SimExecutor supervisor;
     private final Duration flushInterval;
     private final MaintenanceConfig maintenance;
-    private final SimAgent.TableflowSetup tableflow;
+    private SimAgent.TableflowSetup tableflow;
     private final List<SimAgent> everyIncarnation = new ArrayList<>();
     private final Map<Integer, SimAgent> agents = new TreeMap<>();
     private final Map<Integer, Integer> incarnations = new TreeMap<>();
@@ -85,6 +85,50 @@ final class Cluster {
             }
         }
         return live;
+    }
+
+    /**
+     * A live agent that is not paused, chosen by the seed, or null when there is none: where a client
+     * that tried a paused one and timed out ends up.
+     */
+    SimAgent anyResponsiveAgent() {
+        List<SimAgent> responsive = new ArrayList<>();
+        for (SimAgent agent : liveAgents()) {
+            if (agent.node().pausedUntil() <= world.nanoTime()) {
+                responsive.add(agent);
+            }
+        }
+        return responsive.isEmpty() ? null : responsive.get(world.random().nextInt(responsive.size()));
+    }
+
+    /** The live incarnation of agent {@code nodeId}, or null. */
+    SimAgent agent(int nodeId) {
+        SimAgent agent = agents.get(nodeId);
+        return agent != null && agent.alive() ? agent : null;
+    }
+
+    /** Tableflow stops on every live agent, and agents start without it from now on. */
+    void stopTableflow() {
+        tableflow = null;
+        liveAgents().forEach(SimAgent::stopTableflow);
+    }
+
+    /** Agents are killed between steps at this rate from now on (0: none). */
+    void killRate(double perSecond) {
+        killRatePerSecond = perSecond;
+    }
+
+    /** Kills every live agent (a stop of the whole cluster); the supervisor starts them again. */
+    void killAll() {
+        for (SimAgent agent : liveAgents()) {
+            agent.kill();
+        }
+    }
+
+    /** Freezes {@code agent} for {@code nanos} (a VM pause): it resumes believing nothing happened. */
+    void pause(SimAgent agent, long nanos) {
+        agent.node().pauseUntil(world.nanoTime() + nanos);
+        faults.count("agent paused");
     }
 
     /** A live agent chosen by the seed, or null when all are down. */

@@ -18,7 +18,12 @@ public enum Control {
     /** The metadata store ends a transaction its client commits with abort markers, and answers it done. */
     COMMIT_STORED_AS_ABORT,
     /** Read_committed consumers return each producer's first transactional batch of an answer, passing its others. */
-    READ_COMMITTED_SKIPS_LATER_BATCHES;
+    READ_COMMITTED_SKIPS_LATER_BATCHES,
+    /**
+     * The stream threads take an offset answered UNSTABLE_OFFSET_COMMIT for none and start from the
+     * beginning (a consumer that does not send require_stable), so input is processed again.
+     */
+    STREAMS_IGNORE_UNSTABLE_OFFSETS;
 
     /** Whether the control breaks a part of transactions, so every run it makes has transactional producers. */
     boolean transactional() {

@@ -38,11 +38,29 @@ final class Faults {
 
     private final World world;
     private final Map<String, Integer> injected = new TreeMap<>();
+    private final Rates drawn;
     private Rates rates;
+    private boolean longCalls = true;
 
     Faults(World world, Rates rates) {
         this.world = world;
+        this.drawn = rates;
         this.rates = rates;
+    }
+
+    /**
+     * Faults again, at {@code share} of the rates drawn for the run (a burst after a heal), without the
+     * slow calls of 30 s and more: a burst stays a burst.
+     */
+    void resume(double share) {
+        longCalls = false;
+        rates = new Rates(
+                drawn.failBefore() * share,
+                drawn.failAfter() * share,
+                drawn.crashBefore() * share,
+                drawn.crashAfter() * share,
+                drawn.slow() * share,
+                drawn.delayedPut() * share);
     }
 
     /** From now on no faults: the heal phase. */
@@ -82,7 +100,7 @@ final class Faults {
     long latencyNanos() {
         if (world.chance(rates.slow())) {
             count("slow call");
-            return world.chance(0.1)
+            return world.chance(0.1) && longCalls
                     ? world.between(30_000_000_000L, 150_000_000_000L)
                     : world.between(200_000_000L, 5_000_000_000L);
         }

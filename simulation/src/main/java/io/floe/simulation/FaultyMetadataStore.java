@@ -1,6 +1,10 @@
 package io.floe.simulation;
 
+import io.floe.core.group.CommittedOffset;
+import io.floe.core.group.FetchedOffsets;
+import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.CoordinatorLease;
 import io.floe.core.metadata.ForwardingMetadataStore;
 import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
@@ -10,6 +14,7 @@ import io.floe.core.transaction.ProducerEpoch;
 import io.floe.core.transaction.TransactionOutcome;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
@@ -30,6 +35,7 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
             MetadataOperation.REWRITE,
             MetadataOperation.TRUNCATE_LOG,
             MetadataOperation.DELETE_RECORDS,
+            MetadataOperation.CLEAN_MARKERS,
             MetadataOperation.SCHEDULE_UNREFERENCED,
             MetadataOperation.FORGET_DELETIONS,
             MetadataOperation.CREATE_TOPIC,
@@ -54,13 +60,43 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
      * outcome, before any fault of the committing process's view: where the store put each batch.
      */
     static MetadataStore observed(
-            MetadataStore store, Runnable onMutation, BiConsumer<ObjectCommit, CommitOutcome> onCommit) {
+            MetadataStore store,
+            Runnable onMutation,
+            BiConsumer<ObjectCommit, CommitOutcome> onCommit,
+            StoreObserver observer) {
         return new ForwardingMetadataStore(store) {
             @Override
             public CommitOutcome commit(ObjectCommit commit) {
                 CommitOutcome outcome = super.commit(commit);
                 onCommit.accept(commit, outcome);
                 return outcome;
+            }
+
+            @Override
+            public TransactionOutcome commitPendingOffsets(
+                    String transactionalId,
+                    ProducerEpoch producer,
+                    CoordinatorLease coordinator,
+                    Map<TopicPartition, CommittedOffset> offsets,
+                    Instant now) {
+                TransactionOutcome outcome =
+                        super.commitPendingOffsets(transactionalId, producer, coordinator, offsets, now);
+                observer.pendingOffsetsCommitted(coordinator.groupId(), offsets, outcome);
+                return outcome;
+            }
+
+            @Override
+            public Map<TopicPartition, CommittedOffset> committedOffsets(String groupId) {
+                Map<TopicPartition, CommittedOffset> committed = super.committedOffsets(groupId);
+                observer.committedOffsetsRead(groupId);
+                return committed;
+            }
+
+            @Override
+            public FetchedOffsets fetchOffsets(String groupId) {
+                FetchedOffsets fetched = super.fetchOffsets(groupId);
+                observer.committedOffsetsRead(groupId);
+                return fetched;
             }
 
             @Override
@@ -71,9 +107,29 @@ final class FaultyMetadataStore extends ForwardingMetadataStore {
                     if (LOG_CHANGES.contains(operation)) {
                         onMutation.run();
                     }
+                    observer.applied(operation);
                 }
             }
         };
+    }
+
+    /**
+     * What the shared store tells the checkers as calls apply, in the order they apply (nothing runs
+     * between a call and its report): every call, and the calls about group offsets with their arguments.
+     */
+    interface StoreObserver {
+
+        StoreObserver NONE = new StoreObserver() {};
+
+        /** {@code operation} applied, or failed. */
+        default void applied(MetadataOperation operation) {}
+
+        /** A TxnOffsetCommit's offsets were stored pending (or refused: {@code outcome}). */
+        default void pendingOffsetsCommitted(
+                String groupId, Map<TopicPartition, CommittedOffset> offsets, TransactionOutcome outcome) {}
+
+        /** The committed offsets of {@code groupId} were read. */
+        default void committedOffsetsRead(String groupId) {}
     }
 
     /**

@@ -2,6 +2,7 @@ package io.floe.simulation;
 
 import io.floe.core.log.TopicPartition;
 import io.floe.core.record.StoredRecord;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,10 +85,24 @@ final class History {
         ackedWithoutOffset.put(value, topicPartition);
     }
 
-    /** The value a producer wrote into {@code record} (values are UTF-8 text, "p1-42"). */
+    /** What {@link #valueOf} gives for a tombstone (a record with a null value). */
+    static final String TOMBSTONE = "\u2205";
+
+    /** The value a producer wrote into {@code record} (values are UTF-8 text, "p1-42"); {@link #TOMBSTONE} for none. */
     static String valueOf(StoredRecord record) {
+        if (!record.hasValue()) {
+            return TOMBSTONE;
+        }
         byte[] raw = new byte[record.valueSize()];
         record.value().get(raw);
+        return new String(raw, StandardCharsets.UTF_8);
+    }
+
+    /** The key of {@code record}, as UTF-8 text; it must have one. */
+    static String keyOf(StoredRecord record) {
+        ByteBuffer key = record.key().duplicate();
+        byte[] raw = new byte[key.remaining()];
+        key.get(raw);
         return new String(raw, StandardCharsets.UTF_8);
     }
 

@@ -29,6 +29,7 @@ final class MemoryObjectStore implements ObjectStore, LocalFiles {
     private final Clock clock;
     private final TreeMap<String, Stored> objects = new TreeMap<>();
     private long mutations;
+    private long deletions;
     private java.util.Random lossRandom;
     private double lossRate;
 
@@ -127,6 +128,7 @@ final class MemoryObjectStore implements ObjectStore, LocalFiles {
     public synchronized void delete(ObjectKey key) {
         if (objects.remove(key.value()) != null) {
             mutations++;
+            deletions++;
         }
     }
 
@@ -139,6 +141,11 @@ final class MemoryObjectStore implements ObjectStore, LocalFiles {
     /** How many puts and deletes changed the store so far. */
     synchronized long mutations() {
         return mutations;
+    }
+
+    /** How many deletes removed an object so far. */
+    synchronized long deletions() {
+        return deletions;
     }
 
     synchronized boolean contains(ObjectKey key) {

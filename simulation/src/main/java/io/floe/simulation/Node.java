@@ -14,6 +14,7 @@ final class Node {
     private final boolean mortal;
     private final List<SimExecutor> executors = new ArrayList<>();
     private boolean alive = true;
+    private long pausedUntil;
 
     Node(String name, boolean mortal) {
         this.name = name;
@@ -42,6 +43,19 @@ final class Node {
             throw new IllegalStateException(name + " cannot die");
         }
         alive = false;
+    }
+
+    /**
+     * The process is frozen (a VM pause, a long GC) until virtual time {@code until}: none of its tasks
+     * runs before then, and a store call it is in stays where it is. It believes nothing happened.
+     */
+    void pauseUntil(long until) {
+        pausedUntil = Math.max(pausedUntil, until);
+    }
+
+    /** The virtual time a pause ends; in the past when the process is not paused. */
+    long pausedUntil() {
+        return pausedUntil;
     }
 
     /** Throws {@link SimulatedCrash} when this node is dead: for code still on the stack of a killed process. */

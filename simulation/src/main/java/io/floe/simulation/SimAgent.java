@@ -28,6 +28,9 @@ import java.time.Duration;
  */
 final class SimAgent {
 
+    /** Threads of the executor that runs requests waiting on the store. */
+    private static final int BLOCKING_THREADS = 8;
+
     /** Where table files live, as Iceberg sees them: a name for the memory store's keys. */
     static final String LOCATION_ROOT = "file:/floe-simulation";
 
@@ -37,13 +40,23 @@ final class SimAgent {
     private final Node node;
     private final Agent agent;
     private final TableCatalog tables;
+    private final Tableflow tableJobs;
     private final SimExecutor listener;
+    private final SimExecutor blocking;
 
-    private SimAgent(Node node, Agent agent, TableCatalog tables, SimExecutor listener) {
+    private SimAgent(
+            Node node,
+            Agent agent,
+            TableCatalog tables,
+            Tableflow tableJobs,
+            SimExecutor listener,
+            SimExecutor blocking) {
         this.node = node;
         this.agent = agent;
         this.tables = tables;
+        this.tableJobs = tableJobs;
         this.listener = listener;
+        this.blocking = blocking;
     }
 
     /**
@@ -93,9 +106,10 @@ final class SimAgent {
                     meters,
                     concurrency);
             TableCatalog tables = null;
+            Tableflow tableJobs = null;
             if (tableflow != null) {
                 tables = catalog(tableflow.catalogUrl(), faultyObjects, tableflow.spool());
-                Tableflow.start(
+                tableJobs = Tableflow.start(
                         TableflowConfig.defaults(tableflow.spool())
                                 .withPollInterval(Duration.ofMillis(500))
                                 .withLeaseTtl(Duration.ofSeconds(10)),
@@ -107,7 +121,13 @@ final class SimAgent {
                         meters,
                         concurrency);
             }
-            return new SimAgent(node, agent, tables, new SimExecutor(world, node, "listener", 1));
+            return new SimAgent(
+                    node,
+                    agent,
+                    tables,
+                    tableJobs,
+                    new SimExecutor(world, node, "listener", 1),
+                    new SimExecutor(world, node, "blocking", BLOCKING_THREADS));
         } catch (RuntimeException failedToStart) {
             // A process whose start failed exits (the floe command closes what it started): nothing it
             // scheduled before the failure may run on, as a second process of the same agent would.
@@ -146,6 +166,21 @@ final class SimAgent {
      */
     SimExecutor listener() {
         return listener;
+    }
+
+    /**
+     * Stops the agent's table jobs, on its own executor, as an operator who turned Tableflow off on the
+     * agent and restarted it would (its leases released, its tables as they are).
+     */
+    void stopTableflow() {
+        if (tableJobs != null) {
+            blocking.execute(tableJobs::close);
+        }
+    }
+
+    /** The agent's executor of requests that wait on the store (group and transaction APIs), as the Kafka layer's. */
+    SimExecutor blocking() {
+        return blocking;
     }
 
     boolean alive() {

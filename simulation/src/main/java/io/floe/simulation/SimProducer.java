@@ -69,7 +69,10 @@ final class SimProducer {
     private final Map<TopicPartition, Topic> topicOf = new HashMap<>();
     private int nextValue;
     private final int batchesMax;
+    private final long batchIntervalMaxNanos;
+    private int onlyPartition = -1;
     private int batchesMade;
+    private boolean closed;
 
     SimProducer(
             int id,
@@ -80,6 +83,21 @@ final class SimProducer {
             long producerId,
             List<Topic> topics,
             int batchesMax) {
+        this(id, world, cluster, history, client, producerId, topics, batchesMax, 40_000_000L);
+    }
+
+    /** As the other constructor, with a new batch every 1 ms to {@code batchIntervalMaxNanos}. */
+    SimProducer(
+            int id,
+            World world,
+            Cluster cluster,
+            History history,
+            SimExecutor client,
+            long producerId,
+            List<Topic> topics,
+            int batchesMax,
+            long batchIntervalMaxNanos) {
+        this.batchIntervalMaxNanos = batchIntervalMaxNanos;
         this.id = id;
         this.world = world;
         this.cluster = cluster;
@@ -97,8 +115,21 @@ final class SimProducer {
         }
     }
 
+    /** From now on it writes only to partition {@code partition} (of one-topic producers). */
+    void onlyTo(int partition) {
+        onlyPartition = partition;
+    }
+
     void start() {
         client.schedule(this::produceOne, world.between(0, 10_000_000L), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The client process stops: nothing more is sent or retried (answers still in flight are taken), so
+     * its unanswered values stay unacknowledged, as those of a producer closed before its retries ended.
+     */
+    void close() {
+        closed = true;
     }
 
     /** Whether every batch made was answered with its offset. */
@@ -113,11 +144,13 @@ final class SimProducer {
     }
 
     private void produceOne() {
-        if (batchesMade >= batchesMax) {
+        if (closed || batchesMade >= batchesMax) {
             return;
         }
         Topic topic = topics.get(world.random().nextInt(topics.size()));
-        TopicPartition tp = new TopicPartition(topic.name(), world.random().nextInt(topic.partitionCount()));
+        TopicPartition tp = new TopicPartition(
+                topic.name(),
+                onlyPartition >= 0 ? onlyPartition : world.random().nextInt(topic.partitionCount()));
         PartitionState state = partitions.get(tp);
         int count = 1 + world.random().nextInt(4);
         List<String> values = new ArrayList<>(count);
@@ -138,10 +171,13 @@ final class SimProducer {
         state.nextSequence += count;
         batchesMade++;
         pump(state);
-        client.schedule(this::produceOne, world.between(1_000_000L, 40_000_000L), TimeUnit.NANOSECONDS);
+        client.schedule(this::produceOne, world.between(1_000_000L, batchIntervalMaxNanos), TimeUnit.NANOSECONDS);
     }
 
     private void pump(PartitionState state) {
+        if (closed) {
+            return;
+        }
         if (state.resend) {
             if (state.inFlight > 0) {
                 return;

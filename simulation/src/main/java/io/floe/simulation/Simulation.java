@@ -1,13 +1,17 @@
 package io.floe.simulation;
 
+import io.floe.agent.group.GroupCoordinatorConfig;
 import io.floe.core.config.TopicConfigs;
+import io.floe.core.group.CommittedOffset;
 import io.floe.core.log.LogOffsets;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.CommitOutcome;
+import io.floe.core.metadata.MetadataOperation;
 import io.floe.core.metadata.MetadataStore;
 import io.floe.core.metadata.ObjectCommit;
 import io.floe.core.topic.NewTopic;
 import io.floe.core.topic.Topic;
+import io.floe.core.transaction.TransactionOutcome;
 import io.floe.maintenance.MaintenanceConfig;
 import io.floe.metadata.sql.SqlMetadataStore;
 import io.floe.tableflow.config.TableflowConfigs;
@@ -38,8 +42,6 @@ public final class Simulation {
     private static final long SECOND = 1_000_000_000L;
     private static final Duration CHAOS = Duration.ofSeconds(20);
     private static final Duration HEAL_DEADLINE = Duration.ofMinutes(5);
-    /** Long enough for late PUTs to land, orphans to pass their grace and deletions their delay. */
-    private static final Duration GARBAGE_TIME = Duration.ofSeconds(120);
 
     private static final int LOG_READ_EVERY_STEPS = 250;
     /** The share of runs that materialize topic {@code logs} as an Iceberg table (they cost more). */
@@ -48,6 +50,13 @@ public final class Simulation {
     private static final double TRANSACTIONS_SHARE = 0.15;
 
     private static final long TRANSACTIONS_SALT = 0x7A5C_7104_5EEDL;
+    /**
+     * The share of the runs with tables whose Tableflow runs on through the month: its rounds and table
+     * maintenance after quiet days cost more than everything else of a month, so the others stop it.
+     */
+    private static final double TABLES_ALL_MONTH_SHARE = 0.25;
+
+    private static final long TABLES_ALL_MONTH_SALT = 0x7AB1_E5A1_1D0EL;
 
     static final MaintenanceConfig MAINTENANCE = new MaintenanceConfig(
             Duration.ofSeconds(2),
@@ -55,7 +64,7 @@ public final class Simulation {
             16 * 1024,
             Duration.ofSeconds(1),
             256 * 1024,
-            Duration.ofSeconds(30),
+            Duration.ofSeconds(5),
             MaintenanceConfig.KEY_COMPACTION_BUFFER_BYTES_MIN,
             Duration.ofSeconds(3),
             Duration.ofSeconds(2),
@@ -81,23 +90,47 @@ public final class Simulation {
             throw new UncheckedIOException(e);
         }
         World world = new World(seed);
+        History history = new History(world);
         try (SqlMetadataStore store = SqlMetadataStore.openSqlite(dir.resolve("metadata.db"), world.clock())) {
             AtomicLong logChanges = new AtomicLong();
+            OffsetTimeline timeline = new OffsetTimeline(store, StreamsApp.APPLICATION_ID, history);
+            Races races = new Races();
             // The checker, made later, sees every commit's true outcome (see Checker#committed).
             AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits = new AtomicReference<>((c, o) -> {});
             SimAgent.TableflowSetup tableflow = world.chance(TABLEFLOW_SHARE)
                     ? new SimAgent.TableflowSetup(
                             "jdbc:sqlite:" + dir.resolve("metadata.db").toAbsolutePath(), dir.resolve("spool"))
                     : null;
+            FaultyMetadataStore.StoreObserver observer = new FaultyMetadataStore.StoreObserver() {
+                @Override
+                public void applied(MetadataOperation operation) {
+                    timeline.applied(operation);
+                }
+
+                @Override
+                public void pendingOffsetsCommitted(
+                        String groupId, Map<TopicPartition, CommittedOffset> offsets, TransactionOutcome outcome) {
+                    timeline.pendingApplied(groupId, offsets, outcome);
+                }
+
+                @Override
+                public void committedOffsetsRead(String groupId) {
+                    races.committedOffsetsRead(groupId);
+                }
+            };
             return run(
                     world,
+                    history,
+                    store,
                     FaultyMetadataStore.observed(
                             store,
                             logChanges::incrementAndGet,
-                            (commit, outcome) -> commits.get().accept(commit, outcome)),
+                            (commit, outcome) -> commits.get().accept(commit, outcome),
+                            observer),
                     logChanges::get,
                     commits,
                     tableflow,
+                    new StreamsApp.Shared(timeline, races),
                     control);
         } catch (World.Runaway runaway) {
             return new SimulationResult(
@@ -116,6 +149,7 @@ public final class Simulation {
                     0,
                     Map.of(),
                     List.of(),
+                    Map.of(),
                     Map.of("Progress", List.of(runaway.getMessage())));
         } finally {
             delete(dir);
@@ -124,24 +158,27 @@ public final class Simulation {
 
     private static SimulationResult run(
             World world,
+            History history,
+            MetadataStore store,
             MetadataStore metadata,
             LongSupplier logChanges,
             AtomicReference<BiConsumer<ObjectCommit, CommitOutcome>> commits,
             SimAgent.TableflowSetup tableflow,
+            StreamsApp.Shared streams,
             Control control) {
         MemoryObjectStore objects = new MemoryObjectStore(world.clock());
         if (control == Control.LOSSY_OBJECT_STORE) {
             objects.losePuts(world.random(), 0.05);
         }
         Faults faults = new Faults(world, Faults.Rates.draw(world));
-        History history = new History(world);
         Node clients = new Node("clients", false);
         Node network = new Node("network", false);
         SimExecutor clientExecutor = new SimExecutor(world, clients, "client", 1);
         SimExecutor networkExecutor = new SimExecutor(world, network, "network", Integer.MAX_VALUE);
         SimExecutor supervisor = new SimExecutor(world, clients, "supervisor", 1);
 
-        Topic events = metadata.createTopic(new NewTopic("events", 3, Map.of()));
+        // No retention on events and txn: their every record is checked for the whole month.
+        Topic events = metadata.createTopic(new NewTopic("events", 3, Map.of(TopicConfigs.RETENTION_MS, "-1")));
         Map<String, String> logsConfigs = new TreeMap<>(Map.of(TopicConfigs.RETENTION_MS, "15000"));
         if (tableflow != null) {
             logsConfigs.putAll(Map.of(
@@ -159,7 +196,7 @@ public final class Simulation {
         boolean transactional = control.transactional() || world.seedChance(TRANSACTIONS_SALT, TRANSACTIONS_SHARE);
         // Transactional producers write to a topic of their own and to events, beside the idempotent ones.
         Map<String, String> txnConfigs = new TreeMap<>(logsConfigs);
-        txnConfigs.remove(TopicConfigs.RETENTION_MS);
+        txnConfigs.put(TopicConfigs.RETENTION_MS, "-1");
         Topic txn = transactional ? metadata.createTopic(new NewTopic("txn", 2, txnConfigs)) : null;
         List<Topic> transactionalTopics = transactional ? List.of(events, txn) : List.of();
         List<TopicPartition> partitions = partitionsOf(transactional ? List.of(events, logs, txn) : topics);
@@ -285,9 +322,37 @@ public final class Simulation {
             }
         }
         allConsumers.forEach(SimConsumer::stop);
-        world.runUntil(world.nanoTime() + GARBAGE_TIME.toNanos(), afterEachStep);
+        // Every transaction that sent offsets ended; their groups have no members from here on.
+        transactions.offsetsExpireFrom(
+                world.nanoTime()
+                        + GroupCoordinatorConfig.defaults().offsetsRetention().toNanos(),
+                world::nanoTime);
+        StreamsApp app = new StreamsApp(world, cluster, faults, history, store, objects, streams, control);
+        for (TopicPartition tp : app.partitions()) {
+            boolean changelog = tp.topic().equals(StreamsApp.CHANGELOG);
+            checker.watch(List.of(tp), !tp.topic().equals(StreamsApp.INPUT), !changelog, changelog);
+            if (!tp.topic().equals(StreamsApp.INPUT)) {
+                transactions.watch(List.of(tp));
+            }
+        }
+        LongHorizon horizon = new LongHorizon(
+                new LongHorizon.Run(
+                        world,
+                        cluster,
+                        faults,
+                        history,
+                        store,
+                        clientExecutor,
+                        checker::afterStep,
+                        checker::readLog,
+                        () -> tables.forEach(TableChecker::check)),
+                app,
+                world.seedChance(TABLES_ALL_MONTH_SALT, TABLES_ALL_MONTH_SHARE));
+        horizon.run();
+        horizon.figures().put("group offsets expired (excused)", transactions.expiredOffsetsExcused());
         checker.readLog();
-        checker.checkGarbage();
+        checker.checkGarbage(horizon.lastQuietBegan());
+        horizon.figures().put("young unreferenced objects", checker.youngUnreferenced());
         for (TableChecker table : tables) {
             table.check();
             table.close();
@@ -311,6 +376,7 @@ public final class Simulation {
                 tables.stream().mapToLong(TableChecker::rowsChecked).sum(),
                 injected,
                 world.uncaught(),
+                horizon.figures(),
                 history.violations());
     }
 

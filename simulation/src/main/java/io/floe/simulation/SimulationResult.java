@@ -20,6 +20,7 @@ public record SimulationResult(
         long tableRowsChecked,
         Map<String, Integer> faultsInjected,
         List<String> uncaught,
+        Map<String, Long> longHorizon,
         Map<String, List<String>> violations) {
 
     public boolean passed() {
@@ -34,7 +35,7 @@ public record SimulationResult(
     public String summary() {
         return String.format(
                 "seed %d: %s, schedule %016x, %d steps, %d s virtual, %d agents (%d starts), %d values sent, %d acknowledged"
-                        + " (%d of them removed by retention), %s%s%d faults %s%s",
+                        + " (%d of them removed by retention), %s%s%s%d faults %s%s",
                 seed,
                 passed() ? "ok" : "VIOLATED " + violations.keySet(),
                 fingerprint,
@@ -47,6 +48,7 @@ public record SimulationResult(
                 valuesExcusedByRetention,
                 transactions.isEmpty() ? "" : "transactions " + transactions + ", ",
                 tableRowsChecked > 0 ? tableRowsChecked + " table rows checked, " : "",
+                longHorizon.isEmpty() ? "" : "long horizon " + longHorizon + ", ",
                 faultCount(),
                 faultsInjected,
                 uncaught.isEmpty() ? "" : ", uncaught: " + uncaught.subList(0, Math.min(3, uncaught.size())));

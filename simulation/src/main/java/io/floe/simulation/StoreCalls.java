@@ -43,6 +43,7 @@ final class StoreCalls {
             return operation.get(); // a library's worker thread (Iceberg): no faults, no interleaving
         }
         world.await(faults.latencyNanos());
+        world.awaitResumed(node);
         node.checkAlive();
         if (node.mortal() && faults.crashBefore()) {
             node.kill();
@@ -57,6 +58,7 @@ final class StoreCalls {
             node.checkAlive();
         }
         world.await(world.between(50_000L, 1_000_000L));
+        world.awaitResumed(node);
         node.checkAlive();
         if (mutates && faults.failAfter()) {
             if (onLostResponse != null) {

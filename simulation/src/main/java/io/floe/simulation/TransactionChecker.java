@@ -12,6 +12,7 @@ import io.floe.core.metadata.LogReads;
 import io.floe.core.record.StoredBatch;
 import io.floe.core.record.StoredRecord;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -61,6 +62,9 @@ final class TransactionChecker {
     private final Map<String, Long> markerOf = new HashMap<>();
     private final Map<String, History.Position> positions = new HashMap<>();
     private final Map<TopicPartition, Set<Long>> withoutRows = new HashMap<>();
+    private long offsetsExpireFrom = Long.MAX_VALUE;
+    private LongSupplier clock = () -> 0;
+    private final Set<String> expiredGroups = new HashSet<>();
 
     /** {@code partitions}: those transactional producers write to; none in a run without transactions. */
     TransactionChecker(
@@ -73,7 +77,26 @@ final class TransactionChecker {
         this.offsets = offsets;
         this.objects = objects;
         this.history = history;
-        this.partitions = partitions;
+        this.partitions = new HashSet<>(partitions);
+    }
+
+    /** Checks the transactions of {@code added} from now on too (their last stable offset, their fates). */
+    void watch(Collection<TopicPartition> added) {
+        partitions.addAll(added);
+    }
+
+    /**
+     * From virtual time {@code nanos} on (as {@code clock} tells it) the groups' offsets may have
+     * expired: every transaction that sent offsets ended before, and its group has had no member since.
+     */
+    void offsetsExpireFrom(long nanos, LongSupplier clock) {
+        this.offsetsExpireFrom = nanos;
+        this.clock = clock;
+    }
+
+    /** Groups found without the offset a committed transaction gave them, excused by offset expiry. */
+    long expiredOffsetsExcused() {
+        return expiredGroups.size();
     }
 
     /** A read_committed consumer of {@code tp} and where it is. */
@@ -324,7 +347,9 @@ final class TransactionChecker {
             CommittedOffset stored = offsets.committedOffsets(group).get(SimTransactionalProducer.OFFSETS_PARTITION);
             long latest = latestCommitted.getOrDefault(group, -1L);
             if (stored == null) {
-                if (latest >= 0) {
+                if (latest >= 0 && clock.getAsLong() >= offsetsExpireFrom) {
+                    expiredGroups.add(group);
+                } else if (latest >= 0) {
                     history.violation(
                             "TxnOffsets", group + " has no offset, but transaction " + latest + " committed one");
                 }

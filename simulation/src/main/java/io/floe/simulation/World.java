@@ -34,8 +34,10 @@ final class World {
 
     private final long seed;
     private final Random random;
-    private final PriorityQueue<Task> queue = new PriorityQueue<>(
-            Comparator.comparingLong(Task::due).thenComparingLong(Task::order).thenComparingLong(Task::sequence));
+    private final PriorityQueue<Task> queue = new PriorityQueue<>(Comparator.comparingLong(Task::due)
+            .thenComparingLong(Task::scheduledDue)
+            .thenComparingLong(Task::order)
+            .thenComparingLong(Task::sequence));
     private final Thread thread = Thread.currentThread();
     private final Clock clock = new VirtualClock();
     private final List<Task> running = new ArrayList<>();
@@ -55,8 +57,16 @@ final class World {
         }
     }
 
-    /** A task due at {@code due} virtual nanoseconds. */
-    record Task(long due, long order, long sequence, SimExecutor owner, Runnable body) {}
+    /**
+     * A task due at {@code due} virtual nanoseconds. A task of a paused process is due when the pause
+     * ends; {@code scheduledDue}, when it was due first, keeps the process's tasks in their order then.
+     */
+    record Task(long due, long scheduledDue, long order, long sequence, SimExecutor owner, Runnable body) {
+
+        Task dueAt(long when) {
+            return new Task(when, scheduledDue, order, sequence, owner, body);
+        }
+    }
 
     @SuppressForbidden("the simulation's one source of randomness, seeded so that a run replays")
     World(long seed) {
@@ -123,7 +133,8 @@ final class World {
     }
 
     void schedule(SimExecutor owner, long delayNanos, Runnable body) {
-        queue.add(new Task(now + Math.max(0, delayNanos), random.nextLong(), sequence++, owner, body));
+        long due = now + Math.max(0, delayNanos);
+        queue.add(new Task(due, due, random.nextLong(), sequence++, owner, body));
     }
 
     /**
@@ -150,6 +161,28 @@ final class World {
             afterEachStep.run();
         }
         now = Math.max(now, nanos);
+    }
+
+    /**
+     * Moves time on by {@code nanos} with every process frozen (a whole cluster's VM pause, a host that
+     * slept): nothing runs meanwhile, and every timer that fell due runs afterwards, in its order.
+     * A quiet period of days costs nothing. Only between steps (nothing on the stack).
+     */
+    void jump(long nanos) {
+        if (!running.isEmpty()) {
+            throw new IllegalStateException("a jump in time must not happen inside a step");
+        }
+        now += nanos;
+    }
+
+    /**
+     * While {@code node} is paused, the caller (one of its tasks, inside a store call) stays where it is:
+     * other processes run meanwhile, as around a thread frozen by a VM pause.
+     */
+    void awaitResumed(Node node) {
+        while (node.pausedUntil() > now) {
+            await(node.pausedUntil() - now);
+        }
     }
 
     /**
@@ -180,6 +213,13 @@ final class World {
             }
             if (!head.owner().node().alive() || head.owner().isTerminated()) {
                 queue.poll();
+                continue;
+            }
+            long resumes = head.owner().node().pausedUntil();
+            if (Math.max(now, head.due()) < resumes) {
+                // Its process is paused: the task waits for the end of the pause, in its order.
+                queue.poll();
+                queue.add(head.dueAt(resumes));
                 continue;
             }
             if (head.owner().hasFreeThread()) {

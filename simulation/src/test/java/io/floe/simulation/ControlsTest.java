@@ -27,7 +27,8 @@ class ControlsTest {
         "READ_COMMITTED_IGNORES_ABORTED, NoAbortedRead",
         "FETCH_IGNORES_LSO, LsoBounds",
         "COMMIT_STORED_AS_ABORT, NoCommittedLoss",
-        "READ_COMMITTED_SKIPS_LATER_BATCHES, TxnAtomicVisibility"
+        "READ_COMMITTED_SKIPS_LATER_BATCHES, TxnAtomicVisibility",
+        "STREAMS_IGNORE_UNSTABLE_OFFSETS, ExactlyOnceOutput"
     })
     void aRemovedGuaranteeIsReported(Control control, String invariant) {
         Map<Long, String> found = new TreeMap<>();

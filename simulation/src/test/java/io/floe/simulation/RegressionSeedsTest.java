@@ -21,6 +21,9 @@ class RegressionSeedsTest {
     @CsvSource(
             delimiter = '|',
             value = {
+                "1     | issue 27, defect 2: a compact-only changelog kept a transaction marker per transaction ever run (MetadataRowsBounded, the long horizon)",
+                "7     | issue 27, defect 3: OffsetFetch(require_stable) read committed and pending offsets in two store reads, an EndTxn between them (StableOffsetFetch, ExactlyOnceOutput)",
+                "63    | issue 27, defect 6: a paused coordinator's TxnOffsetCommit from a member of an ended generation, without the lease (GenerationFencing, ExactlyOnceOutput)",
                 "2     | a batch that overtook its producer's earlier one was stored first, and the earlier one's retry was answered as a duplicate: acknowledged, never stored (SequenceCheck; three agents, no faults)",
                 "8     | as 2, after failed uploads and crashes (SequenceCheck)",
                 "101   | the simulated producer multiplied its retries while no agent was live (runaway)",

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +34,7 @@ class SimulationTest {
         long steps = 0;
         long faults = 0;
         long acknowledged = 0;
+        Map<String, Long> horizon = new TreeMap<>();
         long started = System.nanoTime();
         Path scratch = scratch();
         List<SimulationResult> results = runAll(seeds, scratch);
@@ -40,6 +43,7 @@ class SimulationTest {
             steps += result.steps();
             faults += result.faultCount();
             acknowledged += result.valuesAcknowledged();
+            addLongHorizon(horizon, result.longHorizon());
             if (!result.passed() || seeds.size() == 1 || Boolean.getBoolean("sim.verbose")) {
                 System.out.println(result.summary());
                 result.violations()
@@ -69,7 +73,25 @@ class SimulationTest {
                 acknowledged,
                 failed.size(),
                 (System.nanoTime() - started) / 1e9);
+        System.out.println("long horizon: " + horizon);
         assertThat(failed).extracting(SimulationResult::summary).isEmpty();
+    }
+
+    /** The long horizon's figures over all runs: the fewest days, the most rows, the sum of every count. */
+    private static void addLongHorizon(Map<String, Long> total, Map<String, Long> run) {
+        if (run.isEmpty()) {
+            return;
+        }
+        total.merge("runs", 1L, Long::sum);
+        run.forEach((figure, value) -> {
+            if (figure.equals("days")) {
+                total.merge("days min", value, Math::min);
+            } else if (figure.endsWith(" max")) {
+                total.merge(figure, value, Math::max);
+            } else {
+                total.merge(figure, value, Long::sum);
+            }
+        });
     }
 
     /**
