@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -64,6 +65,8 @@ class IcebergSinkIT {
     private static final String CONNECTOR = "iceberg-sink";
     /** The consumer group Connect runs a sink connector's tasks in. */
     private static final String CONNECTOR_GROUP = "connect-" + CONNECTOR;
+    /** The consumer group the sink's coordinator reads the control topic in (Iceberg names it so). */
+    private static final String COORDINATOR_GROUP = CONNECTOR_GROUP + "-coord";
     private static final String CATALOG = "floe";
     private static final TableIdentifier TABLE = TableIdentifier.of("floe", TOPIC);
     private static final Schema SCHEMA = new Schema(
@@ -104,7 +107,7 @@ class IcebergSinkIT {
                 assertOnlyAppends(table);
 
                 try (Admin admin = floe.admin()) {
-                    assertOffsetsCommittedInTransactions(admin);
+                    assertOffsetsCommittedInTransactions(admin, Set.of());
                 }
             }
         }
@@ -122,10 +125,14 @@ class IcebergSinkIT {
                 JdbcCatalog catalog = catalog()) {
             createTopicsAndTable(floe, catalog);
             List<String> produced = new ArrayList<>();
-            try (ConnectWorker first = startSink(floe)) {
+            Set<String> killedIds;
+            try (ConnectWorker first = startSink(floe);
+                    Admin admin = floe.admin()) {
                 produced.addAll(produce(floe, "before"));
                 awaitRows(catalog, produced.size(), floe, first, WAIT);
+                awaitControlOffsetCommitted(admin);
                 produced.addAll(produce(floe, "killed"));
+                killedIds = sinkTransactionalIds(admin);
             } // close() is SIGKILL
             try (ConnectWorker second = startSink(floe)) {
                 produced.addAll(produce(floe, "after"));
@@ -133,7 +140,7 @@ class IcebergSinkIT {
                 assertThat(values(table)).containsExactlyInAnyOrderElementsOf(produced);
                 assertOnlyAppends(table);
                 try (Admin admin = floe.admin()) {
-                    assertOffsetsCommittedInTransactions(admin);
+                    assertOffsetsCommittedInTransactions(admin, killedIds);
                 }
             }
         }
@@ -172,11 +179,43 @@ class IcebergSinkIT {
     }
 
     /**
+     * Waits until the sink's coordinator has committed its control-topic offset once. Iceberg's
+     * coordinator resumes the control topic from its group's committed offset and, with none, from the
+     * end, so a coordinator killed before its first offset commit loses the data events of the commit in
+     * flight (on Kafka as on Floe: the sink's own recovery, not the broker's). Killing it later tests
+     * what this test is for.
+     */
+    private static void awaitControlOffsetCommitted(Admin admin) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (admin.listConsumerGroupOffsets(COORDINATOR_GROUP)
+                .partitionsToOffsetAndMetadata()
+                .get(60, TimeUnit.SECONDS)
+                .isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the sink's coordinator committed no offset of " + CONTROL_TOPIC + " in "
+                        + WAIT + " (group " + COORDINATOR_GROUP + ")");
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** The transactional ids the sink's writers and coordinator have used so far. */
+    private static Set<String> sinkTransactionalIds(Admin admin) throws Exception {
+        return admin.listTransactions().all().get(60, TimeUnit.SECONDS).stream()
+                .map(TransactionListing::transactionalId)
+                .filter(id -> id.matches("(coordinator|worker)-txn-.+"))
+                .collect(Collectors.toSet());
+    }
+
+    /**
      * The sink's preCommit gives Connect no offsets to commit: the group's offsets come only from its
      * transactions (TxnOffsetCommit then EndTxn commit). Once the table holds every record they are the
-     * log end offsets, and the sink's transactional ids are known to Floe's coordinator, none aborted.
+     * log end offsets, and the sink's transactional ids are known to Floe's coordinator, none aborted
+     * except those of a killed worker ({@code killedIds}): a transaction it left open is aborted by its
+     * timeout, as Kafka's coordinator does. Those are counted in the failure message, never excused for
+     * a live worker.
      */
-    private static void assertOffsetsCommittedInTransactions(Admin admin) throws Exception {
+    private static void assertOffsetsCommittedInTransactions(Admin admin, Set<String> killedIds) throws Exception {
         List<TopicPartition> partitions = IntStream.range(0, PARTITIONS)
                 .mapToObj(p -> new TopicPartition(TOPIC, p))
                 .toList();
@@ -201,8 +240,15 @@ class IcebergSinkIT {
                 .toList();
         // A writer per task and the coordinator, at least (a rebalance gives a task's writer a new id).
         assertThat(sink).as("the sink's transactional ids among %s", transactions).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(sink).noneSatisfy(listing -> assertThat(listing.state())
-                .isIn(TransactionState.PREPARE_ABORT, TransactionState.COMPLETE_ABORT));
+        List<TransactionListing> aborted = sink.stream()
+                .filter(listing -> listing.state() == TransactionState.PREPARE_ABORT
+                        || listing.state() == TransactionState.COMPLETE_ABORT)
+                .toList();
+        assertThat(aborted)
+                .as("aborted transactions of the sink (%d of them of the killed worker's ids %s, which may abort)",
+                        aborted.stream().filter(listing -> killedIds.contains(listing.transactionalId())).count(),
+                        killedIds)
+                .allSatisfy(listing -> assertThat(killedIds).contains(listing.transactionalId()));
     }
 
     private Map<String, String> sinkConfig() {
