@@ -247,6 +247,10 @@ class StreamsWordCountIT {
         // Purge consumed repartition records (DeleteRecords) often, not every 30 s, so the test exercises it.
         props.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 200);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // Streams does not leave its group on close: a restarted instance's first rebalance waits for the
+        // closed one's session (45 s by default), as on Kafka. A short one keeps the restore test quick.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
         return props;
     }
 
