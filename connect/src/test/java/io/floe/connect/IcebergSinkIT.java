@@ -264,7 +264,11 @@ class IcebergSinkIT {
                 Map.entry("iceberg.control.topic", CONTROL_TOPIC),
                 Map.entry("iceberg.control.commit.interval-ms", "1000"),
                 // A commit round that a writer missed (it joined after the round began) ends sooner.
-                Map.entry("iceberg.control.commit.timeout-ms", "5000"));
+                Map.entry("iceberg.control.commit.timeout-ms", "5000"),
+                // The sink's own consumers (its coordinator's above all): a killed worker's members leave
+                // after 10 s, as its tasks' do (ConnectWorker), not after the client's default 45 s.
+                Map.entry("iceberg.kafka.session.timeout.ms", "10000"),
+                Map.entry("iceberg.kafka.heartbeat.interval.ms", "1000"));
     }
 
     /** The same catalog the sink writes, by Iceberg's own loader, for the test to create and read the table. */
