@@ -119,7 +119,7 @@ final class InProcessFloe implements AutoCloseable {
                 ChangeStreamConfig.defaults(() -> Optional.ofNullable(bootstrap.get()), "bench", "bench"),
                 new ChangeQueries(tables, metadata, metadata, new CommittedLog(metadata, objects),
                         ChangeLimits.DEFAULTS, Clock.systemUTC(), meters),
-                tables, Clock.systemUTC(), meters);
+                tables, metadata, Clock.systemUTC(), meters);
         Tableflow tableflow = !withTableflow ? null : Tableflow.start(TableflowConfig.defaults(dir.resolve("spool"))
                         .withPollInterval(POLL_INTERVAL), "bench", TableflowMetadata.of(metadata), objects,
                 tables, Clock.systemUTC(), meters, Concurrency.threads(),
