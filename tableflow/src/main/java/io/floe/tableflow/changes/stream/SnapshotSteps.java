@@ -21,6 +21,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Conversions;
@@ -130,9 +131,9 @@ final class SnapshotSteps {
         List<Range> ranges = plan(table, snapshotId, cursor, end.get(), next);
         ChangeKey keys = new ChangeKey(schema);
         Progress after = progress.readingTo(snapshotId, new Offsets(next));
-        transaction.run(after, outbox -> {
-            for (Range range : ranges) {
-                read(table, snapshotId, schema, range, row -> {
+        transaction.run(
+                after,
+                outbox -> read(table, snapshotId, schema, ranges, row -> {
                     int partition = (Integer) row.getField(Rows.PARTITION);
                     long offset = (Long) row.getField(Rows.OFFSET);
                     long timestampMs = ((OffsetDateTime) row.getField(Rows.TIMESTAMP))
@@ -142,9 +143,7 @@ final class SnapshotSteps {
                             partition,
                             keys.kafkaKey(row),
                             envelope.read(row, commit, partition, offset, timestampMs, clock.millis()));
-                });
-            }
-        });
+                }));
         LOGGER.info(
                 "published snapshot rows topic={} changeTopic={} snapshot={} read={} of={}",
                 topic,
@@ -211,14 +210,24 @@ final class SnapshotSteps {
         void accept(Record row) throws IOException;
     }
 
-    private static void read(Table table, long snapshotId, Schema schema, Range range, RowSink sink)
+    /**
+     * Reads the rows of every range of a step in one scan: a data file holds rows of many partitions, so a
+     * scan per range would read each file once per partition it holds.
+     */
+    private static void read(Table table, long snapshotId, Schema schema, List<Range> ranges, RowSink sink)
             throws IOException {
+        Expression inRanges = Expressions.alwaysFalse();
+        for (Range range : ranges) {
+            inRanges = Expressions.or(
+                    inRanges,
+                    Expressions.and(
+                            Expressions.equal(Rows.PARTITION, range.partition()),
+                            Expressions.greaterThanOrEqual(Rows.OFFSET, range.from()),
+                            Expressions.lessThan(Rows.OFFSET, range.until())));
+        }
         try (CloseableIterable<Record> rows = IcebergGenerics.read(table)
                 .useSnapshot(snapshotId)
-                .where(Expressions.and(
-                        Expressions.equal(Rows.PARTITION, range.partition()),
-                        Expressions.greaterThanOrEqual(Rows.OFFSET, range.from()),
-                        Expressions.lessThan(Rows.OFFSET, range.until())))
+                .where(inRanges)
                 .project(schema)
                 .build()) {
             for (Record row : rows) {
