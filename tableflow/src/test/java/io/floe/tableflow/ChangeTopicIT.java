@@ -1,5 +1,9 @@
 package io.floe.tableflow;
 
+import static io.floe.tableflow.ChangeTopicReads.events;
+import static io.floe.tableflow.ChangeTopicReads.inPartition;
+import static io.floe.tableflow.ChangeTopicReads.rebuilt;
+import static io.floe.tableflow.ChangeTopicReads.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,21 +12,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.floe.tableflow.CommitFaults.Fault;
 import io.floe.tableflow.changes.Offsets;
 import io.floe.tableflow.table.Watermark;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
-import java.util.TreeMap;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.Record;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -108,7 +107,8 @@ class ChangeTopicIT {
             // keeps one. It fences the agent's producer (whose next transaction fails; the stream starts over
             // with a new one, fencing the zombie in turn) and opens a transaction that would duplicate a
             // change and move the progress back to the start.
-            ConsumerRecord<byte[], byte[]> first = readChanges(CHANGES).get(0).get(0);
+            ConsumerRecord<byte[], byte[]> first =
+                    ChangeTopicReads.read(floe.bootstrap(), CHANGES).get(0).get(0);
             zombie = transactionalProducer(GROUP);
             zombie.initTransactions();
             zombie.beginTransaction();
@@ -153,7 +153,7 @@ class ChangeTopicIT {
                 .anyMatch(line -> line.startsWith("u "))
                 .anyMatch(line -> line.startsWith("d "));
 
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = ChangeTopicReads.read(floe.bootstrap(), CHANGES);
         for (int partition = 0; partition < PARTITIONS; partition++) {
             assertThat(events(changes.get(partition)))
                     .as("partition %d: every change of source partition %d once, in offset order", partition, partition)
@@ -184,7 +184,7 @@ class ChangeTopicIT {
         Table table = floe.tables.load(TOPIC).orElseThrow();
         Offsets end = Offsets.of(Watermark.of(table).orElseThrow().nextOffsets());
         List<String> expected = produced.appended(table, Offsets.START, end);
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = ChangeTopicReads.read(floe.bootstrap(), CHANGES);
         for (int partition = 0; partition < PARTITIONS; partition++) {
             assertThat(events(changes.get(partition)))
                     .as("partition %d: a create for every row, once, in offset order", partition)
@@ -222,8 +222,9 @@ class ChangeTopicIT {
 
             setChangesTopic(CHANGES);
             awaitPublished(floe.awaitCaughtUp(TOPIC, CATCH_UP));
-            Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes = readChanges(CHANGES);
-            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicIT::op))
+            Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes =
+                    ChangeTopicReads.read(floe.bootstrap(), CHANGES);
+            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicReads::op))
                     .as("an initial snapshot: a read event for each row")
                     .isNotEmpty()
                     .allMatch("r true"::equals);
@@ -232,7 +233,7 @@ class ChangeTopicIT {
             produce(producer, TOPIC, 100, 0.3);
             table = floe.awaitCaughtUp(TOPIC, CATCH_UP);
             awaitPublished(table);
-            assertThat(rebuilt(readChanges(CHANGES)))
+            assertThat(rebuilt(ChangeTopicReads.read(floe.bootstrap(), CHANGES)))
                     .as("after changes on the snapshot")
                     .isEqualTo(rows(table));
             Map<Integer, Long> before = progress();
@@ -269,25 +270,11 @@ class ChangeTopicIT {
             admin.alterConsumerGroupOffsets(GROUP, toStart).all().get();
             awaitPublished(table);
             awaitGauge("floe.tableflow.changes.stream.halted", 0);
-            changes = readChanges(CHANGES);
-            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicIT::op))
+            changes = ChangeTopicReads.read(floe.bootstrap(), CHANGES);
+            assertThat(changes.values().stream().flatMap(List::stream).map(ChangeTopicReads::op))
                     .as("the second snapshot deletes rows the gap deleted")
                     .contains("d true");
             assertThat(rebuilt(changes)).as("replayed across the gap").isEqualTo(rows(table));
-        }
-    }
-
-    /** "op snapshot" of a change event; "tombstone" for a tombstone. */
-    private static String op(ConsumerRecord<byte[], byte[]> record) {
-        if (record.value() == null) {
-            return "tombstone";
-        }
-        try {
-            JsonNode event = JSON.readTree(record.value());
-            return event.get("op").asText() + " "
-                    + event.get("source").get("snapshot").asText();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -320,66 +307,6 @@ class ChangeTopicIT {
         }
     }
 
-    /** The expected changes (rendered "op key partition:offset ...") of one source partition, in order. */
-    private static List<String> inPartition(List<String> expected, int partition) {
-        return expected.stream()
-                .filter(line -> line.split(" ")[2].startsWith(partition + ":"))
-                .toList();
-    }
-
-    /** Per partition of the change topic, its committed records in order, tombstones included. */
-    private Map<Integer, List<ConsumerRecord<byte[], byte[]>>> readChanges(String topic) {
-        Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, floe.bootstrap());
-        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> records = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(info -> new TopicPartition(topic, info.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            partitions.forEach(partition -> records.put(partition.partition(), new ArrayList<>()));
-            Instant deadline = Instant.now().plus(CATCH_UP);
-            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
-                assertThat(Instant.now()).as("read the change topic to its end").isBefore(deadline);
-                consumer.poll(Duration.ofMillis(200))
-                        .forEach(record -> records.get(record.partition()).add(record));
-            }
-        }
-        return records;
-    }
-
-    /** The change events of one partition rendered as {@link ProducedLog} renders changes; tombstones left out. */
-    private static List<String> events(List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
-        List<String> events = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            if (record.value() == null) {
-                continue;
-            }
-            JsonNode event = JSON.readTree(record.value());
-            JsonNode source = event.get("source");
-            String key = record.key() == null ? "null" : new String(record.key(), StandardCharsets.UTF_8);
-            events.add(event.get("op").asText() + " " + key + " "
-                    + source.get("partition").asLong() + ":"
-                    + source.get("offset").asLong() + " before=" + row(event.get("before")) + " after="
-                    + row(event.get("after")) + " commit="
-                    + source.get("snapshot_id").asText());
-        }
-        return events;
-    }
-
-    private static String row(JsonNode row) {
-        return row.isNull()
-                ? "-"
-                : row.get("kafka_partition").asLong() + ":"
-                        + row.get("kafka_offset").asLong() + "/"
-                        + row.get("balance").asText(); // null: a tombstone's row in an append table
-    }
-
     private static void assertTombstoneAfterEachDelete(List<ConsumerRecord<byte[], byte[]>> records) throws Exception {
         for (int i = 0; i < records.size(); i++) {
             ConsumerRecord<byte[], byte[]> record = records.get(i);
@@ -398,45 +325,6 @@ class ChangeTopicIT {
                 assertThat(i).as("a tombstone only after a delete").isPositive();
             }
         }
-    }
-
-    /** Key → the row its last event left (r, c, u: after; d and a tombstone: none), over every partition. */
-    private static Map<String, String> rebuilt(Map<Integer, List<ConsumerRecord<byte[], byte[]>>> changes)
-            throws Exception {
-        Map<String, String> rows = new TreeMap<>();
-        for (List<ConsumerRecord<byte[], byte[]>> partition : changes.values()) {
-            for (ConsumerRecord<byte[], byte[]> record : partition) {
-                String key = new String(record.key(), StandardCharsets.UTF_8);
-                JsonNode after = record.value() == null
-                        ? null
-                        : JSON.readTree(record.value()).get("after");
-                if (after == null || after.isNull()) {
-                    rows.remove(key);
-                } else {
-                    assertThat(after.get("kafka_key").asText())
-                            .as("the row's key column, base64")
-                            .isEqualTo(Base64.getEncoder().encodeToString(record.key()));
-                    rows.put(key, row(after) + " id=" + after.get("id").asLong());
-                }
-            }
-        }
-        return rows;
-    }
-
-    /** Key → row of the table as Iceberg reads it. */
-    private static Map<String, String> rows(Table table) {
-        Map<String, String> rows = new TreeMap<>();
-        for (Record row : TableflowHarness.rows(table)) {
-            String key = StandardCharsets.UTF_8
-                    .decode(((ByteBuffer) row.getField("kafka_key")).duplicate())
-                    .toString();
-            String previous = rows.put(
-                    key,
-                    row.getField("kafka_partition") + ":" + row.getField("kafka_offset") + "/" + row.getField("balance")
-                            + " id=" + row.getField("id"));
-            assertThat(previous).as("one row for key %s", key).isNull();
-        }
-        return rows;
     }
 
     /** Debezium's envelope: its fields, and the source's commit being a snapshot of the table at its time. */
