@@ -77,12 +77,7 @@ final class CommitTransaction {
                 return refused;
             }
         }
-        ProducerHistory stored = state.producer(log.id(), producer.producerId());
-        SequenceCheck.Verdict verdict = SequenceCheck.check(stored, producer, batch.topicPartition());
-        if (verdict instanceof SequenceCheck.Duplicate duplicate
-                && batch.transaction().transactional()) {
-            verdict = SequenceCheck.inOpenTransaction(stored, duplicate, producer, batch.topicPartition());
-        }
+        SequenceCheck.Verdict verdict = SequenceCheck.check(state.producer(log.id(), producer.producerId()), batch);
         if (verdict instanceof SequenceCheck.Duplicate duplicate) {
             return new AppendResult.Duplicate(duplicate.baseOffset(), log.logStartOffset());
         }

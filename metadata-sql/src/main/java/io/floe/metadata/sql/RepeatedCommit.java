@@ -54,12 +54,8 @@ final class RepeatedCommit {
             return new AppendResult.Duplicate(baseOffset, log.logStartOffset());
         }
         if (batch.producer().idempotent()) {
-            ProducerHistory history = state.producer(log.id(), batch.producer().producerId());
-            SequenceCheck.Verdict verdict = SequenceCheck.check(history, batch.producer(), batch.topicPartition());
-            if (verdict instanceof SequenceCheck.Duplicate duplicate
-                    && batch.transaction().transactional()) {
-                verdict = SequenceCheck.inOpenTransaction(history, duplicate, batch.producer(), batch.topicPartition());
-            }
+            SequenceCheck.Verdict verdict = SequenceCheck.check(
+                    state.producer(log.id(), batch.producer().producerId()), batch);
             if (verdict instanceof SequenceCheck.Duplicate duplicate) {
                 return new AppendResult.Duplicate(duplicate.baseOffset(), log.logStartOffset());
             }

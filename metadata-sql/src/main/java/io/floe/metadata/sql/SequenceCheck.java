@@ -3,6 +3,7 @@ package io.floe.metadata.sql;
 import io.floe.core.log.TopicPartition;
 import io.floe.core.metadata.AppendError;
 import io.floe.core.metadata.AppendResult;
+import io.floe.core.metadata.BatchAppend;
 import io.floe.core.metadata.ProducerState;
 
 /**
@@ -33,6 +34,18 @@ final class SequenceCheck {
     private static final Accept ACCEPT = new Accept();
 
     private SequenceCheck() {}
+
+    /**
+     * The verdict on an idempotent batch: {@link #check} by its sequences, and a transactional duplicate
+     * only {@link #inOpenTransaction within the open transaction}.
+     */
+    static Verdict check(ProducerHistory history, BatchAppend batch) {
+        Verdict verdict = check(history, batch.producer(), batch.topicPartition());
+        if (verdict instanceof Duplicate duplicate && batch.transaction().transactional()) {
+            return inOpenTransaction(history, duplicate, batch.producer(), batch.topicPartition());
+        }
+        return verdict;
+    }
 
     /** {@code history} is null when nothing is stored for the producer on this partition. */
     static Verdict check(ProducerHistory history, ProducerState batch, TopicPartition partition) {
