@@ -33,14 +33,6 @@ record CatchUp(
         CountingObjectStore.Requests requests) {
 
     private static final String TOPIC = "bench";
-    /**
-     * The Tableflow thread is quiet once it used less than this much CPU in {@link #QUIET_NANOS}: a tenth of a core.
-     * Polling for due tables (every 100 ms here) costs it about a third of a millisecond a poll when idle.
-     */
-    private static final long QUIET_CPU_NANOS = 50_000_000L;
-
-    private static final long QUIET_NANOS = 500_000_000L;
-
     static CatchUp run(Variant variant, long records, int partitions, long keySpace, long commitIntervalMs)
             throws Exception {
         try (InProcessFloe floe = InProcessFloe.start()) {
@@ -56,7 +48,7 @@ record CatchUp(
             long start = System.nanoTime();
             floe.agent().topics().setConfigs(TOPIC, variant.configs(commitIntervalMs));
             floe.awaitMaterialized(TOPIC, records);
-            long[] end = awaitQuiet(tableflow);
+            long[] end = Cpu.awaitQuiet(tableflow);
             long process1 = Cpu.processNanos();
             long driver1 = Cpu.currentThreadNanos();
             Map<String, String> summary = floe.tables().load(TOPIC).orElseThrow().currentSnapshot().summary();
@@ -71,24 +63,6 @@ record CatchUp(
                     summary.get("total-data-files"), summary.get("total-delete-files"), loadBefore, Cpu.loadValue(),
                     floe.objects().requests(tableflowName).minus(requests0));
         }
-    }
-
-    /**
-     * Waits until the Tableflow thread has been quiet for half a second; returns when it last worked (nanoTime)
-     * and its CPU time then.
-     */
-    private static long[] awaitQuiet(Thread tableflow) throws InterruptedException {
-        long lastBusy = System.nanoTime();
-        long busyCpu = Cpu.threadNanos(tableflow);
-        while (System.nanoTime() - lastBusy < QUIET_NANOS) {
-            Thread.sleep(50);
-            long cpu = Cpu.threadNanos(tableflow);
-            if (cpu - busyCpu > QUIET_CPU_NANOS) {
-                lastBusy = System.nanoTime();
-                busyCpu = cpu;
-            }
-        }
-        return new long[] {lastBusy, busyCpu};
     }
 
     double megabytesPerCpuSecond() {

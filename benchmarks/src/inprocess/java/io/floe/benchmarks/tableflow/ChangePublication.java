@@ -53,8 +53,6 @@ record ChangePublication(
     private static final String TOPIC = "bench";
     private static final String CHANGES = "bench-changes";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final long QUIET_CPU_NANOS = 50_000_000L;
-    private static final long QUIET_NANOS = 500_000_000L;
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
 
     static ChangePublication run(ChangeVariant variant, long records, int partitions, long keySpace,
@@ -66,7 +64,7 @@ record ChangePublication(
             floe.agent().topics().setConfigs(TOPIC, configs);
             floe.awaitMaterialized(TOPIC, records);
             Thread tableflow = Cpu.tableflowThread();
-            awaitQuiet(tableflow);
+            Cpu.awaitQuiet(tableflow);
             Map<Integer, Long> watermark = watermark(floe);
             long tableRows = rows(floe);
             try (Admin admin = admin(floe.listen())) {
@@ -85,7 +83,7 @@ record ChangePublication(
                 withChanges.put("floe.tableflow.changes.topic", CHANGES);
                 floe.agent().topics().setConfigs(TOPIC, withChanges);
                 awaitPublished(admin, watermark, start);
-                long[] end = awaitQuiet(tableflow);
+                long[] end = Cpu.awaitQuiet(tableflow);
                 long process1 = Cpu.processNanos();
                 long driver1 = Cpu.currentThreadNanos();
                 Map<String, Long> ops = readChanges(floe.listen(), partitions);
@@ -169,20 +167,6 @@ record ChangePublication(
         Properties props = new Properties();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         return Admin.create(props);
-    }
-
-    private static long[] awaitQuiet(Thread tableflow) throws InterruptedException {
-        long lastBusy = System.nanoTime();
-        long busyCpu = Cpu.threadNanos(tableflow);
-        while (System.nanoTime() - lastBusy < QUIET_NANOS) {
-            Thread.sleep(50);
-            long cpu = Cpu.threadNanos(tableflow);
-            if (cpu - busyCpu > QUIET_CPU_NANOS) {
-                lastBusy = System.nanoTime();
-                busyCpu = cpu;
-            }
-        }
-        return new long[] {lastBusy, busyCpu};
     }
 
     /**
